@@ -1,0 +1,1 @@
+"""Sub-command groups of the `housing-lab` command, one module per game."""

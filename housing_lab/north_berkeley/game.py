@@ -1,0 +1,568 @@
+"""The whole North Berkeley game as a state machine (RULES.md part 1, "Game flow").
+
+`Game` holds a `GameState` (plain data that round-trips through JSON) and offers one method per
+decision the table makes. Every method validates first and raises a specific error with a clear
+message; a refused action leaves the state exactly as it was. Phases, in order:
+
+    phase1 -> extra_draw (2-3 players only) -> draft -> policies -> phase2 -> over
+
+Setup (shuffling the existing residents, the constituent deck and the policy deck, and dealing)
+happens in the constructor; move-in and scoring happen when phase 2 is finished.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from housing_lab.errors import HousingLabError
+from housing_lab.north_berkeley.constituents import CARD_IDS, CardScore, check_card
+from housing_lab.north_berkeley.errors import IllegalActionError, ScenarioFormatError
+from housing_lab.north_berkeley.layout import Layout, default_layout
+from housing_lab.north_berkeley.policies import (
+    AFFORDABLE_100,
+    POLICIES,
+    RuleOptions,
+    check_policy,
+)
+from housing_lab.north_berkeley.scenario import (
+    Scenario,
+    affordable_error,
+    affordable_violations,
+    check_existing,
+    check_square,
+    check_tile,
+    make_scenario,
+    shuffled_existing,
+)
+from housing_lab.north_berkeley.scoring import (
+    PlayerScore,
+    ScenarioResult,
+    score_as_is,
+    score_hand,
+    score_scenario,
+    tie_break_explanation,
+    winners,
+)
+from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
+
+PHASES = ("phase1", "extra_draw", "draft", "policies", "phase2", "over")
+STATE_FORMAT = "housing_lab.north_berkeley.game/1"
+DRAFT_SIZE = 7
+POLICIES_DRAWN = 2
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+
+
+def cards_dealt(players: int) -> int:
+    """Starting hand size: 2 players 3 each, 3-4 players 2 each, 5-6 players 1 each."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise IllegalActionError(f"North Berkeley is for 2 to 6 players or teams, got {players}")
+    return 3 if players == 2 else 2 if players <= 4 else 1
+
+
+@dataclass
+class GameState:
+    """Everything about a game in progress, as plain JSON-friendly data."""
+
+    players: list[str]
+    seed: int
+    options: RuleOptions
+    existing: dict[str, str]
+    deck: list[str]  # constituent cards still face down, top first
+    policy_deck: list[str]
+    phase: str = "phase1"
+    tiles: dict[str, str] = field(default_factory=dict)
+    policies: list[str] = field(default_factory=list)  # enacted
+    hands: dict[str, list[str]] = field(default_factory=dict)
+    discard: list[str] = field(default_factory=list)
+    extra: dict[str, str] = field(default_factory=dict)  # 2-3 players: the face-up extra card
+    draft_pool: list[str] = field(default_factory=list)
+    draft_order: list[str] = field(default_factory=list)
+    draft_picks: int = 0
+    policies_drawn: list[str] = field(default_factory=list)
+    state_calls: int = 0  # how many times the state stepped in (seeds its random tiles)
+    log: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": STATE_FORMAT,
+            "players": list(self.players),
+            "seed": self.seed,
+            "options": self.options.to_dict(),
+            "existing": dict(self.existing),
+            "deck": list(self.deck),
+            "policy_deck": list(self.policy_deck),
+            "phase": self.phase,
+            "tiles": dict(self.tiles),
+            "policies": list(self.policies),
+            "hands": {p: list(h) for p, h in self.hands.items()},
+            "discard": list(self.discard),
+            "extra": dict(self.extra),
+            "draft_pool": list(self.draft_pool),
+            "draft_order": list(self.draft_order),
+            "draft_picks": self.draft_picks,
+            "policies_drawn": list(self.policies_drawn),
+            "state_calls": self.state_calls,
+            "log": copy.deepcopy(self.log),
+        }
+
+
+class Game:
+    """A game of North Berkeley for 2-6 players or teams.
+
+    >>> game = Game(["Red", "Blue"], seed=3)
+    >>> game.phase
+    'phase1'
+    """
+
+    def __init__(
+        self,
+        players: Sequence[str],
+        seed: int = 0,
+        options: RuleOptions | None = None,
+        layout: Layout | None = None,
+        catalogue: Catalogue | None = None,
+    ) -> None:
+        self.layout = layout or default_layout()
+        self.catalogue = catalogue if catalogue is not None else default_catalogue()
+        players = _check_players(players)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ScenarioFormatError(f"seed must be an integer, got {seed!r}")
+        options = options or RuleOptions()
+        deck = list(CARD_IDS)
+        random.Random(f"{seed}:constituents").shuffle(deck)
+        policy_deck = list(POLICIES)
+        random.Random(f"{seed}:policies").shuffle(policy_deck)
+        state = GameState(
+            players=players,
+            seed=seed,
+            options=options,
+            existing=shuffled_existing(self.layout, seed),
+            deck=deck,
+            policy_deck=policy_deck,
+        )
+        dealt = cards_dealt(len(players))
+        for player in players:  # deal one card at a time, round the table
+            state.hands[player] = []
+        for _ in range(dealt):
+            for player in players:
+                state.hands[player].append(state.deck.pop(0))
+        state.log.append({"action": "setup", "seed": seed, "dealt": dealt})
+        self.state = state
+        self._history: list[GameState] = []
+
+    # --- reading the state ------------------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        return self.state.phase
+
+    @property
+    def players(self) -> list[str]:
+        return list(self.state.players)
+
+    def scenario(self) -> Scenario:
+        """The board as it stands, in the RULES.md scenario form (existing residents included)."""
+        return make_scenario(
+            self.state.tiles,
+            self.state.policies,
+            self.state.existing,
+            self.state.seed,
+            self.layout,
+            self.catalogue,
+        )
+
+    def phase_squares(self) -> tuple[str, ...]:
+        phase = {"phase1": 1, "phase2": 2}.get(self.state.phase)
+        return self.layout.phases[phase] if phase else ()
+
+    def empty_squares(self) -> list[str]:
+        return [s for s in self.phase_squares() if s not in self.state.tiles]
+
+    def current_card_scores(self) -> dict[str, CardScore]:
+        """Scores of all cards now, by the `current_score` option (as it stands / projected)."""
+        if self.state.options.current_score == "projected":
+            return dict(score_scenario(self.scenario(), self.state.options).cards)
+        return score_as_is(self.scenario())
+
+    def current_scores(self) -> dict[str, PlayerScore]:
+        cards = self.current_card_scores()
+        return {p: score_hand(p, self.state.hands[p], cards) for p in self.state.players}
+
+    def draft_turn(self) -> str | None:
+        """The player who picks next in the draft (None outside the draft)."""
+        if self.state.phase != "draft":
+            return None
+        return self.state.draft_order[self.state.draft_picks]
+
+    def can_redraw(self, player: str) -> bool:
+        """In the extra draw: the player's face-up card already scores -1 and cards remain."""
+        state = self.state
+        if state.phase != "extra_draw" or player not in state.extra:
+            return False
+        return (self.current_card_scores()[state.extra[player]].minus
+                and len(state.deck) > DRAFT_SIZE)
+
+    def result(self) -> ScenarioResult:
+        """The move-in and card results of the board as it stands."""
+        return score_scenario(self.scenario(), self.state.options)
+
+    def final_scores(self) -> dict[str, PlayerScore]:
+        self._require("over")
+        cards = self.result().cards
+        return {p: score_hand(p, self.state.hands[p], cards) for p in self.state.players}
+
+    def winners(self) -> list[str]:
+        return winners(list(self.final_scores().values()))
+
+    def tie_break_explanation(self) -> str:
+        return tie_break_explanation(list(self.final_scores().values()))
+
+    # --- actions (each validates fully before it changes anything) -----------------------
+    def place(self, square: str, tile: str) -> None:
+        """Put `tile` on `square` (replacing what was there) during a building phase."""
+        square = check_square(square, self.layout)
+        tile = check_tile(tile, self.catalogue)
+        self._check_buildable(square)
+        if self.state.phase == "phase2" and AFFORDABLE_100 in self.state.policies:
+            trial = {square: tile}
+            violations = affordable_violations(trial, self.layout, self.catalogue)
+            if violations:
+                raise affordable_error(violations, trial)
+        with self._change() as state:
+            state.tiles[square] = tile
+            state.log.append({"action": "place", "square": square, "tile": tile})
+
+    def clear(self, square: str) -> None:
+        square = check_square(square, self.layout)
+        self._check_buildable(square)
+        if square not in self.state.tiles:
+            raise IllegalActionError(f"square {square} is already empty")
+        with self._change() as state:
+            del state.tiles[square]
+            state.log.append({"action": "clear", "square": square})
+
+    def call_state(self, minutes_elapsed: float | None = None) -> dict[str, str]:
+        """The state steps in: every empty square of this phase gets a random tile (seeded).
+
+        `minutes_elapsed`, when given, must have reached the negotiation timer.
+        Returns the tiles placed, square -> tile.
+        """
+        self._require("phase1", "phase2")
+        timer = self.state.options.negotiation_minutes
+        if minutes_elapsed is not None and minutes_elapsed < timer:
+            raise IllegalActionError(
+                f"the state can be called after {timer:g} minutes of negotiation; "
+                f"only {minutes_elapsed:g} have passed"
+            )
+        empty = self.empty_squares()
+        if not empty:
+            raise IllegalActionError(f"every {self._phase_name()} square already has a tile")
+        choices = list(self.catalogue)
+        if self.state.phase == "phase2" and AFFORDABLE_100 in self.state.policies:
+            choices = [t for t in choices if self.catalogue[t].affordable_only]
+        rng = random.Random(f"{self.state.seed}:state:{self.state.state_calls}")
+        filled = {square: rng.choice(choices) for square in empty}
+        with self._change() as state:
+            state.tiles.update(filled)
+            state.state_calls += 1
+            state.log.append({"action": "call_state", "tiles": dict(filled)})
+        return filled
+
+    def advance(self, tie_order: Sequence[str] | None = None) -> str:
+        """Finish the current step and start the next; returns the new phase.
+
+        Leaving a building phase needs every square of it filled (or the state called).
+        `tie_order` (players, first goes first) breaks draft ties; default: seating order.
+        """
+        phase = self.state.phase
+        if phase in ("phase1", "phase2"):
+            if self.empty_squares():
+                raise IllegalActionError(
+                    f"{self._phase_name()} squares {', '.join(self.empty_squares())} are still "
+                    f"empty: place tiles or call the state"
+                )
+        elif phase == "draft":
+            raise IllegalActionError(f"the draft is not finished: {self.draft_turn()} picks next")
+        elif phase == "policies":
+            drawn = ", ".join(self.state.policies_drawn)
+            raise IllegalActionError(f"enact one or both of the drawn policies first ({drawn})")
+        elif phase == "over":
+            raise IllegalActionError("the game is over")
+        order = self._tie_order(tie_order)
+        with self._change() as state:
+            state.log.append({"action": "advance", "from": phase})
+            if phase == "phase1" and len(state.players) <= 3:
+                self._start_extra_draw(state)
+            elif phase in ("phase1", "extra_draw"):
+                self._start_draft(state, order)
+            else:  # phase2: the board is complete; move-in and scoring are read from it
+                state.phase = "over"
+        return self.state.phase
+
+    def redraw(self, player: str) -> str:
+        """Extra draw: discard a face-up card that already scores -1 and draw another."""
+        self._require("extra_draw")
+        player = self._check_player(player)
+        card = self.state.extra[player]
+        if not self.current_card_scores()[card].minus:
+            raise IllegalActionError(
+                f"{player} may redraw only while {card} scores -1 on the current board"
+            )
+        if len(self.state.deck) <= DRAFT_SIZE:
+            raise IllegalActionError(
+                f"no card left to redraw for {player}: the deck keeps {DRAFT_SIZE} for the draft"
+            )
+        with self._change() as state:
+            state.hands[player].remove(card)
+            state.discard.append(card)
+            new_card = state.deck.pop(0)
+            state.hands[player].append(new_card)
+            state.extra[player] = new_card
+            state.log.append({"action": "redraw", "player": player, "discarded": card,
+                              "drew": new_card})
+        return new_card
+
+    def pick(self, player: str, card: str) -> None:
+        """Draft: the player whose turn it is takes one of the face-up cards."""
+        self._require("draft")
+        player = self._check_player(player)
+        card = check_card(card)
+        if player != self.draft_turn():
+            raise IllegalActionError(f"it is {self.draft_turn()}'s turn to pick, not {player}'s")
+        if card not in self.state.draft_pool:
+            raise IllegalActionError(
+                f"card {card} is not among the face-up cards ({', '.join(self.state.draft_pool)})"
+            )
+        with self._change() as state:
+            state.draft_pool.remove(card)
+            state.hands[player].append(card)
+            state.draft_picks += 1
+            state.log.append({"action": "pick", "player": player, "card": card})
+            if state.draft_picks == len(state.players):
+                state.discard.extend(state.draft_pool)
+                state.draft_pool.clear()
+                state.policies_drawn = state.policy_deck[:POLICIES_DRAWN]
+                state.policy_deck = state.policy_deck[POLICIES_DRAWN:]
+                state.phase = "policies"
+
+    def enact(self, policies: Sequence[str]) -> None:
+        """Enact one or both of the two drawn policy cards; phase 2 begins."""
+        self._require("policies")
+        if isinstance(policies, str):
+            policies = [policies]
+        chosen = list(dict.fromkeys(policies))
+        drawn = self.state.policies_drawn
+        for policy in chosen:
+            if policy not in drawn:
+                raise IllegalActionError(
+                    f"policy {policy!r} was not drawn; choose from {', '.join(drawn)}"
+                )
+        if not 1 <= len(chosen) <= POLICIES_DRAWN:
+            raise IllegalActionError(f"enact one or both of {', '.join(drawn)}, not none")
+        if AFFORDABLE_100 in chosen:
+            violations = affordable_violations(self.state.tiles, self.layout, self.catalogue)
+            if violations:
+                raise affordable_error(violations, self.state.tiles)
+        with self._change() as state:
+            state.policies = [p for p in drawn if p in chosen]
+            state.phase = "phase2"
+            state.log.append({"action": "enact", "policies": list(state.policies)})
+
+    def undo(self) -> None:
+        """Take back the last action (a teacher's undo); setup cannot be undone."""
+        if not self._history:
+            raise IllegalActionError("nothing to undo")
+        self.state = self._history.pop()
+
+    # --- saving and resuming ----------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return self.state.to_dict()
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_dict(cls, data: Any, layout: Layout | None = None,
+                  catalogue: Catalogue | None = None) -> Game:
+        """Resume a saved game; every id in it is checked."""
+        game = cls.__new__(cls)
+        game.layout = layout or default_layout()
+        game.catalogue = catalogue if catalogue is not None else default_catalogue()
+        game.state = _state_from_dict(data, game.layout, game.catalogue)
+        game._history = []
+        return game
+
+    @classmethod
+    def from_json(cls, text: str, layout: Layout | None = None) -> Game:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ScenarioFormatError(f"saved game is not valid JSON: {error}") from None
+        return cls.from_dict(data, layout)
+
+    def game_log(self) -> dict[str, Any]:
+        """The summary the CLI prints: who held what, the board, the result and the winners."""
+        state = self.state
+        log: dict[str, Any] = {
+            "players": list(state.players),
+            "seed": state.seed,
+            "phase": state.phase,
+            "hands": {p: list(h) for p, h in state.hands.items()},
+            "draft_order": list(state.draft_order),
+            "policies_drawn": list(state.policies_drawn),
+            "policies_enacted": list(state.policies),
+            "scenario": self.scenario().to_dict(),
+            "actions": copy.deepcopy(state.log),
+        }
+        if state.phase == "over":
+            result = self.result()
+            scores = self.final_scores()
+            log["result"] = result.to_dict()
+            log["scores"] = {p: s.total for p, s in scores.items()}
+            log["minus_cards"] = {p: s.minus_cards for p, s in scores.items()}
+            log["winners"] = winners(list(scores.values()))
+            log["tie_break"] = tie_break_explanation(list(scores.values()))
+            log["events"] = [event.to_dict() for event in result.move_in.events]
+        return log
+
+    # --- internals --------------------------------------------------------------------------
+    def _change(self) -> _Change:
+        return _Change(self)
+
+    def _require(self, *phases: str) -> None:
+        if self.state.phase not in phases:
+            raise IllegalActionError(
+                f"that action belongs to {' or '.join(phases)}, but the game is in "
+                f"{self.state.phase}"
+            )
+
+    def _phase_name(self) -> str:
+        return {"phase1": "phase-1", "phase2": "phase-2"}.get(self.state.phase, self.state.phase)
+
+    def _check_buildable(self, square: str) -> None:
+        self._require("phase1", "phase2")
+        if square not in self.phase_squares():
+            raise IllegalActionError(
+                f"square {square} is not a {self._phase_name()} square "
+                f"({', '.join(self.phase_squares())})"
+            )
+
+    def _check_player(self, player: object) -> str:
+        if player not in self.state.players:
+            raise IllegalActionError(
+                f"unknown player {player!r} (players: {', '.join(self.state.players)})"
+            )
+        return str(player)
+
+    def _tie_order(self, tie_order: Sequence[str] | None) -> list[str]:
+        if tie_order is None:
+            return list(self.state.players)
+        order = [self._check_player(p) for p in tie_order]
+        if sorted(order) != sorted(self.state.players):
+            raise IllegalActionError(
+                f"tie order {list(tie_order)} must name every player exactly once"
+            )
+        return order
+
+    def _start_extra_draw(self, state: GameState) -> None:
+        for player in state.players:
+            card = state.deck.pop(0)
+            state.hands[player].append(card)
+            state.extra[player] = card
+        state.phase = "extra_draw"
+
+    def _start_draft(self, state: GameState, tie_order: list[str]) -> None:
+        scores = self.current_scores()  # the board does not change between here and the draft
+        state.draft_order = sorted(
+            state.players, key=lambda p: (scores[p].total, tie_order.index(p))
+        )
+        state.draft_pool = state.deck[:DRAFT_SIZE]
+        state.deck = state.deck[DRAFT_SIZE:]
+        state.draft_picks = 0
+        state.extra = {}
+        state.phase = "draft"
+        state.log.append({"action": "draft_order", "order": list(state.draft_order),
+                          "scores": {p: scores[p].total for p in state.players}})
+
+
+class _Change:
+    """Apply an action to a copy of the state and keep it only if nothing raised."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def __enter__(self) -> GameState:
+        self.before = self.game.state
+        self.game.state = copy.deepcopy(self.before)
+        return self.game.state
+
+    def __exit__(self, kind: object, error: object, traceback: object) -> None:
+        if error is None:
+            self.game._history.append(self.before)
+        else:
+            self.game.state = self.before
+
+
+def _check_players(players: Sequence[str]) -> list[str]:
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise ScenarioFormatError(f"players must be a list of names, got {players!r}")
+    names = [str(p).strip() for p in players]
+    cards_dealt(len(names))
+    for name in names:
+        if not name:
+            raise ScenarioFormatError("a player or team name is empty")
+        if names.count(name) > 1:
+            raise ScenarioFormatError(f"player name {name!r} is used twice")
+    return names
+
+
+def _state_from_dict(data: Any, layout: Layout, catalogue: Catalogue) -> GameState:
+    if not isinstance(data, Mapping):
+        raise ScenarioFormatError("a saved game must be a JSON object")
+    if data.get("format") != STATE_FORMAT:
+        raise ScenarioFormatError(
+            f"not a saved North Berkeley game: format {data.get('format')!r}, "
+            f"expected {STATE_FORMAT!r}"
+        )
+    try:
+        players = _check_players(data["players"])
+        state = GameState(
+            players=players,
+            seed=int(data["seed"]),
+            options=RuleOptions.from_dict(data.get("options")),
+            existing=check_existing(data["existing"], layout),
+            deck=[check_card(c) for c in data["deck"]],
+            policy_deck=[check_policy(p) for p in data["policy_deck"]],
+            phase=str(data["phase"]),
+            tiles={check_square(s, layout): check_tile(t, catalogue)
+                   for s, t in data["tiles"].items()},
+            policies=[check_policy(p) for p in data["policies"]],
+            hands={str(p): [check_card(c) for c in h] for p, h in data["hands"].items()},
+            discard=[check_card(c) for c in data["discard"]],
+            extra={str(p): check_card(c) for p, c in data["extra"].items()},
+            draft_pool=[check_card(c) for c in data["draft_pool"]],
+            draft_order=[str(p) for p in data["draft_order"]],
+            draft_picks=int(data["draft_picks"]),
+            policies_drawn=[check_policy(p) for p in data["policies_drawn"]],
+            state_calls=int(data["state_calls"]),
+            log=list(data.get("log", [])),
+        )
+    except HousingLabError:
+        raise
+    except KeyError as error:
+        raise ScenarioFormatError(f"saved game is missing {error}") from None
+    except (TypeError, ValueError, AttributeError) as error:
+        raise ScenarioFormatError(f"saved game has a malformed value: {error}") from None
+    if state.phase not in PHASES:
+        raise ScenarioFormatError(f"saved game has unknown phase {state.phase!r}")
+    if set(state.hands) != set(players):
+        raise ScenarioFormatError(f"saved game hands {sorted(state.hands)} do not match players")
+    everything = (state.deck + state.discard + state.draft_pool
+                  + [c for h in state.hands.values() for c in h])
+    if sorted(everything) != sorted(CARD_IDS):
+        raise ScenarioFormatError("saved game does not hold each of the 22 cards exactly once")
+    return state

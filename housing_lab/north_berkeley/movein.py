@@ -1,0 +1,261 @@
+"""Move-in: who ends up where, step by step, as RULES.md part 1 orders it.
+
+The result keeps an ordered event log (placed / displaced / left) so that widgets can animate the
+move-in and tests can replay it. Residents have stable ids: `low-1`..`low-4` are the existing low
+income residents in layout order of their starting homes, `low-5`..`low-12` the newcomers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from housing_lab.north_berkeley.policies import ADU, INCOMES, RESIDENTS_PER_INCOME, VACANCY_CONTROL
+from housing_lab.north_berkeley.scenario import Scenario
+
+EventKind = Literal["placed", "displaced", "left"]
+OUTCOMES = ("stayed", "newcomer_housed", "rehoused", "displaced_left", "newcomer_left")
+INCOME_RANK = {"low": 0, "middle": 1, "high": 2}
+
+
+@dataclass(frozen=True)
+class Resident:
+    id: str
+    income: str
+    newcomer: bool
+
+
+@dataclass(frozen=True)
+class MoveEvent:
+    """One thing that happened. `home` is None for "left"; `by` names the displacer."""
+
+    step: str
+    kind: EventKind
+    resident: str
+    income: str
+    home: str | None
+    by: str | None = None
+
+    def to_dict(self) -> dict[str, str | None]:
+        event: dict[str, str | None] = {
+            "step": self.step,
+            "kind": self.kind,
+            "resident": self.resident,
+            "income": self.income,
+            "home": self.home,
+        }
+        if self.by is not None:
+            event["by"] = self.by
+        return event
+
+
+@dataclass(frozen=True)
+class NewHome:
+    id: str
+    square: str
+    type: str
+
+
+@dataclass(frozen=True)
+class MoveInResult:
+    """Where everyone lives after move-in (`occupants`: home id -> resident id or None)."""
+
+    initial: dict[str, str]
+    occupants: dict[str, str | None]
+    residents: dict[str, Resident]
+    new_homes: tuple[NewHome, ...]
+    events: tuple[MoveEvent, ...]
+    displaced: frozenset[str]
+
+    def income_in(self, home: str) -> str | None:
+        resident = self.occupants.get(home)
+        return None if resident is None else self.residents[resident].income
+
+    def housed(self) -> dict[str, int]:
+        counts = dict.fromkeys(INCOMES, 0)
+        for resident in self.occupants.values():
+            if resident is not None:
+                counts[self.residents[resident].income] += 1
+        return counts
+
+    def outcome_of(self, resident_id: str) -> str:
+        resident = self.residents[resident_id]
+        housed = resident_id in self._housed_ids()
+        if resident.newcomer:
+            return "newcomer_housed" if housed else "newcomer_left"
+        if resident_id not in self.displaced:
+            return "stayed"
+        return "rehoused" if housed else "displaced_left"
+
+    def outcomes(self) -> dict[str, dict[str, int]]:
+        """Per income, how many stayed / newcomer housed / rehoused / left (5 outcomes)."""
+        table = {income: dict.fromkeys(OUTCOMES, 0) for income in INCOMES}
+        for resident_id, resident in self.residents.items():
+            table[resident.income][self.outcome_of(resident_id)] += 1
+        return table
+
+    def _housed_ids(self) -> set[str]:
+        return {r for r in self.occupants.values() if r is not None}
+
+
+def new_homes_of(scenario: Scenario) -> tuple[NewHome, ...]:
+    """Every quadrant of every placed tile, squares in layout order, quadrants in printed order."""
+    homes = []
+    for square in scenario.layout.squares:
+        tile_id = scenario.tiles.get(square)
+        if tile_id is None:
+            continue
+        for index, home_type in enumerate(scenario.catalogue[tile_id].homes, start=1):
+            homes.append(NewHome(id=f"{square}-{index}", square=square, type=home_type))
+    return tuple(homes)
+
+
+def initial_residents(scenario: Scenario) -> tuple[dict[str, Resident], dict[str, str]]:
+    """All 36 residents and the starting placement (existing home id -> resident id)."""
+    residents: dict[str, Resident] = {}
+    placement: dict[str, str] = {}
+    numbers = dict.fromkeys(INCOMES, 0)
+    for home in scenario.layout.existing_ids:
+        income = scenario.existing[home]
+        numbers[income] += 1
+        resident = Resident(id=f"{income}-{numbers[income]}", income=income, newcomer=False)
+        residents[resident.id] = resident
+        placement[home] = resident.id
+    for income in INCOMES:
+        for number in range(numbers[income] + 1, RESIDENTS_PER_INCOME + 1):
+            resident = Resident(id=f"{income}-{number}", income=income, newcomer=True)
+            residents[resident.id] = resident
+    return residents, placement
+
+
+class _MoveIn:
+    """The algorithm's working state; `run_move_in` is the public entry point."""
+
+    def __init__(self, scenario: Scenario, low_income_in_adus: bool, displaced_first: bool):
+        self.scenario = scenario
+        self.low_income_in_adus = low_income_in_adus
+        self.displaced_first = displaced_first
+        self.residents, self.initial = initial_residents(scenario)
+        self.occupants: dict[str, str | None] = dict(self.initial)
+        layout = scenario.layout
+        self.adu_slots = layout.adu_slots if ADU in scenario.policies else ()
+        for slot in self.adu_slots:
+            self.occupants[slot] = None
+        self.new_homes = new_homes_of(scenario)
+        for home in self.new_homes:
+            self.occupants[home.id] = None
+        self.events: list[MoveEvent] = []
+        self.displaced: list[str] = []
+        self.can_displace = VACANCY_CONTROL not in scenario.policies
+
+    # --- building blocks -------------------------------------------------------------------
+    def new_homes_of_type(self, *types: str) -> list[str]:
+        return [home.id for t in types for home in self.new_homes if home.type == t]
+
+    def place(self, step: str, pool: list[str], homes: Iterable[str]) -> None:
+        """Fill the vacant homes among `homes`, in order, from the front of `pool`."""
+        for home in homes:
+            if not pool:
+                return
+            if self.occupants[home] is None:
+                resident = pool.pop(0)
+                self.occupants[home] = resident
+                self.events.append(
+                    MoveEvent(step, "placed", resident, self.residents[resident].income, home)
+                )
+
+    def displace(self, step: str, pool: list[str], homes: tuple[str, ...],
+                 victims: tuple[str, ...]) -> None:
+        """Take homes from residents of the `victims` incomes: lowest income first, then
+        the home that comes first in layout order. Vacancy control forbids it all."""
+        if not self.can_displace:
+            return
+        for victim_income in sorted(victims, key=INCOME_RANK.__getitem__):
+            for home in homes:
+                if not pool:
+                    return
+                occupant = self.occupants[home]
+                if occupant is None or self.residents[occupant].income != victim_income:
+                    continue
+                incoming = pool.pop(0)
+                self.events.append(
+                    MoveEvent(step, "displaced", occupant, victim_income, home, by=incoming)
+                )
+                self.displaced.append(occupant)
+                self.occupants[home] = incoming
+                self.events.append(
+                    MoveEvent(step, "placed", incoming, self.residents[incoming].income, home)
+                )
+
+    def pool_for(self, income: str) -> list[str]:
+        newcomers = [r.id for r in self.residents.values() if r.income == income and r.newcomer]
+        displaced = [r for r in self.displaced if self.residents[r].income == income]
+        return displaced + newcomers if self.displaced_first else newcomers + displaced
+
+    def leave(self, step: str, pool: list[str]) -> None:
+        for resident in pool:
+            self.events.append(
+                MoveEvent(step, "left", resident, self.residents[resident].income, None)
+            )
+        pool.clear()
+
+    # --- the three income steps ------------------------------------------------------------
+    def run(self) -> MoveInResult:
+        layout = self.scenario.layout
+        houses, apartments = layout.houses, layout.apartments
+
+        pool = self.pool_for("high")
+        self.place("high:new_market", pool, self.new_homes_of_type("market"))
+        self.place("high:adu", pool, self.adu_slots)
+        self.displace("high:displace_houses", pool, houses, ("low", "middle"))
+        self.displace("high:displace_apartments", pool, apartments, ("low", "middle"))
+        self.leave("high:left", pool)
+
+        pool = self.pool_for("middle")
+        self.place("middle:new_middle", pool, self.new_homes_of_type("middle"))
+        self.place("middle:new_market", pool, self.new_homes_of_type("market"))
+        self.place("middle:adu", pool, self.adu_slots)
+        self.displace("middle:displace_houses", pool, houses, ("low",))
+        self.displace("middle:displace_apartments", pool, apartments, ("low",))
+        self.leave("middle:left", pool)
+
+        pool = self.pool_for("low")
+        self.place("low:new_homes", pool, self.new_homes_of_type("low", "middle", "market"))
+        if self.low_income_in_adus:
+            self.place("low:adu", pool, self.adu_slots)
+        self.leave("low:left", pool)
+
+        return MoveInResult(
+            initial=dict(self.initial),
+            occupants=self.occupants,
+            residents=self.residents,
+            new_homes=self.new_homes,
+            events=tuple(self.events),
+            displaced=frozenset(self.displaced),
+        )
+
+
+def run_move_in(
+    scenario: Scenario, low_income_in_adus: bool = False, displaced_first: bool = True
+) -> MoveInResult:
+    """Run the whole move-in (high, then middle, then low income) on a validated scenario."""
+    return _MoveIn(scenario, low_income_in_adus, displaced_first).run()
+
+
+def replay_events(
+    initial: dict[str, str], homes: Iterable[str], events: Iterable[MoveEvent]
+) -> dict[str, str | None]:
+    """Apply an event log to a starting placement; the widgets' animation does the same."""
+    occupants: dict[str, str | None] = dict.fromkeys(homes)
+    occupants.update(initial)
+    for event in events:
+        if event.kind == "placed":
+            if occupants.get(event.home) is not None:
+                raise ValueError(f"event places {event.resident} in occupied home {event.home}")
+            occupants[event.home] = event.resident  # type: ignore[index]
+        elif event.kind == "displaced":
+            if occupants.get(event.home) != event.resident:
+                raise ValueError(f"event displaces {event.resident} who is not in {event.home}")
+            occupants[event.home] = None  # type: ignore[index]
+    return occupants

@@ -1,0 +1,99 @@
+"""Policy ids, incomes, and the named rule options a teacher can change."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from housing_lab.north_berkeley.errors import ScenarioFormatError, UnknownIdError
+
+INCOMES = ("high", "middle", "low")
+RESIDENTS_PER_INCOME = 12
+EXISTING_PER_INCOME = 4
+
+VACANCY_CONTROL = "vacancy_control"
+AFFORDABLE_100 = "affordable_100"
+ADU = "adu"
+MATCHING_FUNDS = "matching_funds"
+POLICIES = (VACANCY_CONTROL, AFFORDABLE_100, ADU, MATCHING_FUNDS)
+
+POLICY_TEXT = {
+    VACANCY_CONTROL: "Residents in existing apartments and houses cannot be displaced.",
+    AFFORDABLE_100: "All housing placed in the 2nd phase may only contain low or middle "
+    "income homes.",
+    ADU: "Houses can now hold an additional resident (an accessory dwelling unit).",
+    MATCHING_FUNDS: "If at least 7 low income homes are built, the cost of all housing is "
+    "halved; parks and garages still cost $1 each.",
+}
+POLICY_NAMES = {
+    VACANCY_CONTROL: "Vacancy Control",
+    AFFORDABLE_100: "100% Affordable Housing",
+    ADU: "Accessory Dwelling Units",
+    MATCHING_FUNDS: "Matching Affordable Housing Funds",
+}
+MATCHING_FUNDS_LOW_HOMES = 7
+
+CURRENT_SCORE_MODES = ("as_is", "projected")
+
+
+def check_policy(policy: object) -> str:
+    if policy not in POLICIES:
+        raise UnknownIdError(f"unknown policy {policy!r} (known: {', '.join(POLICIES)})")
+    return str(policy)
+
+
+def check_income(income: object) -> str:
+    if income not in INCOMES:
+        raise UnknownIdError(f"unknown income {income!r} (known: {', '.join(INCOMES)})")
+    return str(income)
+
+
+@dataclass(frozen=True)
+class RuleOptions:
+    """House rules. Defaults are the rules as RULES.md fixes them.
+
+    - negotiation_minutes: the timer before anyone may call the state (phase 1 and 2).
+    - current_score: "as_is" scores the board as it stands (draft order, extra-draw redraw);
+      "projected" runs the move-in on the current board first.
+    - low_income_in_adus: let low income residents take vacant ADU slots in their step.
+    - displaced_first: in the middle and low steps, residents who were displaced look for a
+      home before the newcomers (our reading; the rulebook gives no order). Counts of housed
+      residents per income never depend on it; only who is "rehoused" versus "newcomer housed".
+    """
+
+    negotiation_minutes: float = 10.0
+    current_score: str = "as_is"
+    low_income_in_adus: bool = False
+    displaced_first: bool = True
+
+    def __post_init__(self) -> None:
+        if self.current_score not in CURRENT_SCORE_MODES:
+            raise UnknownIdError(
+                f"unknown current_score mode {self.current_score!r} "
+                f"(known: {', '.join(CURRENT_SCORE_MODES)})"
+            )
+        if isinstance(self.negotiation_minutes, bool) or not isinstance(
+            self.negotiation_minutes, (int, float)
+        ) or self.negotiation_minutes < 0:
+            raise ScenarioFormatError(
+                f"negotiation_minutes must be a number >= 0, got {self.negotiation_minutes!r}"
+            )
+        for name in ("low_income_in_adus", "displaced_first"):
+            if not isinstance(getattr(self, name), bool):
+                raise ScenarioFormatError(f"{name} must be true or false, got "
+                                          f"{getattr(self, name)!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> RuleOptions:
+        if data is None:
+            return cls()
+        if not isinstance(data, dict):
+            raise ScenarioFormatError(f"options must be an object, got {data!r}")
+        known = {f.name for f in fields(cls)}
+        for key in data:
+            if key not in known:
+                raise UnknownIdError(f"unknown rule option {key!r} (known: {', '.join(known)})")
+        return cls(**data)

@@ -1,0 +1,194 @@
+"""The scenario: a board (tiles on squares), enacted policies and the existing residents.
+
+This is the engine's public input format (RULES.md "Scenario JSON"). Parsing validates every
+value and raises a one-line error naming the first bad one.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from housing_lab.north_berkeley.errors import (
+    AffordableOnlyError,
+    ScenarioFormatError,
+    UnknownIdError,
+)
+from housing_lab.north_berkeley.layout import Layout, default_layout
+from housing_lab.north_berkeley.policies import (
+    AFFORDABLE_100,
+    INCOMES,
+    POLICIES,
+    check_income,
+    check_policy,
+)
+from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
+
+SCENARIO_KEYS = ("tiles", "policies", "existing", "seed")
+DEFAULT_SEED = 0
+
+
+def shuffled_existing(layout: Layout, seed: int) -> dict[str, str]:
+    """Setup step 1: 4 high, 4 middle, 4 low residents shuffled into the existing homes."""
+    homes = layout.existing_ids
+    per_income = len(homes) // len(INCOMES)
+    residents = [income for income in INCOMES for _ in range(per_income)]
+    random.Random(seed).shuffle(residents)
+    return dict(zip(homes, residents, strict=True))
+
+
+def check_square(square: object, layout: Layout) -> str:
+    if square not in layout.squares:
+        raise UnknownIdError(f"unknown square {square!r} (squares: {', '.join(layout.squares)})")
+    return str(square)
+
+
+def check_tile(tile: object, catalogue: Catalogue) -> str:
+    if tile not in catalogue:
+        raise UnknownIdError(f"unknown tile {tile!r} (tiles: {', '.join(catalogue)})")
+    return str(tile)
+
+
+def affordable_violations(
+    tiles: Mapping[str, str], layout: Layout, catalogue: Catalogue
+) -> list[str]:
+    """Phase-2 squares holding a tile with market homes, in layout order."""
+    return [
+        square
+        for square in layout.squares
+        if square in tiles
+        and layout.phase_of(square) == 2
+        and not catalogue[tiles[square]].affordable_only
+    ]
+
+
+def affordable_error(violations: list[str], tiles: Mapping[str, str]) -> AffordableOnlyError:
+    listed = ", ".join(f"{square} ({tiles[square]})" for square in violations)
+    return AffordableOnlyError(
+        f"affordable_100 allows only low/middle income tiles on phase-2 squares; "
+        f"market homes on {listed}"
+    )
+
+
+def check_existing(existing: object, layout: Layout) -> dict[str, str]:
+    if not isinstance(existing, dict):
+        raise ScenarioFormatError(f"'existing' must be an object of home -> income, got "
+                                  f"{existing!r}")
+    for home in existing:
+        if home not in layout.existing_ids:
+            raise UnknownIdError(
+                f"unknown existing home {home!r} (homes: {', '.join(layout.existing_ids)})"
+            )
+    placement = {}
+    for home in layout.existing_ids:
+        if home not in existing:
+            raise ScenarioFormatError(f"'existing' does not say who lives in {home!r}")
+        placement[home] = check_income(existing[home])
+    expected = len(layout.existing_ids) // len(INCOMES)
+    counts = {income: list(placement.values()).count(income) for income in INCOMES}
+    if any(count != expected for count in counts.values()):
+        got = ", ".join(f"{counts[i]} {i}" for i in INCOMES)
+        raise ScenarioFormatError(
+            f"'existing' must hold {expected} residents of each income; got {got}"
+        )
+    return placement
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A validated board. `existing` is always complete (home id -> income) after parsing."""
+
+    tiles: Mapping[str, str]
+    policies: frozenset[str]
+    existing: Mapping[str, str]
+    seed: int = DEFAULT_SEED
+    layout: Layout = field(default_factory=default_layout, compare=False, repr=False)
+    catalogue: Catalogue = field(default_factory=default_catalogue, compare=False, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The RULES.md input format, squares and policies in a stable order."""
+        return {
+            "tiles": {s: self.tiles[s] for s in self.layout.squares if s in self.tiles},
+            "policies": [p for p in POLICIES if p in self.policies],
+            "existing": {h: self.existing[h] for h in self.layout.existing_ids},
+            "seed": self.seed,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+
+def make_scenario(
+    tiles: Mapping[str, str] | None = None,
+    policies: Any = (),
+    existing: Mapping[str, str] | None = None,
+    seed: int = DEFAULT_SEED,
+    layout: Layout | None = None,
+    catalogue: Catalogue | None = None,
+) -> Scenario:
+    """Validate Python values into a Scenario (the one place where every check lives)."""
+    layout = layout or default_layout()
+    catalogue = catalogue if catalogue is not None else default_catalogue()
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ScenarioFormatError(f"'seed' must be an integer, got {seed!r}")
+    tiles = {} if tiles is None else tiles
+    if not isinstance(tiles, Mapping):
+        raise ScenarioFormatError(f"'tiles' must be an object of square -> tile, got {tiles!r}")
+    checked_tiles = {
+        check_square(square, layout): check_tile(tile, catalogue) for square, tile in tiles.items()
+    }
+    if not isinstance(policies, (list, tuple, set, frozenset)):
+        raise ScenarioFormatError(f"'policies' must be a list of policy ids, got {policies!r}")
+    checked_policies = [check_policy(p) for p in policies]
+    for policy in set(checked_policies):
+        if checked_policies.count(policy) > 1:
+            raise ScenarioFormatError(f"policy {policy!r} is listed twice")
+    placement = (
+        shuffled_existing(layout, seed) if existing is None else check_existing(existing, layout)
+    )
+    if AFFORDABLE_100 in checked_policies:
+        violations = affordable_violations(checked_tiles, layout, catalogue)
+        if violations:
+            raise affordable_error(violations, checked_tiles)
+    return Scenario(
+        tiles=checked_tiles,
+        policies=frozenset(checked_policies),
+        existing=placement,
+        seed=seed,
+        layout=layout,
+        catalogue=catalogue,
+    )
+
+
+def scenario_from_dict(
+    data: Any, layout: Layout | None = None, catalogue: Catalogue | None = None
+) -> Scenario:
+    """Parse the RULES.md input format (already decoded from JSON)."""
+    if not isinstance(data, dict):
+        raise ScenarioFormatError(f"a scenario must be a JSON object, got {data!r}"[:200])
+    for key in data:
+        if key not in SCENARIO_KEYS:
+            raise ScenarioFormatError(
+                f"unknown scenario key {key!r} (known: {', '.join(SCENARIO_KEYS)})"
+            )
+    return make_scenario(
+        tiles=data.get("tiles") or {},
+        policies=data.get("policies") or [],
+        existing=data.get("existing"),
+        seed=data.get("seed", DEFAULT_SEED),
+        layout=layout,
+        catalogue=catalogue,
+    )
+
+
+def scenario_from_json(
+    text: str, layout: Layout | None = None, catalogue: Catalogue | None = None
+) -> Scenario:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ScenarioFormatError(f"malformed JSON: {error}") from None
+    return scenario_from_dict(data, layout, catalogue)
