@@ -70,8 +70,10 @@ def layout_from_dict(data: Mapping[str, Any], source: str = "layout") -> Layout:
             ExistingHome(id=str(h["id"]), kind=str(h["kind"]), street=str(h.get("street", "")))
             for h in data["existing"]
         )
-    except (KeyError, TypeError, ValueError, AttributeError) as error:
-        raise DataFileError(f"{source}: missing or malformed entry {error}") from None
+    except KeyError as error:
+        raise DataFileError(f"{source}: missing entry {error}") from None
+    except (TypeError, ValueError, AttributeError) as error:
+        raise DataFileError(f"{source}: malformed entry: {error}") from None
     if len(set(squares)) != len(squares):
         raise DataFileError(f"{source}: a square is listed twice in {list(squares)}")
     if sorted(phases) != [1, 2]:

@@ -1,0 +1,105 @@
+"""The `housing-lab nb` command: JSON, JSON Lines, stdin, and bad input."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from housing_lab.cli import main
+from housing_lab.north_berkeley import scenario_from_dict, score_scenario
+
+SCENARIO = {"tiles": {"A1": "tower_market", "C3": "park"}, "policies": ["adu"], "seed": 7}
+
+
+def run_cli(capsys, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    if stdin is not None:
+        sys.stdin = io.StringIO(stdin)
+    try:
+        code = main(list(args))
+    except SystemExit as exit_:
+        code = int(exit_.code or 0)
+    finally:
+        sys.stdin = sys.__stdin__
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_score_file_prints_the_engine_result(tmp_path, capsys) -> None:
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(SCENARIO, indent=2))
+    code, out, err = run_cli(capsys, "nb", "score", str(path))
+    assert code == 0 and err == ""
+    assert json.loads(out) == score_scenario(scenario_from_dict(SCENARIO)).to_dict()
+
+
+def test_score_json_lines_from_stdin_in_order(capsys) -> None:
+    lines = [dict(SCENARIO, seed=s) for s in range(5)]
+    stdin = "\n".join(json.dumps(line) for line in lines) + "\n"
+    code, out, _ = run_cli(capsys, "nb", "score", "-", stdin=stdin)
+    results = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(results) == 5
+    for scenario, result in zip(lines, results, strict=True):
+        assert result == score_scenario(scenario_from_dict(scenario)).to_dict()
+
+
+def test_score_events_flag(capsys) -> None:
+    code, out, _ = run_cli(capsys, "nb", "score", "--events", "-", stdin=json.dumps(SCENARIO))
+    events = json.loads(out)["events"]
+    assert code == 0 and {e["kind"] for e in events} <= {"placed", "displaced", "left"}
+
+
+@pytest.mark.parametrize(
+    ("stdin", "names"),
+    [
+        ('{"tiles": {"A1": "tower_markt"}}', "'tower_markt'"),
+        ('{"tiles": {"K1": "park"}}', "'K1'"),
+        ('{"policies": ["rent_control"]}', "'rent_control'"),
+        ('{"tiles": {"A3": "tower_market"}, "policies": ["affordable_100"]}', "A3"),
+        ('{"tiles": ', "malformed JSON"),
+        ('{"seed": 1}\n{"seed": 2}\n{"tiles": {"A1": "lighthouse"}}\n', "line 3"),
+        ('{"seed": 1}\n{"seed": \n', "line 2"),
+        ('{"existing": {"house-1": "rich"}}', "'rich'"),
+    ],
+)
+def test_bad_input_one_line_exit_2_nothing_on_stdout(capsys, stdin: str, names: str) -> None:
+    code, out, err = run_cli(capsys, "nb", "score", "-", stdin=stdin)
+    assert code == 2
+    assert out == ""
+    assert names in err and err.count("\n") == 1
+
+
+def test_missing_file(capsys) -> None:
+    code, out, err = run_cli(capsys, "nb", "score", "/no/such/file.json")
+    assert (code, out) == (2, "") and "/no/such/file.json" in err and err.count("\n") == 1
+
+
+def test_play_log_has_the_promised_keys(capsys) -> None:
+    code, out, _ = run_cli(capsys, "nb", "play", "--players", "3", "--seed", "4")
+    log = json.loads(out)
+    assert code == 0
+    for key in ("players", "hands", "draft_order", "policies_drawn", "scenario", "result",
+                "scores", "winners", "events"):
+        assert key in log, key
+    assert set(log["scenario"]["existing"]) == {f"house-{i}" for i in range(1, 7)} | {
+        f"apartment-{i}" for i in range(1, 7)}
+    # the printed result is the engine's result for the printed scenario
+    assert log["result"] == score_scenario(scenario_from_dict(log["scenario"])).to_dict()
+    assert run_cli(capsys, "nb", "play", "--players", "3", "--seed", "4")[1] == out
+
+
+@pytest.mark.parametrize("args", [["--players", "9"], ["--players", "two"], ["--seed", "x"]])
+def test_play_bad_arguments(capsys, args: list[str]) -> None:
+    code, out, err = run_cli(capsys, "nb", "play", *args)
+    assert (code, out) == (2, "") and err.count("\n") == 1
+
+
+def test_console_script_is_installed() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "housing_lab.cli", "nb", "score", "-"],
+        input=json.dumps(SCENARIO), capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 0 and json.loads(done.stdout)["new_homes"]["total"] == 4
