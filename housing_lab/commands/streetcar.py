@@ -1,10 +1,83 @@
-"""`housing-lab streetcar ...` (placeholder until the Streetcar engine lands)."""
+"""`housing-lab streetcar ...`: simulate bot games, replay a record, print perft counts.
+
+User mistakes raise `HousingLabError` subclasses; `housing_lab.cli.main` turns them (and a
+missing file) into one line on stderr and exit status 2 with nothing on stdout.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+from pathlib import Path
+
+from housing_lab.streetcar import BOTS, Board, Game, Rules
+from housing_lab.streetcar.match import MatchSummary, check_series, play_match
+from housing_lab.streetcar.record import final_block, read_record, write_record
 
 
 def register(groups: argparse._SubParsersAction) -> None:
-    parser = groups.add_parser("streetcar", help="the Streetcar game")
-    parser.add_subparsers(dest="command", required=True)
+    """Add the `streetcar` group and its `simulate`, `replay` and `perft` commands."""
+    parser = groups.add_parser(
+        "streetcar", help="the Streetcar game", description="Streetcar engine tools."
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    simulate = commands.add_parser(
+        "simulate",
+        help="play seeded bot games and write one record per game",
+        description="Play N seeded games between bots A and B (seats alternate), write one "
+        "record per game to DIR and print a one-line JSON summary.",
+    )
+    simulate.add_argument("--games", type=int, default=1, help="number of games (default 1)")
+    simulate.add_argument("--seed", type=int, default=0, help="series seed (default 0)")
+    simulate.add_argument(
+        "--bots", default="greedy,random", help=f"two of {', '.join(BOTS)} (default greedy,random)"
+    )
+    simulate.add_argument("--out", required=True, help="directory for the game records")
+    simulate.add_argument("--penalty", type=int, default=None, help="separate-line penalty")
+    simulate.add_argument("--goals", default="", help="development goals, comma separated")
+    simulate.set_defaults(func=_simulate)
+
+    replay = commands.add_parser(
+        "replay",
+        help="check a game record and print its final block",
+        description="Replay a game record, checking every move, and print the final block.",
+    )
+    replay.add_argument("file", help="a game record (JSON)")
+    replay.set_defaults(func=_replay)
+
+    perft = commands.add_parser(
+        "perft",
+        help="geometry and first-turn move counts of the standard board",
+        description="Print hexes, edges, intersections and first-turn line moves as JSON.",
+    )
+    perft.set_defaults(func=_perft)
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    bots = [name.strip() for name in args.bots.split(",")]
+    goals = frozenset(name.strip() for name in args.goals.split(",") if name.strip())
+    rules = Rules(goals=goals) if args.penalty is None else Rules(args.penalty, goals)
+    check_series(bots, args.games)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    summary = MatchSummary((bots[0], bots[1]))
+    for played in play_match(bots, args.games, seed=args.seed, rules=rules):
+        write_record(out / f"game-{played.index + 1:04d}.json", played.game)
+        summary.add(played)
+    print(json.dumps({**summary.to_dict(), "out": str(out)}))
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    game = read_record(args.file)
+    print(json.dumps(final_block(game)))
+    return 0
+
+
+def _perft(args: argparse.Namespace) -> int:
+    board = Board.standard()
+    counts = board.counts()
+    counts["first_turn_line_moves"] = Game(board).count_legal_moves()
+    print(json.dumps(counts))
+    return 0

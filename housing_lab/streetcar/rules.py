@@ -16,7 +16,9 @@ from housing_lab.streetcar.errors import StreetcarError
 
 def load_data(name: str) -> dict[str, Any]:
     """Read one of the package's JSON data files."""
-    text = resources.files("housing_lab.streetcar").joinpath("data", name).read_text("utf-8")
+    text = (
+        resources.files("housing_lab.streetcar").joinpath("data").joinpath(name).read_text("utf-8")
+    )
     return json.loads(text)
 
 

@@ -1,0 +1,72 @@
+"""Streetcar as a pure rules engine (RULES.md part 2): no widget or IPython imports.
+
+    >>> from housing_lab.streetcar import Game
+    >>> game = Game(seed=7)
+    >>> game.count_legal_moves()
+    334
+    >>> game.push(next(game.legal_moves()))
+
+Modules: `hexgrid` (coordinates and names), `board` (geometry tables), `rules` (kit and
+options), `moves`, `lines` (line legality), `buildings` (the cube rule), `game` (state, push,
+pop), `scoring` and `goals`, `position` (constructed positions), `record` (game record JSON),
+`bots`, `greedy` and `match` (series of bot games).
+"""
+
+from housing_lab.streetcar.board import Board
+from housing_lab.streetcar.bots import BOTS, Bot, RandomBot, make_bot, play_game
+from housing_lab.streetcar.buildings import Building, building_for
+from housing_lab.streetcar.errors import (
+    BoardError,
+    IllegalMoveError,
+    RecordError,
+    StreetcarError,
+)
+from housing_lab.streetcar.game import Game
+from housing_lab.streetcar.greedy import GreedyBot
+from housing_lab.streetcar.hexgrid import Edge, Hex, Vertex
+from housing_lab.streetcar.match import MatchGame, MatchSummary, play_match
+from housing_lab.streetcar.moves import Move
+from housing_lab.streetcar.record import (
+    final_block,
+    read_record,
+    replay,
+    to_record,
+    write_record,
+)
+from housing_lab.streetcar.rules import COLOURS, GOAL_BONUS, PLAYERS, Rules
+from housing_lab.streetcar.scoring import Outcome, ScoreBreakdown
+
+__all__ = [
+    "BOTS",
+    "COLOURS",
+    "GOAL_BONUS",
+    "PLAYERS",
+    "Board",
+    "BoardError",
+    "Bot",
+    "Building",
+    "Edge",
+    "Game",
+    "GreedyBot",
+    "Hex",
+    "IllegalMoveError",
+    "MatchGame",
+    "MatchSummary",
+    "Move",
+    "Outcome",
+    "RandomBot",
+    "RecordError",
+    "Rules",
+    "ScoreBreakdown",
+    "StreetcarError",
+    "Vertex",
+    "building_for",
+    "final_block",
+    "make_bot",
+    "play_game",
+    "play_match",
+    "read_record",
+    "replay",
+    "to_record",
+    "write_record",
+]

@@ -1,0 +1,78 @@
+"""Bots and whole-game play: `random` (uniform, seeded) and `greedy` (see greedy.py).
+
+A bot is anything with a `name` and `choose(game) -> Move`. Every bot takes a seed and owns a
+`random.Random`, so the same seeds always give the same game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from housing_lab.streetcar.board import Board
+from housing_lab.streetcar.errors import StreetcarError
+from housing_lab.streetcar.game import Game
+from housing_lab.streetcar.greedy import GreedyBot
+from housing_lab.streetcar.moves import Move
+from housing_lab.streetcar.rules import Rules
+
+
+class Bot(Protocol):
+    """What `play_game` needs from a player."""
+
+    name: str
+
+    def choose(self, game: Game) -> Move:
+        """A legal move for the player to move in `game` (which must not be over)."""
+        ...
+
+
+class RandomBot:
+    """Uniform over the legal moves: a uniform line choice and, independently, a uniform house.
+
+    Every line choice combines with every removable house, so the two independent draws are
+    exactly uniform over the moves `game.legal_moves()` lists, without building them all.
+    """
+
+    name = "random"
+
+    def __init__(self, seed: int | None = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game) -> Move:
+        choices = game._line_choice_ids()
+        lines = choices[self.rng.randrange(len(choices))]
+        remove = None
+        if game.turn > 1:
+            houses = sorted(game._removable)
+            remove = game.board.hexes[houses[self.rng.randrange(len(houses))]]
+        edges = game.board.edges
+        return Move([edges[e] for e in lines], remove)
+
+
+BOTS: dict[str, Callable[[int | None], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+
+
+def make_bot(name: str, seed: int | None = 0) -> Bot:
+    """A bot by name (`random`, `greedy`), or a StreetcarError naming the unknown one."""
+    factory = BOTS.get(name)
+    if factory is None:
+        raise StreetcarError(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
+    return factory(seed)
+
+
+def play_game(
+    bots: Sequence[Bot],
+    *,
+    seed: int | None = 0,
+    board: Board | None = None,
+    rules: Rules | None = None,
+) -> Game:
+    """Play a whole game, bots[0] as purple and bots[1] as red, houses dealt with `seed`."""
+    if len(bots) != 2:
+        raise StreetcarError(f"a game needs 2 bots, not {len(bots)}")
+    game = Game(board, seed=seed, rules=rules)
+    while not game.is_over():
+        game.push(bots[(game.turn - 1) % 2].choose(game))
+    return game

@@ -1,0 +1,151 @@
+"""Game records (RULES.md part 2, Game record JSON): write them, read them, replay them.
+
+A record holds the board, the houses as dealt, the options and every turn; replaying it checks
+each move with the engine and recomputes the `final` block, which must match when present.
+Extra keys written: `final.winners` always, and `goals` when development goals are in play.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from housing_lab.streetcar.board import Board, hex_json, parse_hex
+from housing_lab.streetcar.errors import IllegalMoveError, RecordError, StreetcarError
+from housing_lab.streetcar.game import Game
+from housing_lab.streetcar.moves import Move
+from housing_lab.streetcar.rules import COLOURS, DEFAULT_PENALTY, PLAYERS, Rules
+from housing_lab.streetcar.scoring import breakdowns, outcome
+
+
+def final_block(game: Game) -> dict[str, Any]:
+    """The record's `final` block for the position as it stands (normally at game end)."""
+    items = breakdowns(game)
+    return {
+        "scores": {name: item.total for name, item in items.items()},
+        "removed": {
+            name: {colour: n for colour, n in item.removed.items() if n}
+            for name, item in items.items()
+        },
+        "buildings": [building.to_json() for building in game.buildings],
+        "lines": {name: item.lines for name, item in items.items()},
+        "winners": list(outcome(game).winners),
+    }
+
+
+def to_record(game: Game) -> dict[str, Any]:
+    """The game record of a game played from its first turn."""
+    start = game.initial_houses
+    if start is None:
+        raise StreetcarError("a record needs a game played from its first turn")
+    record: dict[str, Any] = {
+        "board": [hex_json(h) for h in game.board.hexes],
+        "houses": [[h[0], h[1], colour] for h, colour in start.items()],
+        "players": list(PLAYERS),
+        "penalty": game.rules.penalty,
+    }
+    if game.rules.goals:
+        record["goals"] = game.rules.sorted_goals()
+    record["turns"] = [move.to_json(PLAYERS[i % 2]) for i, move in enumerate(game.move_stack)]
+    record["final"] = final_block(game)
+    return record
+
+
+def replay(record: object, *, require_complete: bool = True) -> Game:
+    """Rebuild a game from a record, checking every move; RecordError names the bad turn."""
+    if not isinstance(record, dict):
+        raise RecordError(f"a game record is a JSON object, not {type(record).__name__}")
+    try:
+        game = _setup(record)
+    except StreetcarError as error:
+        raise RecordError(f"bad record setup: {error}") from None
+    turns = record.get("turns")
+    if not isinstance(turns, list):
+        raise RecordError(f"record turns must be a list, not {turns!r}")
+    for number, turn in enumerate(turns, start=1):
+        if game.is_over():
+            raise RecordError(f"turn {number}: the game is already over", turn=number)
+        try:
+            move = Move.from_json(turn)
+        except StreetcarError as error:
+            raise RecordError(f"turn {number}: {error}", turn=number) from None
+        player = turn.get("player")
+        if player != game.current_player:
+            raise RecordError(
+                f"turn {number}: it is {game.current_player}'s turn, not {player!r}", turn=number
+            )
+        try:
+            game.push(move)
+        except IllegalMoveError as error:
+            raise RecordError(
+                f"turn {number} ({player}): {move}: {error.reason}", turn=number
+            ) from None
+    if require_complete and not game.is_over():
+        left = len(game.removable_houses())
+        raise RecordError(
+            f"record ends after turn {len(turns)} but the game is not over "
+            f"({left} removable houses left)",
+            turn=len(turns),
+        )
+    _check_final(record.get("final"), game)
+    return game
+
+
+def _setup(record: dict[str, Any]) -> Game:
+    board_list = record.get("board")
+    if not isinstance(board_list, list):
+        raise StreetcarError(f"board must be a list of hexes, not {board_list!r}")
+    board = Board.from_hexes(board_list)
+    players = record.get("players", list(PLAYERS))
+    if players != list(PLAYERS):
+        raise StreetcarError(f"players must be {list(PLAYERS)}, not {players!r}")
+    penalty = record.get("penalty", DEFAULT_PENALTY)
+    goals = record.get("goals", [])
+    if not isinstance(goals, list):
+        raise StreetcarError(f"goals must be a list of names, not {goals!r}")
+    rules = Rules(penalty=penalty, goals=frozenset(goals))
+    houses = record.get("houses")
+    if not isinstance(houses, list):
+        raise StreetcarError(f"houses must be a list of [q, r, colour], not {houses!r}")
+    given: dict[tuple[int, int], str] = {}
+    for item in houses:
+        if not isinstance(item, list) or len(item) != 3:
+            raise StreetcarError(f"a house is [q, r, colour], not {item!r}")
+        h = parse_hex(item[:2])
+        if h in given:
+            raise StreetcarError(f"hex {hex_json(h)} has two houses")
+        if item[2] not in COLOURS:
+            raise StreetcarError(f"unknown colour {item[2]!r} (known: {', '.join(COLOURS)})")
+        given[h] = item[2]
+    return Game(board, houses=given, rules=rules)
+
+
+def _check_final(recorded: object, game: Game) -> None:
+    """A recorded final block must agree with the replay on every key it has."""
+    if recorded is None:
+        return
+    if not isinstance(recorded, dict):
+        raise RecordError(f"final must be an object, not {recorded!r}")
+    replayed = json.loads(json.dumps(final_block(game)))
+    for key, value in recorded.items():
+        if key in replayed and replayed[key] != value:
+            raise RecordError(
+                f"final {key} does not match the replay: recorded {json.dumps(value)}, "
+                f"replayed {json.dumps(replayed[key])}"
+            )
+
+
+def write_record(path: str | Path, game: Game) -> None:
+    """Write a game's record as JSON (one file per game)."""
+    Path(path).write_text(json.dumps(to_record(game)) + "\n", encoding="utf-8")
+
+
+def read_record(path: str | Path, *, require_complete: bool = True) -> Game:
+    """Read and replay a record file; malformed JSON is a RecordError, a missing file OSError."""
+    text = Path(path).read_text(encoding="utf-8")
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"{path} is not valid JSON: {error.msg} at line {error.lineno}") from None
+    return replay(record, require_complete=require_complete)

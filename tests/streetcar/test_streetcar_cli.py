@@ -1,0 +1,116 @@
+"""`housing-lab streetcar simulate | replay | perft`, run in-process through cli.main."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from housing_lab.streetcar import read_record
+
+
+def test_simulate_writes_one_record_per_game_and_a_summary(run_cli, tmp_path: Path) -> None:
+    out = tmp_path / "games"
+    code, stdout, stderr = run_cli(
+        "streetcar",
+        "simulate",
+        "--games",
+        "4",
+        "--seed",
+        "9",
+        "--bots",
+        "greedy,random",
+        "--out",
+        str(out),
+    )
+    assert (code, stderr) == (0, "")
+    summary = json.loads(stdout)
+    assert stdout.count("\n") == 1
+    assert summary["games"] == 4 and summary["bots"] == ["greedy", "random"]
+    assert sum(summary["wins"]) + summary["shared"] == 4
+    assert len(summary["mean_scores"]) == 2
+    files = sorted(p.name for p in out.iterdir())
+    assert files == ["game-0001.json", "game-0002.json", "game-0003.json", "game-0004.json"]
+    # Seats alternate: bot A (greedy) is purple in game 1 and red in game 2.
+    for path in out.iterdir():
+        assert read_record(path).is_over()
+
+
+def test_simulate_is_reproducible(run_cli, tmp_path: Path) -> None:
+    for name in ("a", "b"):
+        run_cli(
+            "streetcar",
+            "simulate",
+            "--games",
+            "2",
+            "--seed",
+            "3",
+            "--bots",
+            "random,random",
+            "--out",
+            str(tmp_path / name),
+        )
+    for game in ("game-0001.json", "game-0002.json"):
+        assert (tmp_path / "a" / game).read_text() == (tmp_path / "b" / game).read_text()
+
+
+def test_simulate_options_reach_the_records(run_cli, tmp_path: Path) -> None:
+    code, _, _ = run_cli(
+        "streetcar",
+        "simulate",
+        "--bots",
+        "random,greedy",
+        "--penalty",
+        "5",
+        "--goals",
+        "parks,cycling",
+        "--out",
+        str(tmp_path),
+    )
+    record = json.loads((tmp_path / "game-0001.json").read_text())
+    assert code == 0 and record["penalty"] == 5 and record["goals"] == ["parks", "cycling"]
+
+
+def test_simulate_refuses_unknown_bots_with_one_line(run_cli, tmp_path: Path) -> None:
+    code, stdout, stderr = run_cli(
+        "streetcar", "simulate", "--bots", "greedy,clever", "--out", str(tmp_path / "x")
+    )
+    assert (code, stdout) == (2, "")
+    assert stderr.strip().count("\n") == 0 and "unknown bot 'clever'" in stderr
+    assert not (tmp_path / "x").exists()
+    code, _, stderr = run_cli("streetcar", "simulate", "--games", "0", "--out", str(tmp_path))
+    assert code == 2 and "at least 1" in stderr
+    code, _, stderr = run_cli("streetcar", "simulate", "--bots", "greedy", "--out", str(tmp_path))
+    assert code == 2 and "needs 2 bots" in stderr
+    code, _, stderr = run_cli("streetcar", "simulate", "--goals", "zoo", "--out", str(tmp_path))
+    assert code == 2 and "unknown development goal 'zoo'" in stderr
+
+
+def test_replay_prints_the_final_block(run_cli, tmp_path: Path) -> None:
+    run_cli("streetcar", "simulate", "--seed", "4", "--out", str(tmp_path))
+    path = tmp_path / "game-0001.json"
+    code, stdout, stderr = run_cli("streetcar", "replay", str(path))
+    assert (code, stderr) == (0, "")
+    assert json.loads(stdout) == json.loads(path.read_text())["final"]
+
+
+def test_replay_of_an_illegal_record_exits_2_naming_the_turn(run_cli, tmp_path: Path) -> None:
+    run_cli("streetcar", "simulate", "--seed", "4", "--out", str(tmp_path))
+    path = tmp_path / "game-0001.json"
+    record = json.loads(path.read_text())
+    record["turns"][5]["lines"] = record["turns"][2]["lines"]
+    path.write_text(json.dumps(record))
+    code, stdout, stderr = run_cli("streetcar", "replay", str(path))
+    assert (code, stdout) == (2, "")
+    lines = stderr.splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith("housing-lab: error: turn 6 (red): ")
+    assert "already drawn" in lines[0]
+
+
+def test_replay_of_missing_or_broken_files(run_cli, tmp_path: Path) -> None:
+    code, stdout, stderr = run_cli("streetcar", "replay", str(tmp_path / "none.json"))
+    assert (code, stdout) == (2, "") and len(stderr.splitlines()) == 1
+    broken = tmp_path / "broken.json"
+    broken.write_text("not json")
+    code, stdout, stderr = run_cli("streetcar", "replay", str(broken))
+    assert (code, stdout) == (2, "") and "not valid JSON" in stderr

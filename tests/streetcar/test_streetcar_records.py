@@ -1,0 +1,173 @@
+"""Game records: the RULES.md format, replay checks, and refusals that name the turn."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from housing_lab.streetcar import (
+    COLOURS,
+    Board,
+    Game,
+    GreedyBot,
+    RandomBot,
+    RecordError,
+    Rules,
+    StreetcarError,
+    final_block,
+    play_game,
+    read_record,
+    replay,
+    to_record,
+    write_record,
+)
+
+
+@pytest.fixture(scope="module")
+def record() -> dict:
+    game = play_game([GreedyBot(1), RandomBot(2)], seed=11)
+    return json.loads(json.dumps(to_record(game)))
+
+
+def test_record_has_the_rules_md_shape(record: dict) -> None:
+    assert list(record) == ["board", "houses", "players", "penalty", "turns", "final"]
+    assert record["board"][:2] == [[0, -4], [1, -4]]
+    assert len(record["board"]) == len(record["houses"]) == 52
+    colours = [colour for _, _, colour in record["houses"]]
+    assert {c: colours.count(c) for c in set(colours)} == {
+        "blue": 13,
+        "black": 13,
+        "white": 13,
+        "yellow": 13,
+    }
+    assert record["players"] == ["purple", "red"] and record["penalty"] == 10
+    first, second = record["turns"][:2]
+    assert first["player"] == "purple" and first["remove"] is None
+    assert len(first["lines"]) == 2 and all(a < b for a, b in first["lines"])
+    assert second["player"] == "red" and len(second["remove"]) == 2
+    final = record["final"]
+    assert set(final) == {"scores", "removed", "buildings", "lines", "winners"}
+    assert set(final["scores"]) == {"purple", "red"}
+    assert all(b[2] in COLOURS and 0 <= b[3] <= 3 for b in final["buildings"])
+
+
+def test_replay_recomputes_the_final_block(record: dict) -> None:
+    game = replay(record)
+    assert game.is_over()
+    assert final_block(game) == record["final"]
+    assert len(game.move_stack) == len(record["turns"])
+
+
+def test_write_and_read(tmp_path: Path) -> None:
+    game = play_game([RandomBot(5), RandomBot(6)], seed=5, rules=Rules(goals=frozenset({"parks"})))
+    path = tmp_path / "game.json"
+    write_record(path, game)
+    again = read_record(path)
+    assert json.loads(path.read_text())["goals"] == ["parks"]
+    assert again.rules == game.rules
+    assert final_block(again) == final_block(game)
+
+
+def tampered(record: dict, turn: int, **changes: object) -> dict:
+    bad = copy.deepcopy(record)
+    bad["turns"][turn - 1].update(changes)
+    return bad
+
+
+def test_illegal_move_names_the_turn_and_reason(record: dict) -> None:
+    # Turn 4 redraws one of turn 2's edges.
+    taken = record["turns"][1]["lines"][0]
+    bad = tampered(record, 4, lines=[taken])
+    with pytest.raises(RecordError, match=r"^turn 4 \(red\): .*already drawn") as caught:
+        replay(bad)
+    assert caught.value.turn == 4
+
+
+def test_wrong_player_is_refused(record: dict) -> None:
+    with pytest.raises(RecordError, match=r"^turn 3: it is purple's turn, not 'red'"):
+        replay(tampered(record, 3, player="red"))
+
+
+def test_removal_of_a_flipped_or_missing_house(record: dict) -> None:
+    gone = record["turns"][1]["remove"]
+    with pytest.raises(RecordError, match=r"^turn 4 \(red\): .*holds no house"):
+        replay(tampered(record, 4, remove=gone))
+    with pytest.raises(RecordError, match=r"^turn 1 \(purple\): .*removes no house"):
+        replay(tampered(record, 1, remove=[0, 0]))
+
+
+def test_malformed_turn_names_the_turn(record: dict) -> None:
+    with pytest.raises(RecordError, match=r"^turn 2: a hex is a pair of integers"):
+        replay(tampered(record, 2, remove=[0, "x"]))
+    bad = copy.deepcopy(record)
+    bad["turns"][2] = "pass"
+    with pytest.raises(RecordError, match=r"^turn 3: a turn is an object"):
+        replay(bad)
+
+
+def test_turns_after_the_end_and_records_that_stop_early(record: dict) -> None:
+    longer = copy.deepcopy(record)
+    longer["turns"].append(dict(longer["turns"][-2]))
+    with pytest.raises(
+        RecordError, match=rf"^turn {len(longer['turns'])}: the game is already over"
+    ):
+        replay(longer)
+    shorter = copy.deepcopy(record)
+    del shorter["turns"][5:]
+    del shorter["final"]
+    with pytest.raises(RecordError, match=r"ends after turn 5 but the game is not over"):
+        replay(shorter)
+    assert replay(shorter, require_complete=False).turn == 6
+
+
+def test_final_block_must_match(record: dict) -> None:
+    bad = copy.deepcopy(record)
+    bad["final"]["scores"]["purple"] += 1
+    with pytest.raises(RecordError, match="final scores does not match the replay"):
+        replay(bad)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"board": "standard"}, "board must be a list"),
+        ({"board": [[0, 0], [0, 0]]}, "listed twice"),
+        ({"players": ["red", "purple"]}, "players must be"),
+        ({"penalty": "ten"}, "penalty must be an integer"),
+        ({"goals": ["skyscraper"]}, "unknown development goal 'skyscraper'"),
+        ({"houses": [[0, -4, "green"]]}, "unknown colour 'green'"),
+        ({"houses": []}, "has no house"),
+        ({"turns": {}}, "turns must be a list"),
+    ],
+)
+def test_bad_setup(record: dict, change: dict, message: str) -> None:
+    with pytest.raises(RecordError, match=message):
+        replay({**record, **change})
+
+
+def test_bad_json_and_missing_file(tmp_path: Path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text("{")
+    with pytest.raises(RecordError, match="is not valid JSON"):
+        read_record(path)
+    with pytest.raises(OSError):
+        read_record(tmp_path / "missing.json")
+    with pytest.raises(RecordError, match="JSON object"):
+        replay([])
+
+
+def test_custom_board_record_round_trip() -> None:
+    board = Board.from_hexes([(0, 0), (1, 0), (1, -1), (0, -1), (2, -1)])
+    game = play_game([RandomBot(1), GreedyBot(2)], seed=3, board=board)
+    record = to_record(game)
+    assert record["board"] == [[0, -1], [1, -1], [2, -1], [0, 0], [1, 0]]  # reading order
+    assert final_block(replay(record)) == record["final"]
+
+
+def test_constructed_positions_have_no_record() -> None:
+    game = Game.from_position(Board.from_hexes([(0, 0)]), houses={(0, 0): "blue"})
+    with pytest.raises(StreetcarError, match="played from its first turn"):
+        to_record(game)
