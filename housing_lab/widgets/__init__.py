@@ -1,0 +1,17 @@
+"""Jupyter widgets for the two games: the only package that imports anywidget, ipywidgets and
+bqplot. Each widget is a thin view over an engine and decides no rule itself."""
+
+from housing_lab.widgets.nb_board import NorthBerkeleyBoard
+from housing_lab.widgets.nb_charts import HomesChart, OutcomeChart
+from housing_lab.widgets.nb_lab import NorthBerkeleyLab
+from housing_lab.widgets.nb_policies import PolicyPanel
+from housing_lab.widgets.nb_scoreboard import Scoreboard
+
+__all__ = [
+    "HomesChart",
+    "NorthBerkeleyBoard",
+    "NorthBerkeleyLab",
+    "OutcomeChart",
+    "PolicyPanel",
+    "Scoreboard",
+]

@@ -1,0 +1,454 @@
+// North Berkeley board: an SVG drawing of the site, the tile palette, the message line and the
+// move-in replay controls. It decides no rule: clicks become messages to Python
+// ({action: "place" | "clear", square, tile}); Python answers by changing the synced traits.
+
+const SVG = "http://www.w3.org/2000/svg";
+const SQUARE = 124;
+const GRID_X = 118;
+const GRID_Y = 128;
+const INCOME_LETTER = { high: "H", middle: "M", low: "L" };
+const INCOME_NAME = { high: "high income", middle: "middle income", low: "low income" };
+const HOME_LETTER = { market: "", middle: "M", low: "L" };
+const KIND_NAME = {
+  tower: "Tower", midrise: "Midrise", townhouse: "Townhouse", garage: "Garage", park: "Park",
+};
+
+function el(tag, attrs = {}, parent = null, text = null) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  if (text !== null) node.textContent = text;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function html(tag, attrs = {}, parent = null, text = null) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  if (text !== null) node.textContent = text;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function money(cost) {
+  return Number.isInteger(cost) ? `$${cost}` : `$${cost.toFixed(1)}`;
+}
+
+// Who lives where after the first `count` events (count < 0: all of them).
+function occupancyAt(model, count) {
+  const final = model.get("occupants");
+  const events = model.get("events");
+  if (count < 0 || count >= events.length) return final;
+  const occ = {};
+  for (const home of Object.keys(final)) occ[home] = null;
+  for (const [home, income] of Object.entries(model.get("initial"))) occ[home] = income;
+  for (const event of events.slice(0, count)) {
+    if (event.kind === "placed") occ[event.home] = event.income;
+    else if (event.kind === "displaced") occ[event.home] = null;
+  }
+  return occ;
+}
+
+function squareOrigin(square) {
+  const col = square.charCodeAt(0) - 65;
+  const row = parseInt(square.slice(1), 10) - 1;
+  return [GRID_X + col * SQUARE, GRID_Y + row * SQUARE];
+}
+
+function residentDot(parent, x, y, income, r = 9) {
+  const g = el("g", { class: `hl-resident hl-${income}`, "data-income": income }, parent);
+  el("circle", { cx: x, cy: y, r }, g);
+  el("text", { x, y: y + 4, "text-anchor": "middle", class: "hl-resident-letter" }, g,
+    INCOME_LETTER[income]);
+  el("title", {}, g, INCOME_NAME[income]);
+  return g;
+}
+
+// Quadrant boxes of a tile, inside (x, y, w, h); residents drawn in them when known.
+function drawHomes(parent, tile, x, y, w, h, occupancy, square) {
+  const n = tile.homes.length;
+  const cols = n >= 2 ? 2 : 1;
+  const rows = Math.ceil(n / cols);
+  const cw = w / cols;
+  const ch = h / rows;
+  tile.homes.forEach((type, i) => {
+    const cx = x + (i % cols) * cw;
+    const cy = y + Math.floor(i / cols) * ch;
+    const home = square ? `${square}-${i + 1}` : null;
+    const g = el("g", { class: `hl-home hl-home-${type}`, "data-home-type": type }, parent);
+    if (home) g.setAttribute("data-home", home);
+    el("rect", { x: cx + 1, y: cy + 1, width: cw - 2, height: ch - 2, rx: 3 }, g);
+    if (HOME_LETTER[type]) {
+      el("text", { x: cx + 5, y: cy + 12, class: "hl-home-letter" }, g, HOME_LETTER[type]);
+    }
+    const income = home && occupancy ? occupancy[home] : null;
+    if (income) {
+      g.setAttribute("data-income", income);
+      residentDot(g, cx + cw / 2, cy + ch / 2 + 3, income, Math.min(10, ch / 3));
+    }
+  });
+}
+
+function drawTile(parent, tile, x, y, size, occupancy, square) {
+  const g = el("g", { class: `hl-tile hl-kind-${tile.kind}`, "data-tile": tile.id }, parent);
+  el("text", { x: x + size / 2, y: y + 35, "text-anchor": "middle", class: "hl-tile-name" }, g,
+    KIND_NAME[tile.kind] || tile.kind);
+  el("text", { x: x + size - 8, y: y + 17, "text-anchor": "end", class: "hl-tile-cost" }, g,
+    money(tile.cost));
+  if (tile.homes.length) {
+    const w = tile.homes.length === 1 ? size * 0.45 : size - 24;
+    const left = x + (size - w) / 2;
+    drawHomes(g, tile, left, y + 41, w, size - 58, occupancy, square);
+  } else if (tile.kind === "park") {
+    el("circle", { cx: x + size / 2, cy: y + 72, r: 22, class: "hl-park-tree" }, g);
+    el("rect", { x: x + size / 2 - 3, y: y + 90, width: 6, height: 14, class: "hl-park-trunk" }, g);
+  } else {
+    el("rect", { x: x + size / 2 - 24, y: y + 48, width: 48, height: 48, rx: 6,
+      class: "hl-garage-sign" }, g);
+    el("text", { x: x + size / 2, y: y + 83, "text-anchor": "middle", class: "hl-garage-p" },
+      g, "P");
+  }
+  el("title", {}, g, `${tile.name} (${money(tile.cost)})`);
+}
+
+function streetOf(layout, home) {
+  return (home.street || "").toLowerCase();
+}
+
+// Positions of the existing homes: houses along Acton (west) and Delaware (south), apartments
+// along Virginia (north) and Sacramento (east), as the layout file says.
+function existingPositions(layout) {
+  const byStreet = {};
+  for (const home of layout.existing) {
+    const street = streetOf(layout, home);
+    (byStreet[street] = byStreet[street] || []).push(home);
+  }
+  const positions = {};
+  const grid = 3 * SQUARE;
+  const place = (homes, fn) => homes.forEach((home, i) => (positions[home.id] = fn(i, homes.length)));
+  place(byStreet.acton || [], (i, n) => [28, GRID_Y + (i + 0.5) * (grid / n)]);
+  place(byStreet.delaware || [], (i, n) => [GRID_X + (i + 0.5) * (grid / n), GRID_Y + grid + 66]);
+  place(byStreet.virginia || [], (i, n) => [GRID_X + 20 + (i + 0.5) * ((2 * SQUARE - 40) / n), 38]);
+  place(byStreet.sacramento || [], (i, n) => [GRID_X + grid + 62, GRID_Y + (i + 0.5) * (grid / n)]);
+  const others = layout.existing.filter((h) => !(h.id in positions));
+  place(others, (i, n) => [GRID_X + (i + 0.5) * (grid / Math.max(n, 1)), GRID_Y + grid + 100]);
+  return positions;
+}
+
+function drawExisting(svg, model, occupancy) {
+  const layout = model.get("site");
+  const policies = model.get("policies");
+  const positions = existingPositions(layout);
+  const buildings = {};
+  for (const home of layout.existing.filter((h) => h.kind === "apartment")) {
+    const street = streetOf(layout, home);
+    (buildings[street] = buildings[street] || []).push(positions[home.id]);
+  }
+  for (const [street, points] of Object.entries(buildings)) {
+    const xs = points.map((p) => p[0]);
+    const ys = points.map((p) => p[1]);
+    const x = Math.min(...xs) - 24;
+    const y = Math.min(...ys) - 24;
+    const g = el("g", { class: "hl-apartment-building" }, svg);
+    el("rect", { x, y, width: Math.max(...xs) - x + 24, height: Math.max(...ys) - y + 24, rx: 4 }, g);
+    el("title", {}, g, `Existing apartment building on ${street}`);
+  }
+  let houseIndex = 0;
+  for (const home of layout.existing) {
+    const [x, y] = positions[home.id];
+    const income = occupancy[home.id];
+    const g = el("g", { class: `hl-existing hl-${home.kind}`, "data-home": home.id }, svg);
+    if (income) g.setAttribute("data-income", income);
+    if (home.kind === "house") {
+      houseIndex += 1;
+      el("path", { d: `M${x - 17},${y - 2} L${x},${y - 19} L${x + 17},${y - 2} L${x + 17},${y + 17}` +
+        ` L${x - 17},${y + 17} Z`, class: "hl-house-shape" }, g);
+      if (policies.includes("adu")) {
+        const slot = `adu-${houseIndex}`;
+        const dx = streetOf(layout, home) === "acton" ? 0 : 24;
+        const dy = streetOf(layout, home) === "acton" ? 30 : 0;
+        const ax = x + dx + (dx ? 6 : 0);
+        const ay = y + dy + (dy ? 4 : 0);
+        const ag = el("g", { class: "hl-adu", "data-home": slot }, svg);
+        const adu = occupancy[slot];
+        if (adu) ag.setAttribute("data-income", adu);
+        el("rect", { x: ax - 9, y: ay - 9, width: 18, height: 18, rx: 3,
+          class: adu ? "hl-adu-box" : "hl-adu-box hl-empty" }, ag);
+        if (adu) residentDot(ag, ax, ay, adu, 7);
+        el("title", {}, ag, `ADU of ${home.id}${adu ? ": " + INCOME_NAME[adu] : " (empty)"}`);
+      }
+    } else {
+      el("rect", { x: x - 16, y: y - 16, width: 32, height: 32, rx: 2, class: "hl-apartment-shape" }, g);
+    }
+    if (income) residentDot(g, x, y + 3, income, 10);
+    el("title", {}, g, `${home.id}${income ? ": " + INCOME_NAME[income] : ""}`);
+  }
+}
+
+function drawStreets(svg, layout) {
+  const grid = 3 * SQUARE;
+  const streets = el("g", { class: "hl-streets" }, svg);
+  el("rect", { x: GRID_X - 8, y: GRID_Y - 34, width: grid + 16, height: 24, class: "hl-street" }, streets);
+  el("text", { x: GRID_X + grid / 2 - 40, y: GRID_Y - 17, "text-anchor": "middle",
+    class: "hl-street-name" }, streets, "Virginia Street");
+  el("rect", { x: GRID_X - 8, y: GRID_Y + grid + 10, width: grid + 16, height: 24,
+    class: "hl-street" }, streets);
+  el("text", { x: GRID_X + grid / 2, y: GRID_Y + grid + 27, "text-anchor": "middle",
+    class: "hl-street-name" }, streets, "Delaware Street");
+  el("rect", { x: GRID_X - 34, y: GRID_Y - 8, width: 24, height: grid + 16, class: "hl-street" }, streets);
+  el("text", { x: GRID_X - 17, y: GRID_Y + grid / 2, "text-anchor": "middle", class: "hl-street-name",
+    transform: `rotate(-90 ${GRID_X - 17} ${GRID_Y + grid / 2})` }, streets, "Acton Street");
+  el("rect", { x: GRID_X + grid + 10, y: GRID_Y - 8, width: 24, height: grid + 16,
+    class: "hl-street" }, streets);
+  el("text", { x: GRID_X + grid + 27, y: GRID_Y + grid / 2, "text-anchor": "middle",
+    class: "hl-street-name", transform: `rotate(90 ${GRID_X + grid + 27} ${GRID_Y + grid / 2})` },
+    streets, "Sacramento Street");
+  // The station entrance, at the north-east corner by C1.
+  const sx = GRID_X + grid - 30;
+  const sy = GRID_Y - 64;
+  const station = el("g", { class: "hl-station" }, svg);
+  el("rect", { x: sx - 34, y: sy - 16, width: 96, height: 28, rx: 14 }, station);
+  el("text", { x: sx + 14, y: sy + 3, "text-anchor": "middle" }, station, "BART station");
+}
+
+function drawGreenway(svg, layout) {
+  const greenway = (layout.tags || {}).greenway || [];
+  if (!greenway.length) return;
+  const corners = greenway.map((sq) => squareOrigin(sq));
+  const east = corners.reduce((a, b) => (b[0] > a[0] || (b[0] === a[0] && b[1] < a[1]) ? b : a));
+  const west = corners.reduce((a, b) => (b[0] < a[0] || (b[0] === a[0] && b[1] > a[1]) ? b : a));
+  const g = el("g", { class: "hl-greenway", "pointer-events": "none" }, svg);
+  el("line", { x1: east[0] + SQUARE, y1: east[1], x2: west[0], y2: west[1] + SQUARE }, g);
+  el("title", {}, g, "Ohlone Greenway");
+}
+
+function phaseOf(layout, square) {
+  for (const [phase, squares] of Object.entries(layout.phases)) {
+    if (squares.includes(square)) return phase;
+  }
+  return "?";
+}
+
+function drawSquares(svg, model, occupancy, onSelect, onClear, onMove) {
+  const layout = model.get("site");
+  const tiles = model.get("tiles");
+  const catalogue = Object.fromEntries(model.get("catalogue").map((t) => [t.id, t]));
+  const selected = model.get("selected");
+  for (const square of layout.squares) {
+    const [x, y] = squareOrigin(square);
+    const phase = phaseOf(layout, square);
+    const tile = tiles[square] ? catalogue[tiles[square]] : null;
+    const g = el("g", {
+      class: `hl-square hl-phase-${phase}${square === selected ? " hl-selected" : ""}`,
+      "data-square": square, "data-phase": phase, tabindex: 0, role: "button",
+      "aria-label": `${square}, phase ${phase}, ${tile ? tile.name : "empty"}`,
+    }, svg);
+    if (tile) g.setAttribute("data-tile", tile.id);
+    el("rect", { x: x + 3, y: y + 3, width: SQUARE - 6, height: SQUARE - 6, rx: 6,
+      class: "hl-square-bg" }, g);
+    el("text", { x: x + 10, y: y + 20, class: "hl-square-name" }, g, square);
+    el("text", { x: x + 36, y: y + 19, class: "hl-phase-badge" }, g, `phase ${phase}`);
+    if ((layout.tags.greenway || []).includes(square)) {
+      el("text", { x: x + SQUARE - 10, y: y + SQUARE - 9, "text-anchor": "end",
+        class: "hl-greenway-tag" }, g, "Greenway");
+    }
+    if (tile) drawTile(g, tile, x + 3, y + 3, SQUARE - 6, occupancy, square);
+    g.addEventListener("click", () => onSelect(square));
+    g.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        onSelect(square);
+      } else if (event.key === "Delete" || event.key === "Backspace") {
+        event.preventDefault();
+        onSelect(square);
+        onClear(square);
+      } else if (event.key.startsWith("Arrow")) {
+        event.preventDefault();
+        onMove(square, event.key);
+      }
+    });
+  }
+}
+
+function renderPalette(palette, model, onChoose, onClear) {
+  palette.replaceChildren();
+  const selected = model.get("selected");
+  const heading = html("div", { class: "hl-palette-heading" }, palette);
+  heading.textContent = selected
+    ? `Square ${selected} selected: choose a tile, or clear it.`
+    : "Click a square on the board (or Tab to it and press Enter), then choose a tile.";
+  const grid = html("div", { class: "hl-palette-grid" }, palette);
+  for (const tile of model.get("catalogue")) {
+    const button = html("button", { class: "hl-tile-choice", "data-tile-choice": tile.id,
+      title: `${tile.name}: ${tile.homes.length} home(s), ${money(tile.cost)}`, type: "button" }, grid);
+    if (!selected) button.setAttribute("aria-disabled", "true");
+    const icon = el("svg", { width: 46, height: 34, viewBox: "0 0 46 34", "aria-hidden": "true" }, button);
+    if (tile.homes.length) {
+      const w = tile.homes.length === 1 ? 20 : 44;
+      drawHomes(icon, tile, (46 - w) / 2, 1, w, 32, null, null);
+    } else {
+      el("text", { x: 23, y: 23, "text-anchor": "middle", class: `hl-icon-${tile.kind}` }, icon,
+        tile.kind === "park" ? "♣" : "P");
+    }
+    html("span", { class: "hl-choice-name" }, button, tile.name);
+    html("span", { class: "hl-choice-cost" }, button, money(tile.cost));
+    button.addEventListener("click", () => onChoose(tile.id));
+  }
+  const clear = html("button", { class: "hl-clear", "data-action": "clear", type: "button" }, palette,
+    "Clear square (Delete)");
+  clear.addEventListener("click", () => selected && onClear(selected));
+}
+
+function describeEvent(event) {
+  if (!event) return "";
+  const who = `${event.resident} (${INCOME_NAME[event.income]})`;
+  if (event.kind === "placed") return `${who} moves into ${event.home}`;
+  if (event.kind === "displaced") return `${who} is displaced from ${event.home} by ${event.by}`;
+  return `${who} cannot find a home and leaves`;
+}
+
+function renderReplay(bar, model, timers) {
+  bar.replaceChildren();
+  const events = model.get("events");
+  const index = model.get("replay_index");
+  const shown = index < 0 ? events.length : index;
+  const setIndex = (value) => {
+    model.set("replay_index", value);
+    model.save_changes();
+  };
+  const stop = () => {
+    if (timers.play) clearInterval(timers.play);
+    timers.play = null;
+  };
+  const reset = html("button", { type: "button", "data-action": "replay-reset" }, bar, "« Before move-in");
+  reset.addEventListener("click", () => { stop(); setIndex(0); });
+  const step = html("button", { type: "button", "data-action": "replay-step" }, bar, "Step ▸");
+  step.addEventListener("click", () => {
+    stop();
+    const now = model.get("replay_index");
+    const next = now < 0 ? 0 : now + 1;
+    setIndex(next >= events.length ? -1 : next);
+  });
+  const play = html("button", { type: "button", "data-action": "replay-play" }, bar,
+    timers.play ? "⏸ Pause" : "▶ Play move-in");
+  play.addEventListener("click", () => {
+    if (timers.play) { stop(); renderReplay(bar, model, timers); return; }
+    if (model.get("replay_index") < 0) setIndex(0);
+    timers.play = setInterval(() => {
+      const now = model.get("replay_index");
+      if (now < 0 || now + 1 > events.length) { stop(); setIndex(-1); return; }
+      setIndex(now + 1 >= events.length ? -1 : now + 1);
+    }, 350);
+    renderReplay(bar, model, timers);
+  });
+  const final = html("button", { type: "button", "data-action": "replay-final" }, bar, "After move-in »");
+  final.addEventListener("click", () => { stop(); setIndex(-1); });
+  const text = html("span", { class: "hl-replay-text", "aria-live": "polite" }, bar);
+  if (index < 0) text.textContent = `After move-in (${events.length} events).`;
+  else if (index === 0) text.textContent = "Before move-in: only the existing residents.";
+  else text.textContent = `Step ${shown} of ${events.length}: ${describeEvent(events[shown - 1])}`;
+}
+
+function render({ model, el: root }) {
+  root.classList.add("hl-nb-board");
+  const message = html("div", { class: "hl-message", role: "status", "aria-live": "polite" }, root);
+  const main = html("div", { class: "hl-board-main" }, root);
+  const svg = el("svg", { class: "hl-board-svg", viewBox: "0 0 590 590", role: "group",
+    "aria-label": "North Berkeley site: 9 squares by the station" }, main);
+  const palette = html("div", { class: "hl-palette" }, main);
+  const replay = html("div", { class: "hl-replay" }, root);
+  const legend = html("div", { class: "hl-legend" }, root);
+  for (const income of ["high", "middle", "low"]) {
+    const item = html("span", { class: "hl-legend-item" }, legend);
+    const dot = el("svg", { width: 22, height: 22, viewBox: "0 0 22 22" }, item);
+    residentDot(dot, 11, 11, income, 9);
+    html("span", {}, item, INCOME_NAME[income]);
+  }
+  html("span", { class: "hl-legend-item hl-legend-homes" }, legend,
+    "Homes: M = middle income only (middle or low residents), L = low income only, blank = market rate (anyone).");
+  const timers = { play: null };
+
+  const select = (square) => {
+    model.set("selected", square);
+    model.save_changes();
+  };
+  const choose = (tile) => {
+    const square = model.get("selected");
+    if (!square) {
+      model.set("message", "First click a square on the board, then choose a tile.");
+      model.set("message_kind", "info");
+      model.save_changes();
+      return;
+    }
+    model.send({ action: "place", square, tile });
+  };
+  const clear = (square) => model.send({ action: "clear", square });
+  const move = (square, key) => {
+    const squares = model.get("site").squares;
+    const [x, y] = squareOrigin(square);
+    const dx = key === "ArrowLeft" ? -SQUARE : key === "ArrowRight" ? SQUARE : 0;
+    const dy = key === "ArrowUp" ? -SQUARE : key === "ArrowDown" ? SQUARE : 0;
+    const target = squares.find((s) => {
+      const [sx, sy] = squareOrigin(s);
+      return sx === x + dx && sy === y + dy;
+    });
+    if (target) {
+      const node = svg.querySelector(`[data-square="${target}"]`);
+      if (node) node.focus();
+    }
+  };
+
+  const draw = () => {
+    if (!(model.get("site").squares || []).length) {
+      message.textContent = "No board to show yet.";
+      return;
+    }
+    const focused = root.querySelector(":focus");
+    const focusKey = focused ? focused.getAttribute("data-square") : null;
+    svg.replaceChildren();
+    const occupancy = occupancyAt(model, model.get("replay_index"));
+    drawStreets(svg, model.get("site"));
+    drawSquares(svg, model, occupancy, select, clear, move);
+    drawGreenway(svg, model.get("site"));
+    drawExisting(svg, model, occupancy);
+    renderPalette(palette, model, choose, clear);
+    renderReplay(replay, model, timers);
+    const text = model.get("message");
+    message.textContent = text;
+    message.className = `hl-message hl-${model.get("message_kind") || "info"}${text ? "" : " hl-empty"}`;
+    if (focusKey) {
+      const node = svg.querySelector(`[data-square="${focusKey}"]`);
+      if (node) node.focus();
+    }
+  };
+
+  const download = () => {
+    const request = model.get("download");
+    if (!request || !request.content) return;
+    const blob = new Blob([request.content], { type: "application/json" });
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = request.name || "board.json";
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  };
+
+  let pending = false;
+  const schedule = () => {  // one redraw for a batch of trait changes
+    if (pending) return;
+    pending = true;
+    queueMicrotask(() => { pending = false; draw(); });
+  };
+
+  draw();
+  const names = ["site", "catalogue", "tiles", "policies", "occupants", "initial", "events",
+    "replay_index", "selected", "message", "message_kind"];
+  for (const name of names) model.on(`change:${name}`, schedule);
+  model.on("change:download", download);
+  return () => {
+    if (timers.play) clearInterval(timers.play);
+    for (const name of names) model.off(`change:${name}`, schedule);
+    model.off("change:download", download);
+  };
+}
+
+export default { render };

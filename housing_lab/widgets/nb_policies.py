@@ -1,0 +1,52 @@
+"""Four policy switches, each with the rulebook's one-line explanation."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import ipywidgets
+
+from housing_lab.north_berkeley.policies import POLICIES, POLICY_NAMES, POLICY_TEXT
+
+
+class PolicyPanel(ipywidgets.VBox):
+    """Checkboxes call `on_toggle(policy, enabled)`; the lab decides and calls `show` back."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.on_toggle: Callable[[str, bool], None] | None = None
+        self.checkboxes: dict[str, ipywidgets.Checkbox] = {}
+        rows = [ipywidgets.HTML("<b style='font-size:16px'>Policies</b>")]
+        for policy in POLICIES:
+            box = ipywidgets.Checkbox(
+                value=False, description=POLICY_NAMES[policy], indent=False,
+                layout=ipywidgets.Layout(width="260px"),
+            )
+            box.add_class(f"hl-policy-{policy}")
+            box.observe(self._changed, names="value")
+            self.checkboxes[policy] = box
+            text = POLICY_TEXT[policy]
+            explanation = ipywidgets.HTML(f"<span style='font-size:14px'>{text}</span>")
+            rows.append(ipywidgets.HBox([box, explanation]))
+        self._quiet = False
+        super().__init__(rows, **kwargs)
+        self.add_class("hl-policies")
+
+    def __repr__(self) -> str:
+        return "PolicyPanel()"
+
+    def show(self, enacted: Iterable[str]) -> None:
+        """Set the boxes to the lab's policies without calling back."""
+        enacted = set(enacted)
+        self._quiet = True
+        try:
+            for policy, box in self.checkboxes.items():
+                box.value = policy in enacted
+        finally:
+            self._quiet = False
+
+    def _changed(self, change: dict[str, Any]) -> None:
+        if self._quiet or self.on_toggle is None:
+            return
+        policy = next(p for p, box in self.checkboxes.items() if box is change["owner"])
+        self.on_toggle(policy, bool(change["new"]))

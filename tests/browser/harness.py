@@ -1,0 +1,183 @@
+"""Start JupyterLab / Voila on 127.0.0.1 and drive Debian's Chromium with Playwright.
+
+Follows shared/BROWSER_TESTING.md: servers are started by the test and stopped by PID, every
+request that leaves 127.0.0.1 is blocked and recorded, console errors are collected.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import pathlib
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+LOCAL_PREFIXES = ("http://127.0.0.1", "ws://127.0.0.1", "blob:", "data:", "about:")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def write_notebook(path: pathlib.Path, cells: list[str]) -> pathlib.Path:
+    notebook = {
+        "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                   "source": source} for source in cells],
+        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
+                                    "name": "python3"}},
+        "nbformat": 4, "nbformat_minor": 5,
+    }
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    return path
+
+
+def wait_for(url: str, seconds: float = 60.0) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except Exception:
+            time.sleep(0.25)
+    raise RuntimeError(f"server at {url} did not answer within {seconds} s")
+
+
+@contextlib.contextmanager
+def server(command: list[str], ready_url: str, env: dict[str, str], log: pathlib.Path
+           ) -> Iterator[subprocess.Popen]:
+    with open(log, "w") as out:
+        process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+    try:
+        wait_for(ready_url)
+        yield process
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+
+
+def quiet_lab_settings(folder: pathlib.Path) -> pathlib.Path:
+    """JupyterLab settings that suppress the 'news' pop-up over the page."""
+    target = folder / "@jupyterlab" / "apputils-extension"
+    target.mkdir(parents=True, exist_ok=True)
+    (target / "notification.jupyterlab-settings").write_text(
+        json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+    return folder
+
+
+@contextlib.contextmanager
+def jupyter_lab(root: pathlib.Path, workdir: pathlib.Path) -> Iterator[str]:
+    port, token = free_port(), secrets.token_hex(16)
+    env = dict(os.environ, JUPYTERLAB_SETTINGS_DIR=str(quiet_lab_settings(workdir / "settings")),
+               JUPYTER_CONFIG_DIR=str(workdir / "config"))
+    command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root",
+               "--ip=127.0.0.1", f"--port={port}", f"--IdentityProvider.token={token}",
+               f"--ServerApp.root_dir={root}"]
+    base = f"http://127.0.0.1:{port}"
+    with server(command, f"{base}/api/status?token={token}", env, workdir / "lab.log"):
+        yield f"{base}/lab/tree/{{path}}?reset&token={token}"
+
+
+@contextlib.contextmanager
+def voila(notebook: pathlib.Path, workdir: pathlib.Path) -> Iterator[str]:
+    port = free_port()
+    command = [sys.executable, "-m", "voila", str(notebook), "--no-browser", f"--port={port}",
+               "--Voila.ip=127.0.0.1"]
+    base = f"http://127.0.0.1:{port}/"
+    with server(command, base, dict(os.environ), workdir / "voila.log"):
+        yield base
+
+
+@dataclass
+class PageWatch:
+    """What a page did that a test must check: console errors and blocked requests."""
+
+    console_errors: list[str] = field(default_factory=list)
+    blocked: list[str] = field(default_factory=list)
+
+    def attach(self, page: Any) -> None:
+        def on_console(message: Any) -> None:
+            if message.type == "error":
+                self.console_errors.append(message.text)
+
+        page.on("console", on_console)
+        page.on("pageerror", lambda error: self.console_errors.append(
+            f"pageerror: {error} {getattr(error, 'stack', '')}"))
+
+        def route(route: Any) -> None:
+            url = route.request.url
+            if url.startswith(LOCAL_PREFIXES):
+                route.continue_()
+            else:
+                self.blocked.append(url)
+                route.abort()
+
+        page.route("**/*", route)
+
+    def our_errors(self, ignore: tuple[str, ...] = ()) -> list[str]:
+        """Console errors, minus the ones caused by blocking outside requests (expected)."""
+        return [e for e in self.console_errors
+                if "net::ERR_FAILED" not in e and not any(i in e for i in ignore)]
+
+
+def chromium_available() -> bool:
+    import importlib.util
+
+    needed = ("playwright", "jupyterlab", "voila")
+    return pathlib.Path(CHROMIUM).exists() and all(
+        importlib.util.find_spec(name) is not None for name in needed)
+
+
+def run_all_cells_in_lab(page: Any, wait_for: str, tries: int = 3) -> None:
+    """Clear outputs and run all, then wait for `wait_for` (a selector) to appear.
+
+    The first notebook of a fresh server sometimes ignores a Run All sent while its kernel is
+    still connecting, so a missing output is retried a few times before it fails.
+    """
+    page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]', timeout=90_000)
+    menu_bar = page.locator("#jp-menu-panel, .lm-MenuBar").first
+    for attempt in range(tries):
+        menu_bar.get_by_role("menuitem", name="Edit", exact=True).click()
+        page.locator(".lm-Menu").get_by_role("menuitem", name="Clear Outputs of All Cells").click()
+        menu_bar.get_by_role("menuitem", name="Run", exact=True).click()
+        page.locator(".lm-Menu").get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        try:
+            page.wait_for_selector(wait_for, timeout=45_000)
+            return
+        except Exception:
+            if attempt == tries - 1:
+                raise
+
+
+def screenshot(target: Any, name: str) -> pathlib.Path:
+    """Save a screenshot of a page or of one element (a Playwright Locator)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    if hasattr(target, "goto"):
+        target.screenshot(path=str(path), full_page=True)
+    else:
+        target.screenshot(path=str(path))
+    print(f"screenshot saved: {path}")
+    return path

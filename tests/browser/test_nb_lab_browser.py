@@ -1,0 +1,105 @@
+"""The North Berkeley lab in a real browser: JupyterLab and Voila, offline, clicked by a test."""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+
+from .harness import (
+    PageWatch,
+    jupyter_lab,
+    run_all_cells_in_lab,
+    screenshot,
+    voila,
+    write_notebook,
+)
+from .nb_page import read_page, wait_until_page_shows
+
+CELLS = [
+    "from housing_lab.widgets import NorthBerkeleyLab\nlab = NorthBerkeleyLab(seed=1)\nlab",
+]
+# Voila's lab template links two Font Awesome stylesheets from a CDN; they are blocked (and so
+# never leave the machine) and the page works without them.
+TEMPLATE_CDN = ("font-awesome", "fontawesome")
+# Voila also loads every installed lab extension; Notebook 7's own one cannot start outside
+# Notebook and logs a module-federation error from its own bundle. It is not ours.
+FOREIGN_ERRORS = ("@jupyter-notebook/lab-extension",)
+
+
+@pytest.fixture
+def notebook(tmp_path: pathlib.Path) -> pathlib.Path:
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    return write_notebook(folder / "lab.ipynb", CELLS)
+
+
+def play_with_the_lab(page, name: str) -> None:
+    """Click a square and a tile, toggle a policy, try a refused tile; check each step."""
+    scenario = {"tiles": {}, "policies": [], "seed": 1}
+    wait_until_page_shows(page, scenario)
+    before = read_page(page)
+
+    page.click('[data-square="C1"]')
+    page.click('[data-tile-choice="tower_market"]')
+    scenario["tiles"] = {"C1": "tower_market"}
+    after = wait_until_page_shows(page, scenario)
+    assert after["bars"] != before["bars"], "the chart did not change"
+    assert "Placed tower_market on C1" in after["message"]
+
+    page.locator(".hl-policy-vacancy_control input").check()
+    scenario["policies"] = ["vacancy_control"]
+    wait_until_page_shows(page, scenario)
+
+    # A refused placement: under 100% affordable a market tile may not go on a phase-2 square.
+    page.locator(".hl-policy-affordable_100 input").check()
+    scenario["policies"] = ["vacancy_control", "affordable_100"]
+    page.wait_for_selector(".hl-message:has-text('Enacted 100% Affordable')")
+    page.click('[data-square="B1"]')  # phase 1: still fine
+    page.click('[data-tile-choice="tower_social"]')
+    scenario["tiles"]["B1"] = "tower_social"
+    wait_until_page_shows(page, scenario)
+    page.click('[data-square="A3"]')
+    page.click('[data-tile-choice="midrise_market"]')
+    page.wait_for_selector(".hl-message.hl-error:has-text('A3 (midrise_market)')")
+    wait_until_page_shows(page, scenario)  # nothing changed
+
+    # Keyboard: focus a square, Delete clears it.
+    page.locator('[data-square="B1"]').focus()
+    page.keyboard.press("Delete")
+    del scenario["tiles"]["B1"]
+    wait_until_page_shows(page, scenario)
+    screenshot(page.locator(".hl-nb-lab"), name)
+
+
+def check_watch(watch: PageWatch) -> None:
+    assert watch.our_errors(ignore=FOREIGN_ERRORS) == [], watch.console_errors
+    strays = [url for url in watch.blocked if not any(t in url for t in TEMPLATE_CDN)]
+    assert strays == [], f"requests tried to leave 127.0.0.1: {strays}"
+
+
+@pytest.mark.browser
+def test_lab_in_jupyterlab(browser, notebook: pathlib.Path, tmp_path: pathlib.Path) -> None:
+    with jupyter_lab(notebook.parent, tmp_path) as url:
+        page = browser.new_page(viewport={"width": 1400, "height": 2600})
+        watch = PageWatch()
+        watch.attach(page)
+        page.goto(url.format(path=notebook.name))
+        run_all_cells_in_lab(page, '.hl-nb-lab [data-square="A1"]')
+        play_with_the_lab(page, "nb-lab-jupyterlab")
+        check_watch(watch)
+        assert not watch.blocked
+        page.close()
+
+
+@pytest.mark.browser
+def test_lab_in_voila(browser, notebook: pathlib.Path, tmp_path: pathlib.Path) -> None:
+    with voila(notebook, tmp_path) as url:
+        page = browser.new_page(viewport={"width": 1400, "height": 2600})
+        watch = PageWatch()
+        watch.attach(page)
+        page.goto(url)
+        page.wait_for_selector('.hl-nb-lab [data-square="A1"]', timeout=90_000)
+        play_with_the_lab(page, "nb-lab-voila")
+        check_watch(watch)
+        page.close()
