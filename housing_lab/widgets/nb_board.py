@@ -16,6 +16,7 @@ import traitlets
 from housing_lab.north_berkeley.layout import Layout, default_layout
 from housing_lab.north_berkeley.scoring import ScenarioResult
 from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
+from housing_lab.widgets.common import MessagesAndDownloads
 
 HERE = pathlib.Path(__file__).parent
 
@@ -38,7 +39,7 @@ def catalogue_state(catalogue: Catalogue) -> list[dict[str, Any]]:
     ]
 
 
-class NorthBerkeleyBoard(anywidget.AnyWidget):
+class NorthBerkeleyBoard(MessagesAndDownloads, anywidget.AnyWidget):
     """The board alone; `NorthBerkeleyLab` wires it to the engine."""
 
     _esm = HERE / "nb_board.js"
@@ -53,9 +54,6 @@ class NorthBerkeleyBoard(anywidget.AnyWidget):
     events = traitlets.List().tag(sync=True)
     replay_index = traitlets.Int(-1).tag(sync=True)  # -1: after move-in; k: after k events
     selected = traitlets.Unicode("").tag(sync=True)
-    message = traitlets.Unicode("").tag(sync=True)
-    message_kind = traitlets.Unicode("info").tag(sync=True)
-    download = traitlets.Dict().tag(sync=True)
 
     def __init__(self, result: ScenarioResult | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -65,7 +63,6 @@ class NorthBerkeleyBoard(anywidget.AnyWidget):
             self.site = layout_state(default_layout())
             self.catalogue = catalogue_state(default_catalogue())
         self.on_action: Callable[[dict[str, Any]], None] | None = None
-        self._downloads = 0
         self.on_msg(self._handle_message)
 
     def __repr__(self) -> str:  # stable for nbval: no memory address
@@ -84,16 +81,6 @@ class NorthBerkeleyBoard(anywidget.AnyWidget):
             self.occupants = {home: move_in.income_in(home) for home in move_in.occupants}
             self.events = [event.to_dict() for event in move_in.events]
             self.replay_index = -1
-
-    def say(self, text: str, kind: str = "info") -> None:
-        with self.hold_sync():
-            self.message = text
-            self.message_kind = kind
-
-    def offer_download(self, name: str, content: str) -> None:
-        """Ask the browser to save `content` as a file called `name`."""
-        self._downloads += 1
-        self.download = {"name": name, "content": content, "n": self._downloads}
 
     def _handle_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
         if isinstance(content, dict) and self.on_action is not None:
