@@ -25,13 +25,14 @@ class _ArgumentParser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from housing_lab.commands import north_berkeley, streetcar
+    from housing_lab.commands import lessons, north_berkeley, streetcar
 
     parser = _ArgumentParser(
         prog="housing-lab",
         description="Housing-policy board games as engines, widgets and lessons.",
     )
     groups = parser.add_subparsers(dest="group", required=True, parser_class=_ArgumentParser)
+    lessons.register(groups)
     north_berkeley.register(groups)
     streetcar.register(groups)
     return parser

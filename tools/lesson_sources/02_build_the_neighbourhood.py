@@ -1,0 +1,163 @@
+CELLS = [
+("md", r"""
+# Lesson 2 · Build the neighbourhood
+
+**Learning goals.** By the end of this lesson you can:
+
+1. read a building tile: how many homes it has, who may live in them, what it costs;
+2. explain the move-in order step by step;
+3. say who stays, who is displaced and who cannot move in, for any board.
+
+*Time: about 30 minutes.*
+"""),
+("md", r"""
+## What it is
+
+Each of the 9 squares can take one **tile**. A tile's homes are its quadrants:
+
+* a blank quadrant is a **market rate** home: anyone may rent it;
+* **M** is a **middle income** home: middle or low income residents only;
+* **L** is a **low income** home: low income residents only.
+
+Some tiles cost public money (in $). Here is the whole catalogue:
+"""),
+("code", r"""
+# NBVAL_CHECK_OUTPUT
+import pandas as pd
+
+from housing_lab.north_berkeley import load_catalogue
+
+tiles = pd.DataFrame(
+    [
+        {
+            "tile": t.id,
+            "kind": t.kind,
+            "market": t.count("market"),
+            "middle": t.count("middle"),
+            "low": t.count("low"),
+            "cost $": float(t.cost),
+        }
+        for t in load_catalogue().values()
+    ]
+).set_index("tile")
+tiles
+"""),
+("md", r"""
+## How it works: the move-in
+
+When the board is finished, 24 newcomers arrive: 8 high, 8 middle and 8 low income.
+
+1. **High income** newcomers take new market rate homes; then (with the ADU policy) ADUs;
+   then they **displace** low, then middle, income residents of existing houses, then of
+   existing apartments.
+2. **Middle income** newcomers, plus any middle income residents who were displaced, take new
+   middle income homes, then vacant market homes, then ADUs; then they displace low income
+   residents of existing houses and apartments.
+3. **Low income** newcomers, plus the displaced, take any vacant new home.
+4. Anyone still without a home leaves the neighbourhood.
+
+With **vacancy control** nobody can be displaced.
+
+Let's follow one board. First, who lives in the 12 existing homes (seed 1)?
+"""),
+("code", r"""
+# NBVAL_CHECK_OUTPUT
+from housing_lab.north_berkeley import make_scenario, score_scenario
+
+example = make_scenario(
+    {"B1": "tower_market", "C1": "tower_inclusionary_25", "B2": "midrise_workforce",
+     "C2": "park"},
+    policies=[],
+    seed=1,
+)
+pd.Series(example.existing, name="income").to_frame()
+"""),
+("code", r"""
+# NBVAL_CHECK_OUTPUT
+result = score_scenario(example)
+outcomes = pd.DataFrame(result.to_dict()["outcomes"]).T
+outcomes["housed"] = outcomes[["stayed", "newcomer_housed", "rehoused"]].sum(axis=1)
+outcomes
+"""),
+("md", r"""
+Every row adds up to 12: each resident is either housed or not. The **event log** tells the
+story in order. The first 12 events:
+"""),
+("code", r"""
+# NBVAL_CHECK_OUTPUT
+events = pd.DataFrame([e.to_dict() for e in result.move_in.events])
+events.head(12)
+"""),
+("md", r"""
+Now watch it happen. The board below shows this example: press **« Before move-in**, then
+**Step ▸** (or **▶ Play move-in**) and follow the residents.
+"""),
+("code", r"""
+from housing_lab.widgets import NorthBerkeleyBoard
+
+NorthBerkeleyBoard(result)
+"""),
+("md", r"""
+### Things to notice
+
+* The 8 high income newcomers take the 7 new market homes; the last one displaces someone.
+* Whom do they displace first: a low or a middle income resident? In a house or an apartment?
+* A low income resident who was displaced may still find a home later, in a vacant new home.
+
+## How to use it: build your own
+
+Use the lab below. Try to build a board where **all 12 low income residents are housed**.
+"""),
+("code", r"""
+from housing_lab.widgets import NorthBerkeleyLab
+
+lab = NorthBerkeleyLab(seed=1)
+lab
+"""),
+("md", "## Check yourself"),
+("code", r"""
+from housing_lab.widgets.quiz import NumberQuestion
+
+low = result.to_dict()
+NumberQuestion(
+    "In the example board above, how many low income residents were displaced "
+    "(rehoused or not)?",
+    answer=low["displaced"]["low"],
+    explanation=f"{low['displaced']['low']} low income residents lost their home: high income "
+    "newcomers displace low income residents first.",
+    hint="Look at the 'displaced' events in the table, or the outcomes table.",
+)
+"""),
+("code", r"""
+from housing_lab.widgets.quiz import ChoiceQuestion
+
+ChoiceQuestion(
+    "A Workforce Housing Midrise has two M homes. Who can live there?",
+    ["Only middle income residents", "Middle or low income residents", "Anyone"],
+    answer="Middle or low income residents",
+    explanation="M homes are for middle or low income residents. Middle income residents "
+    "look for them first; low income residents take any that are still vacant.",
+)
+"""),
+("md", r"""
+### Things to try
+
+* Build a board with no market homes at all. Where do the high income newcomers go?
+* Fill all 9 squares with Low Income Public Housing Towers. How much does it cost?
+
+### Going further
+
+`lab.result` is the engine's full answer as a dictionary; `lab.scenario` is the board, which you
+can save with **Save board** and score from a terminal with `housing-lab nb score`.
+
+## What you learned
+
+* A tile's homes decide **who may live there**; its cost is public spending.
+* Move-in goes **high, then middle, then low income**, and high income residents displace the
+  others when there are not enough homes.
+* Every resident ends up **stayed, newcomer housed, displaced and rehoused, displaced and
+  left, or unable to move in**.
+
+**Next:** Lesson 3 compares the four policies on the same boards.
+"""),
+]
