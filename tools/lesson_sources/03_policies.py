@@ -83,7 +83,7 @@ allowed = table[table["allowed"]]
 low = allowed["low housed"].unstack("policy").reindex(columns=POLICY_SETTINGS)
 figure = plt.figure(title="Low income residents housed (of 12)",
                     layout={"width": "720px", "height": "380px"})
-plt.bar(POLICY_SETTINGS, low.fillna(0).to_numpy(), type="grouped",
+plt.bar(POLICY_SETTINGS, low.fillna(0).astype(int).to_numpy(), type="grouped",
         labels=list(low.index), display_legend=True, colors=["#8da0cb", "#f2c14e", "#c0392b"])
 plt.ylim(0, 12)
 plt.show()
