@@ -84,6 +84,10 @@ def quiet_lab_settings(folder: pathlib.Path) -> pathlib.Path:
     target.mkdir(parents=True, exist_ok=True)
     (target / "notification.jupyterlab-settings").write_text(
         json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+    # Render every cell, not only those in view, so a test can read all outputs.
+    notebook = folder / "@jupyterlab" / "notebook-extension"
+    notebook.mkdir(parents=True, exist_ok=True)
+    (notebook / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
     return folder
 
 
@@ -169,6 +173,41 @@ def run_all_cells_in_lab(page: Any, wait_for: str, tries: int = 3) -> None:
         except Exception:
             if attempt == tries - 1:
                 raise
+
+
+NOTEBOOK_PROGRESS = """() => {
+  const prompts = Array.from(document.querySelectorAll(
+    '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputArea-prompt'));
+  const texts = prompts.map((p) => p.textContent.trim());
+  return {cells: texts.length, running: texts.filter((t) => t.includes('*')).length,
+          done: texts.filter((t) => /\\[\\d+\\]/.test(t)).length};
+}"""
+
+
+def wait_for_all_cells(page: Any, timeout: float = 240.0) -> dict[str, int]:
+    """Wait until every code cell of the open notebook has run (an execution count)."""
+    deadline = time.monotonic() + timeout
+    progress: dict[str, int] = {}
+    while time.monotonic() < deadline:
+        progress = page.evaluate(NOTEBOOK_PROGRESS)
+        if progress["cells"] and progress["done"] == progress["cells"]:
+            return progress
+        time.sleep(0.5)
+    raise AssertionError(f"cells did not all run in {timeout} s: {progress}")
+
+
+ERROR_OUTPUTS = """() => Array.from(document.querySelectorAll(
+  '.jp-NotebookPanel:not(.lm-mod-hidden) [data-mime-type="application/vnd.jupyter.stderr"],'
+  + ' .jp-NotebookPanel:not(.lm-mod-hidden) [data-mime-type="application/vnd.jupyter.error"]'))
+  .map((node) => node.textContent.slice(0, 500))"""
+
+
+def error_outputs(page: Any) -> list[str]:
+    """Tracebacks and stderr shown in the open notebook, plus widgets that failed to render."""
+    errors = page.evaluate(ERROR_OUTPUTS)
+    if "Error displaying widget" in page.inner_text("body"):
+        errors.append("Error displaying widget")
+    return errors
 
 
 def screenshot(target: Any, name: str) -> pathlib.Path:

@@ -1,0 +1,74 @@
+"""Every lesson opens in JupyterLab and runs top to bottom with no error output, no console
+error and its widgets drawn; one lesson also runs as a Voila app."""
+
+from __future__ import annotations
+
+import pathlib
+import shutil
+from collections.abc import Iterator
+
+import pytest
+
+from .harness import (
+    ROOT,
+    PageWatch,
+    error_outputs,
+    jupyter_lab,
+    run_all_cells_in_lab,
+    screenshot,
+    voila,
+    wait_for_all_cells,
+)
+
+LESSONS = sorted((ROOT / "lessons").glob("[0-9][0-9]_*.ipynb"))
+FOREIGN_ERRORS = ("@jupyter-notebook/lab-extension",)  # Notebook 7's extension inside Voila
+
+
+@pytest.fixture(scope="module")
+def lessons_server(browser, tmp_path_factory) -> Iterator[tuple[str, pathlib.Path]]:
+    """One JupyterLab for all lessons, serving a copy (running cells must not edit the
+    originals)."""
+    work = tmp_path_factory.mktemp("lessons")
+    copy = work / "lessons"
+    shutil.copytree(ROOT / "lessons", copy, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    with jupyter_lab(copy, work) as url:
+        yield url, copy
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lesson", LESSONS, ids=[p.stem for p in LESSONS])
+def test_lesson_runs_in_jupyterlab(browser, lessons_server, lesson: pathlib.Path) -> None:
+    url, _ = lessons_server
+    page = browser.new_page(viewport={"width": 1400, "height": 1600})
+    watch = PageWatch()
+    watch.attach(page)
+    try:
+        page.goto(url.format(path=lesson.name))
+        run_all_cells_in_lab(page, ".jupyter-widgets")
+        progress = wait_for_all_cells(page)
+        assert progress["running"] == 0
+        assert error_outputs(page) == []
+        widgets = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jupyter-widgets")
+        assert widgets.count() > 0, "no widget rendered"
+        screenshot(page, f"lesson-{lesson.stem}")
+        assert watch.our_errors() == [], watch.console_errors
+        assert watch.blocked == [], f"requests tried to leave 127.0.0.1: {watch.blocked}"
+    finally:
+        page.close()
+
+
+@pytest.mark.browser
+def test_a_lesson_runs_as_a_voila_app(browser, tmp_path: pathlib.Path) -> None:
+    lesson = ROOT / "lessons" / "02_build_the_neighbourhood.ipynb"
+    with voila(lesson, tmp_path) as url:
+        page = browser.new_page(viewport={"width": 1400, "height": 1600})
+        watch = PageWatch()
+        watch.attach(page)
+        page.goto(url)
+        page.wait_for_selector('.hl-nb-lab [data-square="A1"]', timeout=120_000)
+        page.wait_for_selector(".hl-quiz", timeout=30_000)
+        assert "Error displaying widget" not in page.inner_text("body")
+        assert "Traceback" not in page.inner_text("body")
+        screenshot(page, "lesson-02-voila")
+        assert watch.our_errors(ignore=FOREIGN_ERRORS) == [], watch.console_errors
+        page.close()
