@@ -105,6 +105,19 @@ def jupyter_lab(root: pathlib.Path, workdir: pathlib.Path) -> Iterator[str]:
 
 
 @contextlib.contextmanager
+def notebook7(root: pathlib.Path, workdir: pathlib.Path) -> Iterator[str]:
+    """Jupyter Notebook 7 (the classic-looking interface built on JupyterLab)."""
+    port, token = free_port(), secrets.token_hex(16)
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(workdir / "config"))
+    command = [sys.executable, "-m", "jupyter", "notebook", "--no-browser", "--allow-root",
+               "--ip=127.0.0.1", f"--port={port}", f"--IdentityProvider.token={token}",
+               f"--ServerApp.root_dir={root}"]
+    base = f"http://127.0.0.1:{port}"
+    with server(command, f"{base}/api/status?token={token}", env, workdir / "notebook.log"):
+        yield f"{base}/notebooks/{{path}}?token={token}"
+
+
+@contextlib.contextmanager
 def voila(notebook: pathlib.Path, workdir: pathlib.Path) -> Iterator[str]:
     port = free_port()
     command = [sys.executable, "-m", "voila", str(notebook), "--no-browser", f"--port={port}",
