@@ -1,0 +1,464 @@
+// North Berkeley game table: the decision panel ("top") and the teams ("teams").
+// It draws the `view` dict Python builds from the engine and decides no rule: every button
+// sends {action: ...} to Python. The negotiation timer runs here, in the browser.
+
+function h(tag, attrs = {}, parent = null, text = null) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === false || value === null || value === undefined) continue;
+    node.setAttribute(key, value === true ? "" : String(value));
+  }
+  if (text !== null) node.textContent = text;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function button(parent, label, focusKey, onClick, extra = {}) {
+  const node = h("button", { type: "button", class: "hl-gt-button", "data-focus": focusKey, ...extra },
+    parent, label);
+  node.addEventListener("click", onClick);
+  return node;
+}
+
+function signed(value) {
+  return value > 0 ? `+${value}` : value < 0 ? `\u2212${-value}` : "0";
+}
+
+function stateChip(parent, label, state) {
+  if (!state) return;
+  const kind = state.score > 0 ? "plus" : state.score < 0 ? "minus" : "zero";
+  const both = state.plus && state.minus ? " (+1 and \u22121)" : "";
+  h("span", { class: `hl-gt-chip hl-gt-chip-${kind}`, "data-state": label }, parent,
+    `${label}: ${signed(state.score)}${both}`);
+}
+
+// One constituent card: name, the +1 and -1 conditions, and (when known) its state.
+function card(parent, data, extraClass = "") {
+  const box = h("div", { class: `hl-gt-card ${extraClass}`, "data-card": data.id }, parent);
+  const title = h("div", { class: "hl-gt-card-name" }, box, data.name);
+  if (data.secret) h("span", { class: "hl-gt-tag" }, title, "starting card");
+  const plus = h("div", { class: "hl-gt-card-plus" }, box);
+  h("b", {}, plus, "+1 ");
+  plus.append(data.plus_text);
+  const minus = h("div", { class: "hl-gt-card-minus" }, box);
+  h("b", {}, minus, "\u22121 ");
+  minus.append(data.minus_text);
+  if (data.now || data.projected) {
+    const states = h("div", { class: "hl-gt-card-states" }, box);
+    stateChip(states, "now", data.now);
+    stateChip(states, "if move-in now", data.projected);
+  }
+  return box;
+}
+
+function formatTime(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// --- the timer -----------------------------------------------------------------------------
+function elapsedSeconds(model) {
+  const started = model.get("timer_started");
+  return model.get("timer_elapsed") + (started ? Math.max(0, Date.now() - started) / 1000 : 0);
+}
+
+function renderTimer(parent, model, minutes, send) {
+  const box = h("div", { class: "hl-gt-timer", role: "timer", "aria-live": "off" }, parent);
+  const display = h("div", { class: "hl-gt-clock", "data-timer": "" }, box);
+  const status = h("div", { class: "hl-gt-clock-status" }, box);
+  const controls = h("div", { class: "hl-gt-row" }, box);
+  const running = () => model.get("timer_started") > 0;
+  const total = minutes * 60;
+  const toggle = button(controls, running() ? "Pause timer" : "Start timer", "timer-toggle", () => {
+    if (running()) {
+      model.set("timer_elapsed", Math.min(total, elapsedSeconds(model)));
+      model.set("timer_started", 0);
+    } else {
+      model.set("timer_started", Date.now());
+    }
+    model.save_changes();
+  }, { "data-action": "timer-toggle" });
+  button(controls, "Reset timer", "timer-reset", () => {
+    model.set("timer_elapsed", 0);
+    model.set("timer_started", 0);
+    model.save_changes();
+  }, { "data-action": "timer-reset" });
+  const call = button(controls, "Call the state", "call-state", () => {
+    // Once the time is up send the timer's own minutes: seconds / 60 can round below them.
+    const seconds = elapsedSeconds(model);
+    send({ action: "call_state", minutes_elapsed: seconds >= total ? minutes : seconds / 60 });
+  }, { "data-action": "call-state", class: "hl-gt-button hl-gt-primary" });
+  button(controls, "Call it now (skip the timer)", "call-now", () => {
+    send({ action: "call_state", override: true });
+  }, { "data-action": "call-now", class: "hl-gt-button hl-gt-quiet" });
+
+  const tick = () => {
+    const left = total - elapsedSeconds(model);
+    display.textContent = formatTime(left);
+    const up = left <= 0;
+    box.classList.toggle("hl-gt-timeup", up);
+    call.disabled = !up;
+    if (up && running()) {  // stop at zero so that a saved elapsed time is exact
+      model.set("timer_elapsed", total);
+      model.set("timer_started", 0);
+      model.save_changes();
+    }
+    toggle.disabled = up;
+    toggle.textContent = running() ? "Pause timer" : "Start timer";
+    status.textContent = up
+      ? "Time is up: anyone may call the state."
+      : running() ? "Negotiating\u2026" : "Timer paused. Start it when the negotiation begins.";
+  };
+  tick();
+  return tick;
+}
+
+// --- the stages ----------------------------------------------------------------------------
+function tieOrder(parent, order, send) {
+  if (!order) return;
+  const box = h("div", { class: "hl-gt-tie" }, parent);
+  h("div", { class: "hl-gt-subhead" }, box,
+    "Draft ties: teams tied on score pick in this order (whoever last took part in a political activity goes first).");
+  const list = h("ol", { class: "hl-gt-tie-list" }, box);
+  order.forEach((team, index) => {
+    const item = h("li", { "data-tie": team }, list);
+    h("span", {}, item, team);
+    if (index > 0) {
+      button(item, "\u25b2 earlier", `tie-${team}`, () => send({ action: "tie_up", team }),
+        { "aria-label": `Move ${team} earlier`, class: "hl-gt-button hl-gt-small" });
+    }
+  });
+}
+
+function renderBuild(root, d, model, send, timers) {
+  if (d.affordable_only) {
+    const banner = h("div", { class: "hl-gt-banner" }, root);
+    h("b", {}, banner, "100% Affordable Housing is in force: ");
+    banner.append(`phase-2 tiles may contain only low or middle income homes. Allowed: ${d.affordable_only.join(", ")}.`);
+  }
+  timers.tick = renderTimer(root, model, d.minutes, send);
+  h("div", { class: "hl-gt-status", "data-empty": d.empty.join(" ") }, root,
+    d.empty.length ? `Empty squares: ${d.empty.join(", ")}` : "Every square of this phase has a tile.");
+  tieOrder(root, d.tie_order, send);
+  const row = h("div", { class: "hl-gt-row" }, root);
+  button(row, d.next_label, "next", () => send({ action: "next" }),
+    { class: "hl-gt-button hl-gt-primary hl-gt-next", "data-action": "next" });
+}
+
+function renderExtra(root, d, send) {
+  const rows = h("div", { class: "hl-gt-extra" }, root);
+  for (const row of d.rows) {
+    const line = h("div", { class: "hl-gt-extra-row", "data-team": row.team }, rows);
+    h("div", { class: "hl-gt-team-name" }, line, row.team);
+    card(line, row.card);
+    const side = h("div", { class: "hl-gt-extra-side" }, line);
+    h("div", { class: "hl-gt-why" }, side, `This card ${row.why}.`);
+    button(side, `Redraw for ${row.team}`, `redraw-${row.team}`,
+      () => send({ action: "redraw", team: row.team }),
+      { "data-action": "redraw", "data-redraw": row.team, disabled: !row.can_redraw });
+  }
+  h("div", { class: "hl-gt-status" }, root, `${d.deck_left} cards left in the deck (7 are kept for the draft).`);
+  tieOrder(root, d.tie_order, send);
+  const row = h("div", { class: "hl-gt-row" }, root);
+  button(row, d.next_label, "next", () => send({ action: "next" }),
+    { class: "hl-gt-button hl-gt-primary hl-gt-next", "data-action": "next" });
+}
+
+function renderDraft(root, d, send) {
+  const explain = h("div", { class: "hl-gt-explain" }, root);
+  for (const line of d.explanation) h("p", {}, explain, line);
+  const order = h("ol", { class: "hl-gt-order" }, root);
+  for (const entry of d.order) {
+    const item = h("li", { class: entry.turn ? "hl-gt-turn" : "", "data-order": entry.team }, order);
+    h("b", {}, item, entry.team);
+    item.append(entry.picked ? ` took ${entry.picked}` : entry.turn ? " picks now" : " waits");
+  }
+  const pool = h("div", { class: "hl-gt-pool" }, root);
+  for (const c of d.pool) {
+    const box = card(pool, c, "hl-gt-pool-card");
+    button(box, `${d.turn} takes this card`, `pick-${c.id}`,
+      () => send({ action: "pick", team: d.turn, card: c.id }),
+      { "data-action": "pick", "data-pick": c.id, class: "hl-gt-button hl-gt-primary" });
+  }
+}
+
+function renderPolicies(root, d, send) {
+  const drawn = h("div", { class: "hl-gt-policies" }, root);
+  for (const p of d.drawn) {
+    const box = h("div", { class: "hl-gt-policy", "data-policy": p.id }, drawn);
+    h("div", { class: "hl-gt-card-name" }, box, p.name);
+    h("div", {}, box, p.text);
+  }
+  const row = h("div", { class: "hl-gt-row" }, root);
+  for (const choice of d.choices) {
+    button(row, choice.label, `enact-${choice.policies.join("+")}`,
+      () => send({ action: "enact", policies: choice.policies }),
+      { "data-action": "enact", "data-enact": choice.policies.join("+"), class: "hl-gt-button hl-gt-primary" });
+  }
+}
+
+function renderMovein(root, d, send) {
+  for (const note of d.notes) h("div", { class: "hl-gt-banner" }, root, note);
+  const groups = h("ol", { class: "hl-gt-waves" }, root);
+  for (const g of d.groups) {
+    const item = h("li", { class: g.done ? "hl-gt-done" : "", "data-wave": g.income }, groups);
+    h("div", { class: "hl-gt-subhead" }, item, g.header);
+    if (g.done) {
+      const list = h("ul", {}, item);
+      for (const line of g.lines) h("li", {}, list, line);
+    }
+  }
+  const row = h("div", { class: "hl-gt-row" }, root);
+  button(row, "\u25c2 Back", "movein-back", () => send({ action: "movein_back" }),
+    { "data-action": "movein-back", disabled: d.step === 0 });
+  button(row, d.next_label, "next", () => send({ action: "next" }),
+    { class: "hl-gt-button hl-gt-primary hl-gt-next", "data-action": "next" });
+  if (d.step < 3) {
+    button(row, "Skip to the scores", "scores", () => send({ action: "scores" }),
+      { class: "hl-gt-button hl-gt-quiet", "data-action": "scores" });
+  }
+}
+
+function renderScoring(root, d, send) {
+  h("div", { class: "hl-gt-winner", "data-winners": d.winners.join("|") }, root, d.tie_break);
+  const s = d.summary;
+  h("div", { class: "hl-gt-status" }, root,
+    `Housed: ${s.housed.high} high, ${s.housed.middle} middle, ${s.housed.low} low income (of 12 each). ` +
+    `New homes: ${s.new_homes.total}. Spending: $${s.spending}.`);
+  const grid = h("div", { class: "hl-gt-final" }, root);
+  for (const team of d.teams) {
+    const box = h("div", { class: `hl-gt-final-team${team.winner ? " hl-gt-won" : ""}`,
+      "data-team": team.team, "data-total": team.total, "data-minus": team.minus_cards }, grid);
+    const head = h("div", { class: "hl-gt-final-head" }, box);
+    h("span", { class: "hl-gt-team-name" }, head, team.winner ? `\u2605 ${team.team}` : team.team);
+    h("span", { class: "hl-gt-final-total" }, head, signed(team.total));
+    const table = h("table", { class: "hl-gt-final-cards" }, box);
+    for (const c of team.cards) {
+      const tr = h("tr", { "data-card": c.id, "data-score": c.score }, table);
+      h("td", { class: "hl-gt-final-name" }, tr, c.name);
+      h("td", { class: c.plus ? "hl-gt-yes" : "hl-gt-no", title: c.plus_text }, tr,
+        c.plus ? "+1 \u2714" : "+1 \u2013");
+      h("td", { class: c.minus ? "hl-gt-bad" : "hl-gt-no", title: c.minus_text }, tr,
+        c.minus ? "\u22121 \u2718" : "\u22121 \u2013");
+      h("td", { class: "hl-gt-final-score" }, tr, c.label);
+    }
+    h("div", { class: "hl-gt-minus-count" }, box,
+      `${team.minus_cards} card${team.minus_cards === 1 ? "" : "s"} scoring \u22121`);
+  }
+  const row = h("div", { class: "hl-gt-row" }, root);
+  button(row, "\u25c2 Back to move-in", "movein-back", () => send({ action: "movein_back" }),
+    { "data-action": "movein-back" });
+}
+
+function renderSetup(root, view, form, send, redraw) {
+  const grid = h("div", { class: "hl-gt-setup" }, root);
+  const field = (label) => {
+    const row = h("div", { class: "hl-gt-field" }, grid);
+    h("div", { class: "hl-gt-label" }, row, label);
+    return h("div", { class: "hl-gt-inputs" }, row);
+  };
+  const count = field("Number of teams");
+  for (let n = 2; n <= 6; n += 1) {
+    button(count, String(n), `count-${n}`, () => {
+      while (form.teams.length < n) form.teams.push(form.defaults[form.teams.length] || `Team ${form.teams.length + 1}`);
+      form.teams.length = n;
+      redraw();
+    }, { "aria-pressed": String(form.teams.length === n), "data-count": n,
+      class: `hl-gt-button hl-gt-toggle${form.teams.length === n ? " hl-gt-on" : ""}` });
+  }
+  const names = field("Team names");
+  form.teams.forEach((name, index) => {
+    const input = h("input", { type: "text", value: name, "aria-label": `Name of team ${index + 1}`,
+      "data-focus": `name-${index}`, "data-team-input": index, class: "hl-gt-input" }, names);
+    input.addEventListener("input", () => { form.teams[index] = input.value; });
+  });
+  const seed = h("input", { type: "number", min: 0, step: 1, value: form.seed, "aria-label": "Seed",
+    "data-focus": "seed", "data-setup": "seed", class: "hl-gt-input hl-gt-number" },
+  field("Seed (the same seed deals the same game)"));
+  seed.addEventListener("input", () => { form.seed = seed.value; });
+  const minutes = h("input", { type: "number", min: 0, step: 0.5, value: form.minutes,
+    "aria-label": "Negotiation minutes", "data-focus": "minutes", "data-setup": "minutes",
+    class: "hl-gt-input hl-gt-number" }, field("Negotiation timer (minutes)"));
+  minutes.addEventListener("input", () => { form.minutes = minutes.value; });
+  const modes = field("Current score (orders the draft, allows redraws)");
+  for (const [mode, text] of Object.entries(view.setup.score_modes)) {
+    button(modes, mode === "as_is" ? "As the board stands" : "Projected after move-in", `mode-${mode}`,
+      () => { form.mode = mode; redraw(); },
+      { "aria-pressed": String(form.mode === mode), title: text, "data-mode": mode,
+        class: `hl-gt-button hl-gt-toggle${form.mode === mode ? " hl-gt-on" : ""}` });
+  }
+  const hands = field("Hands");
+  for (const [hidden, label] of [[false, "Open (for teaching)"], [true, "Hidden (print handouts)"]]) {
+    button(hands, label, `hands-${hidden}`, () => { form.hidden = hidden; redraw(); },
+      { "aria-pressed": String(form.hidden === hidden), "data-hands": hidden ? "hidden" : "open",
+        class: `hl-gt-button hl-gt-toggle${form.hidden === hidden ? " hl-gt-on" : ""}` });
+  }
+  const row = h("div", { class: "hl-gt-row" }, root);
+  button(row, "Start the game \u25b8", "start", () => send({
+    action: "start", teams: form.teams.map((t) => t.trim()), seed: parseInt(form.seed, 10),
+    hidden_hands: form.hidden,
+    options: { negotiation_minutes: parseFloat(form.minutes), current_score: form.mode },
+  }), { class: "hl-gt-button hl-gt-primary", "data-action": "start" });
+  if (view.has_game) {
+    button(row, "Back to the current game", "back", () => send({ action: "back_to_game" }),
+      { "data-action": "back-to-game" });
+  }
+}
+
+function formFrom(view) {
+  const s = view.setup || {};
+  const teams = [...(s.teams || ["Red", "Blue", "Green"])];
+  return { teams, defaults: ["Red", "Blue", "Green", "Orange", "Purple", "Teal"],
+    seed: s.seed ?? 0, minutes: s.negotiation_minutes ?? 10, mode: s.current_score || "as_is",
+    hidden: !!s.hidden_hands };
+}
+
+// --- the two parts ---------------------------------------------------------------------------
+function renderTools(parent, view, send, model) {
+  const tools = h("div", { class: "hl-gt-tools" }, parent);
+  button(tools, "\u21b6 Undo", "undo", () => send({ action: "undo" }), { "data-action": "undo" });
+  button(tools, "Save game", "save", () => send({ action: "save" }), { "data-action": "save" });
+  const file = h("input", { type: "file", accept: ".json,application/json", class: "hl-gt-file",
+    "data-action": "load-file", tabindex: -1, "aria-hidden": "true" }, tools);
+  file.addEventListener("change", async () => {
+    const chosen = file.files && file.files[0];
+    if (chosen) send({ action: "load", text: await chosen.text() });
+    file.value = "";
+  });
+  button(tools, "Load game", "load", () => file.click(), { "data-action": "load" });
+  button(tools, "New game", "new", () => send({ action: "new_game" }), { "data-action": "new-game" });
+  return tools;
+}
+
+function renderTop(root, model, send, state) {
+  const view = model.get("view");
+  const header = h("header", { class: "hl-gt-header" }, root);
+  const title = h("div", { class: "hl-gt-title" }, header);
+  h("h2", {}, title, "North Berkeley: game table");
+  const game = view.game;
+  if (game) {
+    h("div", { class: "hl-gt-meta" }, title,
+      `${game.teams.length} teams \u00b7 seed ${game.seed} \u00b7 ${game.hidden_hands ? "hidden" : "open"} hands`);
+    renderTools(header, view, send, model);
+  }
+  const steps = h("ol", { class: "hl-gt-steps", "aria-label": "Steps of the game" }, root);
+  for (const step of view.steps || []) {
+    h("li", { class: `hl-gt-step hl-gt-${step.status}`, "data-step": step.stage,
+      "aria-current": step.status === "current" ? "step" : false }, steps, step.label);
+  }
+  const text = model.get("message");
+  h("div", { class: `hl-gt-message hl-${model.get("message_kind") || "info"}${text ? "" : " hl-gt-empty"}`,
+    role: "status", "aria-live": "polite" }, root, text);
+  const d = view.decision || { kind: "setup" };
+  const section = h("section", { class: "hl-gt-decision", "data-kind": d.kind, "data-stage": view.stage }, root);
+  if (d.heading) h("h3", {}, section, d.heading);
+  if (d.text) h("p", { class: "hl-gt-text" }, section, d.text);
+  if (game && game.policies.length && ["phase2", "movein", "scoring"].includes(view.stage)) {
+    h("div", { class: "hl-gt-enacted" }, section,
+      `Enacted: ${game.policies.map((p) => p.name).join(", ")}`);
+  }
+  state.timers.tick = null;
+  if (d.kind === "setup") {
+    if (!state.form || state.formStage !== "setup") state.form = formFrom(view);
+    renderSetup(section, view, state.form, send, state.redraw);
+  } else if (d.kind === "build") renderBuild(section, d, model, send, state.timers);
+  else if (d.kind === "extra") renderExtra(section, d, send);
+  else if (d.kind === "draft") renderDraft(section, d, send);
+  else if (d.kind === "policies") renderPolicies(section, d, send);
+  else if (d.kind === "movein") renderMovein(section, d, send);
+  else if (d.kind === "scoring") renderScoring(section, d, send);
+  state.formStage = d.kind;
+  if (game && view.handouts.length) {
+    const box = h("div", { class: "hl-gt-handouts" }, root);
+    h("span", { class: "hl-gt-label" }, box, "Printable team handouts:");
+    for (const team of view.handouts) {
+      button(box, team, `handout-${team}`, () => send({ action: "handout", team }),
+        { "data-handout": team, class: "hl-gt-button hl-gt-small" });
+    }
+    button(box, "All teams", "handout-all", () => send({ action: "handout", team: null }),
+      { "data-handout": "*", class: "hl-gt-button hl-gt-small" });
+  }
+}
+
+function renderTeams(root, model, send) {
+  const view = model.get("view");
+  if (!view.teams || !view.teams.length) return;
+  h("h3", {}, root, "Teams and their constituents");
+  const grid = h("div", { class: "hl-gt-teams" }, root);
+  for (const team of view.teams) {
+    const box = h("div", { class: `hl-gt-team${team.turn ? " hl-gt-turn" : ""}`, "data-team": team.name }, grid);
+    const head = h("div", { class: "hl-gt-team-head" }, box);
+    h("span", { class: "hl-gt-team-name" }, head, team.name);
+    if (team.score) {
+      h("span", { class: "hl-gt-team-score", "data-score-now": team.score.now }, head,
+        `now ${signed(team.score.now)} \u00b7 if move-in now ${signed(team.score.projected)}`);
+    }
+    if (team.secret_count) {
+      h("div", { class: "hl-gt-secret" }, box,
+        `${team.secret_count} secret starting card${team.secret_count === 1 ? "" : "s"}`);
+    }
+    if (team.can_reveal) {
+      const label = team.revealed ? `Hide ${team.name}'s cards` : `Show ${team.name}'s cards`;
+      button(box, label, `reveal-${team.name}`,
+        () => send({ action: "reveal", team: team.revealed ? null : team.name }),
+        { "data-reveal": team.name, class: "hl-gt-button hl-gt-small" });
+    }
+    for (const c of team.cards) card(box, c, "hl-gt-hand-card");
+  }
+}
+
+function render({ model, el: root }) {
+  const part = model.get("part");
+  root.classList.add("hl-gt", `hl-gt-part-${part}`);
+  const state = { timers: { tick: null, interval: null }, form: null, formStage: null, redraw: null };
+  const send = (message) => model.send(message);
+
+  const draw = () => {
+    const focused = root.querySelector(":focus");
+    const focusKey = focused ? focused.getAttribute("data-focus") : null;
+    root.replaceChildren();
+    if (part === "teams") renderTeams(root, model, send);
+    else renderTop(root, model, send, state);
+    if (focusKey) {
+      const node = root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
+      if (node && !node.disabled) node.focus();
+    }
+  };
+  state.redraw = draw;
+  let pending = false;
+  const schedule = () => {  // one redraw for a batch of trait changes
+    if (pending) return;
+    pending = true;
+    queueMicrotask(() => { pending = false; draw(); });
+  };
+  const download = () => {
+    const request = model.get("download");
+    if (!request || !request.content || part !== "top") return;
+    const type = (request.name || "").endsWith(".html") ? "text/html" : "application/json";
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(new Blob([request.content], { type }));
+    link.download = request.name || "north-berkeley.json";
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  };
+  const timerChanged = () => { if (state.timers.tick) state.timers.tick(); };
+
+  draw();
+  state.timers.interval = setInterval(timerChanged, 250);
+  const names = ["view", "message", "message_kind"];
+  for (const name of names) model.on(`change:${name}`, schedule);
+  model.on("change:timer_elapsed", timerChanged);
+  model.on("change:timer_started", timerChanged);
+  model.on("change:download", download);
+  return () => {
+    clearInterval(state.timers.interval);
+    for (const name of names) model.off(`change:${name}`, schedule);
+    model.off("change:timer_elapsed", timerChanged);
+    model.off("change:timer_started", timerChanged);
+    model.off("change:download", download);
+  };
+}
+
+export default { render };

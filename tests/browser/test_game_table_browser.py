@@ -1,0 +1,263 @@
+"""The classroom game table in a real browser: a whole game played by clicking (JupyterLab),
+hidden hands, handouts, setup and resume (Voila). Screenshots go to test-artifacts/."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import time
+from typing import Any
+
+import pytest
+
+from housing_lab.north_berkeley.game import Game
+from housing_lab.widgets.game_table_charts import chart_rows, outcomes_so_far
+
+from .harness import PageWatch, jupyter_lab, run_all_cells_in_lab, screenshot, voila, write_notebook
+from .nb_page import bar_values
+from .test_nb_lab_browser import check_watch
+
+TABLE = ".hl-game-table"
+READ = """() => {
+  const q = (s) => document.querySelector(s);
+  const tiles = {};
+  for (const n of document.querySelectorAll('.hl-game-table [data-square][data-tile]')) {
+    tiles[n.getAttribute('data-square')] = n.getAttribute('data-tile');
+  }
+  const chart = q('.hl-game-table .hl-movein-chart');
+  const height = (r) => parseFloat(r.getAttribute('height')) || 0;
+  const bars = chart ? Array.from(chart.querySelectorAll('g.bargroup'))
+    .map((g) => Array.from(g.querySelectorAll('rect.bar')).map(height)) : [];
+  const decision = q('.hl-gt-decision');
+  const message = q('.hl-gt-message');
+  const finals = {};
+  for (const n of document.querySelectorAll('.hl-gt-final-team')) {
+    finals[n.getAttribute('data-team')] =
+      [+n.getAttribute('data-total'), +n.getAttribute('data-minus')];
+  }
+  const winner = q('.hl-gt-winner');
+  const heading = decision ? decision.querySelector('h3') : null;
+  return {tiles, bars, kind: decision ? decision.getAttribute('data-kind') : null,
+          stage: decision ? decision.getAttribute('data-stage') : null,
+          heading: heading ? heading.textContent : '',
+          message: message ? message.textContent : '', finals,
+          winners: winner ? winner.getAttribute('data-winners') : null};
+}"""
+
+
+def read(page: Any) -> dict[str, Any]:
+    return page.evaluate(READ)
+
+
+def wait_until(page: Any, check: Any, what: str, timeout: float = 15.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    seen: dict[str, Any] = {}
+    while time.monotonic() < deadline:
+        seen = read(page)
+        if check(seen):
+            return seen
+        time.sleep(0.1)
+    raise AssertionError(f"page never showed {what}; saw {seen}")
+
+
+def wait_stage(page: Any, stage: str) -> dict[str, Any]:
+    return wait_until(page, lambda s: s["stage"] == stage, f"stage {stage}")
+
+
+def bar_columns(bars: list[list[float]]) -> list[float]:
+    """Stacked bar heights per income column (pixels): what the class sees grow."""
+    return [sum(group) for group in bars[:3]]
+
+
+def play_whole_game(page: Any, name: str) -> None:
+    """Phase 1 by mouse and keyboard, the real countdown, extra draw, draft, policies,
+    phase 2 with a refused tile, move-in wave by wave, the scores, and a saved game."""
+    table = page.locator(TABLE)
+    wait_stage(page, "phase1")
+    page.click('[data-square="B1"]')
+    page.click('[data-tile-choice="tower_market"]')
+    wait_until(page, lambda s: s["tiles"] == {"B1": "tower_market"}, "B1 placed")
+    page.locator('[data-square="C1"]').focus()  # keyboard: Enter on a square, Enter on a tile
+    page.keyboard.press("Enter")
+    page.locator('[data-tile-choice="park"]').focus()
+    page.keyboard.press("Enter")
+    wait_until(page, lambda s: s["tiles"].get("C1") == "park", "C1 placed by keyboard")
+    page.click('[data-action="next"]')  # refused: B2 and C2 are empty
+    wait_until(page, lambda s: "still empty" in s["message"], "the engine's refusal")
+    assert read(page)["stage"] == "phase1"
+
+    assert page.locator('[data-action="call-state"]').is_disabled()  # the timer has not run
+    page.click('[data-action="timer-toggle"]')
+    page.wait_for_selector('[data-action="call-state"]:not([disabled])', timeout=10_000)
+    screenshot(table, f"{name}-1-phase1-time-up")
+    page.click('[data-action="call-state"]')
+    wait_until(page, lambda s: len(s["tiles"]) == 4, "the state filling B2 and C2")
+    page.locator('[data-action="next"]').focus()
+    page.keyboard.press("Enter")
+
+    wait_stage(page, "extra_draw")
+    screenshot(table, f"{name}-2-extra-draw")
+    redraw = page.locator('[data-redraw]:not([disabled])')
+    if redraw.count():
+        before = page.locator(".hl-gt-extra").inner_text()
+        redraw.first.click()
+        page.wait_for_function(
+            "(b) => document.querySelector('.hl-gt-extra').innerText !== b", arg=before)
+    page.click('[data-action="next"]')
+
+    wait_stage(page, "draft")
+    screenshot(table, f"{name}-3-draft")
+    for picks in range(3):
+        heading = read(page)["heading"]
+        page.locator("[data-pick]").first.click()
+        if picks < 2:
+            wait_until(page, lambda s, h=heading: s["heading"] != h, "the next team's turn")
+    wait_stage(page, "policies")
+    screenshot(table, f"{name}-4-policies")
+    page.click('[data-enact*="+"]')  # enact both
+
+    wait_stage(page, "phase2")
+    page.click('[data-square="A1"]')
+    page.click('[data-tile-choice="tower_market"]')
+    page.wait_for_selector(".hl-gt-message.hl-error:has-text('A1 (tower_market)')")
+    page.click('[data-tile-choice="tower_public"]')
+    wait_until(page, lambda s: s["tiles"].get("A1") == "tower_public", "A1 placed")
+    screenshot(table, f"{name}-5-phase2")
+    page.click('[data-action="call-now"]')
+    wait_until(page, lambda s: len(s["tiles"]) == 9, "the state filling phase 2")
+    page.click('[data-action="next"]')
+
+    wait_stage(page, "movein")
+    page.wait_for_selector(".hl-movein-chart rect.bar")
+    columns = [bar_columns(wait_until(page, lambda s: s["bars"], "bars")["bars"])]
+    screenshot(table, f"{name}-6-movein-before")
+    for wave in range(1, 4):
+        old = read(page)["heading"]
+        page.click('[data-action="next"]')
+        seen = wait_until(page, lambda s, o=old: s["heading"] != o, f"wave {wave}")
+        time.sleep(0.6)  # bqplot animates bar heights
+        columns.append(bar_columns(read(page)["bars"]))
+        if wave == 2:
+            screenshot(table, f"{name}-7-movein-middle")
+    assert "low income has moved in" in seen["heading"]
+    screenshot(page.locator(".hl-gt-movein-row"), f"{name}-9-movein-board-and-chart")
+    grown = [sum(c) for c in columns]
+    assert grown == sorted(grown) and grown[-1] > grown[0], f"chart did not grow: {columns}"
+    assert len(set(round(c) for c in columns[-1])) == 1, "every income ends at 12 residents"
+
+    page.click('[data-action="next"]')
+    final = wait_stage(page, "scoring")
+    screenshot(table, f"{name}-8-scores")
+    with page.expect_download() as download:
+        page.click('[data-action="save"]')
+    saved = json.loads(pathlib.Path(download.value.path()).read_text())
+    game = Game.from_dict(saved)
+    assert game.phase == "over" and game.players == ["Red", "Blue", "Green"]
+    assert game.state.tiles["A1"] == "tower_public" and game.state.tiles["C1"] == "park"
+    assert final["finals"] == {p: [s.total, s.minus_cards] for p, s in game.final_scores().items()}
+    assert final["winners"].split("|") == game.winners()
+    assert bar_values(final["bars"]) == chart_rows(outcomes_so_far(game.result().move_in))
+
+
+CELLS_LAB = [
+    "from housing_lab.north_berkeley import RuleOptions\n"
+    "from housing_lab.widgets import GameTable\n"
+    "table = GameTable(teams=['Red', 'Blue', 'Green'], seed=3,\n"
+    "                  options=RuleOptions(negotiation_minutes=0.04))\n"
+    "table",
+]
+
+
+@pytest.mark.browser
+def test_whole_game_by_clicking_in_jupyterlab(browser, tmp_path: pathlib.Path) -> None:
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    notebook = write_notebook(folder / "table.ipynb", CELLS_LAB)
+    with jupyter_lab(folder, tmp_path) as url:
+        page = browser.new_page(viewport={"width": 1300, "height": 4200}, accept_downloads=True)
+        watch = PageWatch()
+        watch.attach(page)
+        page.goto(url.format(path=notebook.name))
+        run_all_cells_in_lab(page, f'{TABLE} [data-square="A1"]')
+        play_whole_game(page, "game-table-lab")
+        check_watch(watch)
+        assert not watch.blocked
+        page.close()
+
+
+def resume_file(tmp_path: pathlib.Path) -> pathlib.Path:
+    """A saved game stopped in the draft (so the class can continue next session)."""
+    game = Game(["North", "South"], seed=11)
+    game.call_state()
+    game.advance()
+    game.advance()
+    assert game.phase == "draft"
+    path = tmp_path / "saved.json"
+    path.write_text(game.to_json())
+    return path
+
+
+CELLS_VOILA = [
+    "from housing_lab.widgets import GameTable\n"
+    "table = GameTable(teams=['Red', 'Blue', 'Green', 'Orange'], seed=5, hidden_hands=True)\n"
+    "table",
+]
+
+
+@pytest.mark.browser
+def test_hidden_hands_handouts_setup_and_resume_in_voila(browser, tmp_path: pathlib.Path
+                                                         ) -> None:
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    notebook = write_notebook(folder / "hidden.ipynb", CELLS_VOILA)
+    reference = Game(["Red", "Blue", "Green", "Orange"], seed=5)
+    with voila(notebook, tmp_path) as url:
+        page = browser.new_page(viewport={"width": 1300, "height": 4200}, accept_downloads=True)
+        watch = PageWatch()
+        watch.attach(page)
+        page.goto(url)
+        page.wait_for_selector(f'{TABLE} [data-square="A1"]', timeout=90_000)
+        teams = page.locator(".hl-gt-part-teams")
+        red_card = reference.state.hands["Red"][0]
+        assert teams.locator(".hl-gt-secret").count() == 4
+        assert teams.locator("[data-card]").count() == 0  # nothing of the hands on screen
+
+        page.click('[data-reveal="Red"]')
+        page.wait_for_selector(f'.hl-gt-team[data-team="Red"] [data-card="{red_card}"]')
+        screenshot(page.locator(TABLE), "game-table-voila-hidden-reveal")
+        page.click('[data-reveal="Blue"]')  # one team at a time
+        blue_card = reference.state.hands["Blue"][0]
+        page.wait_for_selector(f'.hl-gt-team[data-team="Blue"] [data-card="{blue_card}"]')
+        assert teams.locator('.hl-gt-team[data-team="Red"] [data-card]').count() == 0
+
+        with page.expect_download() as download:
+            page.click('[data-handout="Red"]')
+        assert download.value.suggested_filename == "north-berkeley-team-1-red.html"
+        handout = pathlib.Path(download.value.path()).read_text()
+        assert "Red: your constituents" in handout and f"data-card='{red_card}'" in handout
+
+        page.click('[data-action="load"]')  # a button opens the hidden file input
+        page.set_input_files(".hl-gt-file", str(resume_file(tmp_path)))
+        wait_stage(page, "draft")
+        assert page.locator(".hl-gt-order li").count() == 2
+
+        page.click('[data-action="new-game"]')
+        wait_until(page, lambda s: s["kind"] == "setup", "the setup screen")
+        page.click('[data-count="2"]')
+        page.fill('[data-team-input="0"]', "Hawks")
+        page.fill('[data-team-input="1"]', "Hawks")
+        page.click('[data-action="start"]')
+        wait_until(page, lambda s: "used twice" in s["message"], "the duplicate name refused")
+        page.fill('[data-team-input="1"]', "Owls")
+        page.fill('[data-setup="seed"]', "8")
+        page.click('[data-hands="open"]')
+        screenshot(page.locator(TABLE), "game-table-voila-setup")
+        page.click('[data-action="start"]')
+        wait_stage(page, "phase1")
+        assert teams.locator(".hl-gt-team").count() == 2
+        dealt = Game(["Hawks", "Owls"], seed=8).state.hands["Hawks"]
+        for card in dealt:  # open hands: every card on screen
+            assert teams.locator(f'.hl-gt-team[data-team="Hawks"] [data-card="{card}"]').count()
+        check_watch(watch)
+        page.close()
+
