@@ -372,6 +372,10 @@ class Game:
             state.phase = "phase2"
             state.log.append({"action": "enact", "policies": list(state.policies)})
 
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._history)
+
     def undo(self) -> None:
         """Take back the last action (a teacher's undo); setup cannot be undone."""
         if not self._history:

@@ -103,15 +103,20 @@ def winners(scores: Sequence[PlayerScore]) -> list[str]:
     return [s.player for s in leaders if s.minus_cards == fewest]
 
 
+def _points(total: int) -> str:
+    return f"{total} point" if abs(total) == 1 else f"{total} points"
+
+
 def tie_break_explanation(scores: Sequence[PlayerScore]) -> str:
     """One sentence saying how the winners were decided, for scoreboards."""
     won = winners(scores)
     best = max((s.total for s in scores), default=0)
     leaders = [s for s in scores if s.total == best]
     if len(leaders) == 1:
-        return f"{won[0]} wins with {best} points."
+        return f"{won[0]} wins with {_points(best)}."
     if len(won) == 1:
-        return (f"{', '.join(s.player for s in leaders)} tie on {best} points; {won[0]} wins "
-                f"with the fewest -1 cards.")
-    return (f"{', '.join(won)} tie on {best} points and on -1 cards "
-            f"({leaders[0].minus_cards if leaders else 0}): they all win.")
+        return (f"{', '.join(s.player for s in leaders)} tie on {_points(best)}; {won[0]} wins "
+                f"with the fewest \u22121 cards.")
+    minus = leaders[0].minus_cards if leaders else 0
+    return (f"{', '.join(won)} tie on {_points(best)} and on \u22121 cards ({minus} each): "
+            f"they all win.")

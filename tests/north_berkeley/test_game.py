@@ -16,7 +16,7 @@ from housing_lab.north_berkeley.errors import (
 )
 from housing_lab.north_berkeley.game import Game
 from housing_lab.north_berkeley.policies import RuleOptions
-from housing_lab.north_berkeley.scoring import PlayerScore, winners
+from housing_lab.north_berkeley.scoring import PlayerScore, tie_break_explanation, winners
 
 
 @pytest.mark.parametrize(("players", "dealt"), [(2, 3), (3, 2), (4, 2), (5, 1), (6, 1)])
@@ -172,9 +172,10 @@ def test_undo_restores_the_previous_state() -> None:
     start = game.to_dict()
     game.place("B1", "park")
     game.call_state()
+    assert game.can_undo
     game.undo()
     game.undo()
-    assert game.to_dict() == start
+    assert game.to_dict() == start and not game.can_undo
     with pytest.raises(IllegalActionError, match="nothing to undo"):
         game.undo()
 
@@ -203,6 +204,11 @@ def test_winners_tie_breaks() -> None:
         return PlayerScore(name, total, minus, {})
 
     assert winners([ps("A", 2, 1), ps("B", 1, 0)]) == ["A"]
+    assert tie_break_explanation([ps("A", 1, 0), ps("B", 0, 0)]) == "A wins with 1 point."
+    assert tie_break_explanation([ps("A", 1, 1), ps("B", 1, 0)]) == (
+        "A, B tie on 1 point; B wins with the fewest \u22121 cards.")
+    assert tie_break_explanation([ps("A", 2, 0), ps("B", 2, 0)]) == (
+        "A, B tie on 2 points and on \u22121 cards (0 each): they all win.")
     assert winners([ps("A", 2, 1), ps("B", 2, 0)]) == ["B"]
     assert winners([ps("A", 2, 1), ps("B", 2, 1), ps("C", 0, 0)]) == ["A", "B"]
 
