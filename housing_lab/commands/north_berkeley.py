@@ -41,6 +41,9 @@ def register(groups: argparse._SubParsersAction) -> None:
                       help="rule option: how the draft order's current score is computed")
     play.set_defaults(func=run_play)
 
+    from housing_lab.commands.north_berkeley_analysis import register_analysis
+    register_analysis(commands)
+
 
 def read_input(path: str) -> str:
     if path == "-":

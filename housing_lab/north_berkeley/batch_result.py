@@ -1,0 +1,141 @@
+"""What the batch evaluator returns: arrays per board, and the RULES.md result dict of any board.
+
+`existing_after` (who lives in each existing home and ADU after move-in) is not stored: it follows
+from the move-in counts. Every displacing step takes the lowest income first, then the first home
+in layout order, so the k-th low income house (in layout order) is taken by a high income
+resident when k < high-displaced-from-houses, else by a middle one when k < that plus
+middle-displaced-from-houses; ADU slots fill in house order, high, then middle, then low.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from housing_lab.north_berkeley.batch_rules import MoveInCounts
+from housing_lab.north_berkeley.constituents import CARD_IDS
+from housing_lab.north_berkeley.movein import OUTCOMES
+from housing_lab.north_berkeley.policies import (
+    ADU,
+    INCOMES,
+    POLICIES,
+    RESIDENTS_PER_INCOME,
+    RuleOptions,
+)
+from housing_lab.north_berkeley.scoring import money
+
+if TYPE_CHECKING:
+    from housing_lab.north_berkeley.batch import BatchEvaluator, Boards
+
+Array = np.ndarray
+HIGH, MIDDLE, LOW = (INCOMES.index(i) for i in ("high", "middle", "low"))
+NOBODY = -1  # an empty ADU slot in `existing_after_codes`
+NEW_HOME_KEYS = ("market", "middle", "low", "total")
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """Results of many boards. Shapes: (n,), new_homes (n, 4: market, middle, low, total),
+    housed / displaced (n, 3: INCOMES), outcomes (n, 3, 5: OUTCOMES), plus / minus (n, 22)."""
+
+    evaluator: BatchEvaluator
+    boards: Boards
+    options: RuleOptions
+    spending_units: Array  # spending in 1 / evaluator.scale dollars
+    new_homes: Array
+    housed: Array
+    displaced: Array
+    outcomes: Array
+    plus: Array
+    minus: Array
+    counts: MoveInCounts
+
+    def __len__(self) -> int:
+        return len(self.spending_units)
+
+    @property
+    def spending(self) -> Array:
+        """Spending in dollars (float64; exact for the halves that matching funds makes)."""
+        return self.spending_units / self.evaluator.scale
+
+    @property
+    def unhoused(self) -> Array:
+        return RESIDENTS_PER_INCOME - self.housed
+
+    @property
+    def scores(self) -> Array:
+        """Card scores -1, 0 or +1, shape (n, 22), columns in CARD_IDS order."""
+        return self.plus.astype(np.int8) - self.minus.astype(np.int8)
+
+    def existing_after_codes(self) -> Array:
+        """(n, homes + ADU slots) income codes after move-in; NOBODY for an empty ADU slot."""
+        counts, existing = self.counts, self.boards.existing
+        if existing.ndim == 1:
+            existing = np.broadcast_to(existing, (len(self), len(existing)))
+        existing = existing.astype(np.int16)
+        is_house = self.evaluator.is_house
+        after = existing.copy()
+        for kind_mask, by_high_low, by_middle_low, by_high_middle in (
+            (is_house, counts.high_house_low, counts.middle_house_low, counts.high_house_middle),
+            (~is_house, counts.high_apartment_low, counts.middle_apartment_low,
+             counts.high_apartment_middle),
+        ):
+            for income in (LOW, MIDDLE):
+                mine = (existing == income) & kind_mask
+                rank = np.cumsum(mine, axis=1) - 1  # k-th such home, in layout order
+                if income == LOW:
+                    to_high = mine & (rank < by_high_low[:, None])
+                    to_middle = mine & ~to_high & (rank < (by_high_low + by_middle_low)[:, None])
+                    after[to_middle] = MIDDLE
+                else:
+                    to_high = mine & (rank < by_high_middle[:, None])
+                after[to_high] = HIGH
+        slot = np.arange(int(is_house.sum()))[None, :]
+        high_end = counts.high_adu[:, None]
+        middle_end = high_end + counts.middle_adu[:, None]
+        low_end = middle_end + counts.low_adu[:, None]
+        adus = np.select([slot < high_end, slot < middle_end, slot < low_end],
+                         [HIGH, MIDDLE, LOW], NOBODY)
+        return np.concatenate([after, adus], axis=1)
+
+    def to_dict(self, i: int) -> dict[str, Any]:
+        """Board `i` in the RULES.md output format (equal to the scalar engine's `to_dict`)."""
+        return self.to_dicts(slice(i, i + 1))[0]
+
+    def to_dicts(self, index: slice | None = None) -> list[dict[str, Any]]:
+        """The RULES.md output of every board (or of a slice), built from the arrays."""
+        index = index if index is not None else slice(None)
+        homes = self.evaluator.homes
+        adu_slots = self.evaluator.layout.adu_slots
+        scale = self.evaluator.scale
+        has_adu = ((self.boards.policies[index] >> POLICIES.index(ADU)) & 1).astype(bool).tolist()
+        after = self.existing_after_codes()[index].tolist()
+        rows = zip(self.spending_units[index].tolist(), self.new_homes[index].tolist(),
+                   self.housed[index].tolist(), self.displaced[index].tolist(), after, has_adu,
+                   self.plus[index].tolist(), self.minus[index].tolist(),
+                   self.outcomes[index].tolist(), strict=True)
+        out = []
+        for spend, new, housed, displaced, codes, adu, plus, minus, outcomes in rows:
+            names = [None if c == NOBODY else INCOMES[c] for c in codes]
+            existing_after = dict(zip(homes, names, strict=False))
+            if adu:
+                existing_after.update(zip(adu_slots, names[len(homes):], strict=True))
+            out.append({
+                "spending": money(Fraction(spend, scale)),
+                "new_homes": dict(zip(NEW_HOME_KEYS, new, strict=True)),
+                "housed": dict(zip(INCOMES, housed, strict=True)),
+                "unhoused": {i: RESIDENTS_PER_INCOME - h
+                             for i, h in zip(INCOMES, housed, strict=True)},
+                "displaced": dict(zip(INCOMES, displaced, strict=True)),
+                "existing_after": existing_after,
+                "constituents": {
+                    card: {"plus": p, "minus": m, "score": int(p) - int(m)}
+                    for card, p, m in zip(CARD_IDS, plus, minus, strict=True)
+                },
+                "outcomes": {income: dict(zip(OUTCOMES, row, strict=True))
+                             for income, row in zip(INCOMES, outcomes, strict=True)},
+            })
+        return out

@@ -1,0 +1,274 @@
+"""The solver's search: reduce every board to what a coalition's cards can see, and score it.
+
+No card needs the board itself: each reads a few sums (homes by type, spending, garages, homes on
+Greenway squares, ...) through thresholds (`solver_atoms`), and the move-in depends only on the
+numbers of new homes by type and on who lives where. The search builds one `BoardSpace` per tile
+restriction (with or without `affordable_100`), whose groups' signatures are those atoms under
+every candidate policy set, then scores its final states for each policy set with the batch
+formulas (`batch_rules`), the same code the batch evaluator uses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from housing_lab.north_berkeley.batch import FEATURES, HIGH, LOW, MIDDLE, BatchEvaluator
+from housing_lab.north_berkeley.batch_rules import (
+    CARD_FACTS,
+    ArrayFacts,
+    MoveInCounts,
+    card_scores,
+)
+from housing_lab.north_berkeley.batch_rules import move_in_counts as _move_in_counts
+from housing_lab.north_berkeley.policies import (
+    ADU,
+    AFFORDABLE_100,
+    MATCHING_FUNDS,
+    MATCHING_FUNDS_LOW_HOMES,
+    VACANCY_CONTROL,
+)
+from housing_lab.north_berkeley.solver_atoms import (
+    CARD_ATOMS,
+    POLICY_DEPENDENT,
+    Spec,
+    merge,
+    spending_thresholds,
+)
+from housing_lab.north_berkeley.solver_inputs import Problem
+from housing_lab.north_berkeley.solver_space import BoardSpace, Group
+
+Array = np.ndarray
+NEW_HOMES = ("new_market", "new_middle", "new_low")
+SINGLES = ("towers", "tall_squares", "greenway_homes", "tall_on_virginia",
+           "tower_on_virginia_or_acton", "corner_townhouses", "tower_on_corner",
+           "market_only_squares")
+Atoms = tuple[tuple[str, Spec], ...]
+
+
+def _classes(values: Array, spec: Spec) -> Array:
+    """A fact's value as the question sees it: its threshold class, or itself."""
+    if isinstance(spec, tuple):
+        return np.searchsorted(np.array(spec), values, side="right")
+    return values
+
+
+def _atoms(problem: Problem, pareto: bool) -> Atoms:
+    specs = [CARD_ATOMS[card] for card in problem.cards]
+    if pareto:
+        specs.append({"housed_low": None})
+    if any(MATCHING_FUNDS in s for s in problem.policy_sets):
+        specs.append({"new_low": (MATCHING_FUNDS_LOW_HOMES,)})
+    return tuple(sorted(merge(specs).items()))
+
+
+def _placement(evaluator: BatchEvaluator, existing: tuple[tuple[str, str], ...]
+               ) -> tuple[int, int, int, int]:
+    """Low and middle income residents in houses, then in apartments."""
+    where = dict(existing)
+    return tuple(sum(where[h] == income for h in homes)  # type: ignore[return-value]
+                 for homes in (evaluator.layout.houses, evaluator.layout.apartments)
+                 for income in ("low", "middle"))
+
+
+def move_in(evaluator: BatchEvaluator, market: Array, middle: Array, low: Array,
+            policies: frozenset[str], placement: tuple[int, int, int, int],
+            low_income_in_adus: bool) -> MoveInCounts:
+    n = len(market)
+    return _move_in_counts(
+        market, middle, low,
+        np.full(n, len(evaluator.layout.houses) if ADU in policies else 0),
+        np.full(n, VACANCY_CONTROL not in policies), *placement,
+        newcomers=evaluator.newcomers, existing_per_income=evaluator.existing_per_income,
+        low_income_in_adus=low_income_in_adus,
+    )
+
+
+def _groups(evaluator: BatchEvaluator, atoms: dict[str, Spec],
+            policy_sets: tuple[frozenset[str], ...], placement: tuple[int, int, int, int],
+            low_income_in_adus: bool) -> list[Group]:
+    groups = []
+    if any(f in atoms for f in ("new_market", "new_total", "new_low", "labor",
+                                *POLICY_DEPENDENT)):
+        def new_homes(values: Array) -> Array:
+            market, middle, low = values.T
+            total = market + middle + low
+            columns = [np.zeros(len(values), dtype=np.int64)]
+            for fact, value in (("new_market", market), ("new_total", total),
+                                ("new_low", low), ("labor", 2 * (low + middle) >= total)):
+                if fact in atoms:
+                    columns.append(_classes(value, atoms[fact]))
+            if any(f in atoms for f in POLICY_DEPENDENT):
+                for policies in policy_sets:
+                    counts = move_in(evaluator, market, middle, low, policies, placement,
+                                     low_income_in_adus)
+                    housed = counts.housed()
+                    seen = {
+                        "housed_low": housed[LOW], "housed_middle": housed[MIDDLE],
+                        "housed_high": housed[HIGH],
+                        "anti": 2 * (housed[LOW] + housed[MIDDLE]) > sum(housed),
+                        "apartments_middle_or_high": counts.apartments_middle_or_high(
+                            np.int64(placement[2])),
+                        "houses_all_high": counts.houses_all_high(np.int64(placement[0]),
+                                                                  np.int64(placement[1])),
+                    }
+                    columns += [_classes(seen[f], atoms[f]) for f in POLICY_DEPENDENT
+                                if f in atoms]
+            return np.stack(columns, axis=1)
+
+        groups.append(Group(NEW_HOMES, new_homes))
+    if "spending" in atoms:
+        thresholds = spending_thresholds(atoms["spending"], evaluator.scale)
+        halves = any(MATCHING_FUNDS in s for s in policy_sets)
+
+        def spending(values: Array) -> Array:
+            housing, other = values.T
+            columns = [_classes(2 * (housing + other), thresholds)]
+            if halves:
+                columns.append(_classes(housing + 2 * other, thresholds))
+            return np.stack(columns, axis=1)
+
+        groups.append(Group(("housing_cost", "other_cost"), spending))
+    if "parks>garages" in atoms:
+        def parks_garages(values: Array) -> Array:
+            parks, garages = values.T
+            return np.stack([_classes(parks, atoms.get("parks", ())),
+                             _classes(garages, atoms.get("garages", ())), parks > garages],
+                            axis=1)
+
+        groups.append(Group(("parks", "garages"), parks_garages))
+    else:
+        groups += [_single(f, atoms[f]) for f in ("parks", "garages") if f in atoms]
+    groups += [_single(f, atoms[f]) for f in SINGLES if f in atoms]
+    return groups
+
+
+def _single(fact: str, spec: Spec) -> Group:
+    if spec is None:
+        return Group((fact,))
+
+    def signature(values: Array) -> Array:
+        return _classes(values[:, 0], spec)[:, None]
+
+    return Group((fact,), signature)
+
+
+def _allowed(evaluator: BatchEvaluator, problem: Problem, affordable: bool
+             ) -> tuple[tuple[int, ...], ...]:
+    """Tile codes allowed on each square (a fixed square: its tile only)."""
+    code = {tile: t for t, tile in enumerate(evaluator.tile_ids)}
+    fixed = dict(problem.fixed)
+    every = tuple(range(len(evaluator.tile_ids)))
+    only_affordable = tuple(t for t in every
+                            if evaluator.catalogue[evaluator.tile_ids[t]].affordable_only)
+    phase_two = evaluator.layout.phases[2]
+    return tuple(
+        (code[fixed[square]],) if square in fixed
+        else only_affordable if affordable and square in phase_two else every
+        for square in evaluator.squares
+    )
+
+
+@lru_cache(maxsize=8)
+def _space(evaluator: BatchEvaluator, allowed: tuple[tuple[int, ...], ...], atoms: Atoms,
+           policy_sets: tuple[frozenset[str], ...], placement: tuple[int, int, int, int],
+           low_income_in_adus: bool) -> BoardSpace:
+    """The reduced board space (cached: the questions on one coalition share it)."""
+    groups = _groups(evaluator, dict(atoms), policy_sets, placement, low_income_in_adus)
+    housing = evaluator.features[:, :, FEATURES.index("housing_cost")]
+    other = evaluator.features[:, :, FEATURES.index("other_cost")]
+    costs = [2 * (housing + other)]  # spending in 1 / scale dollars, and halved by matching funds
+    if any(MATCHING_FUNDS in s for s in policy_sets):
+        costs.append(housing + 2 * other)
+    return BoardSpace(evaluator.features, FEATURES, np.stack(costs, axis=2), allowed, groups)
+
+
+def clear_cache() -> None:
+    """Forget the cached board spaces (benchmarks time searches from scratch)."""
+    _space.cache_clear()
+
+
+@dataclass
+class Scored:
+    """One policy set's final states, scored: the coalition's total, spending (1/scale
+    dollars), whether no card scores -1, low income residents housed (when asked)."""
+
+    policies: frozenset[str]
+    space: BoardSpace
+    keys: Array
+    halved: Array  # matching funds halve the housing costs of this state
+    score: Array
+    spending: Array
+    nonnegative: Array
+    low_housed: Array | None
+
+    def board(self, state: int) -> list[int]:
+        column = int(self.halved[state])
+        return self.space.board(int(self.keys[state]), column, int(self.spending[state]))
+
+
+def _score(evaluator: BatchEvaluator, problem: Problem, space: BoardSpace,
+           policies: frozenset[str], placement: tuple[int, int, int, int]) -> Scored:
+    keys, costs = space.final
+    n = len(keys)
+    values = space.decode(keys)
+    halved = np.zeros(n, dtype=bool)
+    if MATCHING_FUNDS in policies:
+        halved = values["new_low"] >= MATCHING_FUNDS_LOW_HOMES
+    spending = np.where(halved, costs[:, -1], costs[:, 0])
+    facts = ArrayFacts(scale=evaluator.scale, spending=spending,
+                       vacancy_control=np.full(n, VACANCY_CONTROL in policies))
+    for name, value in values.items():
+        if hasattr(facts, name):
+            setattr(facts, name, value)
+    low_housed = None
+    if "new_market" in values:
+        facts.new_total = values["new_market"] + values["new_middle"] + values["new_low"]
+        counts = move_in(evaluator, values["new_market"], values["new_middle"],
+                         values["new_low"], policies, placement,
+                         problem.options.low_income_in_adus)
+        facts.housed_high, facts.housed_middle, facts.housed_low = (
+            counts.housed()[i] for i in (HIGH, MIDDLE, LOW))
+        facts.apartments_middle_or_high = counts.apartments_middle_or_high(
+            np.int64(placement[2]))
+        facts.houses_all_high = counts.houses_all_high(np.int64(placement[0]),
+                                                       np.int64(placement[1]))
+        low_housed = facts.housed_low
+    _check_facts(facts, problem.cards)
+    plus, minus = card_scores(facts, problem.cards)
+    scores = plus.astype(np.int64) - minus
+    if all(isinstance(w, int) for w in problem.weights):
+        total = scores @ np.array(problem.weights, dtype=np.int64)
+    else:  # rounded so that equal sums of decimal weights tie
+        total = np.round(scores @ np.array(problem.weights, dtype=np.float64), 9)
+    return Scored(policies, space, keys, halved, total, spending, (scores >= 0).all(axis=1),
+                  low_housed)
+
+
+MOVE_IN_FACTS = ("housed_high", "housed_middle", "housed_low", "apartments_middle_or_high",
+                 "houses_all_high")
+
+
+def _check_facts(facts: ArrayFacts, cards: tuple[str, ...]) -> None:
+    """Every fact the cards read must be in the state (a missing one would read as None)."""
+    for card in cards:
+        for fact in CARD_FACTS[card]:
+            for name in MOVE_IN_FACTS if fact == "move_in" else (fact,):
+                if getattr(facts, name) is None:  # pragma: no cover - a bug in CARD_ATOMS
+                    raise RuntimeError(f"the search dropped {name!r}, which {card} reads")
+
+
+def search(evaluator: BatchEvaluator, problem: Problem, pareto: bool = False) -> list[Scored]:
+    """Every candidate policy set's final states, scored (in `problem.policy_sets` order)."""
+    atoms = _atoms(problem, pareto)
+    placement = _placement(evaluator, problem.existing)
+    scored = []
+    for policies in problem.policy_sets:
+        restricted = AFFORDABLE_100 in policies
+        sharing = tuple(s for s in problem.policy_sets if (AFFORDABLE_100 in s) == restricted)
+        space = _space(evaluator, _allowed(evaluator, problem, restricted), atoms, sharing,
+                       placement, problem.options.low_income_in_adus)
+        scored.append(_score(evaluator, problem, space, policies, placement))
+    return scored
