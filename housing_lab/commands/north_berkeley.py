@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from housing_lab.commands.north_berkeley_analysis import register_analysis
 from housing_lab.errors import HousingLabError
 from housing_lab.north_berkeley.autoplay import default_names, play_random_game
 from housing_lab.north_berkeley.errors import ScenarioFormatError
@@ -40,9 +41,7 @@ def register(groups: argparse._SubParsersAction) -> None:
     play.add_argument("--current-score", choices=["as_is", "projected"], default="as_is",
                       help="rule option: how the draft order's current score is computed")
     play.set_defaults(func=run_play)
-
-    from housing_lab.commands.north_berkeley_analysis import register_analysis
-    register_analysis(commands)
+    register_analysis(commands)  # sample, solve
 
 
 def read_input(path: str) -> str:
