@@ -1,0 +1,36 @@
+"""Coalition explorer: asks the exact solver and shows its answer."""
+
+from __future__ import annotations
+
+import pytest
+
+from housing_lab.errors import HousingLabError
+from housing_lab.north_berkeley import scenario_from_dict, score_scenario
+from housing_lab.north_berkeley.solver import solve
+from housing_lab.widgets.coalition import CoalitionExplorer
+
+
+def test_shows_the_solver_answer_on_the_board() -> None:
+    explorer = CoalitionExplorer(["developer", "urbanists"], seed=2)
+    solution = explorer.find()
+    expected = solve(["developer", "urbanists"], seed=2)
+    assert solution.score == expected.score and solution.spending == expected.spending
+    scenario = solution.scenario.to_dict()
+    assert explorer.board.tiles == scenario["tiles"]
+    result = score_scenario(scenario_from_dict(scenario)).to_dict()
+    assert sum(result["constituents"][c]["score"] for c in ("developer", "urbanists")) == \
+        solution.score
+    assert f"Best total: {solution.score:g}" in explorer.summary.value
+
+
+def test_choose_and_refusals() -> None:
+    explorer = CoalitionExplorer()
+    explorer.choose(["landlords"])
+    assert explorer.find().cards.keys() == {"landlords"}
+    with pytest.raises(HousingLabError, match="'wizards'"):
+        explorer.choose(["wizards"])
+    explorer.picker.value = ()
+    with pytest.raises(HousingLabError, match="at least one"):
+        explorer.find()
+    explorer._find_quietly()
+    assert "at least one" in explorer.summary.value
