@@ -1,0 +1,200 @@
+CELLS = [
+("md", r"""
+# Lesson 4 · Who wants what
+
+**Learning goals.** By the end of this lesson you can:
+
+1. read the 22 constituent cards and say what each group wants;
+2. find pairs of goals that conflict, using thousands of boards;
+3. use an exact search to find the best board a coalition could agree on, and whether every
+   member can avoid a loss.
+
+*Time: about 35 minutes.*
+"""),
+("md", r"""
+## What it is: 22 constituents
+
+Each card is a group with a stake in the neighbourhood. It scores **+1** when its goal is met,
+**-1** when things go too far the other way, and can score both (net 0).
+"""),
+("code", r"""
+# NBVAL_CHECK_OUTPUT
+import pandas as pd
+
+from housing_lab.north_berkeley import cards
+
+pd.set_option("display.max_colwidth", 80)
+deck = pd.DataFrame(
+    [{"card": c.name, "+1 when": c.plus_text, "-1 when": c.minus_text} for c in cards().values()]
+)
+deck.index = range(1, len(deck) + 1)
+deck
+"""),
+("md", r"""
+## How it works: which goals conflict?
+
+We score **200,000 random boards** (every square filled at random, a random policy set, random
+existing residents) in one go. For every pair of cards we count how often **both** score +1.
+A pair that almost never does is a real conflict.
+"""),
+("code", r"""
+from IPython.display import display
+
+from housing_lab.north_berkeley.constituents import CARD_IDS
+from housing_lab.north_berkeley.sweep import random_boards, sweep
+from housing_lab.widgets.progress import ProgressBar
+
+bar = ProgressBar("Scoring boards")
+display(bar)
+boards = sweep(random_boards(200_000, seed=4), progress=bar)
+plus = (boards[list(CARD_IDS)] == 1).to_numpy()
+both = (plus.T.astype(float) @ plus.astype(float)) / len(boards)
+"""),
+("code", r"""
+import bqplot
+import numpy as np
+
+names = [cards()[c].name for c in CARD_IDS]
+short = [n if len(n) < 22 else n[:20] + "…" for n in names]
+x = bqplot.OrdinalScale()
+y = bqplot.OrdinalScale(reverse=True)
+colour = bqplot.ColorScale(scheme="Greens")
+heat = bqplot.GridHeatMap(color=np.round(both * 100, 1), row=short, column=short,
+                          scales={"row": y, "column": x, "color": colour})
+bqplot.Figure(
+    marks=[heat],
+    axes=[bqplot.Axis(scale=x, tick_rotate=-60, tick_style={"font-size": "10px"}),
+          bqplot.Axis(scale=y, side="left", tick_style={"font-size": "10px"}),
+          bqplot.ColorAxis(scale=colour, label="% of boards where both score +1")],
+    title="How often do two constituents both win?",
+    fig_margin={"top": 50, "bottom": 150, "left": 170, "right": 40},
+    layout={"width": "820px", "height": "780px"},
+)
+"""),
+("md", "Pairs that **never** both won on those 200,000 boards:"),
+("code", r"""
+# NBVAL_CHECK_OUTPUT
+never = [
+    (names[i], names[j])
+    for i in range(len(CARD_IDS)) for j in range(i + 1, len(CARD_IDS))
+    if both[i, j] == 0
+]
+print(f"{len(never)} of {len(CARD_IDS) * (len(CARD_IDS) - 1) // 2} pairs never both scored +1")
+pd.DataFrame(never[:12], columns=["card", "and card"])
+"""),
+("md", r"""
+Random boards can miss a rare board where both win. The **exact solver** searches *every*
+board (15 tiles on 9 squares: about 38 billion, times the policy sets) by grouping boards that
+the cards cannot tell apart. It answers in well under a second:
+"""),
+("code", r"""
+# NBVAL_CHECK_OUTPUT
+from housing_lab.north_berkeley.solver import solve
+
+pairs = [("developer", "refuse_capitalism"), ("save_our_views", "urbanists"),
+         ("property_values", "affordable_housing_orgs"), ("developer", "labor_unions")]
+rows = []
+for a, b in pairs:
+    best = solve([a, b], seed=0)
+    rows.append({"cards": f"{cards()[a].name} + {cards()[b].name}",
+                 "best total": best.score, "both +1 possible": best.cards[a] == 1 and
+                 best.cards[b] == 1})
+pd.DataFrame(rows)
+"""),
+("md", r"""
+## How to use it: the coalition explorer
+
+Choose some cards (Ctrl- or Cmd-click for several) and press **Find the best board**. The
+explorer shows the best board for your coalition, each card's score, and whether there is a
+board where **no** card of yours loses a point.
+"""),
+("code", r"""
+from housing_lab.widgets.coalition import CoalitionExplorer
+
+explorer = CoalitionExplorer(["developer", "affordable_housing_orgs", "fiscal_conservatives"])
+explorer.find()
+explorer
+"""),
+("md", r"""
+### Money against homes
+
+Some boards house more low income residents, others cost less. Suppose phase 1 went to open
+space: parks on B1, C1 and C2 and a garage on B2 ($4 already spent). The **Pareto frontier**
+lists, over every way to build phase 2 and every policy set, the cheapest board for each number
+of low income residents housed; nothing cheaper houses as many:
+"""),
+("code", r"""
+# NBVAL_CHECK_OUTPUT
+from housing_lab.north_berkeley.solver import pareto_frontier
+
+open_space = {"B1": "park", "C1": "park", "B2": "garage", "C2": "park"}
+frontier = pareto_frontier(fixed=open_space, seed=0)
+table = pd.DataFrame([{"low housed": p.low_housed, "spending $": float(p.spending)}
+                      for p in frontier])
+table
+"""),
+("code", r"""
+import bqplot.pyplot as plt
+
+plt.figure(title="Cheapest way to house low income residents (phase 1: open space)",
+           layout={"width": "560px", "height": "340px"})
+plt.plot(table["spending $"].to_numpy(), table["low housed"].to_numpy(), marker="circle",
+         colors=["#c0392b"])
+plt.xlabel("spending ($)")
+plt.ylabel("low income residents housed")
+plt.show()
+"""),
+("md", r"""
+### Things to notice
+
+* Goals about **money** (Fiscal Conservatives, the Developer) conflict with goals about **who is
+  housed** (Affordable Housing Organizations): public housing costs money.
+* Some conflicts are about **place**, not money: Stop the Shadows and Urbanists disagree about
+  tall buildings.
+* A coalition that looks impossible can sometimes be satisfied by a clever board: the exact
+  search finds it.
+"""),
+("md", "## Check yourself"),
+("code", r"""
+from housing_lab.widgets.quiz import ChoiceQuestion
+
+answer = "Yes" if solve(["developer", "affordable_housing_orgs"]).score == 2 else "No"
+ChoiceQuestion(
+    "Is there a board on which both the Developer and Affordable Housing Organizations score +1?",
+    ["Yes", "No"],
+    answer=answer,
+    explanation="The exact solver found one: enough market rate homes for the Developer, and a "
+    "policy and board that still house all 12 low income residents.",
+)
+"""),
+("code", r"""
+from housing_lab.widgets.quiz import reveal
+
+reveal(
+    "Why is a coalition of all 22 constituents hopeless?",
+    "Some pairs can never both score +1 (see the table above), and some cards want the exact "
+    "opposite of others: Property Values wants few low income residents housed, Affordable "
+    "Housing Organizations wants all of them.",
+)
+"""),
+("md", r"""
+### Things to try
+
+* In the explorer, add cards one by one to a coalition. When does "every card at least 0"
+  become impossible?
+* Find the best board for **Urbanists + Stop the Shadows**. Where did the tall buildings go?
+
+### Going further
+
+From a terminal: `housing-lab nb solve --cards developer,urbanists --fix A1=park` prints the
+best board with one square fixed.
+
+## What you learned
+
+* Constituents want different things: money, who is housed, what is built where.
+* Thousands of random boards show which goals conflict; an exact search proves what is possible.
+* A coalition's best board is a compromise you can look at and argue about.
+
+**Next:** Lesson 5 lets the state step in thousands of times.
+"""),
+]

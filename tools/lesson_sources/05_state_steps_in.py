@@ -1,0 +1,158 @@
+CELLS = [
+("md", r"""
+# Lesson 5 · When the state steps in
+
+**Learning goals.** By the end of this lesson you can:
+
+1. explain what "calling the state" does and why a table might do it;
+2. read a distribution: over thousands of random boards, how many residents are housed;
+3. run a **policy sweep** and summarise it as a table and a chart.
+
+*Time: about 30 minutes.*
+"""),
+("md", r"""
+## What it is
+
+If the table cannot agree before the timer runs out, anyone may **call the state**: every empty
+square gets a tile drawn at random. What does the neighbourhood look like then? One random board
+tells us little; **20,000** tell us what to expect.
+
+## How it works: the state fills phase 2, 20,000 times
+
+Suppose the table agreed on phase 1 (the four squares by the station) but not on phase 2.
+"""),
+("code", r"""
+from IPython.display import display
+
+from housing_lab.north_berkeley.sweep import random_boards, state_fills, sweep
+from housing_lab.widgets.progress import ProgressBar
+
+PHASE_1 = {"B1": "tower_inclusionary_50", "C1": "tower_market", "B2": "midrise_workforce",
+           "C2": "park"}
+
+bar = ProgressBar("State fills")
+display(bar)
+fills = sweep(state_fills(PHASE_1, 20_000, seed=5), progress=bar)
+"""),
+("code", r"""
+# NBVAL_CHECK_OUTPUT
+summary = fills[["housed_high", "housed_middle", "housed_low", "spending"]].describe()
+summary.loc[["mean", "min", "25%", "50%", "75%", "max"]].round(2)
+"""),
+("md", "How often does each number of low income residents end up housed?"),
+("code", r"""
+import bqplot.pyplot as plt
+
+counts = fills["housed_low"].value_counts().reindex(range(13), fill_value=0)
+plt.figure(title="Low income residents housed when the state fills phase 2 (20,000 fills)",
+           layout={"width": "640px", "height": "340px"})
+plt.bar(list(range(13)), (100 * counts / len(fills)).to_numpy(), colors=["#c0392b"])
+plt.xlabel("low income residents housed (of 12)")
+plt.ylabel("% of fills")
+plt.show()
+"""),
+("md", r"""
+### Things to notice
+
+* The state's tiles are drawn uniformly: a park is as likely as a public housing tower.
+* So some fills are great for low income residents and some are bad. The *median* is what a
+  table should expect if it gives up.
+
+## The whole board by chance: 100,000 random boards
+
+Now let chance decide **everything**: all 9 squares, the policy set (one or two policies, as the
+game allows) and the existing residents.
+"""),
+("code", r"""
+bar = ProgressBar("Random boards")
+display(bar)
+everything = sweep(random_boards(100_000, seed=6), progress=bar)
+"""),
+("code", r"""
+# NBVAL_CHECK_OUTPUT
+import pandas as pd
+
+share = pd.DataFrame({
+    income: {
+        "mean housed": everything[f"housed_{income}"].mean(),
+        "% boards with all 12 housed": 100 * (everything[f"housed_{income}"] == 12).mean(),
+        "mean displaced": everything[f"displaced_{income}"].mean(),
+    }
+    for income in ("high", "middle", "low")
+}).round(2)
+share
+"""),
+("md", r"""
+## A policy sweep
+
+The same 100,000 boards, grouped by the policy set they drew. Each row is the average over
+about 10,000 boards:
+"""),
+("code", r"""
+# NBVAL_CHECK_OUTPUT
+sweep_table = (
+    everything.groupby("policies", observed=True)[
+        ["housed_high", "housed_middle", "housed_low", "displaced_low", "spending"]]
+    .mean()
+    .round(2)
+    .sort_values("housed_low", ascending=False)
+)
+sweep_table
+"""),
+("code", r"""
+plt.figure(title="Average residents housed, by policy set (100,000 random boards)",
+           layout={"width": "820px", "height": "380px"})
+plt.bar(list(sweep_table.index.astype(str)),
+        sweep_table[["housed_high", "housed_middle", "housed_low"]].to_numpy().T,
+        type="grouped", labels=["high", "middle", "low"], display_legend=True,
+        colors=["#8da0cb", "#f2c14e", "#c0392b"])
+plt.ylim(0, 12)
+plt.show()
+"""),
+("md", "## Check yourself"),
+("code", r"""
+from housing_lab.widgets.quiz import ChoiceQuestion
+
+best = sweep_table["housed_low"].idxmax()
+ChoiceQuestion(
+    "Over random boards, which policy set houses the most low income residents on average?",
+    list(sweep_table.index.astype(str)),
+    answer=str(best),
+    explanation=f"{best}: {sweep_table.loc[best, 'housed_low']} low income residents housed on "
+    "average. Stopping displacement protects the 4 who already live there.",
+    hint="Sort by the 'housed_low' column (the table is already sorted).",
+)
+"""),
+("code", r"""
+from housing_lab.widgets.quiz import reveal
+
+reveal(
+    "Should a table ever prefer to call the state?",
+    "If the table's own best deal is worse for your constituents than what the state would "
+    "give on average, waiting out the timer is a strategy. The distribution above tells you "
+    "what 'average' means, and how risky it is.",
+)
+"""),
+("md", r"""
+### Things to try
+
+* Change `PHASE_1` to four public housing towers. How does the distribution move?
+* Use `state_fills(PHASE_1, 20_000, seed=5, policies=["affordable_100"])`: the state may then
+  only place low or middle income tiles in phase 2.
+
+### Going further
+
+`sweep(...)` returns a pandas DataFrame with a column for every square, policy, existing home,
+measure and card: `everything.columns` lists them. From a terminal,
+`housing-lab nb sample --boards 1000 --seed 1 --out boards.jsonl` writes random boards with
+their results.
+
+## What you learned
+
+* Calling the state trades control for a gamble; thousands of fills show the odds.
+* A distribution says more than one example: look at the middle *and* the spread.
+* A policy sweep compares policies over many boards, not just one.
+
+**Next:** Lesson 6, *Streetcar*.
+"""),
+]
