@@ -7,6 +7,7 @@ from housing_lab.widgets.nb_charts import HomesChart, OutcomeChart
 from housing_lab.widgets.nb_lab import NorthBerkeleyLab
 from housing_lab.widgets.nb_policies import PolicyPanel
 from housing_lab.widgets.nb_scoreboard import Scoreboard
+from housing_lab.widgets.streetcar_lab import StreetcarLab
 
 __all__ = [
     "GameTable",
@@ -16,4 +17,5 @@ __all__ = [
     "OutcomeChart",
     "PolicyPanel",
     "Scoreboard",
+    "StreetcarLab",
 ]

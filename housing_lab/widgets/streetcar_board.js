@@ -1,0 +1,443 @@
+// Streetcar board: an SVG hex board with houses, buildings (stacks of cubes) and streetcar lines,
+// plus the turn's prompt and buttons. It decides no rule: the legal edges, their legal partners
+// and the removable houses arrive as traits (so hover is instant), and every click becomes a
+// message to Python ({action: "edge" | "house" | "pass_lines" | "cancel_lines" | "undo"}).
+// A bot's move arrives at once but is shown after `bot_move.delay` seconds; then the view tells
+// Python ({action: "bot_shown", n}) so the score panel can follow.
+
+const SVG = "http://www.w3.org/2000/svg";
+const S = 42; // hex radius: centre to corner
+const SQ3 = Math.sqrt(3);
+const DIRS = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
+const LETTER = { blue: "B", black: "K", white: "W", yellow: "Y" };
+const FACES = { // cube faces: top, left, right
+  blue: ["#5b8fe0", "#1f5fbf", "#14428a"],
+  black: ["#5a5a5a", "#2b2b2b", "#111111"],
+  white: ["#ffffff", "#e9e9e9", "#c4c4c4"],
+  yellow: ["#ffe36b", "#f4c400", "#c29a00"],
+};
+const PLAYER_COLOUR = { purple: "#7b2cbf", red: "#d62828" };
+
+function el(tag, attrs = {}, parent = null, text = null) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  if (text !== null) node.textContent = text;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function html(tag, attrs = {}, parent = null, text = null) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  if (text !== null) node.textContent = text;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+const parseHex = (key) => key.split(",").map(Number);
+const hexKey = ([q, r]) => `${q},${r}`;
+const hexJson = (key) => `[${parseHex(key).join(", ")}]`;
+
+// Pointy-top axial layout: rows of equal r run west to east, north row first.
+function centre([q, r]) {
+  return [S * SQ3 * (q + r / 2), S * 1.5 * r];
+}
+
+// An intersection sits at the centroid of its three hexes' centres, so an edge's two ends are
+// the centroids with the two hexes that neighbour both of its hexes (no drawing convention).
+function edgeEnds(key) {
+  const [a, b] = key.split("|").map(parseHex);
+  const near = (h) => DIRS.map(([dq, dr]) => hexKey([h[0] + dq, h[1] + dr]));
+  const around = new Set(near(a));
+  const common = near(b).filter((k) => around.has(k)).map(parseHex);
+  return common.map((c) => {
+    const points = [a, b, c].map(centre);
+    return [0, 1].map((i) => points.reduce((sum, p) => sum + p[i], 0) / 3);
+  });
+}
+
+function corners([cx, cy]) {
+  return [0, 1, 2, 3, 4, 5].map((i) => {
+    const angle = (Math.PI / 180) * (60 * i - 30);
+    return [cx + S * Math.cos(angle), cy + S * Math.sin(angle)];
+  });
+}
+
+const pointsAttr = (points) => points.map((p) => `${p[0].toFixed(1)},${p[1].toFixed(1)}`).join(" ");
+
+function padlock(parent, x, y) {
+  const g = el("g", { class: "sc-lock", "aria-hidden": "true" }, parent);
+  el("path", { d: `M${x - 4},${y - 1} v-3 a4,4 0 0 1 8,0 v3`, class: "sc-lock-shackle" }, g);
+  el("rect", { x: x - 6, y: y - 1, width: 12, height: 9, rx: 1.5, class: "sc-lock-body" }, g);
+}
+
+function drawHouse(parent, key, colour, flipped, removable) {
+  const [cx, cy] = centre(parseHex(key));
+  const classes = ["sc-house", `sc-colour-${colour}`];
+  if (flipped) classes.push("sc-flipped");
+  if (removable) classes.push("sc-removable");
+  const g = el("g", {
+    class: classes.join(" "), "data-hex": key, "data-house-colour": colour,
+    "data-flipped": flipped ? "true" : "false",
+  }, parent);
+  if (removable) {
+    g.setAttribute("tabindex", "0");
+    g.setAttribute("role", "button");
+    g.setAttribute("aria-label", `remove the ${colour} house at ${hexJson(key)}`);
+  }
+  const body = el("g", { class: "sc-house-body" }, g);
+  // Flipped houses are drawn upside down (the rulebook's "flip") with a dashed outline.
+  const f = flipped ? -1 : 1;
+  el("path", {
+    d: `M${cx - 17},${cy - f} L${cx},${cy - 19 * f} L${cx + 17},${cy - f} L${cx + 17},${cy + 17 * f}` +
+      ` L${cx - 17},${cy + 17 * f} Z`,
+    class: "sc-house-shape", fill: FACES[colour][1],
+  }, body);
+  el("text", { x: cx, y: flipped ? cy - 2 : cy + 12, "text-anchor": "middle",
+    class: `sc-house-letter sc-ink-${colour}` }, body, LETTER[colour]);
+  if (flipped) padlock(g, cx + 20, cy - 20);
+  const state = flipped ? "flipped: next to a building, cannot be removed"
+    : removable ? "click to remove it" : "can be removed on a later turn";
+  el("title", {}, g, `${colour} house (${LETTER[colour]}) at ${hexJson(key)}: ${state}`);
+}
+
+// A stack of isometric cubes; the colour letter beside it is the second cue.
+function drawBuilding(parent, key, colour, cubes, fresh) {
+  const [cx, cy] = centre(parseHex(key));
+  const g = el("g", {
+    class: `sc-building${fresh ? " sc-new" : ""}`, "data-hex": key,
+    "data-building-colour": colour, "data-building-cubes": cubes,
+  }, parent);
+  const w = 14;
+  const d = 7;
+  const h = 15;
+  const base = cy + 24;
+  if (cubes === 0) {
+    el("polygon", { points: pointsAttr([[cx - w, base - d], [cx, base], [cx + w, base - d],
+      [cx, base - 2 * d]]), class: "sc-slab" }, g);
+    el("text", { x: cx, y: base - 12, "text-anchor": "middle", class: "sc-zero" }, g, "0");
+  }
+  const [top, left, right] = FACES[colour];
+  for (let k = 0; k < cubes; k += 1) {
+    const y = base - k * h;
+    const cube = el("g", { class: `sc-cube sc-cube-${colour}` }, g);
+    el("polygon", { points: pointsAttr([[cx - w, y - d], [cx, y], [cx, y - h], [cx - w, y - d - h]]),
+      fill: left }, cube);
+    el("polygon", { points: pointsAttr([[cx, y], [cx + w, y - d], [cx + w, y - d - h], [cx, y - h]]),
+      fill: right }, cube);
+    el("polygon", { points: pointsAttr([[cx - w, y - d - h], [cx, y - h], [cx + w, y - d - h],
+      [cx, y - 2 * d - h]]), fill: top }, cube);
+  }
+  el("text", { x: cx + w + 4, y: base - 2, class: "sc-building-letter" }, g,
+    `${LETTER[colour]}${cubes}`);
+  el("title", {}, g, `building at ${hexJson(key)}: ${cubes} ${colour} cube${cubes === 1 ? "" : "s"}`);
+}
+
+function drawEdge(parent, key, state) {
+  const [[x1, y1], [x2, y2]] = edgeEnds(key);
+  const g = el("g", { class: `sc-edge ${state.classes.join(" ")}`, "data-edge": key }, parent);
+  if (state.owner) g.setAttribute("data-player-line", state.owner);
+  if (state.staged) g.setAttribute("data-staged", state.staged);
+  if (state.focusable) {
+    g.setAttribute("tabindex", "0");
+    g.setAttribute("role", "button");
+    const [a, b] = key.split("|");
+    g.setAttribute("aria-label", `grid line between hexes ${hexJson(a)} and ${hexJson(b)}`);
+  }
+  const colour = state.owner || state.staged || state.current;
+  el("line", { x1, y1, x2, y2, class: "sc-edge-line", stroke: PLAYER_COLOUR[colour] || "#333" }, g);
+  // The click target is a thin rectangle along the line, kept clear of the corners so a click
+  // near an intersection is not ambiguous (and it has an area, unlike a vertical line).
+  const len = Math.hypot(x2 - x1, y2 - y1);
+  const [ux, uy] = [(x2 - x1) / len, (y2 - y1) / len];
+  const [nx, ny] = [-uy * 8, ux * 8];
+  const [ax, ay, bx, by] = [x1 + ux * 7, y1 + uy * 7, x2 - ux * 7, y2 - uy * 7];
+  el("polygon", { points: pointsAttr([[ax + nx, ay + ny], [bx + nx, by + ny], [bx - nx, by - ny],
+    [ax - nx, ay - ny]]), class: "sc-edge-hit" }, g);
+}
+
+function view(model, hold) {
+  const current = {
+    houses: model.get("houses"), flipped: model.get("flipped"), buildings: model.get("buildings"),
+    lines: model.get("lines"), new_buildings: model.get("new_buildings"),
+    animation: `p${model.get("position_id")}`,
+  };
+  if (!hold) return current;
+  return { ...current, ...hold.before, animation: `b${hold.n}` };
+}
+
+function drawBoard(svg, model, hold, animated) {
+  svg.replaceChildren();
+  const hexes = model.get("hexes");
+  if (!hexes.length) return;
+  const v = view(model, hold);
+  const phase = hold ? "bot" : model.get("phase");
+  const player = hold ? hold.player : model.get("player");
+  const xs = [];
+  const ys = [];
+  for (const key of hexes) {
+    const [x, y] = centre(parseHex(key));
+    xs.push(x);
+    ys.push(y);
+  }
+  const pad = S + 10;
+  const minX = Math.min(...xs) - pad;
+  const minY = Math.min(...ys) - pad;
+  svg.setAttribute("viewBox", `${minX.toFixed(1)} ${minY.toFixed(1)} ` +
+    `${(Math.max(...xs) - minX + pad).toFixed(1)} ${(Math.max(...ys) - minY + pad).toFixed(1)}`);
+  svg.setAttribute("data-phase", phase);
+  svg.style.setProperty("--sc-current", PLAYER_COLOUR[player] || "#333");
+
+  const built = new Map(v.buildings.map(([key, colour, cubes]) => [key, [colour, cubes]]));
+  const flipped = new Set(v.flipped);
+  const removable = new Set(hold ? [] : model.get("removable"));
+  const fresh = animated.has(v.animation) ? new Set() : new Set(v.new_buildings);
+  animated.add(v.animation);
+
+  const ground = el("g", { class: "sc-ground" }, svg);
+  const pieces = el("g", { class: "sc-pieces" }, svg);
+  for (const key of hexes) {
+    const kind = key in v.houses ? "house" : built.has(key) ? "building" : "empty";
+    const g = el("g", { class: `sc-hex sc-${kind}`, "data-hex-cell": key }, ground);
+    el("polygon", { points: pointsAttr(corners(centre(parseHex(key)))) }, g);
+    if (kind === "house") {
+      drawHouse(pieces, key, v.houses[key], flipped.has(key), removable.has(key));
+    } else if (kind === "building") {
+      const [colour, cubes] = built.get(key);
+      drawBuilding(pieces, key, colour, cubes, fresh.has(key));
+    } else {
+      el("title", {}, g, `empty space at ${hexJson(key)}`);
+    }
+  }
+
+  const owner = new Map();
+  for (const [who, keys] of Object.entries(v.lines)) for (const key of keys) owner.set(key, who);
+  const staged = new Set(hold ? [] : model.get("staged"));
+  const first = hold ? "" : model.get("first_edge");
+  const seconds = new Set(hold ? [] : model.get("second_edges"));
+  const legal = new Set(hold ? [] : model.get("legal_edges"));
+  const choosing = phase === "lines";
+  const edges = el("g", { class: "sc-edges" }, svg);
+  // Drawn lines last, so their round caps sit on top of the grid.
+  const ordered = [...model.get("edges")].sort((a, b) => (owner.has(a) ? 1 : 0) - (owner.has(b) ? 1 : 0));
+  for (const key of ordered) {
+    const classes = [];
+    let focusable = false;
+    if (owner.has(key)) classes.push("sc-drawn", `sc-line-${owner.get(key)}`);
+    if (staged.has(key)) classes.push("sc-staged");
+    if (key === first) classes.push("sc-first");
+    if (choosing && key === first) {
+      focusable = true; // a click drops it
+    } else if (choosing && !owner.has(key)) {
+      const ok = first ? seconds.has(key) : legal.has(key);
+      classes.push(ok ? "sc-legal" : "sc-illegal");
+      if (first && seconds.has(key)) classes.push("sc-second");
+      focusable = ok;
+    } else if (choosing) {
+      classes.push("sc-illegal");
+    }
+    drawEdge(edges, key, {
+      classes, focusable, owner: owner.get(key), current: player,
+      staged: staged.has(key) || key === first ? player : null,
+    });
+  }
+}
+
+function renderSide(side, model, hold, send) {
+  side.replaceChildren();
+  const phase = hold ? "bot" : model.get("phase");
+  const player = hold ? hold.player : model.get("player");
+  const players = model.get("players");
+  const turn = html("div", { class: `sc-turn sc-turn-${phase}`, "aria-live": "polite" }, side);
+  html("span", { class: "sc-swatch", style: `background:${PLAYER_COLOUR[player] || "#333"}` }, turn);
+  const prompt = hold ? `${hold.label} is thinking…` : model.get("prompt");
+  html("span", { class: "sc-prompt" }, turn, prompt);
+  if (hold) html("span", { class: "sc-thinking", "aria-hidden": "true" }, turn, "● ● ●");
+
+  const actions = html("div", { class: "sc-actions" }, side);
+  const button = (action, label, enabled, title) => {
+    const b = html("button", { type: "button", class: "sc-button", "data-action": action, title },
+      actions, label);
+    b.disabled = !enabled || Boolean(hold);
+    b.addEventListener("click", () => send({ action }));
+    return b;
+  };
+  if (model.get("can_pass") && !hold) {
+    button("pass_lines", "No line possible", true, "No grid line is legal anywhere: skip drawing");
+  }
+  const choosing = model.get("first_edge") || model.get("phase") === "remove";
+  button("cancel_lines", "Cancel my lines", choosing, "Choose this turn's lines again");
+  button("undo", "↶ Undo last move", model.get("can_undo"),
+    "Practice mode: take back your last turn (and the bot's reply)");
+
+  const list = html("div", { class: "sc-players" }, side);
+  for (const [name, info] of Object.entries(players)) {
+    const moving = name === player && phase !== "over" && phase !== "replay";
+    const row = html("div", { class: `sc-player${moving ? " sc-to-move" : ""}`,
+      "data-player": name }, list);
+    html("span", { class: "sc-line-sample", style: `background:${PLAYER_COLOUR[name]}` }, row);
+    html("span", {}, row, info.label);
+    if (moving) {
+      html("span", { class: "sc-to-move-tag" }, row, "to move");
+    }
+  }
+}
+
+function renderLegend(legend) {
+  legend.replaceChildren();
+  html("div", { class: "sc-legend-title" }, legend, "Key");
+  const row = (draw, text) => {
+    const item = html("div", { class: "sc-legend-item" }, legend);
+    const icon = el("svg", { width: 46, height: 40, viewBox: "-23 -22 46 44", "aria-hidden": "true" },
+      item);
+    draw(icon);
+    html("span", {}, item, text);
+  };
+  const houses = html("div", { class: "sc-legend-houses" }, legend);
+  for (const colour of Object.keys(LETTER)) {
+    const item = html("span", { class: "sc-legend-house" }, houses);
+    const icon = el("svg", { width: 40, height: 40, viewBox: "-21 -22 42 44", "aria-hidden": "true" },
+      item);
+    const g = el("g", { transform: "translate(-0.0,0)" }, icon);
+    el("path", { d: "M-17,-1 L0,-19 L17,-1 L17,17 L-17,17 Z", class: "sc-house-shape",
+      fill: FACES[colour][1] }, g);
+    el("text", { x: 0, y: 12, "text-anchor": "middle", class: `sc-house-letter sc-ink-${colour}` }, g,
+      LETTER[colour]);
+    html("span", {}, item, colour);
+  }
+  row((svg) => {
+    const g = el("g", { class: "sc-house sc-flipped" }, svg);
+    el("path", { d: "M-15,1 L0,17 L15,1 L15,-15 L-15,-15 Z", class: "sc-house-shape",
+      fill: FACES.white[1] }, g);
+    padlock(g, 14, -14);
+  }, "flipped house: next to a building, cannot be removed");
+  row((svg) => {
+    for (let k = 0; k < 2; k += 1) {
+      const y = 14 - k * 13;
+      el("polygon", { points: pointsAttr([[-12, y - 6], [0, y], [0, y - 13], [-12, y - 19]]),
+        fill: FACES.yellow[1] }, svg);
+      el("polygon", { points: pointsAttr([[0, y], [12, y - 6], [12, y - 19], [0, y - 13]]),
+        fill: FACES.yellow[2] }, svg);
+      el("polygon", { points: pointsAttr([[-12, y - 19], [0, y - 13], [12, y - 19], [0, y - 25]]),
+        fill: FACES.yellow[0] }, svg);
+    }
+  }, "building: a stack of cubes (Y2 = 2 yellow cubes)");
+  for (const [player, colour] of Object.entries(PLAYER_COLOUR)) {
+    row((svg) => el("line", { x1: -18, y1: 8, x2: 18, y2: -8, stroke: colour, "stroke-width": 8,
+      "stroke-linecap": "round" }, svg), `${player} streetcar line`);
+  }
+}
+
+function render({ model, el: root }) {
+  root.classList.add("sc-board");
+  const message = html("div", { class: "sc-message", role: "status", "aria-live": "polite" }, root);
+  const main = html("div", { class: "sc-main" }, root);
+  const svg = el("svg", { class: "sc-board-svg", role: "group",
+    "aria-label": "Streetcar board: hexes with houses and buildings; grid lines are streetcar lines" },
+  main);
+  const column = html("div", { class: "sc-side-column" }, main);
+  const side = html("div", { class: "sc-side" }, column);
+  const legend = html("div", { class: "sc-legend" }, column);
+  renderLegend(legend);
+
+  const animated = new Set([`p${model.get("position_id")}`]); // no animation for what is there
+  let hold = null; // a bot move waiting to be shown: {n, before, player, label, timer, shows}
+  let seenBot = (model.get("bot_move") || {}).n || 0;
+
+  const send = (content) => {
+    if (hold) return; // the bot's move is about to appear
+    model.send(content);
+  };
+
+  const release = () => {
+    if (!hold) return;
+    clearTimeout(hold.timer);
+    const n = hold.n;
+    hold = null;
+    model.send({ action: "bot_shown", n });
+  };
+
+  const draw = () => {
+    if (hold && model.get("position_id") !== hold.shows) release(); // something else changed
+    const focused = root.querySelector(":focus");
+    const focusKey = focused && (focused.getAttribute("data-edge") || focused.getAttribute("data-hex"));
+    drawBoard(svg, model, hold, animated);
+    renderSide(side, model, hold, send);
+    const text = hold ? hold.message : model.get("message");
+    message.textContent = text;
+    const kind = hold ? "info" : model.get("message_kind") || "info";
+    message.className = `sc-message hl-${kind}${text ? "" : " sc-empty"}`;
+    if (focusKey) {
+      const node = svg.querySelector(`[data-edge="${focusKey}"], .sc-house[data-hex="${focusKey}"]`);
+      if (node) node.focus();
+    }
+  };
+
+  let pending = false;
+  const schedule = () => { // one redraw for a batch of trait changes
+    if (pending) return;
+    pending = true;
+    queueMicrotask(() => { pending = false; draw(); });
+  };
+
+  const onBotMove = () => {
+    const move = model.get("bot_move") || {};
+    if (!move.n || move.n <= seenBot) return;
+    seenBot = move.n;
+    if (hold) release();
+    const delay = 1000 * (move.delay || 0);
+    if (delay <= 0) {
+      model.send({ action: "bot_shown", n: move.n });
+      return;
+    }
+    hold = { n: move.n, before: move.before, player: move.player, label: move.label,
+      message: move.before_message || "", shows: move.shows };
+    hold.timer = setTimeout(() => { release(); schedule(); }, delay);
+    schedule();
+  };
+
+  const onClick = (event) => {
+    const edge = event.target.closest("[data-edge]");
+    if (edge) { send({ action: "edge", edge: edge.getAttribute("data-edge") }); return; }
+    const house = event.target.closest(".sc-house[data-hex]");
+    if (house) send({ action: "house", hex: house.getAttribute("data-hex") });
+  };
+  const onKey = (event) => {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    const target = event.target.closest("[data-edge], .sc-house[data-hex]");
+    if (!target) return;
+    event.preventDefault();
+    onClick({ target });
+  };
+  svg.addEventListener("click", onClick);
+  svg.addEventListener("keydown", onKey);
+
+  const download = () => {
+    const request = model.get("download");
+    if (!request || !request.content) return;
+    const blob = new Blob([request.content], { type: "application/json" });
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = request.name || "streetcar-game.json";
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  };
+
+  draw();
+  const names = ["hexes", "edges", "houses", "flipped", "buildings", "lines", "new_buildings",
+    "position_id", "phase", "player", "players", "prompt", "legal_edges", "first_edge",
+    "second_edges", "staged", "removable", "can_undo", "can_pass", "message", "message_kind"];
+  for (const name of names) model.on(`change:${name}`, schedule);
+  model.on("change:bot_move", onBotMove);
+  model.on("change:download", download);
+  return () => {
+    if (hold) clearTimeout(hold.timer);
+    for (const name of names) model.off(`change:${name}`, schedule);
+    model.off("change:bot_move", onBotMove);
+    model.off("change:download", download);
+    svg.removeEventListener("click", onClick);
+    svg.removeEventListener("keydown", onKey);
+  };
+}
+
+export default { render };

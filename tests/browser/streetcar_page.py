@@ -1,0 +1,106 @@
+"""Reading the Streetcar lab off a live page, to compare with the engine."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from housing_lab.streetcar import Game
+from housing_lab.widgets.streetcar_board import position_view
+from housing_lab.widgets.streetcar_score import score_chart_data
+
+READ_PAGE = """() => {
+  const board = document.querySelector('.sc-lab .sc-board');
+  if (!board) return null;
+  const houses = {};
+  const flipped = [];
+  for (const node of board.querySelectorAll('.sc-house[data-hex]')) {
+    const key = node.getAttribute('data-hex');
+    houses[key] = node.getAttribute('data-house-colour');
+    if (node.getAttribute('data-flipped') === 'true') flipped.push(key);
+  }
+  const buildings = Array.from(board.querySelectorAll('.sc-building[data-hex]')).map((node) => [
+    node.getAttribute('data-hex'), node.getAttribute('data-building-colour'),
+    Number(node.getAttribute('data-building-cubes'))]);
+  const lines = {purple: [], red: []};
+  for (const node of board.querySelectorAll('[data-player-line]')) {
+    lines[node.getAttribute('data-player-line')].push(node.getAttribute('data-edge'));
+  }
+  const totals = {};
+  for (const row of document.querySelectorAll('.sc-lab .sc-score-table tr[data-player]')) {
+    totals[row.getAttribute('data-player')] = Number(row.getAttribute('data-total'));
+  }
+  const chart = document.querySelector('.sc-lab .sc-score-chart');
+  const groups = chart ? Array.from(chart.querySelectorAll('g.bargroup')) : [];
+  const bars = groups.map((g) => Array.from(g.querySelectorAll('rect.bar'))
+    .map((r) => parseFloat(r.getAttribute('height')) || 0));
+  const svg = board.querySelector('svg.sc-board-svg');
+  const message = board.querySelector('.sc-message');
+  const outcome = document.querySelector('.sc-lab .sc-outcome');
+  return {
+    houses, flipped: flipped.sort(), buildings, lines,
+    phase: svg ? svg.getAttribute('data-phase') : null,
+    message: message ? message.textContent : '',
+    kind: message ? message.className : '',
+    totals, bars, outcome: outcome ? outcome.textContent : '',
+    legal: board.querySelectorAll('.sc-edge.sc-legal').length,
+  };
+}"""
+
+
+def read_page(page: Any) -> dict[str, Any]:
+    return page.evaluate(READ_PAGE)
+
+
+def expected(game: Game) -> dict[str, Any]:
+    """What the page must show for the engine's position."""
+    view = position_view(game)
+    return {
+        "houses": view["houses"],
+        "flipped": sorted(view["flipped"]),
+        "buildings": sorted(view["buildings"]),
+        "lines": {player: sorted(keys) for player, keys in view["lines"].items()},
+        "totals": game.scores(),
+        "products": score_chart_data(game.score_breakdown()),
+    }
+
+
+def shown(seen: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "houses": seen["houses"],
+        "flipped": seen["flipped"],
+        "buildings": sorted(seen["buildings"]),
+        "lines": {player: sorted(keys) for player, keys in seen["lines"].items()},
+        "totals": seen["totals"],
+    }
+
+
+def bars_agree(bars: list[list[float]], products: list[list[int]]) -> bool:
+    """bqplot draws a group per colour with a bar per player; heights are proportional to the
+    products, so compare where the zeros are and the ratios to the largest bar."""
+    if len(bars) != len(products[0]):
+        return False
+    drawn = [[group[p] for group in bars] for p in range(len(products))]
+    top_drawn = max(max(row) for row in drawn)
+    top = max(max(row) for row in products)
+    if top == 0:
+        return top_drawn < 1
+    return all(
+        abs(h / top_drawn - v / top) < 0.02 for row_h, row_v in zip(drawn, products, strict=True)
+        for h, v in zip(row_h, row_v, strict=True)
+    )
+
+
+def wait_until_page_shows(page: Any, game: Game, timeout: float = 20.0) -> dict[str, Any]:
+    """Poll until board, score table and chart show the engine's position and scores."""
+    want = expected(game)
+    deadline = time.monotonic() + timeout
+    seen: dict[str, Any] = {}
+    while time.monotonic() < deadline:
+        seen = read_page(page) or {}
+        if seen and seen["phase"] != "bot":
+            board_ok = shown(seen) == {k: v for k, v in want.items() if k != "products"}
+            if board_ok and bars_agree(seen["bars"], want["products"]):
+                return seen
+        time.sleep(0.15)
+    raise AssertionError(f"page never showed the engine's position.\nwant {want}\nsaw {seen}")

@@ -1,0 +1,219 @@
+"""The Streetcar lab in a real browser: JupyterLab, offline, played by clicking against the bot.
+
+The test keeps its own engine game beside the page: it pushes the moves it clicks and the moves
+the same seeded bot makes, and checks after every turn that the board, the score table and the
+chart show exactly that position.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import time
+
+import pytest
+
+from housing_lab.streetcar import Game, Move, make_bot, play_game, replay, write_record
+from housing_lab.widgets.streetcar_board import edge_key, hex_key
+
+from .harness import (
+    PageWatch,
+    jupyter_lab,
+    run_all_cells_in_lab,
+    screenshot,
+    voila,
+    write_notebook,
+)
+from .streetcar_page import read_page, wait_until_page_shows
+
+SEED = 1
+CELLS = [
+    "from housing_lab.widgets import StreetcarLab\n"
+    f"lab = StreetcarLab(seed={SEED}, opponent='greedy', bot_delay=0.6)\nlab",
+]
+# As in test_nb_lab_browser.py: Voila's template asks a CDN for Font Awesome (blocked, harmless)
+# and Notebook 7's lab extension logs an error of its own outside Notebook.
+TEMPLATE_CDN = ("font-awesome", "fontawesome")
+FOREIGN_ERRORS = ("@jupyter-notebook/lab-extension",)
+
+
+def edge_selector(edge) -> str:
+    return f'.sc-lab [data-edge="{edge_key(edge)}"]'
+
+
+def click_turn(page, move: Move, shot: str | None = None, keyboard: bool = False) -> None:
+    """Click a whole turn: lines (2, 1 or the "no line possible" button), then the house.
+    With `keyboard`, the first line and the house are chosen with Tab focus and Enter."""
+    if len(move.lines) == 2:
+        first, second = move.lines
+        if keyboard:
+            page.focus(edge_selector(first))
+            page.keyboard.press("Enter")
+        else:
+            page.click(edge_selector(first))
+        page.wait_for_selector(f'{edge_selector(first)}.sc-first')
+        page.wait_for_selector(f'{edge_selector(second)}.sc-second')
+        page.hover(edge_selector(second))  # legal: highlighted on hover, without a round trip
+        width = page.eval_on_selector(f"{edge_selector(second)} .sc-edge-line",
+                                      "n => getComputedStyle(n).strokeWidth")
+        assert width == "8px", width
+        if shot:
+            screenshot(page.locator(".sc-lab .sc-board"), shot)
+        page.click(edge_selector(second))
+    elif len(move.lines) == 1:
+        page.click(edge_selector(move.lines[0]))
+    else:
+        page.click('.sc-lab [data-action="pass_lines"]')
+    if move.remove is not None:
+        house = f'.sc-lab .sc-house.sc-removable[data-hex="{hex_key(move.remove)}"]'
+        page.wait_for_selector(house)
+        if keyboard:
+            page.focus(house)
+            page.keyboard.press("Enter")
+        else:
+            page.click(house)
+
+
+def bot_reply(page, game: Game, bot) -> None:
+    """The page first shows the student's move with the bot 'thinking', then the bot's move."""
+    red_before = len(game.lines["red"])
+    page.wait_for_selector('.sc-lab svg[data-phase="bot"]', timeout=5_000)
+    seen = read_page(page)
+    assert len(seen["lines"]["red"]) == red_before, "the bot's move appeared without a pause"
+    assert "thinking" in page.inner_text(".sc-lab .sc-turn")
+    game.push(bot.choose(game))
+    wait_until_page_shows(page, game)
+
+
+def play_by_clicking(page) -> Game:
+    """Turn 1 with a refused click, then four turns chosen by a greedy 'student'."""
+    game = Game(seed=SEED)
+    bot = make_bot("greedy", SEED)
+    student = make_bot("greedy", 99)
+    wait_until_page_shows(page, game)
+
+    # Turn 1: a line that does not touch the chosen first line is explained, not drawn.
+    move = student.choose(game)
+    page.click(edge_selector(move.lines[0]))
+    far = next(e for e in game.legal_edges()
+               if game.explain_illegal_line(e, move.lines[0]) and e not in move.lines)
+    page.click(edge_selector(far))
+    page.wait_for_selector(".sc-lab .sc-message.hl-error")
+    reason = game.explain_illegal_line(far, move.lines[0])
+    assert reason and reason in read_page(page)["message"]
+    page.click(edge_selector(move.lines[0]))  # deselect, then the whole turn
+    page.wait_for_selector(".sc-lab .sc-first", state="detached")
+    click_turn(page, move)
+    game.push(move)
+    bot_reply(page, game, bot)
+
+    for turn in range(4):
+        move = student.choose(game)
+        last = turn == 3
+        click_turn(page, move, shot="streetcar-board-choosing" if last else None, keyboard=last)
+        game.push(move)
+        bot_reply(page, game, bot)
+    assert game.buildings, "the test should have placed a building"
+
+    # A flipped house cannot be removed: the engine's reason appears, nothing changes.
+    flipped = game.flipped_houses()
+    assert flipped
+    lines = next(choice for choice in game.legal_line_choices() if len(choice) == 2)
+    click_turn(page, Move(lines))
+    page.click(f'.sc-lab .sc-house[data-hex="{hex_key(flipped[0])}"]')
+    page.wait_for_selector(".sc-lab .sc-message.hl-error:has-text('is next to the building')")
+    page.click('.sc-lab [data-action="cancel_lines"]')
+    wait_until_page_shows(page, game)
+    return game
+
+
+def replay_a_finished_game(page, tmp_path: pathlib.Path) -> None:
+    """Load a whole bot game from a file, step through it, jump to the end: the winner."""
+    finished = play_game([make_bot("greedy", 3), make_bot("random", 4)], seed=3)
+    path = tmp_path / "finished.json"
+    write_record(path, finished)
+    with page.expect_file_chooser() as chooser:  # ipywidgets' input is never in the DOM
+        page.click(".sc-lab .widget-upload")
+    chooser.value.set_files(str(path))
+    page.wait_for_selector(".sc-lab .sc-replay .sc-replay-step")
+    moves = finished.move_stack
+    game = Game(seed=3)
+    wait_until_page_shows(page, game)
+    for move in moves[:3]:
+        page.click(".sc-lab .sc-replay-step")
+        game.push(move)
+        wait_until_page_shows(page, game)
+    page.click(".sc-lab .sc-replay-end")
+    for move in moves[3:]:
+        game.push(move)
+    seen = wait_until_page_shows(page, game)
+    assert seen["outcome"] == f"Game over: {finished.outcome().explanation}."
+    page.click(".sc-lab .sc-replay-resume")
+    page.wait_for_selector('.sc-lab svg[data-phase="over"]')
+    assert finished.outcome().explanation in page.inner_text(".sc-lab .sc-turn")
+    screenshot(page.locator(".sc-lab"), "streetcar-lab-game-over")
+
+
+def check_watch(watch: PageWatch) -> None:
+    assert watch.our_errors(ignore=FOREIGN_ERRORS) == [], watch.console_errors
+    strays = [url for url in watch.blocked if not any(t in url for t in TEMPLATE_CDN)]
+    assert strays == [], f"requests tried to leave 127.0.0.1: {strays}"
+
+
+@pytest.fixture
+def notebook(tmp_path: pathlib.Path) -> pathlib.Path:
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    return write_notebook(folder / "streetcar.ipynb", CELLS)
+
+
+@pytest.mark.browser
+def test_streetcar_in_jupyterlab(browser, notebook: pathlib.Path, tmp_path: pathlib.Path) -> None:
+    started = time.monotonic()
+    with jupyter_lab(notebook.parent, tmp_path) as url:
+        page = browser.new_page(viewport={"width": 1400, "height": 1900})
+        watch = PageWatch()
+        watch.attach(page)
+        page.goto(url.format(path=notebook.name))
+        run_all_cells_in_lab(page, ".sc-lab .sc-house")
+        print(f"lab open and run: {time.monotonic() - started:.1f} s")
+        game = play_by_clicking(page)
+        print(f"played: {time.monotonic() - started:.1f} s")
+
+        seen = wait_until_page_shows(page, game)
+        assert seen["outcome"].startswith("So far:")
+        screenshot(page.locator(".sc-lab"), "streetcar-lab-jupyterlab")
+
+        with page.expect_download() as download:  # Save game: the record follows the engine
+            page.click(".sc-lab .sc-save")
+        record = json.loads(pathlib.Path(download.value.path()).read_text())
+        assert "final" not in record  # the game is not over
+        replayed = replay(record, require_complete=False)
+        assert replayed.move_stack == game.move_stack
+
+        replay_a_finished_game(page, tmp_path)
+        check_watch(watch)
+        assert watch.blocked == []
+        page.close()
+    print(f"streetcar browser test: {time.monotonic() - started:.1f} s")
+
+
+@pytest.mark.browser
+def test_streetcar_in_voila(browser, notebook: pathlib.Path, tmp_path: pathlib.Path) -> None:
+    """Voila: the opening turn by clicking, the bot's pause, the board and score follow."""
+    with voila(notebook, tmp_path) as url:
+        page = browser.new_page(viewport={"width": 1400, "height": 1900})
+        watch = PageWatch()
+        watch.attach(page)
+        page.goto(url)
+        page.wait_for_selector(".sc-lab .sc-house", timeout=90_000)
+        game = Game(seed=SEED)
+        bot = make_bot("greedy", SEED)
+        wait_until_page_shows(page, game)
+        move = make_bot("greedy", 99).choose(game)
+        click_turn(page, move)
+        game.push(move)
+        bot_reply(page, game, bot)
+        screenshot(page.locator(".sc-lab"), "streetcar-lab-voila")
+        check_watch(watch)
+        page.close()
