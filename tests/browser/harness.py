@@ -167,11 +167,21 @@ def chromium_available() -> bool:
         importlib.util.find_spec(name) is not None for name in needed)
 
 
+NOTEBOOK_PROGRESS = """() => {
+  const prompts = Array.from(document.querySelectorAll(
+    '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputArea-prompt'));
+  const texts = prompts.map((p) => p.textContent.trim());
+  return {cells: texts.length, running: texts.filter((t) => t.includes('*')).length,
+          done: texts.filter((t) => /\\[\\d+\\]/.test(t)).length};
+}"""
+
+
 def run_all_cells_in_lab(page: Any, wait_for: str, tries: int = 3) -> None:
     """Clear outputs and run all, then wait for `wait_for` (a selector) to appear.
 
     The first notebook of a fresh server sometimes ignores a Run All sent while its kernel is
-    still connecting, so a missing output is retried a few times before it fails.
+    still connecting. If no cell has started after a short wait, Run All is sent again; once
+    cells run, the wait for `wait_for` is long (lessons compute for a while).
     """
     page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]', timeout=90_000)
     menu_bar = page.locator("#jp-menu-panel, .lm-MenuBar").first
@@ -180,21 +190,16 @@ def run_all_cells_in_lab(page: Any, wait_for: str, tries: int = 3) -> None:
         page.locator(".lm-Menu").get_by_role("menuitem", name="Clear Outputs of All Cells").click()
         menu_bar.get_by_role("menuitem", name="Run", exact=True).click()
         page.locator(".lm-Menu").get_by_role("menuitem", name="Run All Cells", exact=True).click()
-        try:
-            page.wait_for_selector(wait_for, timeout=45_000)
+        deadline = time.monotonic() + 15
+        started = False
+        while time.monotonic() < deadline and not started:
+            progress = page.evaluate(NOTEBOOK_PROGRESS)
+            started = progress["running"] > 0 or progress["done"] > 0
+            if not started:
+                time.sleep(0.25)
+        if started or attempt == tries - 1:
+            page.wait_for_selector(wait_for, timeout=180_000)
             return
-        except Exception:
-            if attempt == tries - 1:
-                raise
-
-
-NOTEBOOK_PROGRESS = """() => {
-  const prompts = Array.from(document.querySelectorAll(
-    '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputArea-prompt'));
-  const texts = prompts.map((p) => p.textContent.trim());
-  return {cells: texts.length, running: texts.filter((t) => t.includes('*')).length,
-          done: texts.filter((t) => /\\[\\d+\\]/.test(t)).length};
-}"""
 
 
 def wait_for_all_cells(page: Any, timeout: float = 240.0) -> dict[str, int]:
