@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import pathlib
 
 import pytest
@@ -73,6 +74,13 @@ def play_with_the_lab(page, name: str) -> None:
     page.keyboard.press("Delete")
     del scenario["tiles"]["B1"]
     wait_until_page_shows(page, scenario)
+
+    # Save board: the browser downloads the scenario, which the engine scores the same way.
+    with page.expect_download() as download:
+        page.locator(".hl-save").click()
+    saved = json.loads(pathlib.Path(download.value.path()).read_text())
+    assert saved["tiles"] == scenario["tiles"]
+    assert sorted(saved["policies"]) == sorted(scenario["policies"])
     screenshot(page.locator(".hl-nb-lab"), name)
 
 
