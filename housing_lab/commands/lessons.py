@@ -84,6 +84,8 @@ def run_lab(args: argparse.Namespace) -> int:
         command.append(f"--port={args.port}")
     if args.no_browser:
         command.append("--no-browser")
+    if hasattr(os, "geteuid") and os.geteuid() == 0:  # containers and lab images often run as root
+        command.append("--allow-root")
     return _run(command, args.dry_run)
 
 
