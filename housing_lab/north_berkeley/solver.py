@@ -142,7 +142,7 @@ def solve(
     started = time.perf_counter()
     evaluator, problem = _problem(evaluator, cards, weights, fixed, policies, policy_sets,
                                   existing, seed, options)
-    scored = search(evaluator, problem)
+    scored = search(evaluator, problem, goal="best")
     pick = _best(scored, nonnegative=False)
     assert pick is not None  # every policy set has boards
     return _solution(evaluator, problem, scored, pick, started)
@@ -165,7 +165,7 @@ def every_card_nonnegative(
     started = time.perf_counter()
     evaluator, problem = _problem(evaluator, cards, weights, fixed, policies, policy_sets,
                                   existing, seed, options)
-    scored = search(evaluator, problem)
+    scored = search(evaluator, problem, goal="nonnegative")
     pick = _best(scored, nonnegative=True)
     if pick is None:
         return None
@@ -188,7 +188,7 @@ def pareto_frontier(
     boards on which none of them scores -1. Sorted by spending (and so by low housed)."""
     evaluator, problem = _problem(evaluator, cards, None, fixed, policies, policy_sets,
                                   existing, seed, options, cards_required=False)
-    scored = search(evaluator, problem, pareto=True)
+    scored = search(evaluator, problem, pareto=True, goal="pareto")
     cheapest: dict[int, tuple[int, int, int]] = {}  # low housed -> (spending, set, state)
     for index, part in enumerate(scored):
         valid = part.nonnegative

@@ -6,6 +6,10 @@ numbers of new homes by type and on who lives where. The search builds one `Boar
 restriction (with or without `affordable_100`), whose groups' signatures are those atoms under
 every candidate policy set, then scores its final states for each policy set with the batch
 formulas (`batch_rules`), the same code the batch evaluator uses.
+
+Each question (`goal`) may search less: states score at their least cost when no card can
+prefer a dearer board (`_least_cost`), and the last layers of large searches drop states whose
+bounds (`solver_bound`) show no completion can matter (`_keep`).
 """
 
 from __future__ import annotations
@@ -37,8 +41,9 @@ from housing_lab.north_berkeley.solver_atoms import (
     merge,
     spending_thresholds,
 )
+from housing_lab.north_berkeley.solver_bound import Bounds, group_facts
 from housing_lab.north_berkeley.solver_inputs import Problem
-from housing_lab.north_berkeley.solver_space import BoardSpace, Group
+from housing_lab.north_berkeley.solver_space import BoardSpace, Group, Prune
 
 Array = np.ndarray
 NEW_HOMES = ("new_market", "new_middle", "new_low")
@@ -55,13 +60,31 @@ def _classes(values: Array, spec: Spec) -> Array:
     return values
 
 
-def _atoms(problem: Problem, pareto: bool) -> Atoms:
+def _atoms(problem: Problem, pareto: bool, least_cost: bool = False) -> Atoms:
+    """What the states keep apart. `least_cost`: not spending (see `_least_cost`)."""
     specs = [CARD_ATOMS[card] for card in problem.cards]
     if pareto:
         specs.append({"housed_low": None})
     if any(MATCHING_FUNDS in s for s in problem.policy_sets):
         specs.append({"new_low": (MATCHING_FUNDS_LOW_HOMES,)})
-    return tuple(sorted(merge(specs).items()))
+    merged = merge(specs)
+    if least_cost:
+        merged.pop("spending", None)
+    return tuple(sorted(merged.items()))
+
+
+def _least_cost(problem: Problem, goal: str | None) -> bool:
+    """Whether the states may forget spending and score each at its least cost.
+
+    Every card's score is non-increasing in spending when its other facts are fixed (spending
+    appears only as "below x" in a +1 and "over x" in a -1: `test_cards_never_prefer_spending`).
+    So among the boards of a state, the cheapest gives every card its best score: it has the
+    highest total when no weight is negative, it keeps every card >= 0 if any board does, and
+    it is the cheapest for its low income housed. The state's least cost (kept per cost kind)
+    is then the only spending that can matter."""
+    if goal == "pareto":
+        return True
+    return goal in ("best", "nonnegative") and all(w >= 0 for w in problem.weights)
 
 
 def _placement(evaluator: BatchEvaluator, existing: tuple[tuple[str, str], ...]
@@ -172,10 +195,10 @@ def _allowed(evaluator: BatchEvaluator, problem: Problem, affordable: bool
 
 
 @lru_cache(maxsize=8)
-def _space(evaluator: BatchEvaluator, allowed: tuple[tuple[int, ...], ...], atoms: Atoms,
-           policy_sets: tuple[frozenset[str], ...], placement: tuple[int, int, int, int],
-           low_income_in_adus: bool) -> BoardSpace:
-    """The reduced board space (cached: the questions on one coalition share it)."""
+def _base(evaluator: BatchEvaluator, allowed: tuple[tuple[int, ...], ...], atoms: Atoms,
+          policy_sets: tuple[frozenset[str], ...], placement: tuple[int, int, int, int],
+          low_income_in_adus: bool) -> BoardSpace:
+    """The reduced board space, its layers not yet built (cached: questions share it)."""
     groups = _groups(evaluator, dict(atoms), policy_sets, placement, low_income_in_adus)
     housing = evaluator.features[:, :, FEATURES.index("housing_cost")]
     other = evaluator.features[:, :, FEATURES.index("other_cost")]
@@ -185,9 +208,21 @@ def _space(evaluator: BatchEvaluator, allowed: tuple[tuple[int, ...], ...], atom
     return BoardSpace(evaluator.features, FEATURES, np.stack(costs, axis=2), allowed, groups)
 
 
+@lru_cache(maxsize=8)
+def _space(evaluator: BatchEvaluator, allowed: tuple[tuple[int, ...], ...], atoms: Atoms,
+           policy_sets: tuple[frozenset[str], ...], placement: tuple[int, int, int, int],
+           low_income_in_adus: bool) -> BoardSpace:
+    """Every state of the reduced board space (cached: the questions on one coalition share
+    it)."""
+    return _base(evaluator, allowed, atoms, policy_sets, placement, low_income_in_adus).built()
+
+
 def clear_cache() -> None:
     """Forget the cached board spaces (benchmarks time searches from scratch)."""
+    _base.cache_clear()
     _space.cache_clear()
+    _bounds.cache_clear()
+    _pruned.cache_clear()
 
 
 @dataclass
@@ -209,13 +244,15 @@ class Scored:
         return self.space.board(int(self.keys[state]), column, int(self.spending[state]))
 
 
-def _score(evaluator: BatchEvaluator, problem: Problem, space: BoardSpace,
-           policies: frozenset[str], placement: tuple[int, int, int, int]) -> Scored:
-    keys, costs = space.final
-    n = len(keys)
-    values = space.decode(keys)
+def _card_scores(evaluator: BatchEvaluator, cards: tuple[str, ...], values: dict[str, Array],
+                 costs: Array, policies: frozenset[str], placement: tuple[int, int, int, int],
+                 low_income_in_adus: bool) -> tuple[Array, Array, Array, Array | None]:
+    """Card scores (n, cards) of decoded sums `values` with least costs `costs` (one column,
+    or two when matching funds may halve housing) under `policies`; and spending, whether
+    housing was halved, low income residents housed (None without the new-home counts)."""
+    n = len(costs)
     halved = np.zeros(n, dtype=bool)
-    if MATCHING_FUNDS in policies:
+    if MATCHING_FUNDS in policies and "new_low" in values:  # (a card reading no spending)
         halved = values["new_low"] >= MATCHING_FUNDS_LOW_HOMES
     spending = np.where(halved, costs[:, -1], costs[:, 0])
     facts = ArrayFacts(scale=evaluator.scale, spending=spending,
@@ -227,8 +264,7 @@ def _score(evaluator: BatchEvaluator, problem: Problem, space: BoardSpace,
     if "new_market" in values:
         facts.new_total = values["new_market"] + values["new_middle"] + values["new_low"]
         counts = move_in(evaluator, values["new_market"], values["new_middle"],
-                         values["new_low"], policies, placement,
-                         problem.options.low_income_in_adus)
+                         values["new_low"], policies, placement, low_income_in_adus)
         facts.housed_high, facts.housed_middle, facts.housed_low = (
             counts.housed()[i] for i in (HIGH, MIDDLE, LOW))
         facts.apartments_middle_or_high = counts.apartments_middle_or_high(
@@ -236,9 +272,17 @@ def _score(evaluator: BatchEvaluator, problem: Problem, space: BoardSpace,
         facts.houses_all_high = counts.houses_all_high(np.int64(placement[0]),
                                                        np.int64(placement[1]))
         low_housed = facts.housed_low
-    _check_facts(facts, problem.cards)
-    plus, minus = card_scores(facts, problem.cards)
-    scores = plus.astype(np.int64) - minus
+    _check_facts(facts, cards)
+    plus, minus = card_scores(facts, cards)
+    return plus.astype(np.int64) - minus, spending, halved, low_housed
+
+
+def _score(evaluator: BatchEvaluator, problem: Problem, space: BoardSpace,
+           policies: frozenset[str], placement: tuple[int, int, int, int]) -> Scored:
+    keys, costs = space.final
+    scores, spending, halved, low_housed = _card_scores(
+        evaluator, problem.cards, space.decode(keys), costs, policies, placement,
+        problem.options.low_income_in_adus)
     if all(isinstance(w, int) for w in problem.weights):
         total = scores @ np.array(problem.weights, dtype=np.int64)
     else:  # rounded so that equal sums of decimal weights tie
@@ -260,15 +304,161 @@ def _check_facts(facts: ArrayFacts, cards: tuple[str, ...]) -> None:
                     raise RuntimeError(f"the search dropped {name!r}, which {card} reads")
 
 
-def search(evaluator: BatchEvaluator, problem: Problem, pareto: bool = False) -> list[Scored]:
-    """Every candidate policy set's final states, scored (in `problem.policy_sets` order)."""
-    atoms = _atoms(problem, pareto)
+def _facts_of(evaluator: BatchEvaluator, space: BoardSpace,
+              policy_sets: tuple[frozenset[str], ...], placement: tuple[int, int, int, int],
+              low_income_in_adus: bool) -> dict[int, dict[str, Array]]:
+    def moved(market: Array, middle: Array, low: Array, policies: frozenset[str]
+              ) -> dict[str, Array]:
+        counts = move_in(evaluator, market, middle, low, policies, placement,
+                         low_income_in_adus)
+        housed = counts.housed()
+        return {"housed_low": housed[LOW], "housed_middle": housed[MIDDLE],
+                "housed_high": housed[HIGH],
+                "anti": 2 * (housed[LOW] + housed[MIDDLE]) > sum(housed),
+                "apartments_middle_or_high": counts.apartments_middle_or_high(
+                    np.int64(placement[2])),
+                "houses_all_high": counts.houses_all_high(np.int64(placement[0]),
+                                                          np.int64(placement[1]))}
+
+    return {g: group_facts(evaluator, tables, policy_sets, moved)
+            for g, tables in enumerate(space.groups)}
+
+
+SAMPLE = 1000  # states completed (square by square) to find a total some board reaches
+CHECKED_FROM = 4096  # layers smaller than this are not bounded (too cheap to matter)
+LOOKAHEAD = 1  # bound only the layers with at most this many squares left (the bounds are
+# loose with more: they bound each card, and each group, on its own)
+SLACK = 1e-6  # decimal weights: keep states whose bound falls short by rounding only
+
+
+@lru_cache(maxsize=8)
+def _bounds(evaluator: BatchEvaluator, problem: Problem, space: BoardSpace,
+            sharing: tuple[frozenset[str], ...], placement: tuple[int, int, int, int]
+            ) -> Bounds:
+    adus = problem.options.low_income_in_adus
+
+    def scorer(cards: tuple[str, ...], values: dict[str, Array], costs: Array,
+               policies: frozenset[str]) -> Array:
+        return _card_scores(evaluator, cards, values, costs, policies, placement, adus)[0]
+
+    return Bounds(evaluator, space, problem.cards, problem.weights, sharing,
+                  _facts_of(evaluator, space, sharing, placement, adus), scorer)
+
+
+def _totals(evaluator: BatchEvaluator, problem: Problem, space: BoardSpace, keys: Array,
+            costs: Array, sharing: tuple[frozenset[str], ...],
+            placement: tuple[int, int, int, int]) -> tuple[Array, Array]:
+    """Exact totals and "every card >= 0" (n, policy sets) of final states."""
+    totals, nonnegative = [], []
+    for policies in sharing:
+        scores = _card_scores(evaluator, problem.cards, space.decode(keys), costs, policies,
+                              placement, problem.options.low_income_in_adus)[0]
+        totals.append(scores @ np.array(problem.weights, dtype=np.float64))
+        nonnegative.append((scores >= 0).all(axis=1))
+    return np.stack(totals, axis=1), np.stack(nonnegative, axis=1)
+
+
+def _sample(evaluator: BatchEvaluator, problem: Problem, bounds: Bounds, goal: str,
+            space: BoardSpace, depth: int, keys: Array, costs: Array, total: Array,
+            nonnegative: Array, sharing: tuple[frozenset[str], ...],
+            placement: tuple[int, int, int, int]) -> float:
+    """The best exact total (with every card >= 0 for "nonnegative") of boards completing the
+    most promising states, square by square keeping the `SAMPLE` most promising: a total some
+    real board reaches."""
+    while True:
+        promise = np.where(nonnegative if goal == "nonnegative" else True, total, -np.inf)
+        top = np.argsort(promise.max(axis=1))[-SAMPLE:]
+        square = space.order[depth]
+        keys = space.advance(depth, keys[top]).ravel()
+        costs = (costs[top][:, None, :] + space.costs[square][None, :, :]).reshape(
+            len(keys), -1)
+        depth += 1
+        if depth == len(space.order):
+            break
+        total, nonnegative = bounds.evaluate(depth, keys, costs, True, True)
+        if total is None or nonnegative is None:  # pragma: no cover - small samples fit
+            return -np.inf
+    exact, able = _totals(evaluator, problem, space, keys, costs, sharing, placement)
+    if goal == "nonnegative":
+        exact = np.where(able, exact, -np.inf)
+    return float(exact.max())
+
+
+def _keep(evaluator: BatchEvaluator, problem: Problem, base: BoardSpace, goal: str,
+          lower: list[float], sharing: tuple[frozenset[str], ...],
+          placement: tuple[int, int, int, int]) -> Prune:
+    """Which states of a layer may still matter to `goal` ("best": the highest total, and
+    whether every card can be >= 0; "nonnegative": the highest total with every card >= 0;
+    "pareto": every card >= 0): those whose bound reaches `lower[0]`, a total some real board
+    reaches (with every card >= 0 for "nonnegative"). One square before the end, the most
+    promising states are completed exactly to raise `lower[0]`."""
+    sampled: list[int] = []
+
+    def keep(space: BoardSpace, depth: int, keys: Array, costs: Array) -> Array | None:
+        if len(keys) < max(CHECKED_FROM, 1) or depth < len(space.order) - LOOKAHEAD:
+            return None
+        bounds = _bounds(evaluator, problem, base, sharing, placement)  # built when needed
+        total, nonnegative = bounds.evaluate(depth, keys, costs, goal != "pareto", True)
+        if total is None or nonnegative is None:
+            return None if nonnegative is None else nonnegative.any(axis=1)
+        if goal == "pareto":
+            return nonnegative.any(axis=1)
+        if not sampled:
+            sampled.append(depth)
+            lower[0] = max(lower[0], _sample(evaluator, problem, bounds, goal, space, depth,
+                                             keys, costs, total, nonnegative, sharing,
+                                             placement))
+        if goal == "best":
+            alive = (total >= lower[0] - SLACK) | nonnegative
+        else:
+            alive = nonnegative & (total >= lower[0] - SLACK)
+        return alive.any(axis=1)
+    return keep
+
+
+@lru_cache(maxsize=8)
+def _pruned(evaluator: BatchEvaluator, problem: Problem, atoms: Atoms,
+            spaces: tuple[tuple[tuple[tuple[int, ...], ...], tuple[frozenset[str], ...]], ...],
+            placement: tuple[int, int, int, int], goal: str) -> tuple[BoardSpace, ...]:
+    """The states of each space (allowed tiles, policy sets) that can matter to `goal`."""
+    lower = [-np.inf]  # shared: what one space's boards reach prunes the next
+    built = []
+    for allowed, sharing in spaces:
+        base = _base(evaluator, allowed, atoms, sharing, placement,
+                     problem.options.low_income_in_adus)
+        built.append(base.built(_keep(evaluator, problem, base, goal, lower, sharing,
+                                      placement)))
+    return tuple(built)
+
+
+def search(evaluator: BatchEvaluator, problem: Problem, pareto: bool = False,
+           goal: str | None = None) -> list[Scored]:
+    """Every candidate policy set's final states, scored (in `problem.policy_sets` order).
+
+    With `goal` ("best", "nonnegative", "pareto": see `_keep`), only the final states that
+    can matter to that question, found by pruning the layers with `solver_bound` bounds."""
+    atoms = _atoms(problem, pareto, _least_cost(problem, goal))
     placement = _placement(evaluator, problem.existing)
+    adus = problem.options.low_income_in_adus
+    spaces = {}
+    for policies in problem.policy_sets:
+        restricted = AFFORDABLE_100 in policies
+        if restricted not in spaces:
+            sharing = tuple(s for s in problem.policy_sets
+                            if (AFFORDABLE_100 in s) == restricted)
+            spaces[restricted] = (_allowed(evaluator, problem, restricted), sharing)
+    if goal == "pareto" and not problem.cards:
+        goal = None
+    if goal is not None:
+        pruned = dict(zip(spaces, _pruned(evaluator, problem, atoms, tuple(spaces.values()),
+                                          placement, goal), strict=True))
     scored = []
     for policies in problem.policy_sets:
         restricted = AFFORDABLE_100 in policies
-        sharing = tuple(s for s in problem.policy_sets if (AFFORDABLE_100 in s) == restricted)
-        space = _space(evaluator, _allowed(evaluator, problem, restricted), atoms, sharing,
-                       placement, problem.options.low_income_in_adus)
+        allowed, sharing = spaces[restricted]
+        if goal is None:
+            space = _space(evaluator, allowed, atoms, sharing, placement, adus)
+        else:
+            space = pruned[restricted]
         scored.append(_score(evaluator, problem, space, policies, placement))
     return scored

@@ -20,6 +20,7 @@ it with cost' + cost(tile) == cost.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -28,6 +29,7 @@ import numpy as np
 Array = np.ndarray
 MAX_BITS = 63
 COMPRESS_LIMIT = 1 << 22  # partial sums x completions compared per group and layer, at most
+Prune = Callable[["BoardSpace", int, Array, Array], "Array | None"]
 
 
 @dataclass(frozen=True)
@@ -100,11 +102,24 @@ class BoardSpace:
                       for p in self.parts]
         self.value_bits = max(1, int(sum(c.max(axis=0).max() for c in self.costs)).bit_length())
         self.segments = [self._segments(depth) for depth in range(len(self.order) + 1)]
-        self.layers: list[tuple[Array, Array]] = [
+        self.layers: list[tuple[Array, Array]] = []
+
+    def built(self, prune: Prune | None = None) -> BoardSpace:
+        """A copy of this space with its layers built. `prune(space, depth, keys, costs)`, when
+        given, returns which states of a layer to keep (None: all). Dropping a state is safe for
+        a question when no completion of it can matter to the answer: every state a kept final
+        state descends from is then kept too, so its least cost stays exact."""
+        space = copy.copy(self)
+        space.layers = [
             (np.zeros(1, dtype=np.int64), np.zeros((1, self.costs[0].shape[1]), dtype=np.int64))
         ]
         for depth, square in enumerate(self.order, start=1):
-            self.layers.append(self._next_layer(depth, square))
+            keys, values = space._next_layer(depth, square)
+            keep = None if prune is None else prune(space, depth, keys, values)
+            if keep is not None:
+                keys, values = keys[keep], values[keep]
+            space.layers.append((keys, values))
+        return space
 
     def _place(self) -> None:
         """Bit fields: each feature as wide as the largest sum any layer can hold."""

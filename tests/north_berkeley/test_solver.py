@@ -13,12 +13,14 @@ import time
 import numpy as np
 import pytest
 
+from housing_lab.north_berkeley import solver_search
 from housing_lab.north_berkeley.batch import (
     GAME_POLICY_SETS,
     Boards,
     default_evaluator,
     policy_mask,
 )
+from housing_lab.north_berkeley.batch_rules import ArrayFacts, card_scores
 from housing_lab.north_berkeley.constituents import CARD_IDS
 from housing_lab.north_berkeley.errors import (
     AffordableOnlyError,
@@ -28,7 +30,13 @@ from housing_lab.north_berkeley.errors import (
 from housing_lab.north_berkeley.policies import AFFORDABLE_100, INCOMES, RuleOptions
 from housing_lab.north_berkeley.scenario import affordable_violations, shuffled_existing
 from housing_lab.north_berkeley.scoring import score_scenario
-from housing_lab.north_berkeley.solver import every_card_nonnegative, pareto_frontier, solve
+from housing_lab.north_berkeley.solver import (
+    clear_cache,
+    every_card_nonnegative,
+    pareto_frontier,
+    solve,
+)
+from housing_lab.north_berkeley.solver_inputs import make_problem
 from housing_lab.north_berkeley.sweep import random_boards
 
 EVALUATOR = default_evaluator()
@@ -134,8 +142,29 @@ def _best(total: np.ndarray, spending: np.ndarray, valid: np.ndarray) -> tuple[f
     return float(top), float(spending[valid & np.isclose(total, top)].min())
 
 
+@pytest.fixture
+def prune_everywhere(monkeypatch):
+    """Bound and prune every layer of every search, from a weak lower bound: the reduced spaces
+    are too small for the default pruning (the last layers of large searches) to start."""
+    monkeypatch.setattr(solver_search, "CHECKED_FROM", 0)
+    monkeypatch.setattr(solver_search, "LOOKAHEAD", 9)
+    monkeypatch.setattr(solver_search, "SAMPLE", 3)
+    clear_cache()
+    yield
+    clear_cache()
+
+
 @pytest.mark.parametrize("coalition", COALITIONS, ids=lambda c: "+".join(c)[:60])
 def test_solver_matches_brute_force(space, coalition) -> None:
+    _check_solver(space, coalition)
+
+
+@pytest.mark.parametrize("coalition", COALITIONS, ids=lambda c: "+".join(c)[:60])
+def test_pruned_solver_matches_brute_force(space, coalition, prune_everywhere) -> None:
+    _check_solver(space, coalition)
+
+
+def _check_solver(space, coalition) -> None:
     config, result, existing = space
     cards, weights = _weights(coalition)
     scores = result.scores[:, [CARD_IDS.index(c) for c in cards]].astype(float)
@@ -175,8 +204,22 @@ def _frontier(low: np.ndarray, spending: np.ndarray) -> list[tuple[int, float]]:
     return points[::-1]
 
 
-@pytest.mark.parametrize("cards", [None, ["developer"], ["stop_the_shadows", "bike_lobby"]])
+PARETO_CARDS = [None, ["developer"], ["stop_the_shadows", "bike_lobby"],
+                ["fiscal_conservatives", "urbanists", "save_our_parking", "landlords"],
+                list(CARD_IDS[:12])]
+
+
+@pytest.mark.parametrize("cards", PARETO_CARDS)
 def test_pareto_frontier_matches_brute_force(space, cards) -> None:
+    _check_frontier(space, cards)
+
+
+@pytest.mark.parametrize("cards", PARETO_CARDS)
+def test_pruned_pareto_frontier_matches_brute_force(space, cards, prune_everywhere) -> None:
+    _check_frontier(space, cards)
+
+
+def _check_frontier(space, cards) -> None:
     config, result, existing = space
     valid = np.ones(len(result), dtype=bool)
     if cards:
@@ -263,3 +306,63 @@ def test_mistakes_are_one_line_errors(kwargs, error, names) -> None:
 def test_fixed_market_tile_on_phase_two_drops_affordable_sets() -> None:
     found = solve(["refuse_capitalism"], fixed={"A3": "tower_market"})
     assert "affordable_100" not in found.scenario.policies
+
+
+def test_pruning_drops_states_and_keeps_the_answer(prune_everywhere) -> None:
+    """On a reduced space, all 22 cards: the pruned search keeps fewer final states than the
+    full one and finds the same best total and spending."""
+    config = CONFIGS["virginia-and-untagged"]
+    question = dict(fixed=config["fixed"], seed=config["seed"], options=config["options"])
+    pruned = solve(list(CARD_IDS), **question)
+    problem = make_problem(EVALUATOR, list(CARD_IDS), None, config["fixed"],
+                                         None, None, None, config["seed"], config["options"])
+    full = solver_search.search(EVALUATOR, problem)
+    lean = solver_search.search(EVALUATOR, problem, goal="best")
+    assert sum(len(p.keys) for p in lean) < sum(len(p.keys) for p in full) / 2
+    best = max((p.score.max(), -p.spending[p.score == p.score.max()].min()) for p in full)
+    assert (pruned.score, -pruned.spending * EVALUATOR.scale) == best
+
+
+def test_cards_never_prefer_spending() -> None:
+    """Every card's score is non-increasing in spending when its other facts are fixed, which
+    lets the searches keep only each state's least cost (`solver_search._least_cost`)."""
+    rng = np.random.default_rng(0)
+    n = 20_000
+
+    def ints(high: int) -> np.ndarray:
+        return rng.integers(0, high, n)
+
+    facts = dict(new_market=ints(40), new_middle=ints(40), new_low=ints(40), housed_high=ints(13),
+                 housed_middle=ints(13), housed_low=ints(13), towers=ints(10), garages=ints(10),
+                 parks=ints(10), tall_squares=ints(10), greenway_homes=ints(40),
+                 tall_on_virginia=ints(3), tower_on_virginia_or_acton=ints(5),
+                 corner_townhouses=ints(5), tower_on_corner=ints(5),
+                 market_only_squares=ints(10), apartments_middle_or_high=ints(2) == 1,
+                 houses_all_high=ints(2) == 1, vacancy_control=ints(2) == 1)
+    facts["new_total"] = facts["new_market"] + facts["new_middle"] + facts["new_low"]
+    spending = ints(40 * EVALUATOR.scale)
+    more = spending + rng.integers(1, 10 * EVALUATOR.scale, n)
+    scores = []
+    for spent in (spending, more):
+        plus, minus = card_scores(ArrayFacts(scale=EVALUATOR.scale, spending=spent, **facts))
+        scores.append(plus.astype(int) - minus)
+    assert (scores[1] <= scores[0]).all()
+    assert (scores[1] < scores[0]).any(axis=0).sum() >= 9  # the cards reading spending
+
+
+def test_all_cards_answer_is_unchanged() -> None:
+    """The coalition of all 22 cards, full space, default placement: the answers recorded with
+    the search before pruning (9 points at $6, matching funds; no board keeps every card
+    >= 0, so no frontier)."""
+    found = solve(list(CARD_IDS))
+    assert (found.score, found.spending) == (9, 6)
+    assert found.scenario.policies == {"matching_funds"}
+    assert not found.nonnegative_possible
+    assert every_card_nonnegative(list(CARD_IDS)) is None
+    assert pareto_frontier(list(CARD_IDS)) == []
+    half = solve(list(CARD_IDS[:16]))
+    assert (half.score, half.spending) == (8, 3)
+    assert half.nonnegative_possible
+    both = every_card_nonnegative(list(CARD_IDS[:16]))
+    assert both is not None and (both.score, both.spending) == (8, 3)
+    assert [(p.low_housed, p.spending) for p in pareto_frontier(list(CARD_IDS[:16]))] == [(8, 2)]
