@@ -18,61 +18,41 @@ removable house finishes the turn. A click on anything illegal shows the engine'
 
 The bot replies inside the same call, so the Python state is always complete; the browser shows
 its move after `bot_delay` seconds (the JS waits, then says so, and the score panel follows).
+
+This module holds the app's setup (widgets, options, new game, toolbar) and what it exposes;
+the jobs live in mixins: `streetcar_turns` (staging a turn and pushing it into the engine),
+`streetcar_clicks` (browser clicks), `streetcar_bot` (the opponent), `streetcar_view` (board
+traits, score panel, messages) and `streetcar_replay` (save, load, replay).
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import ipywidgets
 
 from housing_lab.errors import HousingLabError
-from housing_lab.streetcar import (
-    PLAYERS,
-    Bot,
-    Game,
-    IllegalMoveError,
-    Move,
-    Rules,
-    make_bot,
-    to_record,
-)
-from housing_lab.streetcar.board import edge_json, hex_json
-from housing_lab.streetcar.hexgrid import Edge, make_edge
-from housing_lab.widgets.streetcar_board import (
-    StreetcarBoard,
-    edge_key,
-    edge_keys,
-    hex_key,
-    parse_edge_key,
-    parse_hex_key,
-    position_view,
-)
+from housing_lab.streetcar import PLAYERS, Bot, Game, Move, Rules, make_bot, to_record
+from housing_lab.streetcar.board import edge_json
+from housing_lab.streetcar.hexgrid import Edge
+from housing_lab.widgets.streetcar_board import StreetcarBoard, edge_keys, hex_key
+from housing_lab.widgets.streetcar_bot import BotMixin
+from housing_lab.widgets.streetcar_clicks import ClickMixin
 from housing_lab.widgets.streetcar_controls import OptionsPanel, ReplayBar, resolve_board
 from housing_lab.widgets.streetcar_replay import ReplayMixin
 from housing_lab.widgets.streetcar_score import ScorePanel
+from housing_lab.widgets.streetcar_turns import TurnMixin
+from housing_lab.widgets.streetcar_view import ViewMixin, describe_move
+
+__all__ = ["KEEP", "StreetcarLab", "describe_move"]
 
 KEEP = object()  # new_game: keep the current opponent
 
 
-def describe_move(label: str, move: Move, colour: str | None, game: Game) -> str:
-    """One sentence about a move just pushed (game is the position after it)."""
-    count = len(move.lines)
-    drawn = {2: "drew 2 lines", 1: "drew 1 line (no second line fitted)", 0: "could draw no line"}
-    text = f"{label} {drawn[count]}"
-    if move.remove is not None:
-        text += f" and removed a {colour} house at {hex_json(move.remove)}"
-        placed = game.last_buildings()
-        if placed:
-            cubes = ", ".join(f"{b.cubes} {b.colour}" for b in placed)
-            text += f"; {len(placed)} new building{'s' if len(placed) > 1 else ''} ({cubes})"
-    return text + "."
-
-
-class StreetcarLab(ReplayMixin, ipywidgets.VBox):
+class StreetcarLab(TurnMixin, ClickMixin, BotMixin, ViewMixin, ReplayMixin, ipywidgets.VBox):
     """The whole app: board, score panel, options, save / load and replay.
 
     >>> lab = StreetcarLab(seed=1, opponent="greedy", bot_delay=0)
@@ -163,132 +143,6 @@ class StreetcarLab(ReplayMixin, ipywidgets.VBox):
     def is_replaying(self) -> bool:
         return self._replay is not None
 
-    # --- a turn, from Python ---------------------------------------------------------------
-    def draw_lines(self, lines: Sequence[object]) -> None:
-        """Draw this turn's lines (2 edges sharing an intersection, 1, or none when the rules
-        allow): checked by the engine, then staged; on turn 1 the turn is played at once."""
-        with self._refused_on_board():
-            self._check_can_play()
-            if self._staged is not None:
-                raise HousingLabError(
-                    "lines are already drawn this turn: remove a house, or cancel the lines"
-                )
-            move = Move(lines)
-            game = self._game
-            if game.turn == 1 or game.is_over():
-                self._play(move)
-                return
-            probe = Move(move.lines, game.removable_houses()[0])
-            try:
-                game.push(probe)
-            except IllegalMoveError as error:
-                raise IllegalMoveError(
-                    f"illegal lines on turn {error.turn} ({game.current_player}): {move}: "
-                    f"{error.reason}", rule=error.rule, turn=error.turn, reason=error.reason,
-                ) from None
-            game.pop()
-        self._first = None
-        self._staged = move.lines
-        self._show(f"{self._label(game.current_player)}: lines drawn. Now remove a house.")
-
-    def remove_house(self, hex: object) -> None:
-        """Remove a house: plays the staged lines and this house as one move."""
-        with self._refused_on_board():
-            self._check_can_play()
-            if self._game.is_over():
-                self._play(Move([], hex))  # the engine says why: the game is over
-            if self._staged is None:
-                raise HousingLabError("draw this turn's lines first, then remove a house")
-            move = Move(self._staged, hex)
-            self._play(move)
-
-    def play(self, lines: Sequence[object], remove: object | None = None) -> None:
-        """A whole turn at once (lines and the house), e.g. from a lesson's script."""
-        with self._refused_on_board():
-            self._check_can_play()
-            if self._staged is not None:
-                raise HousingLabError("lines are already drawn this turn: cancel them first")
-            self._play(Move(lines, remove))
-
-    def cancel_lines(self) -> None:
-        """Drop the lines drawn this turn (and a chosen first line); nothing was pushed yet."""
-        self._first = None
-        self._staged = None
-        self._show("Lines cancelled: choose again.")
-
-    def undo(self) -> None:
-        """Practice mode: take back your last whole turn, and the bot's reply after it."""
-        with self._refused_on_board():
-            if not self.practice:
-                raise HousingLabError("undo is only allowed in practice mode")
-            if self._replay is not None:
-                raise HousingLabError("replaying a saved game: use the replay buttons")
-            count = self._undo_count()
-            if count == 0:
-                raise HousingLabError("there is no move of yours to undo")
-        for _ in range(count):
-            self._game.pop()
-        self._first = None
-        self._staged = None
-        self._score_wait = None
-        self._show(f"Move undone. {self._whose_turn_sentence()}")
-
-    # --- clicks (what the browser sends; the same calls work from Python) ------------------
-    def click_edge(self, edge: object) -> None:
-        """A click on a grid line: first line, second line, deselect, or an explanation.
-
-        Like every click it never raises: a refusal is shown on the message line.
-        """
-        try:
-            with self._refused_on_board():
-                self._check_can_play()
-                if self._staged is not None:
-                    raise HousingLabError(
-                        "your lines are drawn: now click a house to remove (or cancel the lines)"
-                    )
-                e = parse_edge_key(edge)
-        except HousingLabError:
-            return
-        game, first = self._game, self._first
-        if first is None:
-            reason = game.explain_illegal_line(e)
-            if reason is not None:
-                self.board.say(f"Not allowed: {reason}.", "error")
-                return
-            if game.legal_second_edges(e):
-                self._first = make_edge(*e)
-                self._show("First line chosen. Click a second line that touches it "
-                           "(dotted), or the first one again to choose another.")
-                return
-            with contextlib.suppress(HousingLabError):  # shown on the board already
-                self.draw_lines([e])
-            return
-        if make_edge(*e) == first:
-            self._first = None
-            self._show("First line dropped: choose again.")
-            return
-        reason = game.explain_illegal_line(e, first)
-        if reason is not None:
-            self.board.say(f"Not allowed: {reason}. (Click the chosen line again to start over.)",
-                           "error")
-            return
-        with contextlib.suppress(HousingLabError):
-            self.draw_lines([first, e])
-
-    def click_house(self, hex: object) -> None:
-        """A click on a house: removes it when the lines are drawn, else says what to do."""
-        if self.phase == "lines":
-            self.board.say("First draw your lines, then remove a house.", "error")
-            return
-        with contextlib.suppress(HousingLabError):  # shown on the board already
-            with self._refused_on_board():
-                where = parse_hex_key(hex)
-            self.remove_house(where)
-
-    def pass_lines(self) -> None:
-        """Draw no line (the engine allows it only when no edge is legal anywhere)."""
-        self.draw_lines([])
-
     # --- games, options, files ---------------------------------------------------------------
     def new_game(self, seed: int | None = None, opponent: object = KEEP, **options: Any) -> None:
         """Start again; options not given keep their value (`opponent=None`: a classmate).
@@ -357,160 +211,6 @@ class StreetcarLab(ReplayMixin, ipywidgets.VBox):
             self._refresh()
             self.board.say(message.format(turn=self._whose_turn_sentence()))
 
-    def _check_can_play(self) -> None:
-        if self._replay is not None:
-            raise HousingLabError("replaying a saved game: press 'Play on from here' to play")
-        if (self._bot is not None and not self._game.is_over()
-                and self._game.current_player != self.human):
-            raise HousingLabError(f"it is the {self.opponent} bot's turn")
-
-    def _play(self, move: Move) -> None:
-        """Push a whole turn (the engine checks it), then let the bot reply."""
-        game = self._game
-        player = game.current_player
-        colour = None if move.remove is None else game.houses.get(move.remove)
-        game.push(move)  # raises IllegalMoveError and changes nothing when illegal
-        self._first = None
-        self._staged = None
-        said = describe_move(self._label(player), move, colour, game)
-        with self.board.hold_sync():  # the bot's move and the new position in one message
-            reply = self._bot_reply(before_message=said)
-            self._show(" ".join(filter(None, [said, reply, self._whose_turn_sentence()])))
-
-    def _bot_reply(self, delay: float | None = None, before_message: str = "") -> str:
-        """The bot moves when it is its turn; the browser shows it after `delay` seconds,
-        with `before_message` on the message line meanwhile."""
-        game, bot = self._game, self._bot
-        if bot is None or game.is_over() or game.current_player == self.human:
-            return ""
-        before_game = game.copy()
-        before = position_view(game)
-        player = game.current_player
-        move = bot.choose(game)
-        colour = None if move.remove is None else game.houses.get(move.remove)
-        game.push(move)
-        self._bot_moves += 1
-        delay = self.bot_delay if delay is None else delay
-        self._position_id = self.board.position_id + 1
-        self.board.bot_move = {
-            "n": self._bot_moves, "player": player, "label": self._label(player),
-            "lines": edge_keys(move.lines),
-            "remove": None if move.remove is None else hex_key(move.remove),
-            "before": before, "before_message": before_message, "delay": delay,
-            "shows": self._position_id,
-        }
-        self._score_wait = (self._bot_moves, before_game) if delay > 0 else None
-        return describe_move(self._label(player), move, colour, game)
-
-    def _undo_count(self) -> int:
-        """Moves to pop: the bot's replies on top, then one move of a student."""
-        stack = self._game.move_stack
-        count = len(stack)
-        while count and self._is_bot_turn(count - 1):
-            count -= 1
-        if count == 0:
-            return 0
-        return len(stack) - count + 1
-
-    def _is_bot_turn(self, index: int) -> bool:
-        return self._bot is not None and PLAYERS[index % 2] != self.human
-
-    def _label(self, player: str) -> str:
-        if self._bot is None:
-            return player.title()
-        if player == self.human:
-            return f"{player.title()} (you)"
-        return f"{player.title()} ({self.opponent} bot)"
-
-    def _whose_turn_sentence(self) -> str:
-        game = self._game
-        if self._replay is not None:
-            return ""
-        if game.is_over():
-            outcome = game.outcome()
-            return f"Game over: {outcome.explanation}." if outcome else "Game over."
-        return f"Turn {game.turn}: {self._label(game.current_player)} to play."
-
-    def _prompt(self, legal: Sequence[str]) -> str:
-        game, phase = self._game, self.phase
-        if phase == "replay":
-            return (f"Replay: after move {len(game.move_stack)} of {len(self._replay or [])}. "
-                    "Use the replay buttons below the board.")
-        if phase == "over":
-            outcome = game.outcome()
-            return f"Game over: {outcome.explanation}." if outcome else "Game over."
-        who = f"Turn {game.turn} · {self._label(game.current_player)}"
-        if phase == "remove":
-            return f"{who}: click a house to remove (not a flipped one with a padlock)."
-        if not legal:
-            return f"{who}: no line fits anywhere. Press “No line possible”."
-        if self._first is not None:
-            return f"{who}: click a second line touching the first (dotted)."
-        if game.turn == 1:
-            return f"{who}: click two grid lines that meet (no house is removed on turn 1)."
-        return f"{who}: click two grid lines that meet at a corner."
-
-    def _show(self, message: str, kind: str = "info") -> None:
-        """Refresh from the engine and say `message`, in one comm message."""
-        with self.board.hold_sync():
-            self._refresh()
-            self.board.say(message, kind)
-
-    def _refresh(self) -> None:
-        """Copy the engine's state into the board and score panel (one comm message each)."""
-        game, board = self._game, self.board
-        phase = self.phase
-        view = position_view(game)
-        legal = edge_keys(game.legal_edges()) if phase == "lines" else []
-        seconds = edge_keys(game.legal_second_edges(self._first)) if self._first else []
-        self._position_id = board.position_id + 1
-        with board.hold_sync():
-            board.houses = view["houses"]
-            board.flipped = view["flipped"]
-            board.buildings = view["buildings"]
-            board.lines = view["lines"]
-            board.new_buildings = view["new_buildings"]
-            board.position_id = self._position_id
-            board.phase = phase
-            board.player = self._player_shown()
-            board.players = {
-                p: {"label": self._label(p),
-                    "kind": "bot" if self._bot is not None and p != self.human else "human"}
-                for p in PLAYERS
-            }
-            board.legal_edges = legal
-            board.first_edge = edge_key(self._first) if self._first else ""
-            board.second_edges = seconds
-            board.staged = edge_keys(self._staged or ())
-            board.removable = (
-                [hex_key(h) for h in game.removable_houses()] if phase == "remove" else []
-            )
-            board.can_undo = (self.practice and self._replay is None
-                              and self._undo_count() > 0)
-            board.can_pass = phase == "lines" and not legal
-            board.prompt = self._prompt(legal)
-        self.replay_bar.show(
-            None if self._replay is None else len(game.move_stack), len(self._replay or [])
-        )
-        if self._score_wait is None:
-            self._show_score(game)
-        else:
-            self._show_score(self._score_wait[1])
-
-    def _player_shown(self) -> str:
-        """Whose colour the turn box shows: the player to move, or the sole winner at the end
-        ("" for a shared win)."""
-        outcome = self._game.outcome()
-        if outcome is None:
-            return self._game.current_player
-        return outcome.winner or ""
-
-    def _show_score(self, game: Game) -> None:
-        self.score.update(
-            game.score_breakdown(), game.outcome(), game.standings(),
-            labels={p: self._label(p) for p in PLAYERS}, per_line=game.rules.penalty,
-        )
-
     @contextlib.contextmanager
     def _refused_on_board(self) -> Iterator[None]:
         """A refused action: show the engine's message, re-raise; nothing has changed."""
@@ -523,29 +223,6 @@ class StreetcarLab(ReplayMixin, ipywidgets.VBox):
                               goals=rules.goals, opponent=self.opponent, human=self.human,
                               practice=self.practice)
             raise
-
-    def _on_board_action(self, action: dict[str, Any]) -> None:
-        """Clicks from the browser; refusals are already shown on the board."""
-        kind = action.get("action")
-        with contextlib.suppress(HousingLabError):
-            if kind == "edge":
-                self.click_edge(action.get("edge"))
-            elif kind == "house":
-                self.click_house(action.get("hex"))
-            elif kind == "pass_lines":
-                self.pass_lines()
-            elif kind == "cancel_lines":
-                self.cancel_lines()
-            elif kind == "undo":
-                self.undo()
-            elif kind == "bot_shown":
-                self._bot_shown(action.get("n"))
-
-    def _bot_shown(self, n: object) -> None:
-        """The browser has shown bot move `n`: the score panel may show it too."""
-        if self._score_wait is not None and self._score_wait[0] == n:
-            self._score_wait = None
-            self._show_score(self._game)
 
     def _on_new_game(self, values: dict[str, Any]) -> None:
         with contextlib.suppress(HousingLabError):
