@@ -92,29 +92,30 @@ def quiet_lab_settings(folder: pathlib.Path) -> pathlib.Path:
 
 
 @contextlib.contextmanager
-def jupyter_lab(root: pathlib.Path, workdir: pathlib.Path) -> Iterator[str]:
+def _jupyter_server(app: str, root: pathlib.Path, workdir: pathlib.Path,
+                    env: dict[str, str], page_path: str) -> Iterator[str]:
+    """Start `jupyter <app>` on 127.0.0.1 with a token; yield a URL template with {path}."""
     port, token = free_port(), secrets.token_hex(16)
-    env = dict(os.environ, JUPYTERLAB_SETTINGS_DIR=str(quiet_lab_settings(workdir / "settings")),
-               JUPYTER_CONFIG_DIR=str(workdir / "config"))
-    command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root",
+    command = [sys.executable, "-m", "jupyter", app, "--no-browser", "--allow-root",
                "--ip=127.0.0.1", f"--port={port}", f"--IdentityProvider.token={token}",
                f"--ServerApp.root_dir={root}"]
     base = f"http://127.0.0.1:{port}"
-    with server(command, f"{base}/api/status?token={token}", env, workdir / "lab.log"):
-        yield f"{base}/lab/tree/{{path}}?reset&token={token}"
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(workdir / "config"), **env)
+    with server(command, f"{base}/api/status?token={token}", env, workdir / f"{app}.log"):
+        separator = "&" if "?" in page_path else "?"
+        yield f"{base}/{page_path}{separator}token={token}"
 
 
-@contextlib.contextmanager
-def notebook7(root: pathlib.Path, workdir: pathlib.Path) -> Iterator[str]:
+def jupyter_lab(root: pathlib.Path, workdir: pathlib.Path) -> contextlib.AbstractContextManager:
+    """JupyterLab, without its news pop-up, rendering every cell; `?reset` starts each page
+    from a clean workspace."""
+    settings = {"JUPYTERLAB_SETTINGS_DIR": str(quiet_lab_settings(workdir / "settings"))}
+    return _jupyter_server("lab", root, workdir, settings, "lab/tree/{path}?reset")
+
+
+def notebook7(root: pathlib.Path, workdir: pathlib.Path) -> contextlib.AbstractContextManager:
     """Jupyter Notebook 7 (the classic-looking interface built on JupyterLab)."""
-    port, token = free_port(), secrets.token_hex(16)
-    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(workdir / "config"))
-    command = [sys.executable, "-m", "jupyter", "notebook", "--no-browser", "--allow-root",
-               "--ip=127.0.0.1", f"--port={port}", f"--IdentityProvider.token={token}",
-               f"--ServerApp.root_dir={root}"]
-    base = f"http://127.0.0.1:{port}"
-    with server(command, f"{base}/api/status?token={token}", env, workdir / "notebook.log"):
-        yield f"{base}/notebooks/{{path}}?token={token}"
+    return _jupyter_server("notebook", root, workdir, {}, "notebooks/{path}")
 
 
 @contextlib.contextmanager

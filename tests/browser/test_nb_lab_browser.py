@@ -91,29 +91,22 @@ def check_watch(watch: PageWatch, ignore: tuple[str, ...] = FOREIGN_ERRORS) -> N
 
 
 @pytest.mark.browser
-def test_lab_in_jupyterlab(browser, notebook: pathlib.Path, tmp_path: pathlib.Path) -> None:
-    with jupyter_lab(notebook.parent, tmp_path) as url:
+@pytest.mark.parametrize(
+    ("start_server", "name", "ignore"),
+    [(jupyter_lab, "nb-lab-jupyterlab", FOREIGN_ERRORS),
+     (notebook7, "nb-lab-notebook7", NOTEBOOK7_ERRORS)],
+    ids=["jupyterlab", "notebook7"],
+)
+def test_lab_in_jupyter(browser, notebook: pathlib.Path, tmp_path: pathlib.Path, start_server,
+                        name: str, ignore: tuple[str, ...]) -> None:
+    with start_server(notebook.parent, tmp_path) as url:
         page = browser.new_page(viewport={"width": 1400, "height": 2600})
         watch = PageWatch()
         watch.attach(page)
         page.goto(url.format(path=notebook.name))
         run_all_cells_in_lab(page, '.hl-nb-lab [data-square="A1"]')
-        play_with_the_lab(page, "nb-lab-jupyterlab")
-        check_watch(watch)
-        assert not watch.blocked
-        page.close()
-
-
-@pytest.mark.browser
-def test_lab_in_notebook7(browser, notebook: pathlib.Path, tmp_path: pathlib.Path) -> None:
-    with notebook7(notebook.parent, tmp_path) as url:
-        page = browser.new_page(viewport={"width": 1400, "height": 2600})
-        watch = PageWatch()
-        watch.attach(page)
-        page.goto(url.format(path=notebook.name))
-        run_all_cells_in_lab(page, '.hl-nb-lab [data-square="A1"]')
-        play_with_the_lab(page, "nb-lab-notebook7")
-        check_watch(watch, ignore=NOTEBOOK7_ERRORS)
+        play_with_the_lab(page, name)
+        check_watch(watch, ignore=ignore)
         assert not watch.blocked
         page.close()
 
