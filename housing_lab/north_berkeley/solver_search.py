@@ -41,12 +41,11 @@ from housing_lab.north_berkeley.solver_atoms import (
     merge,
     spending_thresholds,
 )
-from housing_lab.north_berkeley.solver_bound import Bounds, group_facts
+from housing_lab.north_berkeley.solver_bound import NEW_HOMES, Bounds, group_facts
 from housing_lab.north_berkeley.solver_inputs import Problem
 from housing_lab.north_berkeley.solver_space import BoardSpace, Group, Prune
 
 Array = np.ndarray
-NEW_HOMES = ("new_market", "new_middle", "new_low")
 SINGLES = ("towers", "tall_squares", "greenway_homes", "tall_on_virginia",
            "tower_on_virginia_or_acton", "corner_townhouses", "tower_on_corner",
            "market_only_squares")
