@@ -39,11 +39,13 @@ def main() -> None:
     args = parser.parse_args()
 
     evaluator = BatchEvaluator()
-    boards = random_boards(args.boards, args.seed, policy_sets=ALL_POLICY_SETS,
-                           evaluator=evaluator)
-    scenarios = [make_scenario(**{k: v for k, v in evaluator.scenario_dict(boards, i).items()
-                                  if k != "seed"})
-                 for i in range(min(args.scalar_boards, len(boards)))]
+    boards = random_boards(args.boards, args.seed, policy_sets=ALL_POLICY_SETS, evaluator=evaluator)
+    scenarios = [
+        make_scenario(
+            **{k: v for k, v in evaluator.scenario_dict(boards, i).items() if k != "seed"}
+        )
+        for i in range(min(args.scalar_boards, len(boards)))
+    ]
     options = RuleOptions()
     check = evaluator.evaluate(boards.take(slice(0, len(scenarios))), options).to_dicts()
     if check != [score_scenario(s, options).to_dict() for s in scenarios]:
@@ -55,18 +57,26 @@ def main() -> None:
         timed.evaluate(boards.take(slice(0, 1000)))  # warm up
         seconds = median_seconds(lambda t=timed: t.evaluate(boards, options), args.repeats)
         rates[workers] = len(boards) / seconds
-        print(f"batch, {workers} thread(s): {rates[workers]:>14,.0f} boards/s "
-              f"({len(boards):,} boards, median of {args.repeats})")
+        print(
+            f"batch, {workers} thread(s): {rates[workers]:>14,.0f} boards/s "
+            f"({len(boards):,} boards, median of {args.repeats})"
+        )
     dict_boards = boards.take(slice(0, 100_000))
-    seconds = median_seconds(lambda: evaluator.evaluate(dict_boards, options).to_dicts(),
-                             max(1, args.repeats // 2))
-    print(f"batch + RULES.md dicts:   {len(dict_boards) / seconds:>14,.0f} boards/s "
-          f"(what `nb sample` does before writing JSON)")
-    scalar_seconds = median_seconds(lambda: [score_scenario(s, options) for s in scenarios],
-                                    max(1, args.repeats // 2))
+    seconds = median_seconds(
+        lambda: evaluator.evaluate(dict_boards, options).to_dicts(), max(1, args.repeats // 2)
+    )
+    print(
+        f"batch + RULES.md dicts:   {len(dict_boards) / seconds:>14,.0f} boards/s "
+        f"(what `nb sample` does before writing JSON)"
+    )
+    scalar_seconds = median_seconds(
+        lambda: [score_scenario(s, options) for s in scenarios], max(1, args.repeats // 2)
+    )
     scalar_rate = len(scenarios) / scalar_seconds
-    print(f"scalar engine:            {scalar_rate:>14,.0f} boards/s ({len(scenarios):,} of the "
-          f"same boards)")
+    print(
+        f"scalar engine:            {scalar_rate:>14,.0f} boards/s ({len(scenarios):,} of the "
+        f"same boards)"
+    )
     best = max(rates.values())
     print(f"ratio batch / scalar:     {best / scalar_rate:>14,.0f} x")
 

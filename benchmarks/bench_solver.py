@@ -29,8 +29,13 @@ COALITIONS = [
     ["affordable_housing_orgs", "landlords", "property_values"],
     {"labor_unions": 2, "save_our_parking": 1, "bike_lobby": 1},
     ["stop_the_shadows", "neighborhood_character", "bike_lobby"],
-    ["stop_the_shadows", "neighborhood_character", "bike_lobby", "urbanists",
-     "inclusionary_for_all"],
+    [
+        "stop_the_shadows",
+        "neighborhood_character",
+        "bike_lobby",
+        "urbanists",
+        "inclusionary_for_all",
+    ],
     list(CARD_IDS[:8]),
     list(CARD_IDS[8:16]),
     list(CARD_IDS[:12]),
@@ -56,20 +61,25 @@ def main() -> None:
     parser.add_argument("--only", type=int, default=len(COALITIONS))
     args = parser.parse_args()
     default_evaluator()
-    coalitions = COALITIONS[:args.only]
+    coalitions = COALITIONS[: args.only]
     print(f"{'coalition':<64} {'solve':>7} {'>= 0':>7} {'pareto':>7}  best")
     for cards in coalitions:
         found = solve(cards)
-        seconds = [timed(lambda c=cards, f=f: f(c), args.repeats)
-                   for f in (solve, every_card_nonnegative, pareto_frontier)]
-        name = ",".join(cards if isinstance(cards, list) else
-                        [f"{c}x{w}" for c, w in cards.items()])
+        seconds = [
+            timed(lambda c=cards, f=f: f(c), args.repeats)
+            for f in (solve, every_card_nonnegative, pareto_frontier)
+        ]
+        name = ",".join(
+            cards if isinstance(cards, list) else [f"{c}x{w}" for c, w in cards.items()]
+        )
         if isinstance(cards, list) and len(cards) > 5:
             first = CARD_IDS.index(cards[0])
             name = f"{len(cards)} cards (CARD_IDS[{first}:{first + len(cards)}])"
         name = name if len(name) <= 64 else name[:61] + "..."
-        print(f"{name:<64} {seconds[0]:>6.3f}s {seconds[1]:>6.3f}s {seconds[2]:>6.3f}s  "
-              f"{found.score} at ${float(found.spending):g}")
+        print(
+            f"{name:<64} {seconds[0]:>6.3f}s {seconds[1]:>6.3f}s {seconds[2]:>6.3f}s  "
+            f"{found.score} at ${float(found.spending):g}"
+        )
 
 
 if __name__ == "__main__":

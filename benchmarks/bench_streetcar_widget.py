@@ -112,8 +112,9 @@ def click_turns(moves_of: list[list[Move]]) -> list[float]:
                 for edge in move.lines:
                     board._handle_message(board, {"action": "edge", "edge": edge_key(edge)}, [])
                 if move.remove is not None:
-                    board._handle_message(board, {"action": "house",
-                                                  "hex": hex_key(move.remove)}, [])
+                    board._handle_message(
+                        board, {"action": "house", "hex": hex_key(move.remove)}, []
+                    )
             assert lab.game.peek() == move, "the clicks did not play the move"
     return clock.times
 

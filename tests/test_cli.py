@@ -81,11 +81,21 @@ def test_play_log_has_the_promised_keys(capsys) -> None:
     code, out, _ = run_cli(capsys, "nb", "play", "--players", "3", "--seed", "4")
     log = json.loads(out)
     assert code == 0
-    for key in ("players", "hands", "draft_order", "policies_drawn", "scenario", "result",
-                "scores", "winners", "events"):
+    for key in (
+        "players",
+        "hands",
+        "draft_order",
+        "policies_drawn",
+        "scenario",
+        "result",
+        "scores",
+        "winners",
+        "events",
+    ):
         assert key in log, key
     assert set(log["scenario"]["existing"]) == {f"house-{i}" for i in range(1, 7)} | {
-        f"apartment-{i}" for i in range(1, 7)}
+        f"apartment-{i}" for i in range(1, 7)
+    }
     # the printed result is the engine's result for the printed scenario
     assert log["result"] == score_scenario(scenario_from_dict(log["scenario"])).to_dict()
     assert run_cli(capsys, "nb", "play", "--players", "3", "--seed", "4")[1] == out
@@ -97,9 +107,13 @@ def test_play_bad_arguments(capsys, args: list[str]) -> None:
     assert (code, out) == (2, "") and err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_console_script_is_installed() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "housing_lab.cli", "nb", "score", "-"],
-        input=json.dumps(SCENARIO), capture_output=True, text=True, check=False,
+        input=json.dumps(SCENARIO),
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0 and json.loads(done.stdout)["new_homes"]["total"] == 4

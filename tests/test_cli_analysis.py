@@ -23,8 +23,9 @@ def run_cli(capsys, *args: str) -> tuple[int, str, str]:
 
 def test_sample_writes_json_lines_the_scalar_engine_agrees_with(tmp_path, capsys) -> None:
     out = tmp_path / "boards.jsonl"
-    code, stdout, stderr = run_cli(capsys, "nb", "sample", "--boards", "300", "--seed", "4",
-                                   "--out", str(out))
+    code, stdout, stderr = run_cli(
+        capsys, "nb", "sample", "--boards", "300", "--seed", "4", "--out", str(out)
+    )
     assert (code, stdout, stderr) == (0, "", "")
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(lines) == 300
@@ -44,26 +45,53 @@ def test_sample_is_seeded_and_prints_to_stdout_without_out(capsys) -> None:
 
 
 def test_sample_rule_options(capsys) -> None:
-    code, out, _ = run_cli(capsys, "nb", "sample", "--boards", "50", "--seed", "3",
-                           "--low-income-in-adus", "--newcomers-first", "--all-policy-sets")
+    code, out, _ = run_cli(
+        capsys,
+        "nb",
+        "sample",
+        "--boards",
+        "50",
+        "--seed",
+        "3",
+        "--low-income-in-adus",
+        "--newcomers-first",
+        "--all-policy-sets",
+    )
     assert code == 0
     from housing_lab.north_berkeley import RuleOptions
+
     options = RuleOptions(low_income_in_adus=True, displaced_first=False)
     for line in map(json.loads, out.splitlines()):
-        assert line["result"] == score_scenario(scenario_from_dict(line["scenario"]),
-                                                options).to_dict()
+        assert (
+            line["result"]
+            == score_scenario(scenario_from_dict(line["scenario"]), options).to_dict()
+        )
 
 
 def test_solve_prints_the_best_board(capsys) -> None:
-    code, out, err = run_cli(capsys, "nb", "solve", "--cards", "developer,urbanists",
-                             "--weights", "2,1", "--fix", "A1=park", "--fix", "B1=garage,C3=park")
+    code, out, err = run_cli(
+        capsys,
+        "nb",
+        "solve",
+        "--cards",
+        "developer,urbanists",
+        "--weights",
+        "2,1",
+        "--fix",
+        "A1=park",
+        "--fix",
+        "B1=garage,C3=park",
+    )
     assert code == 0 and err == ""
     answer = json.loads(out)
     assert {"scenario", "result", "score", "seconds"} <= set(answer)
     scenario = scenario_from_dict(answer["scenario"])
     assert answer["scenario"]["existing"] == shuffled_existing(default_layout(), 0)
     assert {s: scenario.tiles[s] for s in ("A1", "B1", "C3")} == {
-        "A1": "park", "B1": "garage", "C3": "park"}
+        "A1": "park",
+        "B1": "garage",
+        "C3": "park",
+    }
     assert answer["result"] == score_scenario(scenario).to_dict()
     cards = answer["result"]["constituents"]
     assert answer["score"] == 2 * cards["developer"]["score"] + cards["urbanists"]["score"]
@@ -75,34 +103,65 @@ def test_solve_with_policies_existing_and_seed(tmp_path, capsys) -> None:
     existing = shuffled_existing(default_layout(), 5)
     path = tmp_path / "scenario.json"
     path.write_text(json.dumps({"tiles": {}, "existing": existing}))
-    code, out, _ = run_cli(capsys, "nb", "solve", "--cards", "landlords",
-                           "--policies", "adu,matching_funds", "--existing", str(path))
+    code, out, _ = run_cli(
+        capsys,
+        "nb",
+        "solve",
+        "--cards",
+        "landlords",
+        "--policies",
+        "adu,matching_funds",
+        "--existing",
+        str(path),
+    )
     answer = json.loads(out)
     assert code == 0 and answer["scenario"]["policies"] == ["adu", "matching_funds"]
     assert answer["scenario"]["existing"] == existing
-    _, inline, _ = run_cli(capsys, "nb", "solve", "--cards", "landlords",
-                           "--policies", "adu,matching_funds", "--existing", json.dumps(existing))
+    _, inline, _ = run_cli(
+        capsys,
+        "nb",
+        "solve",
+        "--cards",
+        "landlords",
+        "--policies",
+        "adu,matching_funds",
+        "--existing",
+        json.dumps(existing),
+    )
     assert json.loads(inline)["scenario"] == answer["scenario"]
-    _, seeded, _ = run_cli(capsys, "nb", "solve", "--cards", "landlords", "--seed", "5",
-                           "--policies", "none")
+    _, seeded, _ = run_cli(
+        capsys, "nb", "solve", "--cards", "landlords", "--seed", "5", "--policies", "none"
+    )
     assert json.loads(seeded)["scenario"]["existing"] == existing
     assert json.loads(seeded)["scenario"]["policies"] == []
 
 
 def test_solve_nonnegative_and_pareto(capsys) -> None:
-    code, out, _ = run_cli(capsys, "nb", "solve", "--cards", "landlords", "--nonnegative",
-                           "--policies", "vacancy_control", "--seed", "0")
+    code, out, _ = run_cli(
+        capsys,
+        "nb",
+        "solve",
+        "--cards",
+        "landlords",
+        "--nonnegative",
+        "--policies",
+        "vacancy_control",
+        "--seed",
+        "0",
+    )
     answer = json.loads(out)
     assert code == 0 and answer["scenario"] is None and answer["every_card_nonnegative"] is False
-    code, out, _ = run_cli(capsys, "nb", "solve", "--cards", "developer", "--pareto",
-                           "--policies", "adu")
+    code, out, _ = run_cli(
+        capsys, "nb", "solve", "--cards", "developer", "--pareto", "--policies", "adu"
+    )
     frontier = json.loads(out)["pareto"]
-    assert frontier and [p["spending"] for p in frontier] == sorted(p["spending"]
-                                                                    for p in frontier)
+    assert frontier and [p["spending"] for p in frontier] == sorted(p["spending"] for p in frontier)
     for point in frontier:
         result = score_scenario(scenario_from_dict(point["scenario"])).to_dict()
-        assert (result["spending"], result["housed"]["low"]) == (point["spending"],
-                                                                  point["low_housed"])
+        assert (result["spending"], result["housed"]["low"]) == (
+            point["spending"],
+            point["low_housed"],
+        )
 
 
 @pytest.mark.parametrize(
@@ -114,8 +173,18 @@ def test_solve_nonnegative_and_pareto(capsys) -> None:
         (["solve", "--cards", "developer", "--fix", "A1"], "'A1'"),
         (["solve", "--cards", "developer", "--weights", "1,2"], "2 weights"),
         (["solve", "--cards", "developer", "--weights", "heavy"], "'heavy'"),
-        (["solve", "--cards", "developer", "--fix", "A3=tower_market",
-          "--policies", "affordable_100"], "A3 (tower_market)"),
+        (
+            [
+                "solve",
+                "--cards",
+                "developer",
+                "--fix",
+                "A3=tower_market",
+                "--policies",
+                "affordable_100",
+            ],
+            "A3 (tower_market)",
+        ),
         (["solve", "--cards", "developer", "--policies", "rent_control"], "'rent_control'"),
         (["solve", "--cards", "developer", "--existing", '{"house-1": "rich"}'], "'rich'"),
         (["solve", "--cards", "developer", "--existing", "missing.json"], "missing.json"),

@@ -28,8 +28,28 @@ def test_engines_import_no_display_library(engine: str) -> None:
                 assert name.split(".")[0] not in DISPLAY_MODULES, f"{path}: imports {name}"
 
 
+def _ruff() -> str:
+    return shutil.which("ruff") or str(pathlib.Path(sys.executable).parent / "ruff")
+
+
 def test_ruff_clean() -> None:
-    ruff = shutil.which("ruff") or str(pathlib.Path(sys.executable).parent / "ruff")
-    done = subprocess.run([ruff, "check", "housing_lab", "tests", "benchmarks", "tools"],
-                          cwd=ROOT, capture_output=True, text=True, check=False)
+    ruff = _ruff()
+    done = subprocess.run(
+        [ruff, "check", "housing_lab", "tests", "benchmarks", "tools"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_ruff_format_clean() -> None:
+    done = subprocess.run(
+        [_ruff(), "format", "--check", "housing_lab", "tests", "benchmarks", "tools"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, "run `ruff format .`\n" + done.stdout + done.stderr

@@ -32,17 +32,22 @@ def load_cells(source: pathlib.Path) -> list[tuple[str, str]]:
 
 def build(source: pathlib.Path) -> pathlib.Path:
     notebook = nbformat.v4.new_notebook()
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                       "language": "python"}
+    notebook.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     notebook.metadata["language_info"] = {"name": "python"}
     for kind, text in load_cells(source):
         text = text.strip("\n")
-        cell = nbformat.v4.new_markdown_cell(text) if kind == "md" else \
-            nbformat.v4.new_code_cell(text)
+        cell = (
+            nbformat.v4.new_markdown_cell(text) if kind == "md" else nbformat.v4.new_code_cell(text)
+        )
         notebook.cells.append(cell)
     target = LESSONS / f"{source.stem}.ipynb"
-    NotebookClient(notebook, timeout=600, kernel_name="python3",
-                   resources={"metadata": {"path": str(LESSONS)}}).execute()
+    NotebookClient(
+        notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(LESSONS)}}
+    ).execute()
     for index, cell in enumerate(notebook.cells):  # stable ids keep diffs small
         cell["id"] = f"{source.stem[:2]}-{index:02d}"
         for output in cell.get("outputs", []):

@@ -16,8 +16,11 @@ LESSONS_ENV = "HOUSING_LAB_LESSONS"
 
 def register(groups: argparse._SubParsersAction) -> None:
     lab = groups.add_parser("lab", help="open the lessons in JupyterLab (the main job)")
-    lab.add_argument("--lessons", help=f"the lessons folder (default: ${LESSONS_ENV}, "
-                                       "./lessons, or the one beside the package)")
+    lab.add_argument(
+        "--lessons",
+        help=f"the lessons folder (default: ${LESSONS_ENV}, "
+        "./lessons, or the one beside the package)",
+    )
     lab.add_argument("--port", type=int, default=None)
     lab.add_argument("--no-browser", action="store_true", help="print the address only")
     lab.add_argument("--dry-run", action="store_true", help="print the command, do not run it")
@@ -35,8 +38,12 @@ def register(groups: argparse._SubParsersAction) -> None:
 def lessons_folder(explicit: str | None = None) -> pathlib.Path:
     """Where the lesson notebooks are: as given, $HOUSING_LAB_LESSONS, ./lessons, or the
     repository the package was installed from (`pip install -e .`)."""
-    candidates = [explicit, os.environ.get(LESSONS_ENV), "lessons",
-                  pathlib.Path(__file__).resolve().parents[2] / "lessons"]
+    candidates = [
+        explicit,
+        os.environ.get(LESSONS_ENV),
+        "lessons",
+        pathlib.Path(__file__).resolve().parents[2] / "lessons",
+    ]
     for candidate in candidates:
         if candidate and pathlib.Path(candidate).is_dir():
             return pathlib.Path(candidate).resolve()
@@ -52,8 +59,9 @@ def find_lesson(folder: pathlib.Path, lesson: str) -> pathlib.Path:
     notebooks = sorted(folder.glob("*.ipynb"))
     for notebook in notebooks:
         number = notebook.stem.split("_", 1)[0]
-        if lesson in (notebook.stem, notebook.name) or (lesson.isdigit() and number.isdigit()
-                                                         and int(number) == int(lesson)):
+        if lesson in (notebook.stem, notebook.name) or (
+            lesson.isdigit() and number.isdigit() and int(number) == int(lesson)
+        ):
             return notebook
     names = ", ".join(n.stem for n in notebooks) or "none"
     raise HousingLabError(f"no lesson {lesson!r} in {folder} (lessons: {names})")

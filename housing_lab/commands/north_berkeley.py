@@ -26,20 +26,33 @@ def register(groups: argparse._SubParsersAction) -> None:
     )
     score.add_argument("file", help="scenario file in the RULES.md JSON format, or - for stdin")
     score.add_argument("--layout", help="a custom layout TOML file (default: the printed board)")
-    score.add_argument("--events", action="store_true",
-                       help="also print the move-in events (who went where, in order)")
-    score.add_argument("--low-income-in-adus", action="store_true",
-                       help="rule option: low income residents may take vacant ADU slots")
-    score.add_argument("--newcomers-first", action="store_true",
-                       help="rule option: newcomers look for homes before displaced residents")
+    score.add_argument(
+        "--events",
+        action="store_true",
+        help="also print the move-in events (who went where, in order)",
+    )
+    score.add_argument(
+        "--low-income-in-adus",
+        action="store_true",
+        help="rule option: low income residents may take vacant ADU slots",
+    )
+    score.add_argument(
+        "--newcomers-first",
+        action="store_true",
+        help="rule option: newcomers look for homes before displaced residents",
+    )
     score.set_defaults(func=run_score)
 
     play = commands.add_parser("play", help="play a whole game with random automatic players")
     play.add_argument("--players", type=int, default=3, help="2 to 6 players or teams")
     play.add_argument("--seed", type=int, default=0)
     play.add_argument("--names", help="comma-separated player names (default Player 1, ...)")
-    play.add_argument("--current-score", choices=["as_is", "projected"], default="as_is",
-                      help="rule option: how the draft order's current score is computed")
+    play.add_argument(
+        "--current-score",
+        choices=["as_is", "projected"],
+        default="as_is",
+        help="rule option: how the draft order's current score is computed",
+    )
     play.set_defaults(func=run_play)
     register_analysis(commands)  # sample, solve
 
@@ -75,8 +88,9 @@ def parse_documents(text: str) -> tuple[list[Any], bool]:
 
 def run_score(args: argparse.Namespace) -> int:
     layout = load_layout(args.layout)
-    options = RuleOptions(low_income_in_adus=args.low_income_in_adus,
-                          displaced_first=not args.newcomers_first)
+    options = RuleOptions(
+        low_income_in_adus=args.low_income_in_adus, displaced_first=not args.newcomers_first
+    )
     documents, is_lines = parse_documents(read_input(args.file))
     outputs = []
     for number, document in enumerate(documents, start=1):

@@ -28,42 +28,69 @@ SAMPLE_CHUNK = 1 << 14
 def register_analysis(commands: argparse._SubParsersAction) -> None:
     """Add `sample` and `solve` to the `nb` sub-commands."""
     sample = commands.add_parser(
-        "sample", help="random boards and their results as JSON Lines (batch evaluator)")
+        "sample", help="random boards and their results as JSON Lines (batch evaluator)"
+    )
     sample.add_argument("--boards", type=_count, required=True, help="how many boards")
     sample.add_argument("--seed", type=int, default=0)
     sample.add_argument("--out", help="output file (default: stdout)")
-    sample.add_argument("--all-policy-sets", action="store_true",
-                        help="draw from all 16 policy sets, not only the game's 10 (1 or 2)")
+    sample.add_argument(
+        "--all-policy-sets",
+        action="store_true",
+        help="draw from all 16 policy sets, not only the game's 10 (1 or 2)",
+    )
     _rule_options(sample)
     sample.set_defaults(func=run_sample)
 
     solve_parser = commands.add_parser(
-        "solve", help="the exact best board for a coalition of constituent cards")
+        "solve", help="the exact best board for a coalition of constituent cards"
+    )
     solve_parser.add_argument("--cards", required=True, help="comma-separated card ids")
     solve_parser.add_argument("--weights", help="comma-separated weights, one per card")
-    solve_parser.add_argument("--fix", action="append", default=[], metavar="SQUARE=TILE",
-                              help="fix a square's tile (repeat, or separate with commas)")
-    solve_parser.add_argument("--policies",
-                              help="search only this policy set (comma-separated; 'none': no "
-                                   "policy); default: every set of one or two policies")
-    solve_parser.add_argument("--existing", help="existing residents: a JSON object "
-                              "home -> income, or a JSON file (a scenario's 'existing' works)")
-    solve_parser.add_argument("--seed", type=int, default=0,
-                              help="seed of the default existing placement (default 0)")
-    solve_parser.add_argument("--nonnegative", action="store_true",
-                              help="find a board where no card of the coalition scores -1")
-    solve_parser.add_argument("--pareto", action="store_true",
-                              help="add the Pareto frontier of spending against low income "
-                                   "residents housed")
+    solve_parser.add_argument(
+        "--fix",
+        action="append",
+        default=[],
+        metavar="SQUARE=TILE",
+        help="fix a square's tile (repeat, or separate with commas)",
+    )
+    solve_parser.add_argument(
+        "--policies",
+        help="search only this policy set (comma-separated; 'none': no "
+        "policy); default: every set of one or two policies",
+    )
+    solve_parser.add_argument(
+        "--existing",
+        help="existing residents: a JSON object "
+        "home -> income, or a JSON file (a scenario's 'existing' works)",
+    )
+    solve_parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the default existing placement (default 0)"
+    )
+    solve_parser.add_argument(
+        "--nonnegative",
+        action="store_true",
+        help="find a board where no card of the coalition scores -1",
+    )
+    solve_parser.add_argument(
+        "--pareto",
+        action="store_true",
+        help="add the Pareto frontier of spending against low income residents housed",
+    )
     _rule_options(solve_parser)
     solve_parser.set_defaults(func=run_solve)
 
 
 def _rule_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--low-income-in-adus", action="store_true",
-                        help="rule option: low income residents may take vacant ADU slots")
-    parser.add_argument("--newcomers-first", action="store_true",
-                        help="rule option: newcomers look for homes before displaced residents")
+    parser.add_argument(
+        "--low-income-in-adus",
+        action="store_true",
+        help="rule option: low income residents may take vacant ADU slots",
+    )
+    parser.add_argument(
+        "--newcomers-first",
+        action="store_true",
+        help="rule option: newcomers look for homes before displaced residents",
+    )
 
 
 def _count(text: str) -> int:
@@ -77,12 +104,17 @@ def _count(text: str) -> int:
 
 
 # --- sample ----------------------------------------------------------------------------------
-def sample_lines(n: int, seed: int, options: RuleOptions, all_policy_sets: bool = False
-                 ) -> Iterator[str]:
+def sample_lines(
+    n: int, seed: int, options: RuleOptions, all_policy_sets: bool = False
+) -> Iterator[str]:
     """The JSON Lines of `nb sample`: {"scenario": ..., "result": ...} per random board."""
     evaluator = default_evaluator()
-    boards = random_boards(n, seed, policy_sets=ALL_POLICY_SETS if all_policy_sets
-                           else GAME_POLICY_SETS, evaluator=evaluator)
+    boards = random_boards(
+        n,
+        seed,
+        policy_sets=ALL_POLICY_SETS if all_policy_sets else GAME_POLICY_SETS,
+        evaluator=evaluator,
+    )
     for start in range(0, n, SAMPLE_CHUNK):
         part = boards.take(slice(start, start + SAMPLE_CHUNK))
         results = evaluator.evaluate(part, options).to_dicts()
@@ -92,8 +124,9 @@ def sample_lines(n: int, seed: int, options: RuleOptions, all_policy_sets: bool 
 
 
 def run_sample(args: argparse.Namespace) -> int:
-    options = RuleOptions(low_income_in_adus=args.low_income_in_adus,
-                          displaced_first=not args.newcomers_first)
+    options = RuleOptions(
+        low_income_in_adus=args.low_income_in_adus, displaced_first=not args.newcomers_first
+    )
     lines = sample_lines(args.boards, args.seed, options, args.all_policy_sets)
     if args.out is None:
         _write(lines, sys.stdout)
@@ -180,17 +213,26 @@ def run_solve(args: argparse.Namespace) -> int:
         "policies": parse_policies(args.policies),
         "existing": parse_existing(args.existing),
         "seed": args.seed,
-        "options": RuleOptions(low_income_in_adus=args.low_income_in_adus,
-                               displaced_first=not args.newcomers_first),
+        "options": RuleOptions(
+            low_income_in_adus=args.low_income_in_adus, displaced_first=not args.newcomers_first
+        ),
     }
     cards, weights = _items(args.cards), parse_weights(args.weights)
     if args.nonnegative:
         started = time.perf_counter()
         found = every_card_nonnegative(cards, weights, **question)
-        output = (found.to_dict() if found is not None else
-                  {"scenario": None, "result": None, "score": None,
-                   "seconds": round(time.perf_counter() - started, 4), "cards": None,
-                   "every_card_nonnegative": False})
+        output = (
+            found.to_dict()
+            if found is not None
+            else {
+                "scenario": None,
+                "result": None,
+                "score": None,
+                "seconds": round(time.perf_counter() - started, 4),
+                "cards": None,
+                "every_card_nonnegative": False,
+            }
+        )
     else:
         output = solve(cards, weights, **question).to_dict()
     if args.pareto:  # with --nonnegative: only boards where no card of the coalition is -1

@@ -55,9 +55,21 @@ TALL_KINDS = ("tower", "midrise")
 # Per-(square, tile) contributions, summed over the board. Names are ArrayFacts fields, except
 # the two costs (housing tiles are halved by matching funds, garages and parks are not).
 FEATURES = (
-    "new_market", "new_middle", "new_low", "housing_cost", "other_cost", "towers", "garages",
-    "parks", "tall_squares", "greenway_homes", "tall_on_virginia", "tower_on_virginia_or_acton",
-    "corner_townhouses", "tower_on_corner", "market_only_squares",
+    "new_market",
+    "new_middle",
+    "new_low",
+    "housing_cost",
+    "other_cost",
+    "towers",
+    "garages",
+    "parks",
+    "tall_squares",
+    "greenway_homes",
+    "tall_on_virginia",
+    "tower_on_virginia_or_acton",
+    "corner_townhouses",
+    "tower_on_corner",
+    "market_only_squares",
 )
 CHUNK = 1 << 15  # boards per step: arrays of this size stay in the CPU cache
 
@@ -95,10 +107,16 @@ class Boards:
 
     def __post_init__(self) -> None:
         n = len(self.tiles)
-        if (self.tiles.ndim != 2 or self.policies.shape != (n,) or self.existing.ndim != 2
-                or self.existing.shape[0] != n):
-            raise ValueError(f"inconsistent board arrays: tiles {self.tiles.shape}, policies "
-                             f"{self.policies.shape}, existing {self.existing.shape}")
+        if (
+            self.tiles.ndim != 2
+            or self.policies.shape != (n,)
+            or self.existing.ndim != 2
+            or self.existing.shape[0] != n
+        ):
+            raise ValueError(
+                f"inconsistent board arrays: tiles {self.tiles.shape}, policies "
+                f"{self.policies.shape}, existing {self.existing.shape}"
+            )
 
     def __len__(self) -> int:
         return len(self.tiles)
@@ -114,19 +132,29 @@ def tile_features(layout: Layout, catalogue: Catalogue) -> tuple[Array, int]:
     unit = lcm(*(t.cost.denominator for t in tiles)) if tiles else 1
     table = np.zeros((len(layout.squares), len(tiles) + 1, len(FEATURES)), dtype=np.int64)
     for s, square in enumerate(layout.squares):
-        tag = {name: layout.has_tag(square, name) for name in ("virginia", "acton", "greenway",
-                                                               "corner")}
+        tag = {
+            name: layout.has_tag(square, name)
+            for name in ("virginia", "acton", "greenway", "corner")
+        }
         for t, tile in enumerate(tiles):
             tall = tile.kind in TALL_KINDS
             tower = tile.kind == "tower"
             cost = int(tile.cost * unit)
             table[s, t] = (
-                tile.count("market"), tile.count("middle"), tile.count("low"),
-                cost if tile.is_housing else 0, 0 if tile.is_housing else cost,
-                tower, tile.kind == "garage", tile.kind == "park", tall,
+                tile.count("market"),
+                tile.count("middle"),
+                tile.count("low"),
+                cost if tile.is_housing else 0,
+                0 if tile.is_housing else cost,
+                tower,
+                tile.kind == "garage",
+                tile.kind == "park",
+                tall,
                 len(tile.homes) if tag["greenway"] else 0,
-                tall and tag["virginia"], tower and (tag["virginia"] or tag["acton"]),
-                tile.kind == "townhouse" and tag["corner"], tower and tag["corner"],
+                tall and tag["virginia"],
+                tower and (tag["virginia"] or tag["acton"]),
+                tile.kind == "townhouse" and tag["corner"],
+                tower and tag["corner"],
                 tile.is_housing and tile.count("market") == len(tile.homes),
             )
     return table, unit
@@ -135,8 +163,12 @@ def tile_features(layout: Layout, catalogue: Catalogue) -> tuple[Array, int]:
 class BatchEvaluator:
     """Evaluates `Boards` for one layout and catalogue (tables are built once here)."""
 
-    def __init__(self, layout: Layout | None = None, catalogue: Catalogue | None = None,
-                 workers: int | None = None):
+    def __init__(
+        self,
+        layout: Layout | None = None,
+        catalogue: Catalogue | None = None,
+        workers: int | None = None,
+    ):
         self.layout = layout or default_layout()
         self.catalogue = dict(catalogue if catalogue is not None else default_catalogue())
         self.tile_ids = tuple(self.catalogue)
@@ -177,23 +209,36 @@ class BatchEvaluator:
     def encode(self, scenarios: Sequence[Scenario]) -> Boards:
         """Scenarios (validated by the scalar engine) as arrays."""
         code = {tile: t for t, tile in enumerate(self.tile_ids)}
-        tiles = np.array([[code[s.tiles[q]] if q in s.tiles else self.empty
-                           for q in self.squares] for s in scenarios], dtype=np.uint8)
+        tiles = np.array(
+            [
+                [code[s.tiles[q]] if q in s.tiles else self.empty for q in self.squares]
+                for s in scenarios
+            ],
+            dtype=np.uint8,
+        )
         policies = np.array([policy_mask(s.policies) for s in scenarios], dtype=np.uint8)
-        existing = np.array([[INCOMES.index(s.existing[h]) for h in self.homes]
-                             for s in scenarios], dtype=np.uint8)
-        return Boards(tiles.reshape(len(scenarios), len(self.squares)), policies,
-                      existing.reshape(len(scenarios), len(self.homes)))
+        existing = np.array(
+            [[INCOMES.index(s.existing[h]) for h in self.homes] for s in scenarios], dtype=np.uint8
+        )
+        return Boards(
+            tiles.reshape(len(scenarios), len(self.squares)),
+            policies,
+            existing.reshape(len(scenarios), len(self.homes)),
+        )
 
     def scenario_dict(self, boards: Boards, i: int, seed: int = 0) -> dict[str, object]:
         """Board `i` in the RULES.md input format (`existing` included)."""
         tiles = boards.tiles[i].tolist()
         return {
-            "tiles": {q: self.tile_ids[t] for q, t in zip(self.squares, tiles, strict=True)
-                      if t < self.empty},
+            "tiles": {
+                q: self.tile_ids[t]
+                for q, t in zip(self.squares, tiles, strict=True)
+                if t < self.empty
+            },
             "policies": policies_of(int(boards.policies[i])),
-            "existing": {h: INCOMES[c] for h, c in
-                         zip(self.homes, boards.existing[i].tolist(), strict=True)},
+            "existing": {
+                h: INCOMES[c] for h, c in zip(self.homes, boards.existing[i].tolist(), strict=True)
+            },
             "seed": seed,
         }
 
@@ -207,8 +252,10 @@ class BatchEvaluator:
             for s in range(len(self.squares)):
                 word += packed[s].take(tiles[:, s])
             words.append(word)
-        return {name: (words[w] >> shift) & ((1 << width) - 1)
-                for name, (w, shift, width) in zip(FEATURES, self.fields, strict=True)}
+        return {
+            name: (words[w] >> shift) & ((1 << width) - 1)
+            for name, (w, shift, width) in zip(FEATURES, self.fields, strict=True)
+        }
 
     def evaluate(self, boards: Boards, options: RuleOptions | None = None) -> BatchResult:
         """Score every board: the same numbers `score_scenario(...).to_dict()` gives."""
@@ -216,7 +263,9 @@ class BatchEvaluator:
         n = len(boards)
         small = np.int8  # every count fits: at most 36 homes, 12 residents per income
         out = BatchResult(
-            self, boards, options,
+            self,
+            boards,
+            options,
             spending_units=np.empty(n, dtype=np.int32),
             new_homes=np.empty((n, 4), dtype=small),
             housed=np.empty((n, 3), dtype=small),
@@ -224,9 +273,12 @@ class BatchEvaluator:
             outcomes=np.empty((n, 3, 5), dtype=small),
             plus=np.empty((n, len(CARD_IDS)), dtype=bool),
             minus=np.empty((n, len(CARD_IDS)), dtype=bool),
-            counts=MoveInCounts(self.newcomers, self.existing_per_income,
-                                *(np.empty(n, dtype=small) for _ in range(13)),
-                                left=tuple(np.empty(n, dtype=small) for _ in range(3))),
+            counts=MoveInCounts(
+                self.newcomers,
+                self.existing_per_income,
+                *(np.empty(n, dtype=small) for _ in range(13)),
+                left=tuple(np.empty(n, dtype=small) for _ in range(3)),
+            ),
         )
 
         def run(start: int) -> None:
@@ -243,8 +295,9 @@ class BatchEvaluator:
                 run(start)
         return out
 
-    def facts(self, sums: dict[str, Array], policies: Array, existing: Array,
-              options: RuleOptions) -> tuple[ArrayFacts, MoveInCounts]:
+    def facts(
+        self, sums: dict[str, Array], policies: Array, existing: Array, options: RuleOptions
+    ) -> tuple[ArrayFacts, MoveInCounts]:
         """Card facts and move-in counts from the board sums, policies and placements."""
         housing = sums["housing_cost"]
         low = sums["new_low"]
@@ -258,17 +311,30 @@ class BatchEvaluator:
         vacancy = (policies & _bit(VACANCY_CONTROL)) > 0
         adu_slots = np.where(policies & _bit(ADU), len(self.layout.houses), 0)
         counts = move_in_counts(
-            sums["new_market"], sums["new_middle"], low, adu_slots, ~vacancy,
-            house_low, house_middle, apartment_low, apartment_middle,
-            newcomers=self.newcomers, existing_per_income=self.existing_per_income,
+            sums["new_market"],
+            sums["new_middle"],
+            low,
+            adu_slots,
+            ~vacancy,
+            house_low,
+            house_middle,
+            apartment_low,
+            apartment_middle,
+            newcomers=self.newcomers,
+            existing_per_income=self.existing_per_income,
             low_income_in_adus=options.low_income_in_adus,
         )
         housed = counts.housed()
         facts = ArrayFacts(
-            scale=self.scale, spending=spending,
-            new_market=sums["new_market"], new_middle=sums["new_middle"], new_low=low,
+            scale=self.scale,
+            spending=spending,
+            new_market=sums["new_market"],
+            new_middle=sums["new_middle"],
+            new_low=low,
             new_total=sums["new_market"] + sums["new_middle"] + low,
-            housed_high=housed[HIGH], housed_middle=housed[MIDDLE], housed_low=housed[LOW],
+            housed_high=housed[HIGH],
+            housed_middle=housed[MIDDLE],
+            housed_low=housed[LOW],
             apartments_middle_or_high=counts.apartments_middle_or_high(apartment_low),
             houses_all_high=counts.houses_all_high(house_low, house_middle),
             vacancy_control=vacancy,
@@ -276,17 +342,22 @@ class BatchEvaluator:
         )
         return facts, counts
 
-    def _evaluate_chunk(self, boards: Boards, options: RuleOptions, out: BatchResult,
-                        rows: slice) -> None:
+    def _evaluate_chunk(
+        self, boards: Boards, options: RuleOptions, out: BatchResult, rows: slice
+    ) -> None:
         sums = self.sums(boards.tiles)
         facts, counts = self.facts(sums, boards.policies, boards.existing, options)
         out.spending_units[rows] = facts.spending
         for column, name in enumerate(("new_market", "new_middle", "new_low", "new_total")):
             out.new_homes[rows, column] = getattr(facts, name)
-        for income, (housed, displaced, outcomes) in enumerate(zip(
-            counts.housed(), counts.displaced(), counts.outcomes(options.displaced_first),
-            strict=True,
-        )):
+        for income, (housed, displaced, outcomes) in enumerate(
+            zip(
+                counts.housed(),
+                counts.displaced(),
+                counts.outcomes(options.displaced_first),
+                strict=True,
+            )
+        ):
             out.housed[rows, income] = housed
             out.displaced[rows, income] = displaced
             for column, value in enumerate(outcomes):
@@ -310,4 +381,3 @@ def default_evaluator() -> BatchEvaluator:
 def evaluate(boards: Boards, options: RuleOptions | None = None) -> BatchResult:
     """Evaluate boards of the default layout and catalogue."""
     return default_evaluator().evaluate(boards, options)
-

@@ -80,8 +80,12 @@ class BatchResult:
         after = existing.copy()
         for kind_mask, by_high_low, by_middle_low, by_high_middle in (
             (is_house, counts.high_house_low, counts.middle_house_low, counts.high_house_middle),
-            (~is_house, counts.high_apartment_low, counts.middle_apartment_low,
-             counts.high_apartment_middle),
+            (
+                ~is_house,
+                counts.high_apartment_low,
+                counts.middle_apartment_low,
+                counts.high_apartment_middle,
+            ),
         ):
             for income in (LOW, MIDDLE):
                 mine = (existing == income) & kind_mask
@@ -97,8 +101,9 @@ class BatchResult:
         high_end = counts.high_adu[:, None]
         middle_end = high_end + counts.middle_adu[:, None]
         low_end = middle_end + counts.low_adu[:, None]
-        adus = np.select([slot < high_end, slot < middle_end, slot < low_end],
-                         [HIGH, MIDDLE, LOW], NOBODY)
+        adus = np.select(
+            [slot < high_end, slot < middle_end, slot < low_end], [HIGH, MIDDLE, LOW], NOBODY
+        )
         return np.concatenate([after, adus], axis=1)
 
     def to_dict(self, i: int) -> dict[str, Any]:
@@ -113,29 +118,42 @@ class BatchResult:
         scale = self.evaluator.scale
         has_adu = ((self.boards.policies[index] >> POLICIES.index(ADU)) & 1).astype(bool).tolist()
         after = self.existing_after_codes()[index].tolist()
-        rows = zip(self.spending_units[index].tolist(), self.new_homes[index].tolist(),
-                   self.housed[index].tolist(), self.displaced[index].tolist(), after, has_adu,
-                   self.plus[index].tolist(), self.minus[index].tolist(),
-                   self.outcomes[index].tolist(), strict=True)
+        rows = zip(
+            self.spending_units[index].tolist(),
+            self.new_homes[index].tolist(),
+            self.housed[index].tolist(),
+            self.displaced[index].tolist(),
+            after,
+            has_adu,
+            self.plus[index].tolist(),
+            self.minus[index].tolist(),
+            self.outcomes[index].tolist(),
+            strict=True,
+        )
         out = []
         for spend, new, housed, displaced, codes, adu, plus, minus, outcomes in rows:
             names = [None if c == NOBODY else INCOMES[c] for c in codes]
             existing_after = dict(zip(homes, names, strict=False))
             if adu:
-                existing_after.update(zip(adu_slots, names[len(homes):], strict=True))
-            out.append({
-                "spending": money(Fraction(spend, scale)),
-                "new_homes": dict(zip(NEW_HOME_KEYS, new, strict=True)),
-                "housed": dict(zip(INCOMES, housed, strict=True)),
-                "unhoused": {i: RESIDENTS_PER_INCOME - h
-                             for i, h in zip(INCOMES, housed, strict=True)},
-                "displaced": dict(zip(INCOMES, displaced, strict=True)),
-                "existing_after": existing_after,
-                "constituents": {
-                    card: {"plus": p, "minus": m, "score": int(p) - int(m)}
-                    for card, p, m in zip(CARD_IDS, plus, minus, strict=True)
-                },
-                "outcomes": {income: dict(zip(OUTCOMES, row, strict=True))
-                             for income, row in zip(INCOMES, outcomes, strict=True)},
-            })
+                existing_after.update(zip(adu_slots, names[len(homes) :], strict=True))
+            out.append(
+                {
+                    "spending": money(Fraction(spend, scale)),
+                    "new_homes": dict(zip(NEW_HOME_KEYS, new, strict=True)),
+                    "housed": dict(zip(INCOMES, housed, strict=True)),
+                    "unhoused": {
+                        i: RESIDENTS_PER_INCOME - h for i, h in zip(INCOMES, housed, strict=True)
+                    },
+                    "displaced": dict(zip(INCOMES, displaced, strict=True)),
+                    "existing_after": existing_after,
+                    "constituents": {
+                        card: {"plus": p, "minus": m, "score": int(p) - int(m)}
+                        for card, p, m in zip(CARD_IDS, plus, minus, strict=True)
+                    },
+                    "outcomes": {
+                        income: dict(zip(OUTCOMES, row, strict=True))
+                        for income, row in zip(INCOMES, outcomes, strict=True)
+                    },
+                }
+            )
         return out

@@ -49,8 +49,12 @@ class MoveInCounts:
 
     def displaced(self) -> tuple[Array, Array, Array]:
         middle = self.high_house_middle + self.high_apartment_middle
-        low = (self.high_house_low + self.high_apartment_low + self.middle_house_low
-               + self.middle_apartment_low)
+        low = (
+            self.high_house_low
+            + self.high_apartment_low
+            + self.middle_house_low
+            + self.middle_apartment_low
+        )
         return np.zeros_like(middle), middle, low
 
     def outcomes(self, displaced_first: bool) -> list[tuple[Array, ...]]:
@@ -68,8 +72,15 @@ class MoveInCounts:
             else:
                 newcomer_housed = np.minimum(self.newcomers, placed)
                 rehoused = placed - newcomer_housed
-            table.append((self.existing_per_income - displaced, newcomer_housed, rehoused,
-                          displaced - rehoused, self.newcomers - newcomer_housed))
+            table.append(
+                (
+                    self.existing_per_income - displaced,
+                    newcomer_housed,
+                    rehoused,
+                    displaced - rehoused,
+                    self.newcomers - newcomer_housed,
+                )
+            )
         return table
 
     def apartments_middle_or_high(self, apartment_low: Array) -> Array:
@@ -133,8 +144,7 @@ def move_in_counts(
     middle_left = rest - middle_apartment_low
 
     # Low income: newcomers and displaced lows, into any vacant new home (then ADUs, optionally).
-    rest = (newcomers + high_house_low + high_apartment_low + middle_house_low
-            + middle_apartment_low)
+    rest = newcomers + high_house_low + high_apartment_low + middle_house_low + middle_apartment_low
     vacant = low + (middle - middle_middle) + (market_vacant - middle_market)
     low_new = mini(rest, vacant)
     rest = rest - low_new
@@ -144,9 +154,21 @@ def move_in_counts(
     else:
         low_adu = np.zeros_like(rest)
     return MoveInCounts(
-        newcomers, existing_per_income, high_market, high_adu, high_house_low,
-        high_house_middle, high_apartment_low, high_apartment_middle, middle_middle,
-        middle_market, middle_adu, middle_house_low, middle_apartment_low, low_new, low_adu,
+        newcomers,
+        existing_per_income,
+        high_market,
+        high_adu,
+        high_house_low,
+        high_house_middle,
+        high_apartment_low,
+        high_apartment_middle,
+        middle_middle,
+        middle_market,
+        middle_adu,
+        middle_house_low,
+        middle_apartment_low,
+        low_new,
+        low_adu,
         (high_left, middle_left, rest),
     )
 
@@ -318,13 +340,13 @@ if tuple(CARD_RULES) != CARD_IDS or tuple(CARD_FACTS) != CARD_IDS:  # pragma: no
     raise ImportError("batch_rules.CARD_RULES must list the cards of constituents.CONDITIONS")
 
 
-def card_scores(facts: ArrayFacts, card_ids: tuple[str, ...] = CARD_IDS,
-                out: tuple[Array, Array] | None = None) -> tuple[Array, Array]:
+def card_scores(
+    facts: ArrayFacts, card_ids: tuple[str, ...] = CARD_IDS, out: tuple[Array, Array] | None = None
+) -> tuple[Array, Array]:
     """(plus, minus) boolean arrays of shape (boards, cards) for `card_ids`, in that order."""
     if out is None:
         n = _length(facts)
-        out = (np.empty((n, len(card_ids)), dtype=bool),
-               np.empty((n, len(card_ids)), dtype=bool))
+        out = (np.empty((n, len(card_ids)), dtype=bool), np.empty((n, len(card_ids)), dtype=bool))
     plus, minus = out
     for column, card in enumerate(card_ids):
         plus_rule, minus_rule = CARD_RULES[card]

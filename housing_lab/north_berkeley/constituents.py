@@ -23,8 +23,10 @@ CONDITIONS: dict[str, tuple[Condition, Condition]] = {
         lambda f: f.housed["low"] < 6,
     ),
     "labor_unions": (
-        lambda f: f.new_homes["total"] >= 18
-        and 2 * (f.new_homes["low"] + f.new_homes["middle"]) >= f.new_homes["total"],
+        lambda f: (
+            f.new_homes["total"] >= 18
+            and 2 * (f.new_homes["low"] + f.new_homes["middle"]) >= f.new_homes["total"]
+        ),
         lambda f: f.new_homes["total"] < 12,
     ),
     "developer": (
@@ -141,8 +143,14 @@ def _cards() -> tuple[Card, ...]:
             f"constituents.toml and the card conditions disagree: {set(texts) ^ set(CONDITIONS)}"
         )
     return tuple(
-        Card(card_id, texts[card_id]["name"], texts[card_id]["plus"], texts[card_id]["minus"],
-             plus, minus)
+        Card(
+            card_id,
+            texts[card_id]["name"],
+            texts[card_id]["plus"],
+            texts[card_id]["minus"],
+            plus,
+            minus,
+        )
         for card_id, (plus, minus) in CONDITIONS.items()
     )
 
@@ -167,5 +175,7 @@ def score_card(card_id: str, facts: BoardFacts) -> CardScore:
 
 
 def score_all(facts: BoardFacts) -> dict[str, CardScore]:
-    return {card_id: CardScore(plus(facts), minus(facts))
-            for card_id, (plus, minus) in CONDITIONS.items()}
+    return {
+        card_id: CardScore(plus(facts), minus(facts))
+        for card_id, (plus, minus) in CONDITIONS.items()
+    }

@@ -89,13 +89,14 @@ def board_facts(scenario: Scenario, occupancy: Mapping[str, str | None]) -> Boar
         garages=sum(t.kind == "garage" for t in placed.values()),
         parks=sum(t.kind == "park" for t in placed.values()),
         tall_squares=sum(t.kind in TALL_KINDS for t in placed.values()),
-        greenway_homes=sum(len(t.homes) for s, t in placed.items()
-                           if layout.has_tag(s, "greenway")),
+        greenway_homes=sum(
+            len(t.homes) for s, t in placed.items() if layout.has_tag(s, "greenway")
+        ),
         tall_on_virginia=kind_on("virginia", TALL_KINDS),
-        tower_on_virginia_or_acton=kind_on("virginia", ("tower",))
-        or kind_on("acton", ("tower",)),
-        corner_townhouses=sum(t.kind == "townhouse" for s, t in placed.items()
-                              if layout.has_tag(s, "corner")),
+        tower_on_virginia_or_acton=kind_on("virginia", ("tower",)) or kind_on("acton", ("tower",)),
+        corner_townhouses=sum(
+            t.kind == "townhouse" for s, t in placed.items() if layout.has_tag(s, "corner")
+        ),
         tower_on_corner=kind_on("corner", ("tower",)),
         every_housing_square_affordable=all(
             t.count("low") + t.count("middle") > 0 for t in placed.values() if t.is_housing

@@ -151,8 +151,9 @@ class Game:
         state = self.state
         if state.phase != "extra_draw" or player not in state.extra:
             return False
-        return (self.current_card_scores()[state.extra[player]].minus
-                and len(state.deck) > DRAFT_SIZE)
+        return (
+            self.current_card_scores()[state.extra[player]].minus and len(state.deck) > DRAFT_SIZE
+        )
 
     def result(self) -> ScenarioResult:
         """The move-in and card results of the board as it stands."""
@@ -270,8 +271,9 @@ class Game:
             new_card = state.deck.pop(0)
             state.hands[player].append(new_card)
             state.extra[player] = new_card
-            state.log.append({"action": "redraw", "player": player, "discarded": card,
-                              "drew": new_card})
+            state.log.append(
+                {"action": "redraw", "player": player, "discarded": card, "drew": new_card}
+            )
         return new_card
 
     def pick(self, player: str, card: str) -> None:
@@ -338,8 +340,9 @@ class Game:
         return json.dumps(self.to_dict())
 
     @classmethod
-    def from_dict(cls, data: Any, layout: Layout | None = None,
-                  catalogue: Catalogue | None = None) -> Game:
+    def from_dict(
+        cls, data: Any, layout: Layout | None = None, catalogue: Catalogue | None = None
+    ) -> Game:
         """Resume a saved game; every id in it is checked."""
         game = cls.__new__(cls)
         game.layout = layout or default_layout()
@@ -437,8 +440,13 @@ class Game:
         state.draft_picks = 0
         state.extra = {}
         state.phase = "draft"
-        state.log.append({"action": "draft_order", "order": list(state.draft_order),
-                          "scores": {p: scores[p].total for p in state.players}})
+        state.log.append(
+            {
+                "action": "draft_order",
+                "order": list(state.draft_order),
+                "scores": {p: scores[p].total for p in state.players},
+            }
+        )
 
 
 class _Change:

@@ -109,8 +109,9 @@ def state_from_dict(data: Any, layout: Layout, catalogue: Catalogue) -> GameStat
             deck=[check_card(c) for c in data["deck"]],
             policy_deck=[check_policy(p) for p in data["policy_deck"]],
             phase=str(data["phase"]),
-            tiles={check_square(s, layout): check_tile(t, catalogue)
-                   for s, t in data["tiles"].items()},
+            tiles={
+                check_square(s, layout): check_tile(t, catalogue) for s, t in data["tiles"].items()
+            },
             policies=[check_policy(p) for p in data["policies"]],
             hands={str(p): [check_card(c) for c in h] for p, h in data["hands"].items()},
             discard=[check_card(c) for c in data["discard"]],
@@ -132,8 +133,9 @@ def state_from_dict(data: Any, layout: Layout, catalogue: Catalogue) -> GameStat
         raise ScenarioFormatError(f"saved game has unknown phase {state.phase!r}")
     if set(state.hands) != set(players):
         raise ScenarioFormatError(f"saved game hands {sorted(state.hands)} do not match players")
-    everything = (state.deck + state.discard + state.draft_pool
-                  + [c for h in state.hands.values() for c in h])
+    everything = (
+        state.deck + state.discard + state.draft_pool + [c for h in state.hands.values() for c in h]
+    )
     if sorted(everything) != sorted(CARD_IDS):
         raise ScenarioFormatError("saved game does not hold each of the 22 cards exactly once")
     return state

@@ -56,12 +56,23 @@ def _card_section(card_id: str, secret: bool) -> str:
     )
 
 
-def team_section(team: str, hand: Sequence[str], secret: Sequence[str] = (),
-                 hidden: bool = True, seed: int | None = None) -> str:
+def team_section(
+    team: str,
+    hand: Sequence[str],
+    secret: Sequence[str] = (),
+    hidden: bool = True,
+    seed: int | None = None,
+) -> str:
     """One team's page body (an <article>); `secret` are the cards dealt face down."""
     game_line = "North Berkeley" + (f" · game seed {seed}" if seed is not None else "")
-    note = ("<p class='secret-note'>Keep this page within your team: the other teams must not "
-            "see your starting cards.</p>") if hidden else ""
+    note = (
+        (
+            "<p class='secret-note'>Keep this page within your team: the other teams must not "
+            "see your starting cards.</p>"
+        )
+        if hidden
+        else ""
+    )
     sections = "".join(_card_section(card, card in secret) for card in hand)
     rules = "".join(f"<li>{html.escape(line)}</li>" for line in SCORING_REMINDER)
     return (
@@ -83,19 +94,27 @@ def page(title: str, body: str) -> str:
     )
 
 
-def team_handout(team: str, hand: Sequence[str], secret: Sequence[str] = (),
-                 hidden: bool = True, seed: int | None = None) -> str:
+def team_handout(
+    team: str,
+    hand: Sequence[str],
+    secret: Sequence[str] = (),
+    hidden: bool = True,
+    seed: int | None = None,
+) -> str:
     """A standalone printable page for one team."""
     return page(f"North Berkeley: {team}", team_section(team, hand, secret, hidden, seed))
 
 
-def handouts(hands: Mapping[str, Sequence[str]], secret: Mapping[str, Sequence[str]] | None = None,
-             hidden: bool = True, seed: int | None = None) -> dict[str, str]:
+def handouts(
+    hands: Mapping[str, Sequence[str]],
+    secret: Mapping[str, Sequence[str]] | None = None,
+    hidden: bool = True,
+    seed: int | None = None,
+) -> dict[str, str]:
     """File name -> page, one per team in seating order."""
     secret = secret or {}
     return {
-        handout_filename(team, number): team_handout(team, hand, secret.get(team, ()), hidden,
-                                                     seed)
+        handout_filename(team, number): team_handout(team, hand, secret.get(team, ()), hidden, seed)
         for number, (team, hand) in enumerate(hands.items(), start=1)
     }
 
@@ -108,8 +127,10 @@ def game_handouts(game: Game, hidden: bool = True) -> dict[str, str]:
 def all_handouts_page(game: Game, hidden: bool = True) -> str:
     """Every team in one document, each on its own printed page (one print job for a class)."""
     secret = secret_cards(game)
-    body = "".join(team_section(team, game.state.hands[team], secret[team], hidden,
-                                game.state.seed) for team in game.players)
+    body = "".join(
+        team_section(team, game.state.hands[team], secret[team], hidden, game.state.seed)
+        for team in game.players
+    )
     return page("North Berkeley: team handouts", body)
 
 

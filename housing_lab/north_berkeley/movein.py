@@ -165,8 +165,9 @@ class _MoveIn:
                     MoveEvent(step, "placed", resident, self.residents[resident].income, home)
                 )
 
-    def displace(self, step: str, pool: list[str], homes: tuple[str, ...],
-                 victims: tuple[str, ...]) -> None:
+    def displace(
+        self, step: str, pool: list[str], homes: tuple[str, ...], victims: tuple[str, ...]
+    ) -> None:
         """Take homes from residents of the `victims` incomes: lowest income first, then
         the home that comes first in layout order. Vacancy control forbids it all."""
         if not self.can_displace:

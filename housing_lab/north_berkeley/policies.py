@@ -72,16 +72,19 @@ class RuleOptions:
                 f"unknown current_score mode {self.current_score!r} "
                 f"(known: {', '.join(CURRENT_SCORE_MODES)})"
             )
-        if isinstance(self.negotiation_minutes, bool) or not isinstance(
-            self.negotiation_minutes, (int, float)
-        ) or self.negotiation_minutes < 0:
+        if (
+            isinstance(self.negotiation_minutes, bool)
+            or not isinstance(self.negotiation_minutes, (int, float))
+            or self.negotiation_minutes < 0
+        ):
             raise ScenarioFormatError(
                 f"negotiation_minutes must be a number >= 0, got {self.negotiation_minutes!r}"
             )
         for name in ("low_income_in_adus", "displaced_first"):
             if not isinstance(getattr(self, name), bool):
-                raise ScenarioFormatError(f"{name} must be true or false, got "
-                                          f"{getattr(self, name)!r}")
+                raise ScenarioFormatError(
+                    f"{name} must be true or false, got {getattr(self, name)!r}"
+                )
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,7 +25,7 @@ from housing_lab.north_berkeley.policies import (
     check_income,
     check_policy,
 )
-from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
+from housing_lab.north_berkeley.tiles import Catalogue, Tile, default_catalogue
 
 SCENARIO_KEYS = ("tiles", "policies", "existing", "seed")
 DEFAULT_SEED = 0
@@ -52,6 +52,18 @@ def check_tile(tile: object, catalogue: Catalogue) -> str:
     return str(tile)
 
 
+def restricts_tiles(policies: Collection[str], square_phase: int) -> bool:
+    """True when `policies` limit a square of `square_phase` to tiles without market homes.
+
+    The one place that knows `affordable_100`'s reach: phase-2 squares only."""
+    return square_phase == 2 and AFFORDABLE_100 in policies
+
+
+def tile_allowed(tile: Tile, policies: Collection[str], square_phase: int) -> bool:
+    """Whether `tile` may stand on a square of `square_phase` while `policies` are enacted."""
+    return tile.affordable_only or not restricts_tiles(policies, square_phase)
+
+
 def affordable_violations(
     tiles: Mapping[str, str], layout: Layout, catalogue: Catalogue
 ) -> list[str]:
@@ -60,8 +72,7 @@ def affordable_violations(
         square
         for square in layout.squares
         if square in tiles
-        and layout.phase_of(square) == 2
-        and not catalogue[tiles[square]].affordable_only
+        and not tile_allowed(catalogue[tiles[square]], (AFFORDABLE_100,), layout.phase_of(square))
     ]
 
 
@@ -75,8 +86,9 @@ def affordable_error(violations: list[str], tiles: Mapping[str, str]) -> Afforda
 
 def check_existing(existing: object, layout: Layout) -> dict[str, str]:
     if not isinstance(existing, dict):
-        raise ScenarioFormatError(f"'existing' must be an object of home -> income, got "
-                                  f"{existing!r}")
+        raise ScenarioFormatError(
+            f"'existing' must be an object of home -> income, got {existing!r}"
+        )
     for home in existing:
         if home not in layout.existing_ids:
             raise UnknownIdError(

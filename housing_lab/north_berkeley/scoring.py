@@ -82,8 +82,9 @@ class PlayerScore:
         }
 
 
-def score_hand(player: str, hand: Sequence[str], card_scores: Mapping[str, CardScore]
-               ) -> PlayerScore:
+def score_hand(
+    player: str, hand: Sequence[str], card_scores: Mapping[str, CardScore]
+) -> PlayerScore:
     chosen = {check_card(card): card_scores[card] for card in hand}
     return PlayerScore(
         player=player,
@@ -115,8 +116,12 @@ def tie_break_explanation(scores: Sequence[PlayerScore]) -> str:
     if len(leaders) == 1:
         return f"{won[0]} wins with {_points(best)}."
     if len(won) == 1:
-        return (f"{', '.join(s.player for s in leaders)} tie on {_points(best)}; {won[0]} wins "
-                f"with the fewest \u22121 cards.")
+        return (
+            f"{', '.join(s.player for s in leaders)} tie on {_points(best)}; {won[0]} wins "
+            f"with the fewest \u22121 cards."
+        )
     minus = leaders[0].minus_cards if leaders else 0
-    return (f"{', '.join(won)} tie on {_points(best)} and on \u22121 cards ({minus} each): "
-            f"they all win.")
+    return (
+        f"{', '.join(won)} tie on {_points(best)} and on \u22121 cards ({minus} each): "
+        f"they all win."
+    )

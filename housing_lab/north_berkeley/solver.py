@@ -30,8 +30,14 @@ from housing_lab.north_berkeley.scoring import money, score_scenario
 from housing_lab.north_berkeley.solver_inputs import Number, Problem, make_problem
 from housing_lab.north_berkeley.solver_search import Scored, clear_cache, search
 
-__all__ = ["FrontierPoint", "Solution", "clear_cache", "every_card_nonnegative",
-           "pareto_frontier", "solve"]
+__all__ = [
+    "FrontierPoint",
+    "Solution",
+    "clear_cache",
+    "every_card_nonnegative",
+    "pareto_frontier",
+    "solve",
+]
 
 
 @dataclass(frozen=True)
@@ -68,17 +74,38 @@ class FrontierPoint:
     scenario: Scenario
 
     def to_dict(self) -> dict[str, Any]:
-        return {"low_housed": self.low_housed, "spending": money(self.spending),
-                "scenario": self.scenario.to_dict()}
+        return {
+            "low_housed": self.low_housed,
+            "spending": money(self.spending),
+            "scenario": self.scenario.to_dict(),
+        }
 
 
-def _problem(evaluator: BatchEvaluator | None, cards: Any, weights: Any, fixed: Any,
-             policies: Any, policy_sets: Any, existing: Any, seed: int,
-             options: RuleOptions | None, cards_required: bool = True
-             ) -> tuple[BatchEvaluator, Problem]:
+def _problem(
+    evaluator: BatchEvaluator | None,
+    cards: Any,
+    weights: Any,
+    fixed: Any,
+    policies: Any,
+    policy_sets: Any,
+    existing: Any,
+    seed: int,
+    options: RuleOptions | None,
+    cards_required: bool = True,
+) -> tuple[BatchEvaluator, Problem]:
     evaluator = evaluator or default_evaluator()
-    return evaluator, make_problem(evaluator, cards, weights, fixed, policies, policy_sets,
-                                   existing, seed, options, cards_required)
+    return evaluator, make_problem(
+        evaluator,
+        cards,
+        weights,
+        fixed,
+        policies,
+        policy_sets,
+        existing,
+        seed,
+        options,
+        cards_required,
+    )
 
 
 def _best(scored: list[Scored], nonnegative: bool) -> tuple[int, int] | None:
@@ -96,18 +123,28 @@ def _best(scored: list[Scored], nonnegative: bool) -> tuple[int, int] | None:
     return None if best is None else (best[2], best[3])
 
 
-def _scenario(evaluator: BatchEvaluator, problem: Problem, part: Scored, state: int
-              ) -> Scenario:
+def _scenario(evaluator: BatchEvaluator, problem: Problem, part: Scored, state: int) -> Scenario:
     codes = part.board(state)
-    tiles = {square: evaluator.tile_ids[t] for square, t in zip(evaluator.squares, codes,
-                                                                 strict=True)}
-    return make_scenario(tiles, [p for p in POLICIES if p in part.policies],
-                         dict(problem.existing), problem.seed, evaluator.layout,
-                         evaluator.catalogue)
+    tiles = {
+        square: evaluator.tile_ids[t] for square, t in zip(evaluator.squares, codes, strict=True)
+    }
+    return make_scenario(
+        tiles,
+        [p for p in POLICIES if p in part.policies],
+        dict(problem.existing),
+        problem.seed,
+        evaluator.layout,
+        evaluator.catalogue,
+    )
 
 
-def _solution(evaluator: BatchEvaluator, problem: Problem, scored: list[Scored],
-              pick: tuple[int, int], started: float) -> Solution:
+def _solution(
+    evaluator: BatchEvaluator,
+    problem: Problem,
+    scored: list[Scored],
+    pick: tuple[int, int],
+    started: float,
+) -> Solution:
     part = scored[pick[0]]
     scenario = _scenario(evaluator, problem, part, pick[1])
     total = part.score[pick[1]].item()
@@ -120,8 +157,15 @@ def _solution(evaluator: BatchEvaluator, problem: Problem, scored: list[Scored],
     if abs(check - total) > 1e-6 or Fraction(spending, evaluator.scale) != scalar.facts.spending:
         # pragma: no cover - a bug, never a user mistake
         raise RuntimeError(f"solver and scalar engine disagree on {scenario.to_json()}")
-    return Solution(scenario, total, Fraction(spending, evaluator.scale), cards, result,
-                    seconds, any(bool(p.nonnegative.any()) for p in scored))
+    return Solution(
+        scenario,
+        total,
+        Fraction(spending, evaluator.scale),
+        cards,
+        result,
+        seconds,
+        any(bool(p.nonnegative.any()) for p in scored),
+    )
 
 
 def solve(
@@ -140,8 +184,9 @@ def solve(
     ties: lowest spending. `fixed`: square -> tile; `policies`: one exact policy set;
     `policy_sets`: the candidates; `existing`: the placement (default: shuffled with `seed`)."""
     started = time.perf_counter()
-    evaluator, problem = _problem(evaluator, cards, weights, fixed, policies, policy_sets,
-                                  existing, seed, options)
+    evaluator, problem = _problem(
+        evaluator, cards, weights, fixed, policies, policy_sets, existing, seed, options
+    )
     scored = search(evaluator, problem, goal="best")
     pick = _best(scored, nonnegative=False)
     assert pick is not None  # every policy set has boards
@@ -163,8 +208,9 @@ def every_card_nonnegative(
     """A board on which no card of the coalition scores -1 (the best such total, then the
     cheapest), or None when no board allows it."""
     started = time.perf_counter()
-    evaluator, problem = _problem(evaluator, cards, weights, fixed, policies, policy_sets,
-                                  existing, seed, options)
+    evaluator, problem = _problem(
+        evaluator, cards, weights, fixed, policies, policy_sets, existing, seed, options
+    )
     scored = search(evaluator, problem, goal="nonnegative")
     pick = _best(scored, nonnegative=True)
     if pick is None:
@@ -186,8 +232,18 @@ def pareto_frontier(
     """Spending against low income residents housed: for each number housed, the cheapest
     board, keeping only points that no cheaper board matches or beats. With `cards`, only
     boards on which none of them scores -1. Sorted by spending (and so by low housed)."""
-    evaluator, problem = _problem(evaluator, cards, None, fixed, policies, policy_sets,
-                                  existing, seed, options, cards_required=False)
+    evaluator, problem = _problem(
+        evaluator,
+        cards,
+        None,
+        fixed,
+        policies,
+        policy_sets,
+        existing,
+        seed,
+        options,
+        cards_required=False,
+    )
     scored = search(evaluator, problem, pareto=True, goal="pareto")
     cheapest: dict[int, tuple[int, int, int]] = {}  # low housed -> (spending, set, state)
     for index, part in enumerate(scored):

@@ -58,9 +58,16 @@ class Bounds:
     board space. `scorer(cards, values, costs, policies)` scores decoded sums as the final
     scoring does (rows of `values`, a dict feature -> array)."""
 
-    def __init__(self, evaluator: BatchEvaluator, space: BoardSpace, cards: tuple[str, ...],
-                 weights: tuple[float, ...], policy_sets: tuple[frozenset[str], ...],
-                 facts_of: dict[int, dict[str, Array]], scorer) -> None:
+    def __init__(
+        self,
+        evaluator: BatchEvaluator,
+        space: BoardSpace,
+        cards: tuple[str, ...],
+        weights: tuple[float, ...],
+        policy_sets: tuple[frozenset[str], ...],
+        facts_of: dict[int, dict[str, Array]],
+        scorer,
+    ) -> None:
         self.space, self.policy_sets = space, policy_sets
         halves = any(MATCHING_FUNDS in s for s in policy_sets)
         # Without a spending group (the states keep least costs instead), spending is bounded
@@ -70,18 +77,26 @@ class Bounds:
         specs = [CARD_ATOMS[c]["spending"] for c in cards if "spending" in CARD_ATOMS[c]]
         self.spent = bool(specs) and all(t.group.features != SPENDING for t in space.groups)
         if self.spent:
-            self.thresholds = np.array(spending_thresholds(merge(
-                [{"spending": s} for s in specs])["spending"], evaluator.scale), dtype=np.int64)
+            self.thresholds = np.array(
+                spending_thresholds(
+                    merge([{"spending": s} for s in specs])["spending"], evaluator.scale
+                ),
+                dtype=np.int64,
+            )
             least = np.stack([c.min(axis=0) for c in space.costs])  # (squares, cost kinds)
             least = least[space.order][:, [0, -1]]
-            self.least_left = np.concatenate([np.cumsum(least[::-1], axis=0)[::-1],
-                                              np.zeros((1, 2), dtype=np.int64)])
+            self.least_left = np.concatenate(
+                [np.cumsum(least[::-1], axis=0)[::-1], np.zeros((1, 2), dtype=np.int64)]
+            )
             side = len(self.thresholds) + 1
             self.spent_values = np.stack(np.divmod(np.arange(side * side), side), axis=1)
         self.evaluator = evaluator
         # whole weights: totals are small integers, exact in float32 (half the memory traffic)
-        self.dtype = (np.float32 if all(isinstance(w, int) and abs(w) < 1 << 16
-                                        for w in weights) else np.float64)
+        self.dtype = (
+            np.float32
+            if all(isinstance(w, int) and abs(w) < 1 << 16 for w in weights)
+            else np.float64
+        )
         self.tables = []
         for card, weight in zip(cards, weights, strict=True):
             atoms = dict(CARD_ATOMS[card])
@@ -91,24 +106,32 @@ class Bounds:
         # cards reading the same view of a group share its reachable sets
         interned: dict[tuple[int, bytes], Array] = {}
         for table in self.tables:
-            table.views = [interned.setdefault((g, view.tobytes()), view)
-                           for g, view in zip(table.groups, table.views, strict=True)]
+            table.views = [
+                interned.setdefault((g, view.tobytes()), view)
+                for g, view in zip(table.groups, table.views, strict=True)
+            ]
         # each card's groups are looked up within a largest set of groups holding them
         wheres = sorted({tuple(t.groups) for t in self.tables}, key=lambda w: (-len(w), w))
         self.folded: dict[tuple[int, ...], tuple[int, ...]] = {}
         for where in wheres:
-            self.folded[where] = next((w for w in wheres if set(where) <= set(w)
-                                       and self.folded.get(w) == w), where)
+            self.folded[where] = next(
+                (w for w in wheres if set(where) <= set(w) and self.folded.get(w) == w), where
+            )
 
-    def _table(self, evaluator: BatchEvaluator, card: str, weight: float,
-               atoms: dict[str, Spec], facts_of: dict[int, dict[str, Array]], scorer
-               ) -> _CardTable:
+    def _table(
+        self,
+        evaluator: BatchEvaluator,
+        card: str,
+        weight: float,
+        atoms: dict[str, Spec],
+        facts_of: dict[int, dict[str, Array]],
+        scorer,
+    ) -> _CardTable:
         groups, views, reps = [], [], []
         if self.spent and "spending" in atoms:
             thresholds = spending_thresholds(atoms["spending"], evaluator.scale)
             lowest = self._spent_lowest()
-            view = _labels([_classes(lowest[:, 0], thresholds),
-                            _classes(lowest[:, 1], thresholds)])
+            view = _labels([_classes(lowest[:, 0], thresholds), _classes(lowest[:, 1], thresholds)])
             groups.append(SPENT)
             views.append(view)
             reps.append(_firsts_of(view))
@@ -118,11 +141,16 @@ class Bounds:
             for fact, spec in atoms.items():
                 if fact == "spending" and "spending" in facts:
                     thresholds = spending_thresholds(spec, evaluator.scale)
-                    columns += [_classes(facts["spending"], thresholds),
-                                _classes(facts["spending_halved"], thresholds)]
+                    columns += [
+                        _classes(facts["spending"], thresholds),
+                        _classes(facts["spending_halved"], thresholds),
+                    ]
                 elif fact in POLICY_DEPENDENT:
-                    columns += [_classes(facts[f"{fact}@{i}"], spec)
-                                for i in range(len(self.policy_sets)) if f"{fact}@{i}" in facts]
+                    columns += [
+                        _classes(facts[f"{fact}@{i}"], spec)
+                        for i in range(len(self.policy_sets))
+                        if f"{fact}@{i}" in facts
+                    ]
                 elif fact in facts:
                     columns.append(_classes(facts[fact], spec))
             if not columns:
@@ -131,8 +159,7 @@ class Bounds:
             groups.append(g)
             views.append(view)
             reps.append(_firsts_of(view))
-        grid = [r.ravel() for r in np.meshgrid(*[np.arange(len(r)) for r in reps],
-                                               indexing="ij")]
+        grid = [r.ravel() for r in np.meshgrid(*[np.arange(len(r)) for r in reps], indexing="ij")]
         values: dict[str, Array] = {}
         costs = np.zeros((len(grid[0]) if grid else 1, 2), dtype=np.int64)
         for g, rep, codes in zip(groups, reps, grid, strict=True):
@@ -147,8 +174,11 @@ class Bounds:
                 housing, other = rows[:, 0].astype(np.int64), rows[:, 1].astype(np.int64)
                 costs = np.stack([2 * (housing + other), housing + 2 * other], axis=1)
         shape = tuple(len(r) for r in reps)
-        score = np.stack([scorer((card,), values, costs, p)[:, 0] for p in self.policy_sets],
-                         axis=1).astype(np.float64).reshape(*shape, len(self.policy_sets))
+        score = (
+            np.stack([scorer((card,), values, costs, p)[:, 0] for p in self.policy_sets], axis=1)
+            .astype(np.float64)
+            .reshape(*shape, len(self.policy_sets))
+        )
         return _CardTable(groups, views, weight * score, score)
 
     def _spent_lowest(self) -> Array:
@@ -156,8 +186,9 @@ class Bounds:
         lowest = np.concatenate([[0], self.thresholds])
         return lowest[self.spent_values]
 
-    def _present(self, g: int, depth: int, keys: Array, costs: Array
-                 ) -> tuple[Array, Array, Array] | None:
+    def _present(
+        self, g: int, depth: int, keys: Array, costs: Array
+    ) -> tuple[Array, Array, Array] | None:
         """Group g's distinct values in a layer, each state's slot among them, and per
         distinct value the values its completions can reach (None: too many)."""
         if g == SPENT:
@@ -175,16 +206,18 @@ class Bounds:
         slot = (np.cumsum(seen) - 1)[index]
         if g == SPENT:  # any pair of classes at or above
             full, half = np.divmod(unique, side)
-            reach = (np.maximum(full[:, None], self.spent_values[None, :, 0]) * side
-                     + np.maximum(half[:, None], self.spent_values[None, :, 1]))
+            reach = np.maximum(full[:, None], self.spent_values[None, :, 0]) * side + np.maximum(
+                half[:, None], self.spent_values[None, :, 1]
+            )
             return unique, slot, reach
         future = self.space.suffix[g][depth]
         if len(unique) * len(future) > REACH_LIMIT:
             return None
         return unique, slot, unique[:, None] + future[None, :]
 
-    def evaluate(self, depth: int, keys: Array, costs: Array, want_total: bool,
-                 want_nonnegative: bool) -> tuple[Array | None, Array | None]:
+    def evaluate(
+        self, depth: int, keys: Array, costs: Array, want_total: bool, want_nonnegative: bool
+    ) -> tuple[Array | None, Array | None]:
         """(n, policy sets) upper bounds on the total and whether every card can still score
         >= 0 (None when not asked, or when a group has too many completions to look at).
 
@@ -231,8 +264,11 @@ class Bounds:
                 total = part if total is None else np.add(total, part, out=total)
             if want_nonnegative:
                 part = np.take(signs[where], inverse, axis=0)
-                nonnegative = part if nonnegative is None else np.logical_and(
-                    nonnegative, part, out=nonnegative)
+                nonnegative = (
+                    part
+                    if nonnegative is None
+                    else np.logical_and(nonnegative, part, out=nonnegative)
+                )
         if want_total and total is None:
             total = np.zeros((len(keys), sets), dtype=self.dtype)
         if want_nonnegative and nonnegative is None:
@@ -300,8 +336,12 @@ def _reduce(values: Array, masks: list[Array]) -> Array:
     return values
 
 
-def group_facts(evaluator: BatchEvaluator, tables: _GroupTables,
-                policy_sets: tuple[frozenset[str], ...], move_in) -> dict[str, Array]:
+def group_facts(
+    evaluator: BatchEvaluator,
+    tables: _GroupTables,
+    policy_sets: tuple[frozenset[str], ...],
+    move_in,
+) -> dict[str, Array]:
     """The facts a group's values give, over its whole value space (per policy set for the
     move-in facts: `fact@i`). `move_in(market, middle, low, policies)`: the move-in facts."""
     values = tables.values.astype(np.int64)
@@ -309,8 +349,13 @@ def group_facts(evaluator: BatchEvaluator, tables: _GroupTables,
     if features == NEW_HOMES:
         market, middle, low = values.T
         total = market + middle + low
-        facts = {"new_market": market, "new_middle": middle, "new_low": low,
-                 "new_total": total, "labor": 2 * (low + middle) >= total}
+        facts = {
+            "new_market": market,
+            "new_middle": middle,
+            "new_low": low,
+            "new_total": total,
+            "labor": 2 * (low + middle) >= total,
+        }
         for i, policies in enumerate(policy_sets):
             for fact, value in move_in(market, middle, low, policies).items():
                 facts[f"{fact}@{i}"] = value
@@ -322,4 +367,3 @@ def group_facts(evaluator: BatchEvaluator, tables: _GroupTables,
     if features == ("parks", "garages"):
         facts["parks>garages"] = values[:, 0] > values[:, 1]
     return facts
-

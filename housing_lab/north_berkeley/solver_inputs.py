@@ -38,9 +38,11 @@ class Problem:
     options: RuleOptions
 
 
-def coalition(cards: Sequence[str] | Mapping[str, Number] | str | None,
-              weights: Sequence[Number] | None = None, required: bool = True
-              ) -> tuple[tuple[str, ...], tuple[Number, ...]]:
+def coalition(
+    cards: Sequence[str] | Mapping[str, Number] | str | None,
+    weights: Sequence[Number] | None = None,
+    required: bool = True,
+) -> tuple[tuple[str, ...], tuple[Number, ...]]:
     """Card ids and weights: a list (weights 1 unless given), a mapping card -> weight, or
     a comma-separated string."""
     if cards is None:
@@ -61,11 +63,15 @@ def coalition(cards: Sequence[str] | Mapping[str, Number] | str | None,
         return ids, (1,) * len(ids)
     weights = list(weights)
     if len(weights) != len(ids):
-        raise ScenarioFormatError(f"{len(weights)} weights given for {len(ids)} card(s) "
-                                  f"({', '.join(ids)})")
+        raise ScenarioFormatError(
+            f"{len(weights)} weights given for {len(ids)} card(s) ({', '.join(ids)})"
+        )
     for weight in weights:
-        if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not math.isfinite(
-                weight):
+        if (
+            isinstance(weight, bool)
+            or not isinstance(weight, (int, float))
+            or not math.isfinite(weight)
+        ):
             raise ScenarioFormatError(f"a weight must be a finite number, got {weight!r}")
     return ids, tuple(weights)
 
@@ -103,8 +109,9 @@ def make_problem(
         check_square(square, layout)
         check_tile(tile, catalogue)
     if policies is not None and policy_sets is not None:
-        raise ScenarioFormatError("give either one policy set (policies) or candidates "
-                                  "(policy_sets), not both")
+        raise ScenarioFormatError(
+            "give either one policy set (policies) or candidates (policy_sets), not both"
+        )
     explicit = policies is not None or policy_sets is not None
     if policies is not None:
         candidates = [_policy_set(policies)]
@@ -119,8 +126,9 @@ def make_problem(
         if explicit and any(AFFORDABLE_100 in s for s in candidates):
             raise affordable_error(violations, fixed)
         candidates = [s for s in candidates if AFFORDABLE_100 not in s]
-    placement = (shuffled_existing(layout, seed) if existing is None
-                 else check_existing(existing, layout))
+    placement = (
+        shuffled_existing(layout, seed) if existing is None else check_existing(existing, layout)
+    )
     return Problem(
         cards=ids,
         weights=checked_weights,

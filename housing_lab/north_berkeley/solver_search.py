@@ -46,9 +46,16 @@ from housing_lab.north_berkeley.solver_inputs import Problem
 from housing_lab.north_berkeley.solver_space import BoardSpace, Group, Prune
 
 Array = np.ndarray
-SINGLES = ("towers", "tall_squares", "greenway_homes", "tall_on_virginia",
-           "tower_on_virginia_or_acton", "corner_townhouses", "tower_on_corner",
-           "market_only_squares")
+SINGLES = (
+    "towers",
+    "tall_squares",
+    "greenway_homes",
+    "tall_on_virginia",
+    "tower_on_virginia_or_acton",
+    "corner_townhouses",
+    "tower_on_corner",
+    "market_only_squares",
+)
 Atoms = tuple[tuple[str, Spec], ...]
 
 
@@ -86,58 +93,82 @@ def _least_cost(problem: Problem, goal: str | None) -> bool:
     return goal in ("best", "nonnegative") and all(w >= 0 for w in problem.weights)
 
 
-def _placement(evaluator: BatchEvaluator, existing: tuple[tuple[str, str], ...]
-               ) -> tuple[int, int, int, int]:
+def _placement(
+    evaluator: BatchEvaluator, existing: tuple[tuple[str, str], ...]
+) -> tuple[int, int, int, int]:
     """Low and middle income residents in houses, then in apartments."""
     where = dict(existing)
-    return tuple(sum(where[h] == income for h in homes)  # type: ignore[return-value]
-                 for homes in (evaluator.layout.houses, evaluator.layout.apartments)
-                 for income in ("low", "middle"))
+    return tuple(
+        sum(where[h] == income for h in homes)  # type: ignore[return-value]
+        for homes in (evaluator.layout.houses, evaluator.layout.apartments)
+        for income in ("low", "middle")
+    )
 
 
-def move_in(evaluator: BatchEvaluator, market: Array, middle: Array, low: Array,
-            policies: frozenset[str], placement: tuple[int, int, int, int],
-            low_income_in_adus: bool) -> MoveInCounts:
+def move_in(
+    evaluator: BatchEvaluator,
+    market: Array,
+    middle: Array,
+    low: Array,
+    policies: frozenset[str],
+    placement: tuple[int, int, int, int],
+    low_income_in_adus: bool,
+) -> MoveInCounts:
     n = len(market)
     return _move_in_counts(
-        market, middle, low,
+        market,
+        middle,
+        low,
         np.full(n, len(evaluator.layout.houses) if ADU in policies else 0),
-        np.full(n, VACANCY_CONTROL not in policies), *placement,
-        newcomers=evaluator.newcomers, existing_per_income=evaluator.existing_per_income,
+        np.full(n, VACANCY_CONTROL not in policies),
+        *placement,
+        newcomers=evaluator.newcomers,
+        existing_per_income=evaluator.existing_per_income,
         low_income_in_adus=low_income_in_adus,
     )
 
 
-def _groups(evaluator: BatchEvaluator, atoms: dict[str, Spec],
-            policy_sets: tuple[frozenset[str], ...], placement: tuple[int, int, int, int],
-            low_income_in_adus: bool) -> list[Group]:
+def _groups(
+    evaluator: BatchEvaluator,
+    atoms: dict[str, Spec],
+    policy_sets: tuple[frozenset[str], ...],
+    placement: tuple[int, int, int, int],
+    low_income_in_adus: bool,
+) -> list[Group]:
     groups = []
-    if any(f in atoms for f in ("new_market", "new_total", "new_low", "labor",
-                                *POLICY_DEPENDENT)):
+    if any(f in atoms for f in ("new_market", "new_total", "new_low", "labor", *POLICY_DEPENDENT)):
+
         def new_homes(values: Array) -> Array:
             market, middle, low = values.T
             total = market + middle + low
             columns = [np.zeros(len(values), dtype=np.int64)]
-            for fact, value in (("new_market", market), ("new_total", total),
-                                ("new_low", low), ("labor", 2 * (low + middle) >= total)):
+            for fact, value in (
+                ("new_market", market),
+                ("new_total", total),
+                ("new_low", low),
+                ("labor", 2 * (low + middle) >= total),
+            ):
                 if fact in atoms:
                     columns.append(_classes(value, atoms[fact]))
             if any(f in atoms for f in POLICY_DEPENDENT):
                 for policies in policy_sets:
-                    counts = move_in(evaluator, market, middle, low, policies, placement,
-                                     low_income_in_adus)
+                    counts = move_in(
+                        evaluator, market, middle, low, policies, placement, low_income_in_adus
+                    )
                     housed = counts.housed()
                     seen = {
-                        "housed_low": housed[LOW], "housed_middle": housed[MIDDLE],
+                        "housed_low": housed[LOW],
+                        "housed_middle": housed[MIDDLE],
                         "housed_high": housed[HIGH],
                         "anti": 2 * (housed[LOW] + housed[MIDDLE]) > sum(housed),
                         "apartments_middle_or_high": counts.apartments_middle_or_high(
-                            np.int64(placement[2])),
-                        "houses_all_high": counts.houses_all_high(np.int64(placement[0]),
-                                                                  np.int64(placement[1])),
+                            np.int64(placement[2])
+                        ),
+                        "houses_all_high": counts.houses_all_high(
+                            np.int64(placement[0]), np.int64(placement[1])
+                        ),
                     }
-                    columns += [_classes(seen[f], atoms[f]) for f in POLICY_DEPENDENT
-                                if f in atoms]
+                    columns += [_classes(seen[f], atoms[f]) for f in POLICY_DEPENDENT if f in atoms]
             return np.stack(columns, axis=1)
 
         groups.append(Group(NEW_HOMES, new_homes))
@@ -154,11 +185,17 @@ def _groups(evaluator: BatchEvaluator, atoms: dict[str, Spec],
 
         groups.append(Group(("housing_cost", "other_cost"), spending))
     if "parks>garages" in atoms:
+
         def parks_garages(values: Array) -> Array:
             parks, garages = values.T
-            return np.stack([_classes(parks, atoms.get("parks", ())),
-                             _classes(garages, atoms.get("garages", ())), parks > garages],
-                            axis=1)
+            return np.stack(
+                [
+                    _classes(parks, atoms.get("parks", ())),
+                    _classes(garages, atoms.get("garages", ())),
+                    parks > garages,
+                ],
+                axis=1,
+            )
 
         groups.append(Group(("parks", "garages"), parks_garages))
     else:
@@ -177,26 +214,36 @@ def _single(fact: str, spec: Spec) -> Group:
     return Group((fact,), signature)
 
 
-def _allowed(evaluator: BatchEvaluator, problem: Problem, affordable: bool
-             ) -> tuple[tuple[int, ...], ...]:
+def _allowed(
+    evaluator: BatchEvaluator, problem: Problem, affordable: bool
+) -> tuple[tuple[int, ...], ...]:
     """Tile codes allowed on each square (a fixed square: its tile only)."""
     code = {tile: t for t, tile in enumerate(evaluator.tile_ids)}
     fixed = dict(problem.fixed)
     every = tuple(range(len(evaluator.tile_ids)))
-    only_affordable = tuple(t for t in every
-                            if evaluator.catalogue[evaluator.tile_ids[t]].affordable_only)
+    only_affordable = tuple(
+        t for t in every if evaluator.catalogue[evaluator.tile_ids[t]].affordable_only
+    )
     phase_two = evaluator.layout.phases[2]
     return tuple(
-        (code[fixed[square]],) if square in fixed
-        else only_affordable if affordable and square in phase_two else every
+        (code[fixed[square]],)
+        if square in fixed
+        else only_affordable
+        if affordable and square in phase_two
+        else every
         for square in evaluator.squares
     )
 
 
 @lru_cache(maxsize=8)
-def _base(evaluator: BatchEvaluator, allowed: tuple[tuple[int, ...], ...], atoms: Atoms,
-          policy_sets: tuple[frozenset[str], ...], placement: tuple[int, int, int, int],
-          low_income_in_adus: bool) -> BoardSpace:
+def _base(
+    evaluator: BatchEvaluator,
+    allowed: tuple[tuple[int, ...], ...],
+    atoms: Atoms,
+    policy_sets: tuple[frozenset[str], ...],
+    placement: tuple[int, int, int, int],
+    low_income_in_adus: bool,
+) -> BoardSpace:
     """The reduced board space, its layers not yet built (cached: questions share it)."""
     groups = _groups(evaluator, dict(atoms), policy_sets, placement, low_income_in_adus)
     housing = evaluator.features[:, :, FEATURES.index("housing_cost")]
@@ -208,9 +255,14 @@ def _base(evaluator: BatchEvaluator, allowed: tuple[tuple[int, ...], ...], atoms
 
 
 @lru_cache(maxsize=8)
-def _space(evaluator: BatchEvaluator, allowed: tuple[tuple[int, ...], ...], atoms: Atoms,
-           policy_sets: tuple[frozenset[str], ...], placement: tuple[int, int, int, int],
-           low_income_in_adus: bool) -> BoardSpace:
+def _space(
+    evaluator: BatchEvaluator,
+    allowed: tuple[tuple[int, ...], ...],
+    atoms: Atoms,
+    policy_sets: tuple[frozenset[str], ...],
+    placement: tuple[int, int, int, int],
+    low_income_in_adus: bool,
+) -> BoardSpace:
     """Every state of the reduced board space (cached: the questions on one coalition share
     it)."""
     return _base(evaluator, allowed, atoms, policy_sets, placement, low_income_in_adus).built()
@@ -243,9 +295,15 @@ class Scored:
         return self.space.board(int(self.keys[state]), column, int(self.spending[state]))
 
 
-def _card_scores(evaluator: BatchEvaluator, cards: tuple[str, ...], values: dict[str, Array],
-                 costs: Array, policies: frozenset[str], placement: tuple[int, int, int, int],
-                 low_income_in_adus: bool) -> tuple[Array, Array, Array, Array | None]:
+def _card_scores(
+    evaluator: BatchEvaluator,
+    cards: tuple[str, ...],
+    values: dict[str, Array],
+    costs: Array,
+    policies: frozenset[str],
+    placement: tuple[int, int, int, int],
+    low_income_in_adus: bool,
+) -> tuple[Array, Array, Array, Array | None]:
     """Card scores (n, cards) of decoded sums `values` with least costs `costs` (one column,
     or two when matching funds may halve housing) under `policies`; and spending, whether
     housing was halved, low income residents housed (None without the new-home counts)."""
@@ -254,44 +312,72 @@ def _card_scores(evaluator: BatchEvaluator, cards: tuple[str, ...], values: dict
     if MATCHING_FUNDS in policies and "new_low" in values:  # (a card reading no spending)
         halved = values["new_low"] >= MATCHING_FUNDS_LOW_HOMES
     spending = np.where(halved, costs[:, -1], costs[:, 0])
-    facts = ArrayFacts(scale=evaluator.scale, spending=spending,
-                       vacancy_control=np.full(n, VACANCY_CONTROL in policies))
+    facts = ArrayFacts(
+        scale=evaluator.scale,
+        spending=spending,
+        vacancy_control=np.full(n, VACANCY_CONTROL in policies),
+    )
     for name, value in values.items():
         if hasattr(facts, name):
             setattr(facts, name, value)
     low_housed = None
     if "new_market" in values:
         facts.new_total = values["new_market"] + values["new_middle"] + values["new_low"]
-        counts = move_in(evaluator, values["new_market"], values["new_middle"],
-                         values["new_low"], policies, placement, low_income_in_adus)
+        counts = move_in(
+            evaluator,
+            values["new_market"],
+            values["new_middle"],
+            values["new_low"],
+            policies,
+            placement,
+            low_income_in_adus,
+        )
         facts.housed_high, facts.housed_middle, facts.housed_low = (
-            counts.housed()[i] for i in (HIGH, MIDDLE, LOW))
-        facts.apartments_middle_or_high = counts.apartments_middle_or_high(
-            np.int64(placement[2]))
-        facts.houses_all_high = counts.houses_all_high(np.int64(placement[0]),
-                                                       np.int64(placement[1]))
+            counts.housed()[i] for i in (HIGH, MIDDLE, LOW)
+        )
+        facts.apartments_middle_or_high = counts.apartments_middle_or_high(np.int64(placement[2]))
+        facts.houses_all_high = counts.houses_all_high(
+            np.int64(placement[0]), np.int64(placement[1])
+        )
         low_housed = facts.housed_low
     _check_facts(facts, cards)
     plus, minus = card_scores(facts, cards)
     return plus.astype(np.int64) - minus, spending, halved, low_housed
 
 
-def _score(evaluator: BatchEvaluator, problem: Problem, space: BoardSpace,
-           policies: frozenset[str], placement: tuple[int, int, int, int]) -> Scored:
+def _score(
+    evaluator: BatchEvaluator,
+    problem: Problem,
+    space: BoardSpace,
+    policies: frozenset[str],
+    placement: tuple[int, int, int, int],
+) -> Scored:
     keys, costs = space.final
     scores, spending, halved, low_housed = _card_scores(
-        evaluator, problem.cards, space.decode(keys), costs, policies, placement,
-        problem.options.low_income_in_adus)
+        evaluator,
+        problem.cards,
+        space.decode(keys),
+        costs,
+        policies,
+        placement,
+        problem.options.low_income_in_adus,
+    )
     if all(isinstance(w, int) for w in problem.weights):
         total = scores @ np.array(problem.weights, dtype=np.int64)
     else:  # rounded so that equal sums of decimal weights tie
         total = np.round(scores @ np.array(problem.weights, dtype=np.float64), 9)
-    return Scored(policies, space, keys, halved, total, spending, (scores >= 0).all(axis=1),
-                  low_housed)
+    return Scored(
+        policies, space, keys, halved, total, spending, (scores >= 0).all(axis=1), low_housed
+    )
 
 
-MOVE_IN_FACTS = ("housed_high", "housed_middle", "housed_low", "apartments_middle_or_high",
-                 "houses_all_high")
+MOVE_IN_FACTS = (
+    "housed_high",
+    "housed_middle",
+    "housed_low",
+    "apartments_middle_or_high",
+    "houses_all_high",
+)
 
 
 def _check_facts(facts: ArrayFacts, cards: tuple[str, ...]) -> None:
@@ -303,24 +389,33 @@ def _check_facts(facts: ArrayFacts, cards: tuple[str, ...]) -> None:
                     raise RuntimeError(f"the search dropped {name!r}, which {card} reads")
 
 
-def _facts_of(evaluator: BatchEvaluator, space: BoardSpace,
-              policy_sets: tuple[frozenset[str], ...], placement: tuple[int, int, int, int],
-              low_income_in_adus: bool) -> dict[int, dict[str, Array]]:
-    def moved(market: Array, middle: Array, low: Array, policies: frozenset[str]
-              ) -> dict[str, Array]:
-        counts = move_in(evaluator, market, middle, low, policies, placement,
-                         low_income_in_adus)
+def _facts_of(
+    evaluator: BatchEvaluator,
+    space: BoardSpace,
+    policy_sets: tuple[frozenset[str], ...],
+    placement: tuple[int, int, int, int],
+    low_income_in_adus: bool,
+) -> dict[int, dict[str, Array]]:
+    def moved(
+        market: Array, middle: Array, low: Array, policies: frozenset[str]
+    ) -> dict[str, Array]:
+        counts = move_in(evaluator, market, middle, low, policies, placement, low_income_in_adus)
         housed = counts.housed()
-        return {"housed_low": housed[LOW], "housed_middle": housed[MIDDLE],
-                "housed_high": housed[HIGH],
-                "anti": 2 * (housed[LOW] + housed[MIDDLE]) > sum(housed),
-                "apartments_middle_or_high": counts.apartments_middle_or_high(
-                    np.int64(placement[2])),
-                "houses_all_high": counts.houses_all_high(np.int64(placement[0]),
-                                                          np.int64(placement[1]))}
+        return {
+            "housed_low": housed[LOW],
+            "housed_middle": housed[MIDDLE],
+            "housed_high": housed[HIGH],
+            "anti": 2 * (housed[LOW] + housed[MIDDLE]) > sum(housed),
+            "apartments_middle_or_high": counts.apartments_middle_or_high(np.int64(placement[2])),
+            "houses_all_high": counts.houses_all_high(
+                np.int64(placement[0]), np.int64(placement[1])
+            ),
+        }
 
-    return {g: group_facts(evaluator, tables, policy_sets, moved)
-            for g, tables in enumerate(space.groups)}
+    return {
+        g: group_facts(evaluator, tables, policy_sets, moved)
+        for g, tables in enumerate(space.groups)
+    }
 
 
 SAMPLE = 1000  # states completed (square by square) to find a total some board reaches
@@ -331,36 +426,71 @@ SLACK = 1e-6  # decimal weights: keep states whose bound falls short by rounding
 
 
 @lru_cache(maxsize=8)
-def _bounds(evaluator: BatchEvaluator, problem: Problem, space: BoardSpace,
-            sharing: tuple[frozenset[str], ...], placement: tuple[int, int, int, int]
-            ) -> Bounds:
+def _bounds(
+    evaluator: BatchEvaluator,
+    problem: Problem,
+    space: BoardSpace,
+    sharing: tuple[frozenset[str], ...],
+    placement: tuple[int, int, int, int],
+) -> Bounds:
     adus = problem.options.low_income_in_adus
 
-    def scorer(cards: tuple[str, ...], values: dict[str, Array], costs: Array,
-               policies: frozenset[str]) -> Array:
+    def scorer(
+        cards: tuple[str, ...], values: dict[str, Array], costs: Array, policies: frozenset[str]
+    ) -> Array:
         return _card_scores(evaluator, cards, values, costs, policies, placement, adus)[0]
 
-    return Bounds(evaluator, space, problem.cards, problem.weights, sharing,
-                  _facts_of(evaluator, space, sharing, placement, adus), scorer)
+    return Bounds(
+        evaluator,
+        space,
+        problem.cards,
+        problem.weights,
+        sharing,
+        _facts_of(evaluator, space, sharing, placement, adus),
+        scorer,
+    )
 
 
-def _totals(evaluator: BatchEvaluator, problem: Problem, space: BoardSpace, keys: Array,
-            costs: Array, sharing: tuple[frozenset[str], ...],
-            placement: tuple[int, int, int, int]) -> tuple[Array, Array]:
+def _totals(
+    evaluator: BatchEvaluator,
+    problem: Problem,
+    space: BoardSpace,
+    keys: Array,
+    costs: Array,
+    sharing: tuple[frozenset[str], ...],
+    placement: tuple[int, int, int, int],
+) -> tuple[Array, Array]:
     """Exact totals and "every card >= 0" (n, policy sets) of final states."""
     totals, nonnegative = [], []
     for policies in sharing:
-        scores = _card_scores(evaluator, problem.cards, space.decode(keys), costs, policies,
-                              placement, problem.options.low_income_in_adus)[0]
+        scores = _card_scores(
+            evaluator,
+            problem.cards,
+            space.decode(keys),
+            costs,
+            policies,
+            placement,
+            problem.options.low_income_in_adus,
+        )[0]
         totals.append(scores @ np.array(problem.weights, dtype=np.float64))
         nonnegative.append((scores >= 0).all(axis=1))
     return np.stack(totals, axis=1), np.stack(nonnegative, axis=1)
 
 
-def _sample(evaluator: BatchEvaluator, problem: Problem, bounds: Bounds, goal: str,
-            space: BoardSpace, depth: int, keys: Array, costs: Array, total: Array,
-            nonnegative: Array, sharing: tuple[frozenset[str], ...],
-            placement: tuple[int, int, int, int]) -> float:
+def _sample(
+    evaluator: BatchEvaluator,
+    problem: Problem,
+    bounds: Bounds,
+    goal: str,
+    space: BoardSpace,
+    depth: int,
+    keys: Array,
+    costs: Array,
+    total: Array,
+    nonnegative: Array,
+    sharing: tuple[frozenset[str], ...],
+    placement: tuple[int, int, int, int],
+) -> float:
     """The best exact total (with every card >= 0 for "nonnegative") of boards completing the
     most promising states, square by square keeping the `SAMPLE` most promising: a total some
     real board reaches."""
@@ -369,8 +499,7 @@ def _sample(evaluator: BatchEvaluator, problem: Problem, bounds: Bounds, goal: s
         top = np.argsort(promise.max(axis=1))[-SAMPLE:]
         square = space.order[depth]
         keys = space.advance(depth, keys[top]).ravel()
-        costs = (costs[top][:, None, :] + space.costs[square][None, :, :]).reshape(
-            len(keys), -1)
+        costs = (costs[top][:, None, :] + space.costs[square][None, :, :]).reshape(len(keys), -1)
         depth += 1
         if depth == len(space.order):
             break
@@ -383,9 +512,15 @@ def _sample(evaluator: BatchEvaluator, problem: Problem, bounds: Bounds, goal: s
     return float(exact.max())
 
 
-def _keep(evaluator: BatchEvaluator, problem: Problem, base: BoardSpace, goal: str,
-          lower: list[float], sharing: tuple[frozenset[str], ...],
-          placement: tuple[int, int, int, int]) -> Prune:
+def _keep(
+    evaluator: BatchEvaluator,
+    problem: Problem,
+    base: BoardSpace,
+    goal: str,
+    lower: list[float],
+    sharing: tuple[frozenset[str], ...],
+    placement: tuple[int, int, int, int],
+) -> Prune:
     """Which states of a layer may still matter to `goal` ("best": the highest total, and
     whether every card can be >= 0; "nonnegative": the highest total with every card >= 0;
     "pareto": every card >= 0): those whose bound reaches `lower[0]`, a total some real board
@@ -404,34 +539,55 @@ def _keep(evaluator: BatchEvaluator, problem: Problem, base: BoardSpace, goal: s
             return nonnegative.any(axis=1)
         if not sampled:
             sampled.append(depth)
-            lower[0] = max(lower[0], _sample(evaluator, problem, bounds, goal, space, depth,
-                                             keys, costs, total, nonnegative, sharing,
-                                             placement))
+            lower[0] = max(
+                lower[0],
+                _sample(
+                    evaluator,
+                    problem,
+                    bounds,
+                    goal,
+                    space,
+                    depth,
+                    keys,
+                    costs,
+                    total,
+                    nonnegative,
+                    sharing,
+                    placement,
+                ),
+            )
         if goal == "best":
             alive = (total >= lower[0] - SLACK) | nonnegative
         else:
             alive = nonnegative & (total >= lower[0] - SLACK)
         return alive.any(axis=1)
+
     return keep
 
 
 @lru_cache(maxsize=8)
-def _pruned(evaluator: BatchEvaluator, problem: Problem, atoms: Atoms,
-            spaces: tuple[tuple[tuple[tuple[int, ...], ...], tuple[frozenset[str], ...]], ...],
-            placement: tuple[int, int, int, int], goal: str) -> tuple[BoardSpace, ...]:
+def _pruned(
+    evaluator: BatchEvaluator,
+    problem: Problem,
+    atoms: Atoms,
+    spaces: tuple[tuple[tuple[tuple[int, ...], ...], tuple[frozenset[str], ...]], ...],
+    placement: tuple[int, int, int, int],
+    goal: str,
+) -> tuple[BoardSpace, ...]:
     """The states of each space (allowed tiles, policy sets) that can matter to `goal`."""
     lower = [-np.inf]  # shared: what one space's boards reach prunes the next
     built = []
     for allowed, sharing in spaces:
-        base = _base(evaluator, allowed, atoms, sharing, placement,
-                     problem.options.low_income_in_adus)
-        built.append(base.built(_keep(evaluator, problem, base, goal, lower, sharing,
-                                      placement)))
+        base = _base(
+            evaluator, allowed, atoms, sharing, placement, problem.options.low_income_in_adus
+        )
+        built.append(base.built(_keep(evaluator, problem, base, goal, lower, sharing, placement)))
     return tuple(built)
 
 
-def search(evaluator: BatchEvaluator, problem: Problem, pareto: bool = False,
-           goal: str | None = None) -> list[Scored]:
+def search(
+    evaluator: BatchEvaluator, problem: Problem, pareto: bool = False, goal: str | None = None
+) -> list[Scored]:
     """Every candidate policy set's final states, scored (in `problem.policy_sets` order).
 
     With `goal` ("best", "nonnegative", "pareto": see `_keep`), only the final states that
@@ -443,14 +599,18 @@ def search(evaluator: BatchEvaluator, problem: Problem, pareto: bool = False,
     for policies in problem.policy_sets:
         restricted = AFFORDABLE_100 in policies
         if restricted not in spaces:
-            sharing = tuple(s for s in problem.policy_sets
-                            if (AFFORDABLE_100 in s) == restricted)
+            sharing = tuple(s for s in problem.policy_sets if (AFFORDABLE_100 in s) == restricted)
             spaces[restricted] = (_allowed(evaluator, problem, restricted), sharing)
     if goal == "pareto" and not problem.cards:
         goal = None
     if goal is not None:
-        pruned = dict(zip(spaces, _pruned(evaluator, problem, atoms, tuple(spaces.values()),
-                                          placement, goal), strict=True))
+        pruned = dict(
+            zip(
+                spaces,
+                _pruned(evaluator, problem, atoms, tuple(spaces.values()), placement, goal),
+                strict=True,
+            )
+        )
     scored = []
     for policies in problem.policy_sets:
         restricted = AFFORDABLE_100 in policies

@@ -49,11 +49,14 @@ class _GroupTables:
         self.group, self.columns, self.maxima = group, columns, maxima
         self.strides = np.cumprod([1, *[m + 1 for m in maxima[:-1]]]).tolist()
         self.size = int(np.prod([m + 1 for m in maxima]))
-        self.values = np.stack(np.unravel_index(np.arange(self.size),
-                                                [m + 1 for m in maxima][::-1])[::-1],
-                               axis=1)  # (size, features), the first feature fastest
-        self.codes = (None if group.signature is None
-                      else _row_labels(np.asarray(group.signature(self.values), dtype=np.int64)))
+        self.values = np.stack(
+            np.unravel_index(np.arange(self.size), [m + 1 for m in maxima][::-1])[::-1], axis=1
+        )  # (size, features), the first feature fastest
+        self.codes = (
+            None
+            if group.signature is None
+            else _row_labels(np.asarray(group.signature(self.values), dtype=np.int64))
+        )
 
     def place(self, shifts: list[int], masks: list[int]) -> None:
         self.shifts, self.masks = shifts, masks
@@ -62,8 +65,10 @@ class _GroupTables:
 
     def index(self, keys: Array) -> Array:
         """Position of states' group sums in the value space."""
-        return sum(((keys >> s) & m) * st
-                   for s, m, st in zip(self.shifts, self.masks, self.strides, strict=True))
+        return sum(
+            ((keys >> s) & m) * st
+            for s, m, st in zip(self.shifts, self.masks, self.strides, strict=True)
+        )
 
 
 class BoardSpace:
@@ -73,14 +78,22 @@ class BoardSpace:
     `costs[s, t]` its costs (one column per cost kind, whole units, minimized).
     """
 
-    def __init__(self, contributions: Array, feature_names: Sequence[str], costs: Array,
-                 allowed: Sequence[Sequence[int]], groups: Sequence[Group]):
+    def __init__(
+        self,
+        contributions: Array,
+        feature_names: Sequence[str],
+        costs: Array,
+        allowed: Sequence[Sequence[int]],
+        groups: Sequence[Group],
+    ):
         names = list(feature_names)
         self.allowed = [np.asarray(tiles, dtype=np.intp) for tiles in allowed]
         self.features = [f for g in groups for f in g.features]
         columns = [names.index(f) for f in self.features]
-        self.parts = [contributions[s][tiles][:, columns].astype(np.int64)
-                      for s, tiles in enumerate(self.allowed)]
+        self.parts = [
+            contributions[s][tiles][:, columns].astype(np.int64)
+            for s, tiles in enumerate(self.allowed)
+        ]
         self.costs = [costs[s][tiles].astype(np.int64) for s, tiles in enumerate(self.allowed)]
         maxima = [int(sum(p[:, i].max() for p in self.parts)) for i in range(len(columns))]
         self.groups, at = [], 0
@@ -98,8 +111,7 @@ class BoardSpace:
             self.maps.append([self._compression(g, depth) for g in range(len(self.groups))])
             self.befores.append(list(self.before))
         self._place()
-        self.steps = [(p << np.array(self.shifts, dtype=np.int64)).sum(axis=1)
-                      for p in self.parts]
+        self.steps = [(p << np.array(self.shifts, dtype=np.int64)).sum(axis=1) for p in self.parts]
         self.value_bits = max(1, int(sum(c.max(axis=0).max() for c in self.costs)).bit_length())
         self.segments = [self._segments(depth) for depth in range(len(self.order) + 1)]
         self.layers: list[tuple[Array, Array]] = []
@@ -135,8 +147,9 @@ class BoardSpace:
         if self.bits > MAX_BITS:
             raise ValueError(f"the search state needs {self.bits} bits; at most {MAX_BITS} fit")
         for tables in self.groups:
-            tables.place([self.shifts[i] for i in tables.columns],
-                         [self.masks[i] for i in tables.columns])
+            tables.place(
+                [self.shifts[i] for i in tables.columns], [self.masks[i] for i in tables.columns]
+            )
 
     def _next_layer(self, depth: int, square: int) -> tuple[Array, Array]:
         """Step every state by every tile, merge, keep distinct states with least costs.
@@ -149,7 +162,8 @@ class BoardSpace:
         if self.bits + low > 63:
             candidates = (keys[:, None] + self.steps[square]).ravel()
             costs = (values[:, None, :] + self.costs[square][None, :, :]).reshape(
-                len(candidates), -1)
+                len(candidates), -1
+            )
             return _least(self._compress(depth, candidates), costs, self.bits, width)
         shifts = [width * (columns - 1 - c) for c in range(columns)]
         packed = keys << low
@@ -173,11 +187,13 @@ class BoardSpace:
         """Squares with one tile first, then those whose tiles vary more features (the tagged
         squares: their position-only features are then final, and merged, early), so that the
         interchangeable untagged squares come last."""
+
         def varying(s: int) -> int:
             return int((self.parts[s].min(axis=0) != self.parts[s].max(axis=0)).sum())
 
-        return sorted(range(len(self.parts)),
-                      key=lambda s: (len(self.allowed[s]) > 1, -varying(s), s))
+        return sorted(
+            range(len(self.parts)), key=lambda s: (len(self.allowed[s]) > 1, -varying(s), s)
+        )
 
     # --- compression ------------------------------------------------------------------------
     def _suffixes(self) -> None:
@@ -187,8 +203,7 @@ class BoardSpace:
         self.suffix: list[list[Array]] = []
         for tables in self.groups:
             strides = np.array(tables.strides, dtype=np.int64)
-            adds = [_unique((part[:, tables.columns] * strides).sum(axis=1))
-                    for part in self.parts]
+            adds = [_unique((part[:, tables.columns] * strides).sum(axis=1)) for part in self.parts]
             sums = [np.zeros(1, dtype=np.int64)]
             for square in reversed(self.order):
                 sums.append(_unique((sums[-1][:, None] + adds[square]).ravel()))
@@ -243,8 +258,9 @@ class BoardSpace:
                 tables, mapping = self.groups[g], self.maps[depth][g]
                 present = self.befores[depth][g]
                 bits = (bits[:, None] + tables.packed[present]).ravel()
-                delta = (delta[:, None] + tables.packed[mapping[present]]
-                         - tables.packed[present]).ravel()
+                delta = (
+                    delta[:, None] + tables.packed[mapping[present]] - tables.packed[present]
+                ).ravel()
             table = np.zeros(1 << width, dtype=np.int64)
             table[bits >> start] = delta
             segments.append((start, (1 << width) - 1, table))
@@ -271,8 +287,10 @@ class BoardSpace:
 
     def decode(self, keys: Array) -> dict[str, Array]:
         """Feature sums of states (a merged state reads as the sums that stand for it)."""
-        return {f: (keys >> s) & m
-                for f, s, m in zip(self.features, self.shifts, self.masks, strict=True)}
+        return {
+            f: (keys >> s) & m
+            for f, s, m in zip(self.features, self.shifts, self.masks, strict=True)
+        }
 
     def board(self, key: int, column: int, cost: int) -> list[int]:
         """A board (tile code per square) reaching final state `key` at cost `cost`.
@@ -287,7 +305,8 @@ class BoardSpace:
             wanted = (key & exact) - (self.steps[square] & exact)
             rows, positions = np.nonzero(
                 ((keys & exact)[:, None] == wanted[None, :])
-                & (values[:, column][:, None] + self.costs[square][:, column][None, :] == cost))
+                & (values[:, column][:, None] + self.costs[square][:, column][None, :] == cost)
+            )
             reach = self._compress(depth, keys[rows] + self.steps[square][positions])
             hits = np.flatnonzero(reach == key)
             if len(hits) == 0:  # pragma: no cover - would be a bug in the layers

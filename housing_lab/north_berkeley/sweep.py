@@ -53,8 +53,16 @@ from housing_lab.north_berkeley.solver_inputs import Number, coalition
 Progress = Callable[[int, int], None]
 CHUNK_ROWS = 1 << 16
 
-__all__ = ["ALL_POLICY_SETS", "GAME_POLICY_SETS", "boards_from_scenarios", "policy_combinations",
-           "random_boards", "state_fills", "sweep", "sweep_chunks"]
+__all__ = [
+    "ALL_POLICY_SETS",
+    "GAME_POLICY_SETS",
+    "boards_from_scenarios",
+    "policy_combinations",
+    "random_boards",
+    "state_fills",
+    "sweep",
+    "sweep_chunks",
+]
 
 
 def _evaluator(evaluator: BatchEvaluator | None) -> BatchEvaluator:
@@ -83,14 +91,14 @@ def _tile_codes(evaluator: BatchEvaluator, tiles: Mapping[str, str] | None) -> d
     return {evaluator.squares.index(s): evaluator.tile_ids.index(t) for s, t in tiles.items()}
 
 
-def _placements(evaluator: BatchEvaluator, n: int, existing: Mapping[str, str] | None,
-                rng: np.random.Generator) -> np.ndarray:
+def _placements(
+    evaluator: BatchEvaluator, n: int, existing: Mapping[str, str] | None, rng: np.random.Generator
+) -> np.ndarray:
     if existing is not None:
         placement = check_existing(existing, evaluator.layout)
         codes = np.array([INCOMES.index(placement[h]) for h in evaluator.homes], dtype=np.uint8)
         return np.broadcast_to(codes, (n, len(codes))).copy()
-    per_income = np.repeat(np.arange(len(INCOMES), dtype=np.uint8),
-                           evaluator.existing_per_income)
+    per_income = np.repeat(np.arange(len(INCOMES), dtype=np.uint8), evaluator.existing_per_income)
     return rng.permuted(np.broadcast_to(per_income, (n, len(per_income))), axis=1)
 
 
@@ -124,8 +132,13 @@ def random_boards(
     masks = np.array([policy_mask(s) for s in sets], dtype=np.uint8)[chosen]
     restricted = np.array([AFFORDABLE_100 in s for s in sets], dtype=bool)[chosen]
     codes = rng.integers(0, len(evaluator.tile_ids), size=(n, len(evaluator.squares)))
-    affordable = np.array([t for t, tile in enumerate(evaluator.tile_ids)
-                           if evaluator.catalogue[tile].affordable_only])
+    affordable = np.array(
+        [
+            t
+            for t, tile in enumerate(evaluator.tile_ids)
+            if evaluator.catalogue[tile].affordable_only
+        ]
+    )
     cheap = affordable[rng.integers(0, len(affordable), size=codes.shape)]
     phase_two = np.array([s in evaluator.layout.phases[2] for s in evaluator.squares])
     codes = np.where(restricted[:, None] & phase_two[None, :], cheap, codes)
@@ -148,8 +161,9 @@ def state_fills(
     """`n` ways the state could fill the empty squares of a board (seeded), with one policy set
     and (by default) a shuffled placement per board: "what happens if we let the state decide?"
     """
-    return random_boards(n, seed, tiles=tiles, policy_sets=[list(policies)], existing=existing,
-                         evaluator=evaluator)
+    return random_boards(
+        n, seed, tiles=tiles, policy_sets=[list(policies)], existing=existing, evaluator=evaluator
+    )
 
 
 def policy_combinations(
@@ -164,19 +178,30 @@ def policy_combinations(
     `affordable_100` that the board's tiles break is refused, naming the squares."""
     evaluator = _evaluator(evaluator)
     sets = _policy_sets(policy_sets)
-    scenarios = [scenario_from_dict({"tiles": dict(tiles or {}), "policies": sorted(s),
-                                     "existing": existing, "seed": seed},
-                                    evaluator.layout, evaluator.catalogue) for s in sets]
+    scenarios = [
+        scenario_from_dict(
+            {"tiles": dict(tiles or {}), "policies": sorted(s), "existing": existing, "seed": seed},
+            evaluator.layout,
+            evaluator.catalogue,
+        )
+        for s in sets
+    ]
     return evaluator.encode(scenarios)
 
 
-def boards_from_scenarios(scenarios: Sequence[Scenario | Mapping[str, Any]],
-                          evaluator: BatchEvaluator | None = None) -> Boards:
+def boards_from_scenarios(
+    scenarios: Sequence[Scenario | Mapping[str, Any]], evaluator: BatchEvaluator | None = None
+) -> Boards:
     """Scenarios (objects or RULES.md dicts, validated) as a batch."""
     evaluator = _evaluator(evaluator)
-    return evaluator.encode([s if isinstance(s, Scenario)
-                             else scenario_from_dict(s, evaluator.layout, evaluator.catalogue)
-                             for s in scenarios])
+    return evaluator.encode(
+        [
+            s
+            if isinstance(s, Scenario)
+            else scenario_from_dict(s, evaluator.layout, evaluator.catalogue)
+            for s in scenarios
+        ]
+    )
 
 
 def _frame(result: BatchResult, weights: dict[str, Number] | None) -> pd.DataFrame:
@@ -187,20 +212,28 @@ def _frame(result: BatchResult, weights: dict[str, Number] | None) -> pd.DataFra
         codes = np.where(tiles[:, s] >= evaluator.empty, -1, tiles[:, s])
         columns[square] = pd.Categorical.from_codes(codes, categories=list(evaluator.tile_ids))
     masks = boards.policies.astype(np.int64)
-    names = np.array(["+".join(p for i, p in enumerate(POLICIES) if m >> i & 1) or "none"
-                      for m in range(1 << len(POLICIES))])
+    names = np.array(
+        [
+            "+".join(p for i, p in enumerate(POLICIES) if m >> i & 1) or "none"
+            for m in range(1 << len(POLICIES))
+        ]
+    )
     columns["policies"] = pd.Categorical(names[masks], categories=list(dict.fromkeys(names)))
     for i, policy in enumerate(POLICIES):
         columns[policy] = (masks >> i & 1).astype(bool)
     existing = np.broadcast_to(boards.existing, (len(boards), len(evaluator.homes)))
     for h, home in enumerate(evaluator.homes):
-        columns[home] = pd.Categorical.from_codes(existing[:, h].astype(np.int16),
-                                                  categories=list(INCOMES))
+        columns[home] = pd.Categorical.from_codes(
+            existing[:, h].astype(np.int16), categories=list(INCOMES)
+        )
     columns["spending"] = result.spending
     for c, kind in enumerate(("market", "middle", "low", "total")):
         columns[f"new_{kind}"] = result.new_homes[:, c]
-    for measure, table in (("housed", result.housed), ("unhoused", result.unhoused),
-                           ("displaced", result.displaced)):
+    for measure, table in (
+        ("housed", result.housed),
+        ("unhoused", result.unhoused),
+        ("displaced", result.displaced),
+    ):
         for i, income in enumerate(INCOMES):
             columns[f"{measure}_{income}"] = table[:, i]
     for i, income in enumerate(INCOMES):
@@ -254,8 +287,13 @@ def sweep(
     no card of it scores -1 (`nonnegative`)."""
     total = len(boards)
     frames, done = [], 0
-    for frame in sweep_chunks(boards, options=options, coalition_cards=coalition,
-                              chunk_rows=chunk_rows, evaluator=evaluator):
+    for frame in sweep_chunks(
+        boards,
+        options=options,
+        coalition_cards=coalition,
+        chunk_rows=chunk_rows,
+        evaluator=evaluator,
+    ):
         frames.append(frame)
         done += len(frame)
         if progress is not None and total:

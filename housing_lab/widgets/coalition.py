@@ -27,9 +27,11 @@ def solution_summary(solution: Solution, chosen: Sequence[str]) -> str:
         f"<td style='text-align:right'>{result['constituents'][card]['score']:+d}</td></tr>"
         for card in chosen
     )
-    together = ("<b>Yes</b>: there is a board where none of these cards scores &minus;1."
-                if solution.nonnegative_possible else
-                "<b>No</b>: on every possible board at least one of these cards scores &minus;1.")
+    together = (
+        "<b>Yes</b>: there is a board where none of these cards scores &minus;1."
+        if solution.nonnegative_possible
+        else "<b>No</b>: on every possible board at least one of these cards scores &minus;1."
+    )
     return (
         f"<div style='font-size:15px'><b>Best total: {solution.score:g}</b> "
         f"(spending ${float(solution.spending):g}; searched every board in "
@@ -43,27 +45,36 @@ def solution_summary(solution: Solution, chosen: Sequence[str]) -> str:
 class CoalitionExplorer(ipywidgets.VBox):
     """Choose cards, press the button (or call `find()`), see the best board."""
 
-    def __init__(self, chosen: Sequence[str] = ("developer", "affordable_housing_orgs"),
-                 seed: int = 0) -> None:
+    def __init__(
+        self, chosen: Sequence[str] = ("developer", "affordable_housing_orgs"), seed: int = 0
+    ) -> None:
         self.seed = seed
         deck = cards()
         self.picker = ipywidgets.SelectMultiple(
-            options=[(deck[c].name, c) for c in CARD_IDS], value=[check_card(c) for c in chosen],
-            rows=11, description="Coalition", layout=ipywidgets.Layout(width="420px"),
+            options=[(deck[c].name, c) for c in CARD_IDS],
+            value=[check_card(c) for c in chosen],
+            rows=11,
+            description="Coalition",
+            layout=ipywidgets.Layout(width="420px"),
         )
-        self.button = ipywidgets.Button(description="Find the best board", button_style="primary",
-                                        icon="search")
+        self.button = ipywidgets.Button(
+            description="Find the best board", button_style="primary", icon="search"
+        )
         self.button.add_class("hl-coalition-find")
         self.button.on_click(lambda _: self._find_quietly())
         self.summary = ipywidgets.HTML()
         self.board = NorthBerkeleyBoard()
         self.solution: Solution | None = None
-        super().__init__([
-            ipywidgets.HTML("<b style='font-size:16px'>Coalition explorer</b> "
-                            "<span>(Ctrl/Cmd-click to choose several cards)</span>"),
-            ipywidgets.HBox([self.picker, ipywidgets.VBox([self.button, self.summary])]),
-            self.board,
-        ])
+        super().__init__(
+            [
+                ipywidgets.HTML(
+                    "<b style='font-size:16px'>Coalition explorer</b> "
+                    "<span>(Ctrl/Cmd-click to choose several cards)</span>"
+                ),
+                ipywidgets.HBox([self.picker, ipywidgets.VBox([self.button, self.summary])]),
+                self.board,
+            ]
+        )
         self.add_class("hl-coalition")
 
     def __repr__(self) -> str:

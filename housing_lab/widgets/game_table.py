@@ -40,8 +40,9 @@ from housing_lab.widgets.game_table_setup import DEFAULT_TEAMS, SetupMixin, rule
 from housing_lab.widgets.nb_board import NorthBerkeleyBoard
 
 
-class GameTable(SetupMixin, DecisionsMixin, MoveInMixin, FilesMixin, ScreenMixin, ClicksMixin,
-                ipywidgets.VBox):
+class GameTable(
+    SetupMixin, DecisionsMixin, MoveInMixin, FilesMixin, ScreenMixin, ClicksMixin, ipywidgets.VBox
+):
     """The classroom game table. Without `teams` it opens on the setup screen.
 
     Every action method raises the engine's error (and shows it) when the rules refuse it;
@@ -58,7 +59,8 @@ class GameTable(SetupMixin, DecisionsMixin, MoveInMixin, FilesMixin, ScreenMixin
         self.game: Game | None = None
         self.hidden_hands = bool(hidden_hands)
         self._setup = views.setup_defaults(
-            teams or DEFAULT_TEAMS[:3], seed, rule_options(options), self.hidden_hands)
+            teams or DEFAULT_TEAMS[:3], seed, rule_options(options), self.hidden_hands
+        )
         self._movein_step = 0
         self._on_setup = teams is None
         self._revealed: str | None = None
@@ -80,8 +82,10 @@ class GameTable(SetupMixin, DecisionsMixin, MoveInMixin, FilesMixin, ScreenMixin
     def __repr__(self) -> str:
         if self.game is None:
             return "GameTable(setup)"
-        return f"GameTable(teams={self.game.players!r}, seed={self.game.state.seed}, " \
-               f"stage={self.stage!r})"
+        return (
+            f"GameTable(teams={self.game.players!r}, seed={self.game.state.seed}, "
+            f"stage={self.stage!r})"
+        )
 
     # --- what lessons and tests read ------------------------------------------------------
     @property
@@ -119,8 +123,11 @@ class GameTable(SetupMixin, DecisionsMixin, MoveInMixin, FilesMixin, ScreenMixin
     # --- internals shared by the mixins ---------------------------------------------------
     def _need_game(self) -> Game:
         if self.game is None:
-            raise self._refused(IllegalActionError(
-                "no game yet: start one on the setup screen or with table.start(teams)"))
+            raise self._refused(
+                IllegalActionError(
+                    "no game yet: start one on the setup screen or with table.start(teams)"
+                )
+            )
         return self.game
 
     def _refused(self, error: HousingLabError) -> HousingLabError:
@@ -162,8 +169,9 @@ class GameTable(SetupMixin, DecisionsMixin, MoveInMixin, FilesMixin, ScreenMixin
     def _new_game_view(self) -> None:
         """A started or loaded game: setup defaults follow it, presentation starts afresh."""
         game = self._need_game()
-        self._setup = views.setup_defaults(game.players, game.state.seed, game.state.options,
-                                           self.hidden_hands)
+        self._setup = views.setup_defaults(
+            game.players, game.state.seed, game.state.options, self.hidden_hands
+        )
         self._on_setup = False
         self._movein_step = 0
         self._revealed = None

@@ -23,8 +23,7 @@ LABELS = {**OUTCOME_LABELS, WAITING: "displaced, looking for a home"}
 COLORS = [*OUTCOME_COLORS[:3], "#f28e2b", *OUTCOME_COLORS[3:]]
 
 
-def outcomes_so_far(move_in: MoveInResult, count: int | None = None
-                    ) -> dict[str, dict[str, int]]:
+def outcomes_so_far(move_in: MoveInResult, count: int | None = None) -> dict[str, dict[str, int]]:
     """Per income, how many residents are in each category after the first `count` events
     (None: all). Newcomers who have not had their turn yet are not counted."""
     events = move_in.events if count is None else move_in.events[:count]
@@ -79,9 +78,13 @@ class MoveInChart(ipywidgets.VBox):
             marks=[self.bars],
             axes=[
                 bqplot.Axis(scale=self.x_scale, tick_style=axis_style),
-                bqplot.Axis(scale=self.y_scale, side="left", label="residents",
-                            tick_values=list(range(0, RESIDENTS_PER_INCOME + 1, 2)),
-                            tick_style=axis_style),
+                bqplot.Axis(
+                    scale=self.y_scale,
+                    side="left",
+                    label="residents",
+                    tick_values=list(range(0, RESIDENTS_PER_INCOME + 1, 2)),
+                    tick_style=axis_style,
+                ),
             ],
             title="Before move-in",
             title_style={"font-size": "20px"},
@@ -89,8 +92,7 @@ class MoveInChart(ipywidgets.VBox):
             layout=ipywidgets.Layout(width="560px", height="400px"),
         )
         self.figure.add_class("hl-movein-chart")
-        self.rows: list[list[int]] = chart_rows(
-            {i: dict.fromkeys(CATEGORIES, 0) for i in INCOMES})
+        self.rows: list[list[int]] = chart_rows({i: dict.fromkeys(CATEGORIES, 0) for i in INCOMES})
         super().__init__([self.figure, legend()], **kwargs)
         self.add_class("hl-gt-chart")
 

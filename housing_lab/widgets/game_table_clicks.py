@@ -31,12 +31,16 @@ class ClicksMixin:
         name = action.get("action")
         handlers: dict[str, Callable[[], object]] = {
             "start": lambda: self.start(
-                list(action.get("teams") or []), _int(action.get("seed")),
-                action.get("options") or {}, bool(action.get("hidden_hands"))),
+                list(action.get("teams") or []),
+                _int(action.get("seed")),
+                action.get("options") or {},
+                bool(action.get("hidden_hands")),
+            ),
             "new_game": self.new_game,
             "back_to_game": self.back_to_game,
             "call_state": lambda: self.call_state(
-                None if action.get("override") else _float(action.get("minutes_elapsed"))),
+                None if action.get("override") else _float(action.get("minutes_elapsed"))
+            ),
             "next": lambda: self.next_phase(),
             "redraw": lambda: self.redraw(str(action.get("team"))),
             "pick": lambda: self.pick(str(action.get("team")), str(action.get("card"))),

@@ -101,8 +101,9 @@ class DecisionsMixin:
         """Who goes first among teams tied on score in the draft (checked when it is used)."""
         game = self._need_game()
         if sorted(order) != sorted(game.players):
-            raise self._refused(IllegalActionError(
-                f"tie order {list(order)} must name every team exactly once"))
+            raise self._refused(
+                IllegalActionError(f"tie order {list(order)} must name every team exactly once")
+            )
         self._tie_order = list(order)
         self._refresh()
 

@@ -44,8 +44,9 @@ class FilesMixin:
         """Show one team's starting cards on the screen (None: hide them again)."""
         game = self._need_game()
         if team is not None and team not in game.players:
-            raise self._refused(IllegalActionError(
-                f"unknown team {team!r} (teams: {', '.join(game.players)})"))
+            raise self._refused(
+                IllegalActionError(f"unknown team {team!r} (teams: {', '.join(game.players)})")
+            )
         self._revealed = team
         self._refresh()
 
@@ -89,8 +90,10 @@ class FilesMixin:
             game = read_game(source)
         self.game = game
         self._new_game_view()
-        self._say(f"Game loaded: {', '.join(game.players)}, seed {game.state.seed}, at "
-                  f"{views.STAGE_LABELS[self.stage]}.")
+        self._say(
+            f"Game loaded: {', '.join(game.players)}, seed {game.state.seed}, at "
+            f"{views.STAGE_LABELS[self.stage]}."
+        )
 
     @classmethod
     def from_json(cls: type[GameTable], source: Source, hidden_hands: bool = False) -> GameTable:

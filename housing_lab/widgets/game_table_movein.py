@@ -35,8 +35,9 @@ class MoveInMixin:
         """Play out the next wave of move-in (high, middle, low income), then the scores."""
         if self.stage != "movein":
             where = "the scores are shown" if self.stage == "scoring" else f"at {self.stage}"
-            raise self._refused(IllegalActionError(
-                f"move-in is played out after phase 2; the table is {where}"))
+            raise self._refused(
+                IllegalActionError(f"move-in is played out after phase 2; the table is {where}")
+            )
         self._movein_step += 1
         self._refresh()
         self._say(self.panel.view["decision"]["heading"] + ".")
@@ -52,8 +53,9 @@ class MoveInMixin:
     def show_scores(self: GameTable) -> None:
         """Skip the remaining waves: straight to the final scores."""
         if self.stage not in ("movein", "scoring"):
-            raise self._refused(IllegalActionError(
-                f"the scores come after phase 2; the table is at {self.stage}"))
+            raise self._refused(
+                IllegalActionError(f"the scores come after phase 2; the table is at {self.stage}")
+            )
         self._movein_step = SCORING_STEP
         self._refresh()
         self._say("Final scores.")

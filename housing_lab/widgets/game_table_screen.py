@@ -24,19 +24,23 @@ if TYPE_CHECKING:
 def game_summary(game: Game, hidden_hands: bool) -> dict[str, Any]:
     """The game's settings and enacted policies, as the panel shows them."""
     return {
-        "seed": game.state.seed, "teams": game.players, "hidden_hands": hidden_hands,
+        "seed": game.state.seed,
+        "teams": game.players,
+        "hidden_hands": hidden_hands,
         "minutes": game.state.options.negotiation_minutes,
         "score_mode": game.state.options.current_score,
-        "policies": [{"id": p, "name": POLICY_NAMES[p], "text": POLICY_TEXT[p]}
-                     for p in game.state.policies],
+        "policies": [
+            {"id": p, "name": POLICY_NAMES[p], "text": POLICY_TEXT[p]} for p in game.state.policies
+        ],
     }
 
 
 class ScreenMixin:
     """`_refresh` (view dict, board, chart) and `_arrange` (children and CSS classes)."""
 
-    def _decision(self: GameTable, stage: str, game: Game,
-                  result: ScenarioResult) -> dict[str, Any]:
+    def _decision(
+        self: GameTable, stage: str, game: Game, result: ScenarioResult
+    ) -> dict[str, Any]:
         if stage in ("phase1", "phase2"):
             return views.build_view(game, self._tile_names, self._tie_order)
         if stage == "extra_draw":
@@ -53,9 +57,14 @@ class ScreenMixin:
         game = self.game
         stage = self.stage
         view: dict[str, Any] = {
-            "stage": stage, "has_game": game is not None, "setup": self._setup,
+            "stage": stage,
+            "has_game": game is not None,
+            "setup": self._setup,
             "steps": views.steps(stage, len(game.players) if game else 3),
-            "game": None, "teams": [], "handouts": [], "decision": setup_decision(),
+            "game": None,
+            "teams": [],
+            "handouts": [],
+            "decision": setup_decision(),
         }
         if game is not None and stage != "setup":
             if self._revealed is not None and self._revealed not in game.players:
@@ -63,8 +72,7 @@ class ScreenMixin:
             view["game"] = game_summary(game, self.hidden_hands)
             result = game.result()
             view["decision"] = self._decision(stage, game, result)
-            view["teams"] = views.team_views(game, stage, self.hidden_hands, self._revealed,
-                                             result)
+            view["teams"] = views.team_views(game, stage, self.hidden_hands, self._revealed, result)
             view["handouts"] = game.players
             self._show_board(stage, result)
         with self.panel.hold_sync():
@@ -77,8 +85,11 @@ class ScreenMixin:
     def _arrange(self: GameTable, stage: str) -> None:
         """Which parts are on screen, and the classes the CSS uses to dim other squares."""
         building = stage in ("phase1", "phase2")
-        self._dom_classes = ("hl-game-table", f"hl-gt-stage-{stage}",
-                             *(("hl-gt-building",) if building else ()))
+        self._dom_classes = (
+            "hl-game-table",
+            f"hl-gt-stage-{stage}",
+            *(("hl-gt-building",) if building else ()),
+        )
         if stage == "setup":
             children: list[ipywidgets.Widget] = [self.panel]
         elif stage in ("movein", "scoring") and self.chart is not None:

@@ -27,17 +27,24 @@ def rule_options(options: RuleOptions | Mapping[str, Any] | None) -> RuleOptions
 
 def setup_decision() -> dict[str, Any]:
     """What the panel shows while no game is on screen."""
-    return {"kind": "setup", "heading": "Set up a new game",
-            "text": "Choose the teams and the rules, then start. The same seed "
-                    "shuffles the same residents and deals the same cards."}
+    return {
+        "kind": "setup",
+        "heading": "Set up a new game",
+        "text": "Choose the teams and the rules, then start. The same seed "
+        "shuffles the same residents and deals the same cards.",
+    }
 
 
 class SetupMixin:
     """`start`, `new_game` and `back_to_game`; the table provides the engine calls' reporting."""
 
-    def start(self: GameTable, teams: Sequence[str], seed: int = 0,
-              options: RuleOptions | Mapping[str, Any] | None = None,
-              hidden_hands: bool = False) -> None:
+    def start(
+        self: GameTable,
+        teams: Sequence[str],
+        seed: int = 0,
+        options: RuleOptions | Mapping[str, Any] | None = None,
+        hidden_hands: bool = False,
+    ) -> None:
         """A new game (setup: residents shuffled, cards dealt); the old one is dropped."""
         with self._reported():
             game = Game(list(teams), seed=seed, options=rule_options(options))
@@ -46,9 +53,11 @@ class SetupMixin:
         self._new_game_view()
         dealt = len(game.state.hands[game.players[0]])
         hands = "hidden: print the handouts" if self.hidden_hands else "open"
-        self._say(f"New game, seed {seed}: residents shuffled, {dealt} "
-                  f"card{'s' if dealt > 1 else ''} dealt to each team ({hands}). "
-                  "Phase 1 begins.")
+        self._say(
+            f"New game, seed {seed}: residents shuffled, {dealt} "
+            f"card{'s' if dealt > 1 else ''} dealt to each team ({hands}). "
+            "Phase 1 begins."
+        )
 
     def new_game(self: GameTable) -> None:
         """Back to the setup screen (the current game stays until a new one starts)."""

@@ -23,13 +23,19 @@ from housing_lab.north_berkeley.scoring import ScenarioResult, score_as_is, scor
 
 STAGES = ("setup", "phase1", "extra_draw", "draft", "policies", "phase2", "movein", "scoring")
 STAGE_LABELS = {
-    "setup": "Setup", "phase1": "Phase 1", "extra_draw": "Extra card", "draft": "Draft",
-    "policies": "Policies", "phase2": "Phase 2", "movein": "Move-in", "scoring": "Scores",
+    "setup": "Setup",
+    "phase1": "Phase 1",
+    "extra_draw": "Extra card",
+    "draft": "Draft",
+    "policies": "Policies",
+    "phase2": "Phase 2",
+    "movein": "Move-in",
+    "scoring": "Scores",
 }
 INCOME_NAMES = {"high": "High income", "middle": "Middle income", "low": "Low income"}
 SCORE_MODE_TEXT = {
     "as_is": "the cards scored on the board as it stands (only the 12 existing residents "
-             "live there; nobody has moved in yet)",
+    "live there; nobody has moved in yet)",
     "projected": "the cards scored as if move-in happened now on the board as it stands",
 }
 # Where each move-in step of the engine's event log puts people, for the narrative.
@@ -52,12 +58,22 @@ def card_state(score: CardScore | None) -> dict[str, Any] | None:
     return None if score is None else score.to_dict()
 
 
-def card_view(card_id: str, secret: bool = False, now: CardScore | None = None,
-              projected: CardScore | None = None) -> dict[str, Any]:
+def card_view(
+    card_id: str,
+    secret: bool = False,
+    now: CardScore | None = None,
+    projected: CardScore | None = None,
+) -> dict[str, Any]:
     card = cards()[card_id]
-    return {"id": card_id, "name": card.name, "plus_text": card.plus_text,
-            "minus_text": card.minus_text, "secret": secret, "now": card_state(now),
-            "projected": card_state(projected)}
+    return {
+        "id": card_id,
+        "name": card.name,
+        "plus_text": card.plus_text,
+        "minus_text": card.minus_text,
+        "secret": secret,
+        "now": card_state(now),
+        "projected": card_state(projected),
+    }
 
 
 def steps(stage: str, teams: int) -> list[dict[str, str]]:
@@ -81,8 +97,9 @@ def stage_of(game: Game | None, movein_step: int | None) -> str:
 
 
 # --- teams ------------------------------------------------------------------------------------
-def team_views(game: Game, stage: str, hidden: bool, revealed: str | None,
-               result: ScenarioResult) -> list[dict[str, Any]]:
+def team_views(
+    game: Game, stage: str, hidden: bool, revealed: str | None, result: ScenarioResult
+) -> list[dict[str, Any]]:
     """Each team's cards. Hidden hands: starting cards only for the revealed team; open hands
     (and revealed cards) carry their state now and if move-in happened now."""
     dealt = cards_dealt(len(game.players))
@@ -94,40 +111,56 @@ def team_views(game: Game, stage: str, hidden: bool, revealed: str | None,
     for team in game.players:
         hand = game.state.hands[team]
         visible = not hidden or revealed == team
-        shown = [card_view(card, index < dealt, now.get(card), projected.get(card))
-                 for index, card in enumerate(hand) if visible or index >= dealt]
+        shown = [
+            card_view(card, index < dealt, now.get(card), projected.get(card))
+            for index, card in enumerate(hand)
+            if visible or index >= dealt
+        ]
         view: dict[str, Any] = {
-            "name": team, "turn": team == turn, "cards": shown,
+            "name": team,
+            "turn": team == turn,
+            "cards": shown,
             "secret_count": 0 if visible else min(dealt, len(hand)),
-            "revealed": hidden and revealed == team, "can_reveal": hidden,
+            "revealed": hidden and revealed == team,
+            "can_reveal": hidden,
             "score": None,
         }
         if show_scores and not hidden:
-            view["score"] = {"now": score_hand(team, hand, now).total,
-                             "projected": score_hand(team, hand, projected).total}
+            view["score"] = {
+                "now": score_hand(team, hand, now).total,
+                "projected": score_hand(team, hand, projected).total,
+            }
         teams.append(view)
     return teams
 
 
 # --- the decision of each stage ---------------------------------------------------------------
-def build_view(game: Game, catalogue_names: Mapping[str, str], tie_order: Sequence[str]
-               ) -> dict[str, Any]:
+def build_view(
+    game: Game, catalogue_names: Mapping[str, str], tie_order: Sequence[str]
+) -> dict[str, Any]:
     phase = 1 if game.phase == "phase1" else 2
     squares = list(game.phase_squares())
     minutes = game.state.options.negotiation_minutes
     view: dict[str, Any] = {
-        "kind": "build", "phase": phase, "squares": squares, "empty": game.empty_squares(),
+        "kind": "build",
+        "phase": phase,
+        "squares": squares,
+        "empty": game.empty_squares(),
         "minutes": minutes,
         "heading": f"Phase {phase}: agree on the {len(squares)} phase-{phase} squares",
-        "text": (f"Negotiate which tile goes on {', '.join(squares)}. Click a square, then a "
-                 f"tile. After {minutes:g} minutes anyone may call the state: every empty "
-                 "square gets a random tile."),
-        "affordable_only": None, "tie_order": None,
+        "text": (
+            f"Negotiate which tile goes on {', '.join(squares)}. Click a square, then a "
+            f"tile. After {minutes:g} minutes anyone may call the state: every empty "
+            "square gets a random tile."
+        ),
+        "affordable_only": None,
+        "tie_order": None,
         "next_label": f"Finish phase {phase} ▸",
     }
     if phase == 2 and AFFORDABLE_100 in game.state.policies:
-        allowed = [name for tile, name in catalogue_names.items()
-                   if game.catalogue[tile].affordable_only]
+        allowed = [
+            name for tile, name in catalogue_names.items() if game.catalogue[tile].affordable_only
+        ]
         view["affordable_only"] = allowed
     if phase == 1 and len(game.players) > 3:
         view["tie_order"] = list(tie_order)
@@ -146,13 +179,24 @@ def extra_view(game: Game, tie_order: Sequence[str]) -> dict[str, Any]:
             why = "scores −1, but no card can be spared: 7 stay in the deck for the draft"
         else:
             why = "does not score −1 now: the team keeps it"
-        rows.append({"team": team, "card": card_view(card, False, scores[card]),
-                     "can_redraw": can, "why": why})
+        rows.append(
+            {
+                "team": team,
+                "card": card_view(card, False, scores[card]),
+                "can_redraw": can,
+                "why": why,
+            }
+        )
     return {
-        "kind": "extra", "heading": "Extra card: each team draws one more, face up",
-        "text": ("With 2 or 3 teams each team gets one more constituent, face up. A card "
-                 "that already scores −1 may be discarded for a new one, again and again."),
-        "rows": rows, "deck_left": len(game.state.deck), "tie_order": list(tie_order),
+        "kind": "extra",
+        "heading": "Extra card: each team draws one more, face up",
+        "text": (
+            "With 2 or 3 teams each team gets one more constituent, face up. A card "
+            "that already scores −1 may be discarded for a new one, again and again."
+        ),
+        "rows": rows,
+        "deck_left": len(game.state.deck),
+        "tie_order": list(tie_order),
         "next_label": "Start the draft ▸",
     }
 
@@ -165,16 +209,22 @@ def draft_explanation(game: Game) -> list[str]:
         return []
     scores: dict[str, int] = entry["scores"]
     mode = game.state.options.current_score
-    lines = [f"Current score = {SCORE_MODE_TEXT[mode]}. The lowest score picks first.",
-             "Order: " + ", ".join(f"{i}. {team} ({minus(scores[team])})"
-                                   for i, team in enumerate(order, start=1)) + "."]
+    lines = [
+        f"Current score = {SCORE_MODE_TEXT[mode]}. The lowest score picks first.",
+        "Order: "
+        + ", ".join(f"{i}. {team} ({minus(scores[team])})" for i, team in enumerate(order, start=1))
+        + ".",
+    ]
     seating = game.players
     for value in sorted(set(scores.values())):
         tied = [team for team in order if scores[team] == value]
         if len(tied) < 2:
             continue
-        how = ("seating order" if tied == sorted(tied, key=seating.index)
-               else "the order the table gave (whoever last took part in a political activity)")
+        how = (
+            "seating order"
+            if tied == sorted(tied, key=seating.index)
+            else "the order the table gave (whoever last took part in a political activity)"
+        )
         lines.append(f"{' and '.join(tied)} tie on {minus(value)}: {how} decides.")
     return lines
 
@@ -183,13 +233,21 @@ def draft_view(game: Game) -> dict[str, Any]:
     scores = game.current_card_scores()
     turn = game.draft_turn()
     picked = {e["player"]: e["card"] for e in game.state.log if e.get("action") == "pick"}
-    order = [{"team": team, "turn": team == turn,
-              "picked": cards()[picked[team]].name if team in picked else None}
-             for team in game.state.draft_order]
+    order = [
+        {
+            "team": team,
+            "turn": team == turn,
+            "picked": cards()[picked[team]].name if team in picked else None,
+        }
+        for team in game.state.draft_order
+    ]
     return {
-        "kind": "draft", "heading": f"Draft: {turn} picks a constituent",
+        "kind": "draft",
+        "heading": f"Draft: {turn} picks a constituent",
         "text": "Seven cards lie face up. In turn, each team takes one, face up.",
-        "turn": turn, "order": order, "explanation": draft_explanation(game),
+        "turn": turn,
+        "order": order,
+        "explanation": draft_explanation(game),
         "pool": [card_view(card, False, scores[card]) for card in game.state.draft_pool],
     }
 
@@ -200,9 +258,11 @@ def policies_view(game: Game) -> dict[str, Any]:
     choices = [{"label": f"Enact {POLICY_NAMES[p]} only", "policies": [p]} for p in drawn]
     choices.append({"label": "Enact both", "policies": list(drawn)})
     return {
-        "kind": "policies", "heading": "Policies: enact one or both",
+        "kind": "policies",
+        "heading": "Policies: enact one or both",
         "text": "Two policy cards are drawn. The table must agree to enact at least one.",
-        "drawn": policy, "choices": choices,
+        "drawn": policy,
+        "choices": choices,
     }
 
 
@@ -228,8 +288,11 @@ def group_lines(events: Sequence[MoveEvent], income: str) -> list[str]:
         text = f"{STEP_PLACES.get(step, step)}: {moved} moved in"
         victims = [e for e in here if e.kind == "displaced"]
         if victims:
-            counts = [f"{sum(e.income == i for e in victims)} {i}" for i in reversed(INCOMES)
-                      if any(e.income == i for e in victims)]
+            counts = [
+                f"{sum(e.income == i for e in victims)} {i}"
+                for i in reversed(INCOMES)
+                if any(e.income == i for e in victims)
+            ]
             noun = "resident" if len(victims) == 1 else "residents"
             text += f", displacing {' and '.join(counts)} income {noun}"
         lines.append(text + ".")
@@ -245,9 +308,15 @@ def movein_view(game: Game, result: ScenarioResult, step: int) -> dict[str, Any]
         header = f"{INCOME_NAMES[income]}: 8 newcomers"
         if waiting and number - 1 <= step:  # known once the waves before it have moved in
             header += f" + {waiting} displaced"
-        groups.append({"income": income, "label": INCOME_NAMES[income], "header": header,
-                       "done": number <= step,
-                       "lines": group_lines(events, income) if number <= step else []})
+        groups.append(
+            {
+                "income": income,
+                "label": INCOME_NAMES[income],
+                "header": header,
+                "done": number <= step,
+                "lines": group_lines(events, income) if number <= step else [],
+            }
+        )
     labels = [f"{INCOME_NAMES[i]} moves in ▸" for i in INCOMES] + ["Show the final scores ▸"]
     notes = []
     if "vacancy_control" in result.scenario.policies:
@@ -255,19 +324,27 @@ def movein_view(game: Game, result: ScenarioResult, step: int) -> dict[str, Any]
     if "adu" in result.scenario.policies:
         notes.append("ADUs: each existing house can take one more resident.")
     return {
-        "kind": "movein", "step": step,
-        "heading": "Move-in" if step == 0 else f"Move-in: {INCOMES[step - 1]} income has "
-                                              "moved in",
-        "text": ("Newcomers arrive in three waves: high income first, then middle, then low. "
-                 "Watch who finds a home and who is displaced."),
-        "groups": groups, "notes": notes, "next_label": labels[step],
+        "kind": "movein",
+        "step": step,
+        "heading": "Move-in" if step == 0 else f"Move-in: {INCOMES[step - 1]} income has moved in",
+        "text": (
+            "Newcomers arrive in three waves: high income first, then middle, then low. "
+            "Watch who finds a home and who is displaced."
+        ),
+        "groups": groups,
+        "notes": notes,
+        "next_label": labels[step],
     }
 
 
 def result_summary(result: ScenarioResult) -> dict[str, Any]:
     data = result.to_dict()
-    return {"spending": data["spending"], "new_homes": data["new_homes"],
-            "housed": data["housed"], "displaced": data["displaced"]}
+    return {
+        "spending": data["spending"],
+        "new_homes": data["new_homes"],
+        "housed": data["housed"],
+        "displaced": data["displaced"],
+    }
 
 
 def scoring_view(game: Game) -> dict[str, Any]:
@@ -276,23 +353,41 @@ def scoring_view(game: Game) -> dict[str, Any]:
     teams = []
     for team in game.players:
         score = scores[team]
-        teams.append({
-            "team": team, "total": score.total, "minus_cards": score.minus_cards,
-            "winner": team in won,
-            "cards": [dict(card_view(card, False), **score.cards[card].to_dict(),
-                           label=minus(score.cards[card].score))
-                      for card in game.state.hands[team]],
-        })
+        teams.append(
+            {
+                "team": team,
+                "total": score.total,
+                "minus_cards": score.minus_cards,
+                "winner": team in won,
+                "cards": [
+                    dict(
+                        card_view(card, False),
+                        **score.cards[card].to_dict(),
+                        label=minus(score.cards[card].score),
+                    )
+                    for card in game.state.hands[team]
+                ],
+            }
+        )
     return {
-        "kind": "scoring", "heading": "Final scores", "teams": teams, "winners": won,
-        "tie_break": game.tie_break_explanation(), "summary": result_summary(game.result()),
+        "kind": "scoring",
+        "heading": "Final scores",
+        "teams": teams,
+        "winners": won,
+        "tie_break": game.tie_break_explanation(),
+        "summary": result_summary(game.result()),
         "text": "All cards are revealed. Each card scores +1, −1, both (0) or neither.",
     }
 
 
-def setup_defaults(teams: Sequence[str], seed: int, options: RuleOptions, hidden: bool
-                   ) -> dict[str, Any]:
-    return {"teams": list(teams), "seed": seed,
-            "negotiation_minutes": options.negotiation_minutes,
-            "current_score": options.current_score, "hidden_hands": hidden,
-            "score_modes": dict(SCORE_MODE_TEXT)}
+def setup_defaults(
+    teams: Sequence[str], seed: int, options: RuleOptions, hidden: bool
+) -> dict[str, Any]:
+    return {
+        "teams": list(teams),
+        "seed": seed,
+        "negotiation_minutes": options.negotiation_minutes,
+        "current_score": options.current_score,
+        "hidden_hands": hidden,
+        "score_modes": dict(SCORE_MODE_TEXT),
+    }

@@ -33,8 +33,7 @@ def layout_state(layout: Layout) -> dict[str, Any]:
 
 def catalogue_state(catalogue: Catalogue) -> list[dict[str, Any]]:
     return [
-        {"id": t.id, "name": t.name, "kind": t.kind, "homes": list(t.homes),
-         "cost": float(t.cost)}
+        {"id": t.id, "name": t.name, "kind": t.kind, "homes": list(t.homes), "cost": float(t.cost)}
         for t in catalogue.values()
     ]
 

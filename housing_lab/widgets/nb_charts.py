@@ -68,8 +68,12 @@ class OutcomeChart(ipywidgets.VBox):
             marks=[self.bars],
             axes=[
                 bqplot.Axis(scale=self.x_scale),
-                bqplot.Axis(scale=self.y_scale, side="left", label="residents",
-                            tick_values=[0, 2, 4, 6, 8, 10, 12]),
+                bqplot.Axis(
+                    scale=self.y_scale,
+                    side="left",
+                    label="residents",
+                    tick_values=[0, 2, 4, 6, 8, 10, 12],
+                ),
             ],
             title=title,
             fig_margin={"top": 50, "bottom": 40, "left": 50, "right": 20},

@@ -35,8 +35,10 @@ from housing_lab.widgets.nb_scoreboard import Scoreboard
 
 def summary(result: Mapping[str, Any]) -> str:
     housed = result["housed"]
-    return (f"Housed: {housed['high']} high, {housed['middle']} middle, {housed['low']} low "
-            f"income (of 12 each). Spending ${result['spending']:g}.")
+    return (
+        f"Housed: {housed['high']} high, {housed['middle']} middle, {housed['low']} low "
+        f"income (of 12 each). Spending ${result['spending']:g}."
+    )
 
 
 class NorthBerkeleyLab(ipywidgets.VBox):
@@ -78,16 +80,18 @@ class NorthBerkeleyLab(ipywidgets.VBox):
             "<div style='font-size:15px'>Click a square, then a tile. Toggle policies. The "
             "charts show who moves in, who stays and who is displaced.</div>"
         )
-        super().__init__([
-            title,
-            self.toolbar,
-            self.board,
-            self.policy_panel,
-            ipywidgets.HBox([self.outcome_chart, self.homes_chart]),
-            self.compare,
-            ipywidgets.HTML("<b style='font-size:16px'>Constituents</b>"),
-            self.scoreboard,
-        ])
+        super().__init__(
+            [
+                title,
+                self.toolbar,
+                self.board,
+                self.policy_panel,
+                ipywidgets.HBox([self.outcome_chart, self.homes_chart]),
+                self.compare,
+                ipywidgets.HTML("<b style='font-size:16px'>Constituents</b>"),
+                self.scoreboard,
+            ]
+        )
         self.add_class("hl-nb-lab")
         self._refresh()
 
@@ -247,8 +251,12 @@ class NorthBerkeleyLab(ipywidgets.VBox):
     def _make_toolbar(self, seed: int) -> ipywidgets.HBox:
         self._quiet_seed = False
         self.seed_box = ipywidgets.BoundedIntText(
-            value=seed, min=0, max=2**31 - 1, description="Residents seed",
-            style={"description_width": "initial"}, layout=ipywidgets.Layout(width="190px"),
+            value=seed,
+            min=0,
+            max=2**31 - 1,
+            description="Residents seed",
+            style={"description_width": "initial"},
+            layout=ipywidgets.Layout(width="190px"),
         )
         self.seed_box.observe(self._on_seed, names="value")
         reshuffle = ipywidgets.Button(description="Reshuffle residents", icon="random")
@@ -256,10 +264,14 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         reset = ipywidgets.Button(description="Reset board", icon="undo")
         reset.on_click(lambda _: self.reset())
         save = ipywidgets.Button(description="Save board", icon="download")
-        save.on_click(lambda _: self.board.offer_download(
-            "north-berkeley-board.json", json.dumps(self.scenario, indent=2)))
-        self.upload = ipywidgets.FileUpload(accept=".json", multiple=False,
-                                            description="Load board")
+        save.on_click(
+            lambda _: self.board.offer_download(
+                "north-berkeley-board.json", json.dumps(self.scenario, indent=2)
+            )
+        )
+        self.upload = ipywidgets.FileUpload(
+            accept=".json", multiple=False, description="Load board"
+        )
         self.upload.observe(self._on_upload, names="value")
         for widget, name in ((reshuffle, "reshuffle"), (reset, "reset"), (save, "save")):
             widget.add_class(f"hl-{name}")
@@ -287,8 +299,11 @@ class _ComparePanel(ipywidgets.VBox):
 
     def __init__(self, lab: NorthBerkeleyLab) -> None:
         self.lab = lab
-        self.keep = ipywidgets.Button(description="Keep a snapshot to compare", icon="camera",
-                                      layout=ipywidgets.Layout(width="260px"))
+        self.keep = ipywidgets.Button(
+            description="Keep a snapshot to compare",
+            icon="camera",
+            layout=ipywidgets.Layout(width="260px"),
+        )
         self.keep.add_class("hl-keep-snapshot")
         self.keep.on_click(lambda _: lab.keep_snapshot())
         self.drop = ipywidgets.Button(description="Stop comparing", icon="times")
@@ -317,20 +332,27 @@ class _ComparePanel(ipywidgets.VBox):
         self.before_chart.update(before_out, title=f"Snapshot: {label}")
         self.now_chart.update(now_out, title=f"Now: {self.lab._describe(self.lab._scenario)}")
         self.table.value = comparison_table(before_out, now_out)
-        self.children = (self.buttons, ipywidgets.HBox([self.before_chart, self.now_chart]),
-                         self.table)
+        self.children = (
+            self.buttons,
+            ipywidgets.HBox([self.before_chart, self.now_chart]),
+            self.table,
+        )
 
 
 def comparison_table(before: Mapping[str, Any], now: Mapping[str, Any]) -> str:
-    rows = [("Spending", f"${before['spending']:g}", f"${now['spending']:g}"),
-            ("New homes", before["new_homes"]["total"], now["new_homes"]["total"])]
-    rows += [(f"{i.title()} income housed", before["housed"][i], now["housed"][i])
-             for i in INCOMES]
-    rows += [(f"{i.title()} income displaced", before["displaced"][i], now["displaced"][i])
-             for i in INCOMES]
+    rows = [
+        ("Spending", f"${before['spending']:g}", f"${now['spending']:g}"),
+        ("New homes", before["new_homes"]["total"], now["new_homes"]["total"]),
+    ]
+    rows += [(f"{i.title()} income housed", before["housed"][i], now["housed"][i]) for i in INCOMES]
+    rows += [
+        (f"{i.title()} income displaced", before["displaced"][i], now["displaced"][i])
+        for i in INCOMES
+    ]
     cells = "".join(
         f"<tr><td style='padding-right:16px'>{name}</td><td style='padding-right:16px'>{a}</td>"
-        f"<td>{b}</td></tr>" for name, a, b in rows
+        f"<td>{b}</td></tr>"
+        for name, a, b in rows
     )
     return (
         "<table class='hl-compare-table' style='font-size:14px;border-collapse:collapse'>"

@@ -19,7 +19,9 @@ class PolicyPanel(ipywidgets.VBox):
         rows = [ipywidgets.HTML("<b style='font-size:16px'>Policies</b>")]
         for policy in POLICIES:
             box = ipywidgets.Checkbox(
-                value=False, description=POLICY_NAMES[policy], indent=False,
+                value=False,
+                description=POLICY_NAMES[policy],
+                indent=False,
                 layout=ipywidgets.Layout(width="260px"),
             )
             box.add_class(f"hl-policy-{policy}")

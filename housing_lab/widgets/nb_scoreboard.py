@@ -22,14 +22,20 @@ def _state_cell(score: CardScore) -> str:
     return " ".join(parts)
 
 
-def scoreboard_rows(now: Mapping[str, CardScore], after: Mapping[str, CardScore],
-                    hand: Sequence[str]) -> list[dict[str, Any]]:
+def scoreboard_rows(
+    now: Mapping[str, CardScore], after: Mapping[str, CardScore], hand: Sequence[str]
+) -> list[dict[str, Any]]:
     """The table as data (tests read this; the HTML is drawn from it)."""
     deck = cards()
     return [
-        {"card": card, "name": deck[card].name, "plus_text": deck[card].plus_text,
-         "minus_text": deck[card].minus_text, "now": now[card].score,
-         "after": after[card].score}
+        {
+            "card": card,
+            "name": deck[card].name,
+            "plus_text": deck[card].plus_text,
+            "minus_text": deck[card].minus_text,
+            "now": now[card].score,
+            "after": after[card].score,
+        }
         for card in hand
     ]
 

@@ -13,8 +13,9 @@ class ProgressBar(ipywidgets.HBox):
     """
 
     def __init__(self, description: str = "Working") -> None:
-        self.bar = ipywidgets.IntProgress(value=0, min=0, max=1, description=description,
-                                          style={"description_width": "initial"})
+        self.bar = ipywidgets.IntProgress(
+            value=0, min=0, max=1, description=description, style={"description_width": "initial"}
+        )
         self.label = ipywidgets.Label("")
         super().__init__([self.bar, self.label])
         self.add_class("hl-progress")
@@ -28,4 +29,3 @@ class ProgressBar(ipywidgets.HBox):
             self.bar.value = min(done, self.bar.max)
             self.bar.bar_style = "success" if done >= total else ""
             self.label.value = f"{done:,} / {total:,}"
-

@@ -14,8 +14,9 @@ WRONG = "<span style='color:#b2182b;font-weight:700'>&#10008; Not quite.</span> 
 
 
 class _Question(ipywidgets.VBox):
-    def __init__(self, question: str, answer_widget: ipywidgets.Widget, explanation: str,
-                 hint: str = "") -> None:
+    def __init__(
+        self, question: str, answer_widget: ipywidgets.Widget, explanation: str, hint: str = ""
+    ) -> None:
         self.explanation = explanation
         self.hint = hint
         self.attempts = 0
@@ -24,12 +25,15 @@ class _Question(ipywidgets.VBox):
         self.check = ipywidgets.Button(description="Check my answer", button_style="primary")
         self.check.add_class("hl-quiz-check")
         self.check.on_click(lambda _: self.submit())
-        super().__init__([
-            ipywidgets.HTML(f"<div style='font-size:16px;font-weight:600'>{question}</div>"),
-            answer_widget,
-            self.check,
-            self.feedback,
-        ], layout=ipywidgets.Layout(border="1px solid #bcccdc", padding="8px", margin="6px 0"))
+        super().__init__(
+            [
+                ipywidgets.HTML(f"<div style='font-size:16px;font-weight:600'>{question}</div>"),
+                answer_widget,
+                self.check,
+                self.feedback,
+            ],
+            layout=ipywidgets.Layout(border="1px solid #bcccdc", padding="8px", margin="6px 0"),
+        )
         self.add_class("hl-quiz")
 
     def __repr__(self) -> str:
@@ -53,13 +57,15 @@ class _Question(ipywidgets.VBox):
 class ChoiceQuestion(_Question):
     """Pick one option; feedback explains the answer."""
 
-    def __init__(self, question: str, options: Sequence[str], answer: str, explanation: str,
-                 hint: str = "") -> None:
+    def __init__(
+        self, question: str, options: Sequence[str], answer: str, explanation: str, hint: str = ""
+    ) -> None:
         if answer not in options:
             raise ValueError(f"answer {answer!r} is not among the options {list(options)}")
         self.answer = answer
-        self.choice = ipywidgets.RadioButtons(options=list(options), value=None,
-                                              layout=ipywidgets.Layout(width="max-content"))
+        self.choice = ipywidgets.RadioButtons(
+            options=list(options), value=None, layout=ipywidgets.Layout(width="max-content")
+        )
         super().__init__(question, self.choice, explanation, hint)
 
     def is_correct(self) -> bool:
@@ -71,8 +77,9 @@ class NumberQuestion(_Question):
 
     def __init__(self, question: str, answer: int, explanation: str, hint: str = "") -> None:
         self.answer = int(answer)
-        self.number = ipywidgets.IntText(value=0, description="Answer:",
-                                         layout=ipywidgets.Layout(width="200px"))
+        self.number = ipywidgets.IntText(
+            value=0, description="Answer:", layout=ipywidgets.Layout(width="200px")
+        )
         super().__init__(question, self.number, explanation, hint)
 
     def is_correct(self) -> bool:
@@ -81,8 +88,9 @@ class NumberQuestion(_Question):
 
 def reveal(question: str, answer: str) -> ipywidgets.Accordion:
     """A question whose answer stays folded until the student opens it."""
-    accordion = ipywidgets.Accordion(children=[ipywidgets.HTML(f"<div>{answer}</div>")],
-                                     selected_index=None)
+    accordion = ipywidgets.Accordion(
+        children=[ipywidgets.HTML(f"<div>{answer}</div>")], selected_index=None
+    )
     accordion.set_title(0, f"Show answer: {question}")
     accordion.add_class("hl-reveal")
     return accordion

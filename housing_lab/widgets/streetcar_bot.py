@@ -37,10 +37,14 @@ class BotMixin:
         delay = self.bot_delay if delay is None else delay
         self._position_id = self.board.position_id + 1
         self.board.bot_move = {
-            "n": self._bot_moves, "player": player, "label": self._label(player),
+            "n": self._bot_moves,
+            "player": player,
+            "label": self._label(player),
             "lines": edge_keys(move.lines),
             "remove": None if move.remove is None else hex_key(move.remove),
-            "before": before, "before_message": before_message, "delay": delay,
+            "before": before,
+            "before_message": before_message,
+            "delay": delay,
             "shows": self._position_id,
         }
         self._score_wait = (self._bot_moves, before_game) if delay > 0 else None

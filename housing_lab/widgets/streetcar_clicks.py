@@ -45,8 +45,10 @@ class ClickMixin:
                 return
             if game.legal_second_edges(e):
                 self._first = make_edge(*e)
-                self._show("First line chosen. Click a second line that touches it "
-                           "(dotted), or the first one again to choose another.")
+                self._show(
+                    "First line chosen. Click a second line that touches it "
+                    "(dotted), or the first one again to choose another."
+                )
                 return
             with contextlib.suppress(HousingLabError):  # shown on the board already
                 self.draw_lines([e])
@@ -57,8 +59,9 @@ class ClickMixin:
             return
         reason = game.explain_illegal_line(e, first)
         if reason is not None:
-            self.board.say(f"Not allowed: {reason}. (Click the chosen line again to start over.)",
-                           "error")
+            self.board.say(
+                f"Not allowed: {reason}. (Click the chosen line again to start over.)", "error"
+            )
             return
         with contextlib.suppress(HousingLabError):
             self.draw_lines([first, e])

@@ -81,37 +81,56 @@ class OptionsPanel(ipywidgets.VBox):
         self.on_new_game: Callable[[dict[str, Any]], None] | None = None
         wide = {"description_width": "initial"}
         self.seed = ipywidgets.BoundedIntText(
-            value=0, min=0, max=2**31 - 1, description="Seed (houses)", style=wide,
+            value=0,
+            min=0,
+            max=2**31 - 1,
+            description="Seed (houses)",
+            style=wide,
             layout=ipywidgets.Layout(width="180px"),
         )
         self.board = ipywidgets.Dropdown(
-            options=[(label, key) for key, label in BOARD_CHOICES.items()], value="standard",
-            description="Board", style=wide, layout=ipywidgets.Layout(width="300px"),
+            options=[(label, key) for key, label in BOARD_CHOICES.items()],
+            value="standard",
+            description="Board",
+            style=wide,
+            layout=ipywidgets.Layout(width="300px"),
         )
         self.custom = ipywidgets.Text(
-            placeholder="[[0, 0], [1, 0], [0, 1], ...]", description="Hexes [q, r]",
-            style=wide, layout=ipywidgets.Layout(width="420px", display="none"),
+            placeholder="[[0, 0], [1, 0], [0, 1], ...]",
+            description="Hexes [q, r]",
+            style=wide,
+            layout=ipywidgets.Layout(width="420px", display="none"),
         )
         self.board.observe(self._board_changed, names="value")
         self.penalty = ipywidgets.IntText(
-            value=10, description="Penalty per separate line", style=wide,
+            value=10,
+            description="Penalty per separate line",
+            style=wide,
             layout=ipywidgets.Layout(width="230px"),
         )
         self.opponent = ipywidgets.Dropdown(
-            options=opponent_choices(), value="greedy" if "greedy" in BOTS else CLASSMATE,
-            description="Opponent", style=wide, layout=ipywidgets.Layout(width="300px"),
+            options=opponent_choices(),
+            value="greedy" if "greedy" in BOTS else CLASSMATE,
+            description="Opponent",
+            style=wide,
+            layout=ipywidgets.Layout(width="300px"),
         )
         self.human = ipywidgets.Dropdown(
-            options=[(f"{p}{' (moves first)' if i == 0 else ''}", p)
-                     for i, p in enumerate(PLAYERS)],
-            value=PLAYERS[0], description="You play", style=wide,
+            options=[
+                (f"{p}{' (moves first)' if i == 0 else ''}", p) for i, p in enumerate(PLAYERS)
+            ],
+            value=PLAYERS[0],
+            description="You play",
+            style=wide,
             layout=ipywidgets.Layout(width="250px"),
         )
-        self.practice = ipywidgets.Checkbox(value=True, description="Practice mode (undo allowed)",
-                                            indent=False)
+        self.practice = ipywidgets.Checkbox(
+            value=True, description="Practice mode (undo allowed)", indent=False
+        )
         self.goals = {
             name: ipywidgets.Checkbox(
-                value=False, indent=False,
+                value=False,
+                indent=False,
                 description=f"{name.replace('_', ' ')} (+{bonus}): {GOAL_TEXT[name]}",
                 layout=ipywidgets.Layout(width="470px"),
             )
@@ -119,24 +138,32 @@ class OptionsPanel(ipywidgets.VBox):
         }
         for name, box in self.goals.items():
             box.add_class(f"sc-goal-{name}")
-        self.start = ipywidgets.Button(description="New game with these options", icon="play",
-                                       button_style="primary",
-                                       layout=ipywidgets.Layout(width="260px"))
+        self.start = ipywidgets.Button(
+            description="New game with these options",
+            icon="play",
+            button_style="primary",
+            layout=ipywidgets.Layout(width="260px"),
+        )
         self.start.add_class("sc-new-game")
         self.start.on_click(lambda _: self.on_new_game and self.on_new_game(self.values()))
         goal_grid = ipywidgets.GridBox(
             list(self.goals.values()),
             layout=ipywidgets.Layout(grid_template_columns="repeat(2, 480px)"),
         )
-        super().__init__([
-            ipywidgets.HBox([self.seed, self.board, self.penalty]),
-            self.custom,
-            ipywidgets.HBox([self.opponent, self.human, self.practice]),
-            ipywidgets.HTML("<b>Development goals</b> (a connected building meeting a goal "
-                            "scores the bonus for every player connected to it)"),
-            goal_grid,
-            self.start,
-        ], **kwargs)
+        super().__init__(
+            [
+                ipywidgets.HBox([self.seed, self.board, self.penalty]),
+                self.custom,
+                ipywidgets.HBox([self.opponent, self.human, self.practice]),
+                ipywidgets.HTML(
+                    "<b>Development goals</b> (a connected building meeting a goal "
+                    "scores the bonus for every player connected to it)"
+                ),
+                goal_grid,
+                self.start,
+            ],
+            **kwargs,
+        )
         self.add_class("sc-options")
 
     def __repr__(self) -> str:
@@ -160,8 +187,17 @@ class OptionsPanel(ipywidgets.VBox):
             "practice": bool(self.practice.value),
         }
 
-    def show(self, *, seed: int, board: Board, penalty: int, goals: Iterable[str],
-             opponent: str | None, human: str, practice: bool) -> None:
+    def show(
+        self,
+        *,
+        seed: int,
+        board: Board,
+        penalty: int,
+        goals: Iterable[str],
+        opponent: str | None,
+        human: str,
+        practice: bool,
+    ) -> None:
         """Set the widgets to the lab's game (after a new game, a refusal or a loaded record)."""
         chosen = set(goals)
         self.seed.value = seed
@@ -192,15 +228,22 @@ class ReplayBar(ipywidgets.HBox):
         self.on_action: Callable[[str], None] | None = None
         self.buttons: dict[str, ipywidgets.Button] = {}
         for action, label, icon in self.ACTIONS:
-            button = ipywidgets.Button(description=label, icon=icon,
-                                       layout=ipywidgets.Layout(width="auto"))
+            button = ipywidgets.Button(
+                description=label, icon=icon, layout=ipywidgets.Layout(width="auto")
+            )
             button.add_class(f"sc-replay-{action}")
             button.on_click(lambda _, a=action: self.on_action and self.on_action(a))
             self.buttons[action] = button
         self.label = ipywidgets.HTML()
         self.label.add_class("sc-replay-label")
-        super().__init__([ipywidgets.HTML("<b style='font-size:16px'>Replay</b>"),
-                          *self.buttons.values(), self.label], **kwargs)
+        super().__init__(
+            [
+                ipywidgets.HTML("<b style='font-size:16px'>Replay</b>"),
+                *self.buttons.values(),
+                self.label,
+            ],
+            **kwargs,
+        )
         self.add_class("sc-replay")
         self.layout.display = "none"
 
@@ -213,7 +256,8 @@ class ReplayBar(ipywidgets.HBox):
             self.layout.display = "none"
             return
         self.layout.display = ""
-        self.label.value = (f"<span style='font-size:16px'>after move <b>{index}</b> of "
-                            f"<b>{total}</b></span>")
+        self.label.value = (
+            f"<span style='font-size:16px'>after move <b>{index}</b> of <b>{total}</b></span>"
+        )
         self.buttons["start"].disabled = self.buttons["back"].disabled = index == 0
         self.buttons["step"].disabled = self.buttons["end"].disabled = index >= total

@@ -100,9 +100,18 @@ class StreetcarLab(TurnMixin, ClickMixin, BotMixin, ViewMixin, ReplayMixin, ipyw
         options.selected_index = None
         super().__init__([title, self.toolbar, self.board, self.replay_bar, self.score, options])
         self.add_class("sc-lab")
-        self._start(self._setup(seed=seed, opponent=opponent, human=human, board=board,
-                                penalty=penalty, goals=goals, practice=practice),
-                    f"New game (seed {seed}). {{turn}}")
+        self._start(
+            self._setup(
+                seed=seed,
+                opponent=opponent,
+                human=human,
+                board=board,
+                penalty=penalty,
+                goals=goals,
+                practice=practice,
+            ),
+            f"New game (seed {seed}). {{turn}}",
+        )
 
     def __repr__(self) -> str:
         state = "over" if self._game.is_over() else f"turn {self._game.turn}"
@@ -132,7 +141,7 @@ class StreetcarLab(TurnMixin, ClickMixin, BotMixin, ViewMixin, ReplayMixin, ipyw
 
     @property
     def phase(self) -> str:
-        """"lines", "remove", "over" or "replay"."""
+        """ "lines", "remove", "over" or "replay"."""
         if self._replay is not None:
             return "replay"
         if self._game.is_over():
@@ -167,8 +176,17 @@ class StreetcarLab(TurnMixin, ClickMixin, BotMixin, ViewMixin, ReplayMixin, ipyw
         self._start(setup, f"New game (seed {setup['seed']}). {{turn}}")
 
     # --- internals -----------------------------------------------------------------------------
-    def _setup(self, *, seed: int, opponent: str | None, human: str, board: object,
-               penalty: int, goals: Iterable[str], practice: bool) -> dict[str, Any]:
+    def _setup(
+        self,
+        *,
+        seed: int,
+        opponent: str | None,
+        human: str,
+        board: object,
+        penalty: int,
+        goals: Iterable[str],
+        practice: bool,
+    ) -> dict[str, Any]:
         """Everything a new game needs, checked by the engine before anything changes."""
         if human not in PLAYERS:
             raise HousingLabError(f"human must be one of {list(PLAYERS)}, not {human!r}")
@@ -177,16 +195,29 @@ class StreetcarLab(TurnMixin, ClickMixin, BotMixin, ViewMixin, ReplayMixin, ipyw
         rules = Rules(penalty=penalty, goals=frozenset(goals))
         game = Game(resolve_board(board), seed=seed, rules=rules)
         bot = None if opponent is None else make_bot(opponent, seed)
-        return {"game": game, "seed": seed, "opponent": opponent, "bot": bot, "human": human,
-                "practice": bool(practice)}
+        return {
+            "game": game,
+            "seed": seed,
+            "opponent": opponent,
+            "bot": bot,
+            "human": human,
+            "practice": bool(practice),
+        }
 
     def _setup_from(self, game: Game) -> dict[str, Any]:
         bot = None if self.opponent is None else make_bot(self.opponent, self.seed)
-        return {"game": game, "seed": self.seed, "opponent": self.opponent, "bot": bot,
-                "human": self.human, "practice": self.practice}
+        return {
+            "game": game,
+            "seed": self.seed,
+            "opponent": self.opponent,
+            "bot": bot,
+            "human": self.human,
+            "practice": self.practice,
+        }
 
-    def _start(self, setup: Mapping[str, Any], message: str,
-               replay_moves: list[Move] | None = None) -> None:
+    def _start(
+        self, setup: Mapping[str, Any], message: str, replay_moves: list[Move] | None = None
+    ) -> None:
         """Show a new game (or a loaded one, at its start, to replay), and say `message`."""
         self._game: Game = setup["game"]
         self.seed: int = setup["seed"]
@@ -199,9 +230,15 @@ class StreetcarLab(TurnMixin, ClickMixin, BotMixin, ViewMixin, ReplayMixin, ipyw
         self._replay: list[Move] | None = replay_moves
         self._score_wait = None
         rules = self._game.rules
-        self.options.show(seed=self.seed, board=self._game.board, penalty=rules.penalty,
-                          goals=rules.goals, opponent=self.opponent, human=self.human,
-                          practice=self.practice)
+        self.options.show(
+            seed=self.seed,
+            board=self._game.board,
+            penalty=rules.penalty,
+            goals=rules.goals,
+            opponent=self.opponent,
+            human=self.human,
+            practice=self.practice,
+        )
         with self.board.hold_sync():
             self.board.hexes = [hex_key(h) for h in self._game.board.hexes]
             self.board.edges = edge_keys(self._game.board.edges)
@@ -219,9 +256,15 @@ class StreetcarLab(TurnMixin, ClickMixin, BotMixin, ViewMixin, ReplayMixin, ipyw
         except HousingLabError as error:
             self.board.say(str(error), "error")
             rules = self._game.rules
-            self.options.show(seed=self.seed, board=self._game.board, penalty=rules.penalty,
-                              goals=rules.goals, opponent=self.opponent, human=self.human,
-                              practice=self.practice)
+            self.options.show(
+                seed=self.seed,
+                board=self._game.board,
+                penalty=rules.penalty,
+                goals=rules.goals,
+                opponent=self.opponent,
+                human=self.human,
+                practice=self.practice,
+            )
             raise
 
     def _on_new_game(self, values: dict[str, Any]) -> None:
@@ -230,10 +273,12 @@ class StreetcarLab(TurnMixin, ClickMixin, BotMixin, ViewMixin, ReplayMixin, ipyw
 
     def _make_toolbar(self) -> ipywidgets.HBox:
         save = ipywidgets.Button(description="Save game", icon="download")
-        save.on_click(lambda _: self.board.offer_download(
-            "streetcar-game.json", json.dumps(self.record, indent=1)))
-        self.upload = ipywidgets.FileUpload(accept=".json", multiple=False,
-                                            description="Load game")
+        save.on_click(
+            lambda _: self.board.offer_download(
+                "streetcar-game.json", json.dumps(self.record, indent=1)
+            )
+        )
+        self.upload = ipywidgets.FileUpload(accept=".json", multiple=False, description="Load game")
         self.upload.observe(self._on_upload, names="value")
         again = ipywidgets.Button(description="Replay this game", icon="history")
         again.on_click(lambda _: self.start_replay())

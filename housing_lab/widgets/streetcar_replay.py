@@ -44,8 +44,11 @@ class ReplayMixin:
         moves = game.move_stack
         while game.move_stack:
             game.pop()
-        self._start(self._setup_from(game), f"Game loaded: {len(moves)} moves. Step through "
-                    "it, or play on from any move.", replay_moves=moves)
+        self._start(
+            self._setup_from(game),
+            f"Game loaded: {len(moves)} moves. Step through it, or play on from any move.",
+            replay_moves=moves,
+        )
 
     def start_replay(self: StreetcarLab) -> None:
         """Replay the game played so far from its first move."""
@@ -53,8 +56,9 @@ class ReplayMixin:
         game = self._game.copy()
         while game.move_stack:
             game.pop()
-        self._start(self._setup_from(game), f"Replaying this game: {len(moves)} moves.",
-                    replay_moves=moves)
+        self._start(
+            self._setup_from(game), f"Replaying this game: {len(moves)} moves.", replay_moves=moves
+        )
 
     @property
     def replay_index(self: StreetcarLab) -> int | None:
@@ -92,8 +96,9 @@ class ReplayMixin:
         self._replay = None
         with self.board.hold_sync():
             self._bot_reply()
-            self._show(f"Playing on from move {len(self._game.move_stack)}. "
-                       f"{self._whose_turn_sentence()}")
+            self._show(
+                f"Playing on from move {len(self._game.move_stack)}. {self._whose_turn_sentence()}"
+            )
 
     def _on_replay_action(self: StreetcarLab, action: str) -> None:
         total = len(self._replay or [])
@@ -125,8 +130,9 @@ def parse_record_json(text: str) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise HousingLabError(f"not a game record: malformed JSON ({error.msg} at line "
-                              f"{error.lineno})") from None
+        raise HousingLabError(
+            f"not a game record: malformed JSON ({error.msg} at line {error.lineno})"
+        ) from None
     if not isinstance(data, dict):
         raise HousingLabError(f"a game record is a JSON object, not {type(data).__name__}")
     return data

@@ -77,10 +77,15 @@ class ScorePanel(ipywidgets.HBox):
         self.figure = bqplot.Figure(
             marks=[self.bars],
             axes=[
-                bqplot.Axis(scale=self.x_scale, label="house colour",
-                            tick_style={"font-size": "14px"}),
-                bqplot.Axis(scale=self.y_scale, side="left", label="points",
-                            tick_style={"font-size": "13px"}),
+                bqplot.Axis(
+                    scale=self.x_scale, label="house colour", tick_style={"font-size": "14px"}
+                ),
+                bqplot.Axis(
+                    scale=self.y_scale,
+                    side="left",
+                    label="points",
+                    tick_style={"font-size": "13px"},
+                ),
             ],
             title="Points per colour = houses removed × connected cubes",
             title_style={"font-size": "16px"},
@@ -92,8 +97,9 @@ class ScorePanel(ipywidgets.HBox):
         self.table.add_class("sc-score-table")
         self.rows: list[dict[str, Any]] = []
         self.sentence = ""
-        chart = ipywidgets.VBox([self.figure, ipywidgets.HTML(_legend())],
-                                layout=ipywidgets.Layout(flex="0 0 auto"))
+        chart = ipywidgets.VBox(
+            [self.figure, ipywidgets.HTML(_legend())], layout=ipywidgets.Layout(flex="0 0 auto")
+        )
         super().__init__([self.table, chart], **kwargs)
         self.layout.flex_flow = "row wrap"  # the chart goes under the table on narrow screens
         self.layout.align_items = "flex-start"

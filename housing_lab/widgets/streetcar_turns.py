@@ -44,7 +44,10 @@ class TurnMixin:
             except IllegalMoveError as error:
                 raise IllegalMoveError(
                     f"illegal lines on turn {error.turn} ({game.current_player}): {move}: "
-                    f"{error.reason}", rule=error.rule, turn=error.turn, reason=error.reason,
+                    f"{error.reason}",
+                    rule=error.rule,
+                    turn=error.turn,
+                    reason=error.reason,
                 ) from None
             game.pop()
         self._first = None
@@ -100,8 +103,11 @@ class TurnMixin:
     def _check_can_play(self: StreetcarLab) -> None:
         if self._replay is not None:
             raise HousingLabError("replaying a saved game: press 'Play on from here' to play")
-        if (self._bot is not None and not self._game.is_over()
-                and self._game.current_player != self.human):
+        if (
+            self._bot is not None
+            and not self._game.is_over()
+            and self._game.current_player != self.human
+        ):
             raise HousingLabError(f"it is the {self.opponent} bot's turn")
 
     def _play(self: StreetcarLab, move: Move) -> None:

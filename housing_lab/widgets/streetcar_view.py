@@ -55,8 +55,10 @@ class ViewMixin:
     def _prompt(self: StreetcarLab, legal: Sequence[str]) -> str:
         game, phase = self._game, self.phase
         if phase == "replay":
-            return (f"Replay: after move {len(game.move_stack)} of {len(self._replay or [])}. "
-                    "Use the replay buttons below the board.")
+            return (
+                f"Replay: after move {len(game.move_stack)} of {len(self._replay or [])}. "
+                "Use the replay buttons below the board."
+            )
         if phase == "over":
             outcome = game.outcome()
             return f"Game over: {outcome.explanation}." if outcome else "Game over."
@@ -95,8 +97,10 @@ class ViewMixin:
             board.phase = phase
             board.player = self._player_shown()
             board.players = {
-                p: {"label": self._label(p),
-                    "kind": "bot" if self._bot is not None and p != self.human else "human"}
+                p: {
+                    "label": self._label(p),
+                    "kind": "bot" if self._bot is not None and p != self.human else "human",
+                }
                 for p in PLAYERS
             }
             board.legal_edges = legal
@@ -106,8 +110,7 @@ class ViewMixin:
             board.removable = (
                 [hex_key(h) for h in game.removable_houses()] if phase == "remove" else []
             )
-            board.can_undo = (self.practice and self._replay is None
-                              and self._undo_count() > 0)
+            board.can_undo = self.practice and self._replay is None and self._undo_count() > 0
             board.can_pass = phase == "lines" and not legal
             board.prompt = self._prompt(legal)
         self.replay_bar.show(
@@ -128,6 +131,9 @@ class ViewMixin:
 
     def _show_score(self: StreetcarLab, game: Game) -> None:
         self.score.update(
-            game.score_breakdown(), game.outcome(), game.standings(),
-            labels={p: self._label(p) for p in PLAYERS}, per_line=game.rules.penalty,
+            game.score_breakdown(),
+            game.outcome(),
+            game.standings(),
+            labels={p: self._label(p) for p in PLAYERS},
+            per_line=game.rules.penalty,
         )

@@ -23,8 +23,14 @@ from typing import Any
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
@@ -39,11 +45,21 @@ def free_port() -> int:
 
 def write_notebook(path: pathlib.Path, cells: list[str]) -> pathlib.Path:
     notebook = {
-        "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
-                   "source": source} for source in cells],
-        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
-                                    "name": "python3"}},
-        "nbformat": 4, "nbformat_minor": 5,
+        "cells": [
+            {
+                "cell_type": "code",
+                "execution_count": None,
+                "metadata": {},
+                "outputs": [],
+                "source": source,
+            }
+            for source in cells
+        ],
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
     }
     path.write_text(json.dumps(notebook), encoding="utf-8")
     return path
@@ -61,11 +77,13 @@ def wait_for(url: str, seconds: float = 60.0) -> None:
 
 
 @contextlib.contextmanager
-def server(command: list[str], ready_url: str, env: dict[str, str], log: pathlib.Path
-           ) -> Iterator[subprocess.Popen]:
+def server(
+    command: list[str], ready_url: str, env: dict[str, str], log: pathlib.Path
+) -> Iterator[subprocess.Popen]:
     with open(log, "w") as out:
-        process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                   start_new_session=True)
+        process = subprocess.Popen(
+            command, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
     try:
         wait_for(ready_url)
         yield process
@@ -83,7 +101,8 @@ def quiet_lab_settings(folder: pathlib.Path) -> pathlib.Path:
     target = folder / "@jupyterlab" / "apputils-extension"
     target.mkdir(parents=True, exist_ok=True)
     (target / "notification.jupyterlab-settings").write_text(
-        json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+        json.dumps({"fetchNews": "false", "checkForUpdates": False})
+    )
     # Render every cell, not only those in view, so a test can read all outputs.
     notebook = folder / "@jupyterlab" / "notebook-extension"
     notebook.mkdir(parents=True, exist_ok=True)
@@ -92,13 +111,23 @@ def quiet_lab_settings(folder: pathlib.Path) -> pathlib.Path:
 
 
 @contextlib.contextmanager
-def _jupyter_server(app: str, root: pathlib.Path, workdir: pathlib.Path,
-                    env: dict[str, str], page_path: str) -> Iterator[str]:
+def _jupyter_server(
+    app: str, root: pathlib.Path, workdir: pathlib.Path, env: dict[str, str], page_path: str
+) -> Iterator[str]:
     """Start `jupyter <app>` on 127.0.0.1 with a token; yield a URL template with {path}."""
     port, token = free_port(), secrets.token_hex(16)
-    command = [sys.executable, "-m", "jupyter", app, "--no-browser", "--allow-root",
-               "--ip=127.0.0.1", f"--port={port}", f"--IdentityProvider.token={token}",
-               f"--ServerApp.root_dir={root}"]
+    command = [
+        sys.executable,
+        "-m",
+        "jupyter",
+        app,
+        "--no-browser",
+        "--allow-root",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={root}",
+    ]
     base = f"http://127.0.0.1:{port}"
     env = dict(os.environ, JUPYTER_CONFIG_DIR=str(workdir / "config"), **env)
     with server(command, f"{base}/api/status?token={token}", env, workdir / f"{app}.log"):
@@ -121,8 +150,15 @@ def notebook7(root: pathlib.Path, workdir: pathlib.Path) -> contextlib.AbstractC
 @contextlib.contextmanager
 def voila(notebook: pathlib.Path, workdir: pathlib.Path) -> Iterator[str]:
     port = free_port()
-    command = [sys.executable, "-m", "voila", str(notebook), "--no-browser", f"--port={port}",
-               "--Voila.ip=127.0.0.1"]
+    command = [
+        sys.executable,
+        "-m",
+        "voila",
+        str(notebook),
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.ip=127.0.0.1",
+    ]
     base = f"http://127.0.0.1:{port}/"
     with server(command, base, dict(os.environ), workdir / "voila.log"):
         yield base
@@ -141,8 +177,12 @@ class PageWatch:
                 self.console_errors.append(message.text)
 
         page.on("console", on_console)
-        page.on("pageerror", lambda error: self.console_errors.append(
-            f"pageerror: {error} {getattr(error, 'stack', '')}"))
+        page.on(
+            "pageerror",
+            lambda error: self.console_errors.append(
+                f"pageerror: {error} {getattr(error, 'stack', '')}"
+            ),
+        )
 
         def route(route: Any) -> None:
             url = route.request.url
@@ -156,8 +196,11 @@ class PageWatch:
 
     def our_errors(self, ignore: tuple[str, ...] = ()) -> list[str]:
         """Console errors, minus the ones caused by blocking outside requests (expected)."""
-        return [e for e in self.console_errors
-                if "net::ERR_FAILED" not in e and not any(i in e for i in ignore)]
+        return [
+            e
+            for e in self.console_errors
+            if "net::ERR_FAILED" not in e and not any(i in e for i in ignore)
+        ]
 
 
 def chromium_available() -> bool:
@@ -165,7 +208,8 @@ def chromium_available() -> bool:
 
     needed = ("playwright", "jupyterlab", "voila")
     return pathlib.Path(CHROMIUM).exists() and all(
-        importlib.util.find_spec(name) is not None for name in needed)
+        importlib.util.find_spec(name) is not None for name in needed
+    )
 
 
 NOTEBOOK_PROGRESS = """() => {

@@ -41,12 +41,16 @@ def bar_values(bars: list[list[float]]) -> list[list[int]]:
 
 def expected(scenario: dict[str, Any]) -> dict[str, Any]:
     result = score_scenario(scenario_from_dict(scenario)).to_dict()
-    return {"housed": result["housed"], "tiles": scenario.get("tiles", {}),
-            "bars": outcome_chart_data(result)}
+    return {
+        "housed": result["housed"],
+        "tiles": scenario.get("tiles", {}),
+        "bars": outcome_chart_data(result),
+    }
 
 
-def wait_until_page_shows(page: Any, scenario: dict[str, Any], timeout: float = 20.0,
-                          check_chart: bool = True) -> dict[str, Any]:
+def wait_until_page_shows(
+    page: Any, scenario: dict[str, Any], timeout: float = 20.0, check_chart: bool = True
+) -> dict[str, Any]:
     """Poll the page until board and chart show what the engine says for `scenario`."""
     want = expected(scenario)
     deadline = time.monotonic() + timeout

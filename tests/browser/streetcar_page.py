@@ -86,7 +86,8 @@ def bars_agree(bars: list[list[float]], products: list[list[int]]) -> bool:
     if top == 0:
         return top_drawn < 1
     return all(
-        abs(h / top_drawn - v / top) < 0.02 for row_h, row_v in zip(drawn, products, strict=True)
+        abs(h / top_drawn - v / top) < 0.02
+        for row_h, row_v in zip(drawn, products, strict=True)
         for h, v in zip(row_h, row_v, strict=True)
     )
 

@@ -97,12 +97,13 @@ def play_whole_game(page: Any, name: str) -> None:
 
     wait_stage(page, "extra_draw")
     screenshot(table, f"{name}-2-extra-draw")
-    redraw = page.locator('[data-redraw]:not([disabled])')
+    redraw = page.locator("[data-redraw]:not([disabled])")
     if redraw.count():
         before = page.locator(".hl-gt-extra").inner_text()
         redraw.first.click()
         page.wait_for_function(
-            "(b) => document.querySelector('.hl-gt-extra').innerText !== b", arg=before)
+            "(b) => document.querySelector('.hl-gt-extra').innerText !== b", arg=before
+        )
     page.click('[data-action="next"]')
 
     wait_stage(page, "draft")
@@ -205,8 +206,7 @@ CELLS_VOILA = [
 
 
 @pytest.mark.browser
-def test_hidden_hands_handouts_setup_and_resume_in_voila(browser, tmp_path: pathlib.Path
-                                                         ) -> None:
+def test_hidden_hands_handouts_setup_and_resume_in_voila(browser, tmp_path: pathlib.Path) -> None:
     folder = tmp_path / "notebooks"
     folder.mkdir()
     notebook = write_notebook(folder / "hidden.ipynb", CELLS_VOILA)
@@ -260,4 +260,3 @@ def test_hidden_hands_handouts_setup_and_resume_in_voila(browser, tmp_path: path
             assert teams.locator(f'.hl-gt-team[data-team="Hawks"] [data-card="{card}"]').count()
         check_watch(watch)
         page.close()
-

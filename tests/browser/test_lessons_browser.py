@@ -51,8 +51,9 @@ def test_lesson_runs_in_jupyterlab(browser, lessons_server, lesson: pathlib.Path
         widgets = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jupyter-widgets")
         assert widgets.count() > 0, "no widget rendered"
         screenshot(page, f"lesson-{lesson.stem}")
-        outputs = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) "
-                               ".jp-OutputArea-output:has(.jupyter-widgets)")
+        outputs = page.locator(
+            ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output:has(.jupyter-widgets)"
+        )
         for index in range(min(outputs.count(), 4)):  # the widgets themselves, to look at
             screenshot(outputs.nth(index), f"lesson-{lesson.stem}-widget-{index + 1}")
         assert watch.our_errors() == [], watch.console_errors

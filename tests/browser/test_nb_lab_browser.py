@@ -93,12 +93,20 @@ def check_watch(watch: PageWatch, ignore: tuple[str, ...] = FOREIGN_ERRORS) -> N
 @pytest.mark.browser
 @pytest.mark.parametrize(
     ("start_server", "name", "ignore"),
-    [(jupyter_lab, "nb-lab-jupyterlab", FOREIGN_ERRORS),
-     (notebook7, "nb-lab-notebook7", NOTEBOOK7_ERRORS)],
+    [
+        (jupyter_lab, "nb-lab-jupyterlab", FOREIGN_ERRORS),
+        (notebook7, "nb-lab-notebook7", NOTEBOOK7_ERRORS),
+    ],
     ids=["jupyterlab", "notebook7"],
 )
-def test_lab_in_jupyter(browser, notebook: pathlib.Path, tmp_path: pathlib.Path, start_server,
-                        name: str, ignore: tuple[str, ...]) -> None:
+def test_lab_in_jupyter(
+    browser,
+    notebook: pathlib.Path,
+    tmp_path: pathlib.Path,
+    start_server,
+    name: str,
+    ignore: tuple[str, ...],
+) -> None:
     with start_server(notebook.parent, tmp_path) as url:
         page = browser.new_page(viewport={"width": 1400, "height": 2600})
         watch = PageWatch()

@@ -51,11 +51,12 @@ def click_turn(page, move: Move, shot: str | None = None, keyboard: bool = False
             page.keyboard.press("Enter")
         else:
             page.click(edge_selector(first))
-        page.wait_for_selector(f'{edge_selector(first)}.sc-first')
-        page.wait_for_selector(f'{edge_selector(second)}.sc-second')
+        page.wait_for_selector(f"{edge_selector(first)}.sc-first")
+        page.wait_for_selector(f"{edge_selector(second)}.sc-second")
         page.hover(edge_selector(second))  # legal: highlighted on hover, without a round trip
-        width = page.eval_on_selector(f"{edge_selector(second)} .sc-edge-line",
-                                      "n => getComputedStyle(n).strokeWidth")
+        width = page.eval_on_selector(
+            f"{edge_selector(second)} .sc-edge-line", "n => getComputedStyle(n).strokeWidth"
+        )
         assert width == "8px", width
         if shot:
             screenshot(page.locator(".sc-lab .sc-board"), shot)
@@ -95,8 +96,11 @@ def play_by_clicking(page) -> Game:
     # Turn 1: a line that does not touch the chosen first line is explained, not drawn.
     move = student.choose(game)
     page.click(edge_selector(move.lines[0]))
-    far = next(e for e in game.legal_edges()
-               if game.explain_illegal_line(e, move.lines[0]) and e not in move.lines)
+    far = next(
+        e
+        for e in game.legal_edges()
+        if game.explain_illegal_line(e, move.lines[0]) and e not in move.lines
+    )
     page.click(edge_selector(far))
     page.wait_for_selector(".sc-lab .sc-message.hl-error")
     reason = game.explain_illegal_line(far, move.lines[0])

@@ -9,10 +9,18 @@ from housing_lab.north_berkeley.facts import BoardFacts
 
 # A fixed, readable placement: each street has one of each income in order.
 PLACEMENT = {
-    "house-1": "low", "house-2": "middle", "house-3": "high",
-    "house-4": "low", "house-5": "middle", "house-6": "high",
-    "apartment-1": "low", "apartment-2": "middle", "apartment-3": "high",
-    "apartment-4": "low", "apartment-5": "middle", "apartment-6": "high",
+    "house-1": "low",
+    "house-2": "middle",
+    "house-3": "high",
+    "house-4": "low",
+    "house-5": "middle",
+    "house-6": "high",
+    "apartment-1": "low",
+    "apartment-2": "middle",
+    "apartment-3": "high",
+    "apartment-4": "low",
+    "apartment-5": "middle",
+    "apartment-6": "high",
 }
 
 

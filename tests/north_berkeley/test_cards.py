@@ -89,8 +89,12 @@ CASES: list[tuple[str, dict[str, Any], bool, bool]] = [
     # stop_the_shadows: +1 no tower/midrise on Virginia; -1 tower on Virginia or Acton
     ("stop_the_shadows", {"tall_on_virginia": False}, True, False),
     ("stop_the_shadows", {"tall_on_virginia": True}, False, False),
-    ("stop_the_shadows", {"tall_on_virginia": True, "tower_on_virginia_or_acton": True},
-     False, True),
+    (
+        "stop_the_shadows",
+        {"tall_on_virginia": True, "tower_on_virginia_or_acton": True},
+        False,
+        True,
+    ),
     # save_our_views: +1 no tower and spending < 8; -1 towers >= 3
     ("save_our_views", {"towers": 0, "spending": "7.5"}, True, False),
     ("save_our_views", {"towers": 0, "spending": 8}, False, False),
@@ -114,10 +118,18 @@ CASES: list[tuple[str, dict[str, Any], bool, bool]] = [
     ("tech_corporations", {"new_homes": N(8, 0, 0)}, False, False),
     ("tech_corporations", {"new_homes": N(7, 0, 0)}, False, True),
     # inclusionary_for_all: +1 every housing square affordable; -1 low < 7 or middle < 7
-    ("inclusionary_for_all", {"every_housing_square_affordable": True, "housed": H(12, 7, 7)},
-     True, False),
-    ("inclusionary_for_all", {"every_housing_square_affordable": False, "housed": H(12, 7, 7)},
-     False, False),
+    (
+        "inclusionary_for_all",
+        {"every_housing_square_affordable": True, "housed": H(12, 7, 7)},
+        True,
+        False,
+    ),
+    (
+        "inclusionary_for_all",
+        {"every_housing_square_affordable": False, "housed": H(12, 7, 7)},
+        False,
+        False,
+    ),
     ("inclusionary_for_all", {"housed": H(12, 7, 6)}, False, True),
     ("inclusionary_for_all", {"housed": H(12, 6, 7)}, False, True),
     # eco_primitivists: +1 parks > garages; -1 garages > 1
@@ -136,8 +148,7 @@ CASES: list[tuple[str, dict[str, Any], bool, bool]] = [
     ("save_our_parking", {"garages": 2, "new_homes": N(16, 0, 0)}, False, False),
     ("save_our_parking", {"garages": 2, "new_homes": N(17, 0, 0)}, False, True),
     ("save_our_parking", {"garages": 0, "new_homes": N(0, 0, 0), "spending": 11}, True, False),
-    ("save_our_parking", {"garages": 3, "new_homes": N(6, 0, 0), "spending": "11.5"},
-     True, True),
+    ("save_our_parking", {"garages": 3, "new_homes": N(6, 0, 0), "spending": "11.5"}, True, True),
 ]
 
 

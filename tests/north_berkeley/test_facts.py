@@ -22,21 +22,28 @@ def test_tags_on_the_default_board() -> None:
 
 
 def test_greenway_homes_count_quadrants_on_c1_b2_a3() -> None:
-    f = facts({"C1": "tower_market", "B2": "tower_public", "A3": "midrise_market",
-               "A1": "tower_market"})
+    f = facts(
+        {"C1": "tower_market", "B2": "tower_public", "A3": "midrise_market", "A1": "tower_market"}
+    )
     assert f.greenway_homes == 10
 
 
 def test_corner_townhouses_and_tall_squares() -> None:
-    f = facts({"A1": "townhouse_low", "C1": "townhouse_market", "A3": "townhouse_middle",
-               "C3": "tower_market", "B2": "midrise_public"})
+    f = facts(
+        {
+            "A1": "townhouse_low",
+            "C1": "townhouse_market",
+            "A3": "townhouse_middle",
+            "C3": "tower_market",
+            "B2": "midrise_public",
+        }
+    )
     assert f.corner_townhouses == 3 and f.tall_squares == 2 and f.towers == 1
 
 
 def test_every_housing_square_affordable_ignores_parks_and_garages() -> None:
     assert facts({"A1": "park", "B1": "tower_inclusionary_25"}).every_housing_square_affordable
-    assert not facts({"A1": "midrise_market", "B1": "tower_public"}) \
-        .every_housing_square_affordable
+    assert not facts({"A1": "midrise_market", "B1": "tower_public"}).every_housing_square_affordable
     assert facts({}).every_housing_square_affordable  # no housing at all: nothing fails
 
 

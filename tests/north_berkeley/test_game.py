@@ -118,8 +118,9 @@ def test_policies_enact_one_or_two_of_the_drawn() -> None:
     game = _to_policies(["A", "B", "C", "D"], seed=8)
     drawn = game.state.policies_drawn
     assert len(drawn) == 2
-    undrawn = next(p for p in ("adu", "vacancy_control", "affordable_100", "matching_funds")
-                   if p not in drawn)
+    undrawn = next(
+        p for p in ("adu", "vacancy_control", "affordable_100", "matching_funds") if p not in drawn
+    )
     with pytest.raises(IllegalActionError, match=undrawn):
         game.enact([undrawn])
     with pytest.raises(IllegalActionError, match="not none"):
@@ -206,9 +207,11 @@ def test_winners_tie_breaks() -> None:
     assert winners([ps("A", 2, 1), ps("B", 1, 0)]) == ["A"]
     assert tie_break_explanation([ps("A", 1, 0), ps("B", 0, 0)]) == "A wins with 1 point."
     assert tie_break_explanation([ps("A", 1, 1), ps("B", 1, 0)]) == (
-        "A, B tie on 1 point; B wins with the fewest \u22121 cards.")
+        "A, B tie on 1 point; B wins with the fewest \u22121 cards."
+    )
     assert tie_break_explanation([ps("A", 2, 0), ps("B", 2, 0)]) == (
-        "A, B tie on 2 points and on \u22121 cards (0 each): they all win.")
+        "A, B tie on 2 points and on \u22121 cards (0 each): they all win."
+    )
     assert winners([ps("A", 2, 1), ps("B", 2, 0)]) == ["B"]
     assert winners([ps("A", 2, 1), ps("B", 2, 1), ps("C", 0, 0)]) == ["A", "B"]
 

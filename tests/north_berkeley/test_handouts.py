@@ -21,8 +21,11 @@ def sections(page: str) -> list[str]:
 def test_one_page_per_team_with_its_cards_names_and_conditions() -> None:
     game = Game(["Red", "Blue", "Green"], seed=4)
     pages = handouts.game_handouts(game)
-    assert list(pages) == ["north-berkeley-team-1-red.html", "north-berkeley-team-2-blue.html",
-                           "north-berkeley-team-3-green.html"]
+    assert list(pages) == [
+        "north-berkeley-team-1-red.html",
+        "north-berkeley-team-2-blue.html",
+        "north-berkeley-team-3-green.html",
+    ]
     for (name, page), team in zip(pages.items(), game.players, strict=True):
         assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
         assert f"{team}: your constituents" in page, name
@@ -61,8 +64,11 @@ def test_starting_cards_are_marked_secret_and_later_cards_face_up() -> None:
 def test_team_names_are_escaped_and_file_names_safe() -> None:
     game = Game(["<b>Team</b> & Co", "Équipe 2", "???"], seed=0)
     pages = handouts.game_handouts(game)
-    assert list(pages) == ["north-berkeley-team-1-b-team-b-co.html",
-                           "north-berkeley-team-2-quipe-2.html", "north-berkeley-team-3.html"]
+    assert list(pages) == [
+        "north-berkeley-team-1-b-team-b-co.html",
+        "north-berkeley-team-2-quipe-2.html",
+        "north-berkeley-team-3.html",
+    ]
     first = pages["north-berkeley-team-1-b-team-b-co.html"]
     assert "<b>Team</b>" not in first and "&lt;b&gt;Team&lt;/b&gt; &amp; Co" in first
 
@@ -70,8 +76,10 @@ def test_team_names_are_escaped_and_file_names_safe() -> None:
 def test_write_handouts_writes_every_page_and_the_combined_one(tmp_path: pathlib.Path) -> None:
     game = Game(["A", "B", "C", "D", "E"], seed=9)
     written = handouts.write_handouts(game, tmp_path / "print")
-    assert [p.name for p in written] == [*handouts.game_handouts(game),
-                                         "north-berkeley-all-teams.html"]
+    assert [p.name for p in written] == [
+        *handouts.game_handouts(game),
+        "north-berkeley-all-teams.html",
+    ]
     for path in written[:-1]:
         assert path.read_text(encoding="utf-8") == handouts.game_handouts(game)[path.name]
     assert written[-1].read_text(encoding="utf-8") == handouts.all_handouts_page(game)
@@ -84,9 +92,15 @@ def test_unknown_card_is_refused() -> None:
 
 def test_handouts_module_is_pure_html_generation() -> None:
     tree = ast.parse(pathlib.Path(handouts.__file__).read_text(encoding="utf-8"))
-    modules = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
-               for alias in node.names}
-    modules |= {node.module for node in ast.walk(tree)
-                if isinstance(node, ast.ImportFrom) and node.module}
-    assert not any(m.startswith(("housing_lab.widgets", "ipywidgets", "anywidget"))
-                   for m in modules)
+    modules = {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    }
+    modules |= {
+        node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
+    }
+    assert not any(
+        m.startswith(("housing_lab.widgets", "ipywidgets", "anywidget")) for m in modules
+    )

@@ -1,7 +1,7 @@
 """Every move-in step on hand-built boards, with the fixed placement from helpers.PLACEMENT:
 
-    houses:     1 low, 2 middle, 3 high, 4 low, 5 middle, 6 high
-    apartments: 1 low, 2 middle, 3 high, 4 low, 5 middle, 6 high
+houses:     1 low, 2 middle, 3 high, 4 low, 5 middle, 6 high
+apartments: 1 low, 2 middle, 3 high, 4 low, 5 middle, 6 high
 """
 
 from __future__ import annotations
@@ -28,11 +28,24 @@ def test_empty_board_high_income_displace_houses_then_apartments_low_first() -> 
     assert out["displaced"] == {"high": 0, "middle": 4, "low": 4}
     displaced = [e.home for e in result.move_in.events if e.kind == "displaced"]
     # lowest income first, then layout order; houses before apartments
-    assert displaced == ["house-1", "house-4", "house-2", "house-5",
-                         "apartment-1", "apartment-4", "apartment-2", "apartment-5"]
+    assert displaced == [
+        "house-1",
+        "house-4",
+        "house-2",
+        "house-5",
+        "apartment-1",
+        "apartment-4",
+        "apartment-2",
+        "apartment-5",
+    ]
     assert all(income == "high" for income in out["existing_after"].values())
-    assert out["outcomes"]["middle"] == {"stayed": 0, "newcomer_housed": 0, "rehoused": 0,
-                                         "displaced_left": 4, "newcomer_left": 8}
+    assert out["outcomes"]["middle"] == {
+        "stayed": 0,
+        "newcomer_housed": 0,
+        "rehoused": 0,
+        "displaced_left": 4,
+        "newcomer_left": 8,
+    }
 
 
 def test_vacancy_control_forbids_every_displacement() -> None:
@@ -72,25 +85,42 @@ def test_market_towers_then_middles_displace_low_residents() -> None:
     result = run({"A1": "tower_market", "B1": "tower_market"})
     out = result.to_dict()
     assert out["housed"] == {"high": 12, "middle": 8, "low": 0}
-    by_middle = [e.home for e in result.move_in.events
-                 if e.kind == "displaced" and e.step.startswith("middle")]
+    by_middle = [
+        e.home
+        for e in result.move_in.events
+        if e.kind == "displaced" and e.step.startswith("middle")
+    ]
     assert by_middle == ["house-1", "house-4", "apartment-1", "apartment-4"]
 
 
 def test_middle_homes_first_then_vacant_market_homes() -> None:
-    tiles = {"A1": "tower_workforce", "B1": "tower_market", "C1": "tower_market",
-             "A2": "tower_market", "B2": "midrise_market"}  # 4 middle, 14 market
+    tiles = {
+        "A1": "tower_workforce",
+        "B1": "tower_market",
+        "C1": "tower_market",
+        "A2": "tower_market",
+        "B2": "midrise_market",
+    }  # 4 middle, 14 market
     result = run(tiles, ["vacancy_control"])
-    placed = [(e.step, e.home) for e in result.move_in.events
-              if e.kind == "placed" and e.income == "middle"]
+    placed = [
+        (e.step, e.home)
+        for e in result.move_in.events
+        if e.kind == "placed" and e.income == "middle"
+    ]
     assert [home for _, home in placed[:4]] == ["A1-1", "A1-2", "A1-3", "A1-4"]
     assert {step for step, _ in placed[4:]} == {"middle:new_market"}
     assert len(placed) == 8
 
 
 def test_low_income_fill_low_then_middle_then_market_vacancies() -> None:
-    tiles = {"A1": "tower_public", "B1": "tower_workforce", "C1": "tower_market",
-             "A2": "tower_market", "B2": "tower_market", "C2": "midrise_market"}
+    tiles = {
+        "A1": "tower_public",
+        "B1": "tower_workforce",
+        "C1": "tower_market",
+        "A2": "tower_market",
+        "B2": "tower_market",
+        "C2": "midrise_market",
+    }
     out = run(tiles, ["vacancy_control"]).to_dict()
     # 14 market: 8 high + 4 middle (after 4 middle homes); 2 market left for low, plus 4 low.
     assert out["housed"] == {"high": 12, "middle": 12, "low": 10}
@@ -98,8 +128,12 @@ def test_low_income_fill_low_then_middle_then_market_vacancies() -> None:
 
 
 def test_low_income_do_not_take_adu_slots_unless_the_option_says_so() -> None:
-    tiles = {"A1": "tower_market", "B1": "tower_market", "C1": "tower_workforce",
-             "B2": "tower_workforce"}
+    tiles = {
+        "A1": "tower_market",
+        "B1": "tower_market",
+        "C1": "tower_workforce",
+        "B2": "tower_workforce",
+    }
     policies = ["adu", "vacancy_control"]
     default = run(tiles, policies).to_dict()
     assert [default["existing_after"][f"adu-{i}"] for i in range(1, 7)] == [None] * 6
@@ -133,8 +167,7 @@ def test_affordable_100_refuses_market_tile_on_phase_two_square() -> None:
     from housing_lab.north_berkeley.errors import AffordableOnlyError
 
     with pytest.raises(AffordableOnlyError, match=r"A3 \(midrise_market\)"):
-        make_scenario({"A3": "midrise_market", "B1": "tower_market"}, ["affordable_100"],
-                      PLACEMENT)
+        make_scenario({"A3": "midrise_market", "B1": "tower_market"}, ["affordable_100"], PLACEMENT)
     # phase-1 squares may keep market tiles
     make_scenario({"B1": "tower_market", "A3": "tower_workforce"}, ["affordable_100"], PLACEMENT)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,8 +30,7 @@ policy_sets = st.sets(st.sampled_from(POLICIES))
 placements = st.permutations(["high"] * 4 + ["middle"] * 4 + ["low"] * 4).map(
     lambda incomes: dict(zip(LAYOUT.existing_ids, incomes, strict=True))
 )
-options = st.builds(RuleOptions, low_income_in_adus=st.booleans(),
-                    displaced_first=st.booleans())
+options = st.builds(RuleOptions, low_income_in_adus=st.booleans(), displaced_first=st.booleans())
 
 
 def valid(tiles: dict[str, str], policies: set[str]) -> set[str]:
@@ -39,6 +39,7 @@ def valid(tiles: dict[str, str], policies: set[str]) -> set[str]:
     return policies
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(boards, policy_sets, placements, options)
 def test_move_in_invariants(tiles, policies, placement, rule_options) -> None:

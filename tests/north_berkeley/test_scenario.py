@@ -31,8 +31,12 @@ def test_catalogue_and_layout_match_rules() -> None:
 
 
 def test_round_trip() -> None:
-    data = {"tiles": {"A1": "tower_market", "C3": "park"}, "policies": ["adu"],
-            "existing": PLACEMENT, "seed": 7}
+    data = {
+        "tiles": {"A1": "tower_market", "C3": "park"},
+        "policies": ["adu"],
+        "existing": PLACEMENT,
+        "seed": 7,
+    }
     scenario = scenario_from_dict(data)
     assert scenario_from_json(scenario.to_json()) == scenario
     assert scenario.to_dict()["existing"] == PLACEMENT
@@ -56,12 +60,18 @@ def test_existing_absent_is_shuffled_with_the_seed() -> None:
         ({"policies": ["adu", "adu"]}, ScenarioFormatError, "'adu'"),
         ({"existing": dict(PLACEMENT, **{"house-1": "rich"})}, UnknownIdError, "'rich'"),
         ({"existing": dict(PLACEMENT, **{"house-9": "low"})}, UnknownIdError, "'house-9'"),
-        ({"existing": {k: v for k, v in PLACEMENT.items() if k != "house-2"}},
-         ScenarioFormatError, "'house-2'"),
+        (
+            {"existing": {k: v for k, v in PLACEMENT.items() if k != "house-2"}},
+            ScenarioFormatError,
+            "'house-2'",
+        ),
         ({"existing": dict(PLACEMENT, **{"house-1": "high"})}, ScenarioFormatError, "5 high"),
         ({"seed": "seven"}, ScenarioFormatError, "'seven'"),
-        ({"tiles": {"A1": "tower_market"}, "policies": ["affordable_100"]},
-         AffordableOnlyError, "A1 (tower_market)"),
+        (
+            {"tiles": {"A1": "tower_market"}, "policies": ["affordable_100"]},
+            AffordableOnlyError,
+            "A1 (tower_market)",
+        ),
         ({"tiels": {}}, ScenarioFormatError, "'tiels'"),
         ([1, 2], ScenarioFormatError, "[1, 2]"),
     ],
@@ -92,17 +102,14 @@ def test_custom_layout_file(tmp_path) -> None:
         "[tags]\nvirginia = ['A1', 'B1']\nacton = ['A1', 'A2', 'A3']\n"
         "greenway = ['A1', 'B2', 'C3']\ncorner = ['A1', 'C1', 'A3', 'C3']\n"
     )
-    homes = "".join(
-        f"[[existing]]\nid = '{h}'\nkind = '{h.split('-')[0]}'\n" for h in PLACEMENT
-    )
+    homes = "".join(f"[[existing]]\nid = '{h}'\nkind = '{h.split('-')[0]}'\n" for h in PLACEMENT)
     text.write_text(source + homes)
     layout = load_layout(text)
     assert layout.name == "Mirror" and layout.tags["greenway"] == {"A1", "B2", "C3"}
     from housing_lab.north_berkeley.scenario import make_scenario
     from housing_lab.north_berkeley.scoring import score_scenario
 
-    scenario = make_scenario({"A1": "tower_market", "C1": "tower_market"}, [], PLACEMENT, 0,
-                             layout)
+    scenario = make_scenario({"A1": "tower_market", "C1": "tower_market"}, [], PLACEMENT, 0, layout)
     assert score_scenario(scenario).facts.greenway_homes == 4
 
 
@@ -110,8 +117,10 @@ def test_bad_layout_file(tmp_path) -> None:
     from housing_lab._data import DataFileError
 
     bad = tmp_path / "bad.toml"
-    bad.write_text("squares = ['A1']\n[phases]\n1 = ['A1']\n2 = ['Z9']\n[tags]\n"
-                   "[[existing]]\nid = 'house-1'\nkind = 'house'\n")
+    bad.write_text(
+        "squares = ['A1']\n[phases]\n1 = ['A1']\n2 = ['Z9']\n[tags]\n"
+        "[[existing]]\nid = 'house-1'\nkind = 'house'\n"
+    )
     with pytest.raises(DataFileError, match=r"phases \['A1', 'Z9'\]"):
         load_layout(bad)
     bad.write_text("squares = ['A1']\n")

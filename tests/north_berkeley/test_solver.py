@@ -48,29 +48,64 @@ AFFORDABLE = [t for t in TILES if CATALOGUE[t].affordable_only]
 CONFIGS = {
     "corners-and-greenway": dict(
         free=("A1", "C1", "B2", "A3"),
-        fixed={"B1": "tower_market", "A2": "midrise_workforce", "C2": "townhouse_low",
-               "B3": "tower_public", "C3": "garage"},
-        seed=3, options=RuleOptions()),
+        fixed={
+            "B1": "tower_market",
+            "A2": "midrise_workforce",
+            "C2": "townhouse_low",
+            "B3": "tower_public",
+            "C3": "garage",
+        },
+        seed=3,
+        options=RuleOptions(),
+    ),
     "virginia-and-untagged": dict(
         free=("B1", "A2", "C2", "B3"),
-        fixed={"A1": "townhouse_middle", "C1": "tower_inclusionary_25",
-               "B2": "midrise_inclusionary_50", "A3": "park", "C3": "tower_workforce"},
-        seed=11, options=RuleOptions(low_income_in_adus=True)),
+        fixed={
+            "A1": "townhouse_middle",
+            "C1": "tower_inclusionary_25",
+            "B2": "midrise_inclusionary_50",
+            "A3": "park",
+            "C3": "tower_workforce",
+        },
+        seed=11,
+        options=RuleOptions(low_income_in_adus=True),
+    ),
     "market-on-phase-two": dict(
         free=("A1", "B1", "C1", "C3"),
-        fixed={"A2": "tower_market", "B2": "park", "C2": "midrise_inclusionary_50",
-               "A3": "townhouse_market", "B3": "garage"},
-        seed=5, options=RuleOptions()),
+        fixed={
+            "A2": "tower_market",
+            "B2": "park",
+            "C2": "midrise_inclusionary_50",
+            "A3": "townhouse_market",
+            "B3": "garage",
+        },
+        seed=5,
+        options=RuleOptions(),
+    ),
     "few-homes": dict(
         free=("C2", "A3", "B3", "C3"),
-        fixed={"A1": "park", "B1": "garage", "C1": "midrise_market", "A2": "garage",
-               "B2": "townhouse_market"},
-        seed=8, options=RuleOptions()),
+        fixed={
+            "A1": "park",
+            "B1": "garage",
+            "C1": "midrise_market",
+            "A2": "garage",
+            "B2": "townhouse_market",
+        },
+        seed=8,
+        options=RuleOptions(),
+    ),
     "market-heavy": dict(  # at least 12 market homes: spending alone decides the developer
         free=("A1", "C2", "B3", "C3"),
-        fixed={"B1": "tower_market", "C1": "tower_market", "B2": "tower_market",
-               "A2": "garage", "A3": "park"},
-        seed=2, options=RuleOptions(displaced_first=False)),
+        fixed={
+            "B1": "tower_market",
+            "C1": "tower_market",
+            "B2": "tower_market",
+            "A2": "garage",
+            "A3": "park",
+        },
+        seed=2,
+        options=RuleOptions(displaced_first=False),
+    ),
 }
 
 COALITIONS = [
@@ -78,8 +113,13 @@ COALITIONS = [
     *({card: -1} for card in CARD_IDS),  # what its opponents want
     ["stop_the_shadows", "neighborhood_character"],
     ["bike_lobby", "urbanists", "inclusionary_for_all"],
-    ["stop_the_shadows", "neighborhood_character", "bike_lobby", "urbanists",
-     "inclusionary_for_all"],
+    [
+        "stop_the_shadows",
+        "neighborhood_character",
+        "bike_lobby",
+        "urbanists",
+        "inclusionary_for_all",
+    ],
     ["developer", "refuse_capitalism", "tech_corporations"],
     ["affordable_housing_orgs", "property_values", "landlords", "real_estate_speculators"],
     ["labor_unions", "save_our_parking", "eco_primitivists", "park_and_ride"],
@@ -87,11 +127,14 @@ COALITIONS = [
     {"urbanists": 3, "stop_the_shadows": 2, "fiscal_conservatives": 1},
     {"bike_lobby": 2, "save_our_views": -1, "more_parks": 1},
     {"neighborhood_character": 0.5, "inclusionary_for_all": 1.5, "developer": 0.25},
-    {"business_improvement_district": 1, "landlords": -2, "real_estate_speculators": 1,
-     "tech_corporations": 1},
+    {
+        "business_improvement_district": 1,
+        "landlords": -2,
+        "real_estate_speculators": 1,
+        "tech_corporations": 1,
+    },
     {"developer": -1, "tech_corporations": 1, "fiscal_conservatives": -1},
-    {"real_estate_speculators": -1, "save_our_views": -1, "more_parks": 1,
-     "save_our_parking": -1},
+    {"real_estate_speculators": -1, "save_our_views": -1, "more_parks": 1, "save_our_parking": -1},
     {"labor_unions": -1, "save_our_parking": 1, "neighborhood_character": -1},
     list(CARD_IDS),
 ]
@@ -154,11 +197,13 @@ def prune_everywhere(monkeypatch):
     clear_cache()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("coalition", COALITIONS, ids=lambda c: "+".join(c)[:60])
 def test_solver_matches_brute_force(space, coalition) -> None:
     _check_solver(space, coalition)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("coalition", COALITIONS, ids=lambda c: "+".join(c)[:60])
 def test_pruned_solver_matches_brute_force(space, coalition, prune_everywhere) -> None:
     _check_solver(space, coalition)
@@ -173,13 +218,14 @@ def _check_solver(space, coalition) -> None:
 
     found = solve(coalition, **question)
     assert (found.score, float(found.spending)) == pytest.approx(
-        _best(total, spending, np.ones(len(total), dtype=bool)))
+        _best(total, spending, np.ones(len(total), dtype=bool))
+    )
     # the board is real: the scalar engine gives it that total and that spending
     scalar = score_scenario(found.scenario, config["options"]).to_dict()
     assert scalar == found.result
-    assert sum(w * scalar["constituents"][c]["score"] for c, w in zip(cards, weights,
-                                                                       strict=True)) == \
-        pytest.approx(found.score)
+    assert sum(
+        w * scalar["constituents"][c]["score"] for c, w in zip(cards, weights, strict=True)
+    ) == pytest.approx(found.score)
     assert all(found.scenario.tiles[sq] == tile for sq, tile in config["fixed"].items())
 
     nonnegative = (scores >= 0).all(axis=1)
@@ -190,7 +236,8 @@ def _check_solver(space, coalition) -> None:
     else:
         assert both is not None
         assert (both.score, float(both.spending)) == pytest.approx(
-            _best(total, spending, nonnegative))
+            _best(total, spending, nonnegative)
+        )
         assert all(both.result["constituents"][c]["score"] >= 0 for c in cards)
 
 
@@ -204,16 +251,22 @@ def _frontier(low: np.ndarray, spending: np.ndarray) -> list[tuple[int, float]]:
     return points[::-1]
 
 
-PARETO_CARDS = [None, ["developer"], ["stop_the_shadows", "bike_lobby"],
-                ["fiscal_conservatives", "urbanists", "save_our_parking", "landlords"],
-                list(CARD_IDS[:12])]
+PARETO_CARDS = [
+    None,
+    ["developer"],
+    ["stop_the_shadows", "bike_lobby"],
+    ["fiscal_conservatives", "urbanists", "save_our_parking", "landlords"],
+    list(CARD_IDS[:12]),
+]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cards", PARETO_CARDS)
 def test_pareto_frontier_matches_brute_force(space, cards) -> None:
     _check_frontier(space, cards)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cards", PARETO_CARDS)
 def test_pruned_pareto_frontier_matches_brute_force(space, cards, prune_everywhere) -> None:
     _check_frontier(space, cards)
@@ -225,8 +278,9 @@ def _check_frontier(space, cards) -> None:
     if cards:
         valid = (result.scores[:, [CARD_IDS.index(c) for c in cards]] >= 0).all(axis=1)
     expected = _frontier(result.housed[valid, 2], result.spending[valid])
-    frontier = pareto_frontier(cards, fixed=config["fixed"], existing=existing,
-                               options=config["options"])
+    frontier = pareto_frontier(
+        cards, fixed=config["fixed"], existing=existing, options=config["options"]
+    )
     assert [(p.low_housed, float(p.spending)) for p in frontier] == expected
     for point in frontier:
         out = score_scenario(point.scenario, config["options"]).to_dict()
@@ -239,13 +293,17 @@ def test_fixed_policy_set_is_searched_alone() -> None:
     assert found.cards["landlords"] <= 0  # vacancy control always costs the landlords -1
 
 
+@pytest.mark.slow
 def test_full_space_beats_every_sampled_board() -> None:
     """The exact answer is at least as good as the best of 200,000 random boards."""
     existing = shuffled_existing(LAYOUT, 0)
     boards = random_boards(200_000, seed=8, existing=existing)
     scores = EVALUATOR.evaluate(boards).scores
-    for coalition in (["developer", "urbanists"], ["bike_lobby", "neighborhood_character"],
-                      ["affordable_housing_orgs", "middle_class_millennials", "landlords"]):
+    for coalition in (
+        ["developer", "urbanists"],
+        ["bike_lobby", "neighborhood_character"],
+        ["affordable_housing_orgs", "middle_class_millennials", "landlords"],
+    ):
         sampled = scores[:, [CARD_IDS.index(c) for c in coalition]].sum(axis=1).max()
         assert solve(coalition).score >= sampled
 
@@ -274,8 +332,7 @@ def test_ties_go_to_the_lowest_spending() -> None:
 def test_the_search_time_is_reported() -> None:
     """benchmarks/bench_solver.py measures speed; here only that `seconds` is the search's."""
     started = time.perf_counter()
-    found = solve(["developer", "stop_the_shadows", "inclusionary_for_all"],
-                  fixed={"A1": "park"})
+    found = solve(["developer", "stop_the_shadows", "inclusionary_for_all"], fixed={"A1": "park"})
     assert 0 < found.seconds <= time.perf_counter() - started
 
 
@@ -289,10 +346,12 @@ def test_the_search_time_is_reported() -> None:
         (dict(cards=["developer"], weights=["a"]), ScenarioFormatError, "'a'"),
         (dict(cards=["developer", "developer"]), ScenarioFormatError, "'developer'"),
         (dict(cards=[]), ScenarioFormatError, "at least one"),
-        (dict(cards=["developer"], fixed={"A3": "tower_market"}, policies=["affordable_100"]),
-         AffordableOnlyError, "A3 (tower_market)"),
-        (dict(cards=["developer"], policies=["rent_control"]), UnknownIdError,
-         "'rent_control'"),
+        (
+            dict(cards=["developer"], fixed={"A3": "tower_market"}, policies=["affordable_100"]),
+            AffordableOnlyError,
+            "A3 (tower_market)",
+        ),
+        (dict(cards=["developer"], policies=["rent_control"]), UnknownIdError, "'rent_control'"),
         (dict(cards=["developer"], existing={"house-1": "rich"}), UnknownIdError, "'rich'"),
     ],
 )
@@ -308,14 +367,24 @@ def test_fixed_market_tile_on_phase_two_drops_affordable_sets() -> None:
     assert "affordable_100" not in found.scenario.policies
 
 
+@pytest.mark.slow
 def test_pruning_drops_states_and_keeps_the_answer(prune_everywhere) -> None:
     """On a reduced space, all 22 cards: the pruned search keeps fewer final states than the
     full one and finds the same best total and spending."""
     config = CONFIGS["virginia-and-untagged"]
     question = dict(fixed=config["fixed"], seed=config["seed"], options=config["options"])
     pruned = solve(list(CARD_IDS), **question)
-    problem = make_problem(EVALUATOR, list(CARD_IDS), None, config["fixed"],
-                                         None, None, None, config["seed"], config["options"])
+    problem = make_problem(
+        EVALUATOR,
+        list(CARD_IDS),
+        None,
+        config["fixed"],
+        None,
+        None,
+        None,
+        config["seed"],
+        config["options"],
+    )
     full = solver_search.search(EVALUATOR, problem)
     lean = solver_search.search(EVALUATOR, problem, goal="best")
     assert sum(len(p.keys) for p in lean) < sum(len(p.keys) for p in full) / 2
@@ -332,13 +401,27 @@ def test_cards_never_prefer_spending() -> None:
     def ints(high: int) -> np.ndarray:
         return rng.integers(0, high, n)
 
-    facts = dict(new_market=ints(40), new_middle=ints(40), new_low=ints(40), housed_high=ints(13),
-                 housed_middle=ints(13), housed_low=ints(13), towers=ints(10), garages=ints(10),
-                 parks=ints(10), tall_squares=ints(10), greenway_homes=ints(40),
-                 tall_on_virginia=ints(3), tower_on_virginia_or_acton=ints(5),
-                 corner_townhouses=ints(5), tower_on_corner=ints(5),
-                 market_only_squares=ints(10), apartments_middle_or_high=ints(2) == 1,
-                 houses_all_high=ints(2) == 1, vacancy_control=ints(2) == 1)
+    facts = dict(
+        new_market=ints(40),
+        new_middle=ints(40),
+        new_low=ints(40),
+        housed_high=ints(13),
+        housed_middle=ints(13),
+        housed_low=ints(13),
+        towers=ints(10),
+        garages=ints(10),
+        parks=ints(10),
+        tall_squares=ints(10),
+        greenway_homes=ints(40),
+        tall_on_virginia=ints(3),
+        tower_on_virginia_or_acton=ints(5),
+        corner_townhouses=ints(5),
+        tower_on_corner=ints(5),
+        market_only_squares=ints(10),
+        apartments_middle_or_high=ints(2) == 1,
+        houses_all_high=ints(2) == 1,
+        vacancy_control=ints(2) == 1,
+    )
     facts["new_total"] = facts["new_market"] + facts["new_middle"] + facts["new_low"]
     spending = ints(40 * EVALUATOR.scale)
     more = spending + rng.integers(1, 10 * EVALUATOR.scale, n)
@@ -350,6 +433,7 @@ def test_cards_never_prefer_spending() -> None:
     assert (scores[1] < scores[0]).any(axis=0).sum() >= 9  # the cards reading spending
 
 
+@pytest.mark.slow
 def test_all_cards_answer_is_unchanged() -> None:
     """The coalition of all 22 cards, full space, default placement: the answers recorded with
     the search before pruning (9 points at $6, matching funds; no board keeps every card

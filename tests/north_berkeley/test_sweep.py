@@ -50,9 +50,20 @@ def test_every_policy_combination_of_a_board_matches_the_scalar_engine() -> None
 
 def test_columns_for_every_measure_and_card() -> None:
     frame = sweep(random_boards(100, seed=1), coalition={"developer": 2, "urbanists": 1})
-    expected = {*EVALUATOR.squares, "policies", *POLICIES, *EVALUATOR.homes, "spending",
-                "new_market", "new_middle", "new_low", "new_total", *CARD_IDS, "score",
-                "nonnegative"}
+    expected = {
+        *EVALUATOR.squares,
+        "policies",
+        *POLICIES,
+        *EVALUATOR.homes,
+        "spending",
+        "new_market",
+        "new_middle",
+        "new_low",
+        "new_total",
+        *CARD_IDS,
+        "score",
+        "nonnegative",
+    }
     assert expected <= set(frame.columns)
     assert (frame["score"] == 2 * frame["developer"] + frame["urbanists"]).all()
     assert (frame["nonnegative"] == ((frame["developer"] >= 0) & (frame["urbanists"] >= 0))).all()
@@ -61,8 +72,7 @@ def test_columns_for_every_measure_and_card() -> None:
 def test_progress_callback_and_chunks() -> None:
     calls: list[tuple[int, int]] = []
     boards = random_boards(1_000, seed=2)
-    frame = sweep(boards, progress=lambda done, total: calls.append((done, total)),
-                  chunk_rows=300)
+    frame = sweep(boards, progress=lambda done, total: calls.append((done, total)), chunk_rows=300)
     assert calls == [(300, 1000), (600, 1000), (900, 1000), (1000, 1000)]
     assert list(frame.index) == list(range(1000))
     chunks = list(sweep_chunks(boards, chunk_rows=400))
@@ -76,21 +86,29 @@ def test_random_boards_are_seeded_and_follow_the_rules() -> None:
     assert np.array_equal(first.existing, again.existing)
     assert not np.array_equal(first.tiles, other.tiles)
     assert (np.sort(first.existing, axis=1) == np.repeat([0, 1, 2], 4)).all()  # 4 + 4 + 4
-    sizes = np.array([len(s) for s in (frozenset(p for i, p in enumerate(POLICIES)
-                                                 if m >> i & 1) for m in first.policies)])
+    sizes = np.array(
+        [
+            len(s)
+            for s in (
+                frozenset(p for i, p in enumerate(POLICIES) if m >> i & 1) for m in first.policies
+            )
+        ]
+    )
     assert ((sizes >= 1) & (sizes <= 2)).all()  # the game's policy sets
     affordable = first.policies & (1 << POLICIES.index("affordable_100")) > 0
     phase_two = [EVALUATOR.squares.index(s) for s in EVALUATOR.layout.phases[2]]
-    allowed = [t for t, tile in enumerate(EVALUATOR.tile_ids)
-               if EVALUATOR.catalogue[tile].affordable_only]
+    allowed = [
+        t for t, tile in enumerate(EVALUATOR.tile_ids) if EVALUATOR.catalogue[tile].affordable_only
+    ]
     assert affordable.any()
     assert np.isin(first.tiles[affordable][:, phase_two], allowed).all()
     assert (first.tiles < EVALUATOR.empty).all()  # every square filled
 
 
 def test_state_fills_keep_the_placed_tiles() -> None:
-    boards = state_fills({"B1": "tower_market", "A3": "park"}, 500, seed=3, policies=["adu"],
-                         existing=PLACEMENT)
+    boards = state_fills(
+        {"B1": "tower_market", "A3": "park"}, 500, seed=3, policies=["adu"], existing=PLACEMENT
+    )
     frame = sweep(boards)
     assert (frame["B1"] == "tower_market").all() and (frame["A3"] == "park").all()
     assert frame["C2"].nunique() > 5 and (frame["policies"] == "adu").all()
@@ -100,8 +118,14 @@ def test_state_fills_keep_the_placed_tiles() -> None:
 def test_policy_combinations_refuse_what_affordable_100_forbids() -> None:
     with pytest.raises(AffordableOnlyError, match="A3"):
         policy_combinations({"A3": "tower_market"})
-    assert len(policy_combinations({"A3": "tower_market"},
-                                   [s for s in ALL_POLICY_SETS if "affordable_100" not in s])) == 8
+    assert (
+        len(
+            policy_combinations(
+                {"A3": "tower_market"}, [s for s in ALL_POLICY_SETS if "affordable_100" not in s]
+            )
+        )
+        == 8
+    )
     with pytest.raises(AffordableOnlyError, match="A3"):
         state_fills({"A3": "tower_market"}, 10, policies=["affordable_100"])
 

@@ -71,6 +71,7 @@ def test_greedy_with_goals_plays_legal_moves() -> None:
     assert game.is_over()
 
 
+@pytest.mark.slow
 def test_greedy_beats_random_in_200_seeded_games() -> None:
     summary = summarise(["greedy", "random"], play_match(["greedy", "random"], 200, seed=2024))
     assert summary.games == 200

@@ -84,6 +84,7 @@ def test_golden_counts(hexes: list | None, expected: tuple[int, int, int, int]) 
     assert len(list(game.legal_moves())) == expected[3]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("hexes", [None, [(0, 0)], FLOWER])
 def test_golden_counts_match_brute_force(hexes: list | None) -> None:
     board = Board.standard() if hexes is None else Board.from_hexes(hexes)
@@ -102,6 +103,7 @@ def test_standard_board_shape() -> None:
     assert board.is_standard
 
 
+@pytest.mark.slow
 def test_red_reply_to_a_central_opening() -> None:
     game = Game(seed=3)
     opening = Move([((0, 0), (1, 0)), ((0, 0), (0, 1))])

@@ -10,6 +10,7 @@ import itertools
 import json
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -76,6 +77,7 @@ def reference_line_choices(game: Game) -> set[frozenset]:
     return pairs | singles if legal else {frozenset()}
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(seed=st.integers(0, 2**32 - 1), hexes=boards, bots=st.tuples(bot_names, bot_names))
 def test_random_games_keep_the_invariants_and_undo_exactly(
@@ -101,6 +103,7 @@ def test_random_games_keep_the_invariants_and_undo_exactly(
     assert game.removable_houses() == []
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(seed=st.integers(0, 2**32 - 1), hexes=boards, goals=goal_sets, penalty=st.integers(0, 20))
 def test_every_record_replays_to_the_same_final_block(

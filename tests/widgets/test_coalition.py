@@ -18,8 +18,10 @@ def test_shows_the_solver_answer_on_the_board() -> None:
     scenario = solution.scenario.to_dict()
     assert explorer.board.tiles == scenario["tiles"]
     result = score_scenario(scenario_from_dict(scenario)).to_dict()
-    assert sum(result["constituents"][c]["score"] for c in ("developer", "urbanists")) == \
-        solution.score
+    assert (
+        sum(result["constituents"][c]["score"] for c in ("developer", "urbanists"))
+        == solution.score
+    )
     assert f"Best total: {solution.score:g}" in explorer.summary.value
 
 

@@ -28,9 +28,13 @@ TEAMS = ["Red", "Blue", "Green", "Orange", "Purple", "Teal"]
 def snapshot(table: GameTable) -> dict[str, Any]:
     """Everything a refused action must leave alone (the message line may change)."""
     return {
-        "state": table.state, "stage": table.stage, "view": table.panel.view,
-        "teams": table.teams_panel.view, "tiles": dict(table.board.tiles),
-        "replay": table.board.replay_index, "timer": table.panel.timer_elapsed,
+        "state": table.state,
+        "stage": table.stage,
+        "view": table.panel.view,
+        "teams": table.teams_panel.view,
+        "tiles": dict(table.board.tiles),
+        "replay": table.board.replay_index,
+        "timer": table.panel.timer_elapsed,
         "children": table.children,
     }
 
@@ -43,8 +47,12 @@ def engine_error(mirror: Game, action: Callable[[Game], Any]) -> HousingLabError
     return caught.value
 
 
-def refused_like_the_engine(table: GameTable, mirror: Game, on_engine: Callable[[Game], Any],
-                            on_table: Callable[[GameTable], Any]) -> None:
+def refused_like_the_engine(
+    table: GameTable,
+    mirror: Game,
+    on_engine: Callable[[Game], Any],
+    on_table: Callable[[GameTable], Any],
+) -> None:
     error = engine_error(mirror, on_engine)
     before = snapshot(table)
     with pytest.raises(type(error), match=re.escape(str(error))):
@@ -64,8 +72,10 @@ def check_refusals(table: GameTable, mirror: Game, rng: random.Random) -> None:
         (lambda g: g.call_state(minutes_elapsed=1), lambda t: t.call_state(minutes_elapsed=1)),
         (lambda g: g.redraw("Nobody"), lambda t: t.redraw("Nobody")),
         (lambda g: g.pick(picker, held), lambda t: t.pick(picker, held)),
-        (lambda g: g.enact(["vacancy_control", "adu", "matching_funds"]),
-         lambda t: t.enact(["vacancy_control", "adu", "matching_funds"])),
+        (
+            lambda g: g.enact(["vacancy_control", "adu", "matching_funds"]),
+            lambda t: t.enact(["vacancy_control", "adu", "matching_funds"]),
+        ),
     ]
     if mirror.phase in ("draft", "policies") or mirror.empty_squares():
         tries.append((lambda g: g.advance(), lambda t: t.next_phase()))
@@ -73,8 +83,12 @@ def check_refusals(table: GameTable, mirror: Game, rng: random.Random) -> None:
         refused_like_the_engine(table, mirror, on_engine, on_table)
 
 
-def both(table: GameTable, mirror: Game, on_engine: Callable[[Game], Any],
-         on_table: Callable[[GameTable], Any]) -> Any:
+def both(
+    table: GameTable,
+    mirror: Game,
+    on_engine: Callable[[Game], Any],
+    on_table: Callable[[GameTable], Any],
+) -> Any:
     expected = on_engine(mirror)
     got = on_table(table)
     assert table.state == mirror.to_dict()
@@ -82,22 +96,30 @@ def both(table: GameTable, mirror: Game, on_engine: Callable[[Game], Any],
 
 
 def build(table: GameTable, mirror: Game, rng: random.Random) -> None:
-    allowed = [t for t in mirror.catalogue
-               if not (mirror.phase == "phase2" and "affordable_100" in mirror.state.policies)
-               or mirror.catalogue[t].affordable_only]
+    allowed = [
+        t
+        for t in mirror.catalogue
+        if not (mirror.phase == "phase2" and "affordable_100" in mirror.state.policies)
+        or mirror.catalogue[t].affordable_only
+    ]
     for square in mirror.phase_squares():
         if rng.random() < 0.6:
             tile = rng.choice(allowed)
-            both(table, mirror, lambda g, s=square, t=tile: g.place(s, t),
-                 lambda tb, s=square, t=tile: tb.place(s, t))
+            both(
+                table,
+                mirror,
+                lambda g, s=square, t=tile: g.place(s, t),
+                lambda tb, s=square, t=tile: tb.place(s, t),
+            )
     placed = [s for s in mirror.phase_squares() if s in mirror.state.tiles]
     if placed and rng.random() < 0.3:
         both(table, mirror, lambda g: g.clear(placed[0]), lambda tb: tb.clear(placed[0]))
     check_refusals(table, mirror, rng)
     if mirror.empty_squares():
         minutes = mirror.state.options.negotiation_minutes if rng.random() < 0.5 else None
-        filled, got = both(table, mirror, lambda g: g.call_state(minutes),
-                           lambda tb: tb.call_state(minutes))
+        filled, got = both(
+            table, mirror, lambda g: g.call_state(minutes), lambda tb: tb.call_state(minutes)
+        )
         assert filled == got
     both(table, mirror, lambda g: g.advance(), lambda tb: tb.next_phase())
 
@@ -116,29 +138,39 @@ def play(teams: int, seed: int) -> tuple[GameTable, Game]:
             while mirror.can_redraw(team):
                 both(table, mirror, lambda g, t=team: g.redraw(t), lambda tb, t=team: tb.redraw(t))
             if mirror.can_redraw(team) is False:
-                refused_like_the_engine(table, mirror, lambda g, t=team: g.redraw(t),
-                                        lambda tb, t=team: tb.redraw(t))
+                refused_like_the_engine(
+                    table, mirror, lambda g, t=team: g.redraw(t), lambda tb, t=team: tb.redraw(t)
+                )
         both(table, mirror, lambda g: g.advance(), lambda tb: tb.next_phase())
     assert table.stage == "draft"
     while mirror.phase == "draft":
         turn = mirror.draft_turn()
         card = rng.choice(mirror.state.draft_pool)
         check_refusals(table, mirror, rng)
-        both(table, mirror, lambda g, p=turn, c=card: g.pick(p, c),
-             lambda tb, p=turn, c=card: tb.pick(p, c))
+        both(
+            table,
+            mirror,
+            lambda g, p=turn, c=card: g.pick(p, c),
+            lambda tb, p=turn, c=card: tb.pick(p, c),
+        )
     assert table.stage == "policies"
     check_refusals(table, mirror, rng)
     chosen = rng.sample(mirror.state.policies_drawn, rng.choice((1, 2)))
     both(table, mirror, lambda g: g.enact(chosen), lambda tb: tb.enact(chosen))
     assert table.stage == "phase2"
     if "affordable_100" in mirror.state.policies:
-        refused_like_the_engine(table, mirror, lambda g: g.place("A1", "tower_market"),
-                                lambda tb: tb.place("A1", "tower_market"))
+        refused_like_the_engine(
+            table,
+            mirror,
+            lambda g: g.place("A1", "tower_market"),
+            lambda tb: tb.place("A1", "tower_market"),
+        )
     build(table, mirror, rng)
     assert mirror.phase == "over" and table.stage == "movein"
     return table, mirror
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("teams", [2, 3, 4, 5, 6])
 @pytest.mark.parametrize("seed", [0, 1, 7, 12])
 def test_whole_game_through_the_api(teams: int, seed: int) -> None:
@@ -148,7 +180,8 @@ def test_whole_game_through_the_api(teams: int, seed: int) -> None:
     decision = table.view["decision"]
     scores = mirror.final_scores()
     assert {t["team"]: (t["total"], t["minus_cards"]) for t in decision["teams"]} == {
-        p: (s.total, s.minus_cards) for p, s in scores.items()}
+        p: (s.total, s.minus_cards) for p, s in scores.items()
+    }
     assert decision["winners"] == mirror.winners()
     assert decision["tie_break"] == mirror.tie_break_explanation()
     for team in decision["teams"]:
@@ -278,15 +311,25 @@ def test_setup_screen_starts_a_game_or_shows_why_not() -> None:
     assert table.view["decision"]["kind"] == "setup" and repr(table) == "GameTable(setup)"
     with pytest.raises(IllegalActionError, match="no game yet"):
         table.place("B1", "park")
-    start = {"action": "start", "teams": ["Owls", "Owls"], "seed": 4,
-             "options": {"negotiation_minutes": 3, "current_score": "projected"},
-             "hidden_hands": True}
+    start = {
+        "action": "start",
+        "teams": ["Owls", "Owls"],
+        "seed": 4,
+        "options": {"negotiation_minutes": 3, "current_score": "projected"},
+        "hidden_hands": True,
+    }
     table.panel._handle_message(table.panel, start, [])
     assert table.stage == "setup" and "used twice" in table.panel.message
     table.panel._handle_message(table.panel, dict(start, teams=["Owls", "Hawks"]), [])
     assert table.stage == "phase1" and table.hidden_hands
-    assert table.state == Game(["Owls", "Hawks"], seed=4, options=RuleOptions(
-        negotiation_minutes=3, current_score="projected")).to_dict()
+    assert (
+        table.state
+        == Game(
+            ["Owls", "Hawks"],
+            seed=4,
+            options=RuleOptions(negotiation_minutes=3, current_score="projected"),
+        ).to_dict()
+    )
     table.panel._handle_message(table.panel, {"action": "new_game"}, [])
     assert table.stage == "setup" and table.view["setup"]["teams"] == ["Owls", "Hawks"]
     table.panel._handle_message(table.panel, {"action": "back_to_game"}, [])
@@ -326,4 +369,5 @@ def test_tie_order_set_on_the_table_orders_the_draft() -> None:
 
 def test_repr_is_stable() -> None:
     assert repr(GameTable(teams=["A", "B"], seed=1)) == (
-        "GameTable(teams=['A', 'B'], seed=1, stage='phase1')")
+        "GameTable(teams=['A', 'B'], seed=1, stage='phase1')"
+    )

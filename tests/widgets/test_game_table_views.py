@@ -44,7 +44,7 @@ def shown(table: GameTable) -> str:
 # --- hidden hands -------------------------------------------------------------------------
 def test_hidden_hands_keep_starting_cards_off_the_screen_until_revealed() -> None:
     table = GameTable(teams=["Red", "Blue", "Green"], seed=6, hidden_hands=True)
-    secret = {t: table.game.state.hands[t][:cards_dealt(3)] for t in table.teams}
+    secret = {t: table.game.state.hands[t][: cards_dealt(3)] for t in table.teams}
     for hand in secret.values():
         for card in hand:
             assert card not in shown(table)
@@ -77,8 +77,10 @@ def test_open_hands_show_every_card_with_its_score_now_and_projected() -> None:
     for team in table.teams_panel.view["teams"]:
         hand = game.state.hands[team["name"]]
         assert [c["id"] for c in team["cards"]] == hand and team["secret_count"] == 0
-        assert team["score"] == {"now": sum(now[c].score for c in hand),
-                                 "projected": sum(projected[c].score for c in hand)}
+        assert team["score"] == {
+            "now": sum(now[c].score for c in hand),
+            "projected": sum(projected[c].score for c in hand),
+        }
         for card in team["cards"]:
             assert card["now"] == now[card["id"]].to_dict()
             assert card["projected"] == projected[card["id"]].to_dict()
@@ -96,8 +98,9 @@ def test_handouts_are_offered_as_downloads_and_written(tmp_path) -> None:
     assert table.panel.download["name"] == "north-berkeley-all-teams.html"
     assert table.panel.download["n"] == 2
     paths = table.write_handouts(tmp_path)
-    assert sorted(p.name for p in paths) == sorted([*table.handouts(),
-                                                    "north-berkeley-all-teams.html"])
+    assert sorted(p.name for p in paths) == sorted(
+        [*table.handouts(), "north-berkeley-all-teams.html"]
+    )
     with pytest.raises(ValueError, match="unknown team"):
         table.offer_handout("Nobody")
 
@@ -141,7 +144,8 @@ def test_draft_order_is_explained_with_its_tie_breaks() -> None:
         "B and A tie on −1: the order the table gave (whoever last took part in a political "
         "activity) decides.",
         "D and C tie on 0: the order the table gave (whoever last took part in a political "
-        "activity) decides."]
+        "activity) decides.",
+    ]
     seated = GameTable(teams=seating, seed=4)
     to_draft(seated)
     assert any("seating order decides" in line for line in seated.view["decision"]["explanation"])
@@ -178,11 +182,13 @@ def test_chart_replays_the_engine_outcomes(seed: int) -> None:
     game = play_random_game(2 + seed % 5, seed=seed, options=options)
     move_in = game.result().move_in
     final = outcomes_so_far(move_in)
-    assert {i: {k: v for k, v in row.items() if k != WAITING} for i, row in final.items()} == \
-        move_in.outcomes()
+    assert {
+        i: {k: v for k, v in row.items() if k != WAITING} for i, row in final.items()
+    } == move_in.outcomes()
     assert all(row[WAITING] == 0 for row in final.values())
-    counted = [sum(totals(chart_rows(outcomes_so_far(move_in, n))))
-               for n in range(len(move_in.events) + 1)]
+    counted = [
+        sum(totals(chart_rows(outcomes_so_far(move_in, n)))) for n in range(len(move_in.events) + 1)
+    ]
     assert counted[0] == 12 and counted[-1] == 36
     assert counted == sorted(counted), "the chart never shrinks"
 
@@ -256,5 +262,6 @@ def test_a_placement_sends_one_board_update_and_one_panel_view(recording_comms) 
     assert full[0]["replay_index"] == 0  # before move-in: only the existing residents
     views = [u for u in panel.updates() if "view" in u]
     assert len(views) == 1 and views[0]["view"]["decision"]["empty"] == ["B1", "C1", "B2"]
-    assert any(u.get("message") == "C2: Low Income Public Housing Midrise." for u in
-               panel.updates())
+    assert any(
+        u.get("message") == "C2: Low Income Public Housing Midrise." for u in panel.updates()
+    )

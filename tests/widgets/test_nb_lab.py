@@ -83,14 +83,23 @@ def test_charts_and_scoreboard_show_the_result() -> None:
         ([], lambda lab: lab.place("A1", "castle"), UnknownIdError, "'castle'"),
         ([], lambda lab: lab.clear("A0"), UnknownIdError, "'A0'"),
         ([], lambda lab: lab.set_policy("rent_control"), UnknownIdError, "'rent_control'"),
-        (["affordable_100"], lambda lab: lab.place("A3", "tower_market"), AffordableOnlyError,
-         "A3 (tower_market)"),
-        (["affordable_100", "adu"], lambda lab: lab.place("C3", "midrise_market"),
-         AffordableOnlyError, "C3 (midrise_market)"),
+        (
+            ["affordable_100"],
+            lambda lab: lab.place("A3", "tower_market"),
+            AffordableOnlyError,
+            "A3 (tower_market)",
+        ),
+        (
+            ["affordable_100", "adu"],
+            lambda lab: lab.place("C3", "midrise_market"),
+            AffordableOnlyError,
+            "C3 (midrise_market)",
+        ),
     ],
 )
-def test_refused_action_changes_nothing_and_shows_the_message(policies, action, error,
-                                                              names) -> None:
+def test_refused_action_changes_nothing_and_shows_the_message(
+    policies, action, error, names
+) -> None:
     lab = NorthBerkeleyLab(seed=2)
     lab.place("B1", "tower_market")  # a phase-1 square: allowed under affordable_100
     for policy in policies:
@@ -210,6 +219,7 @@ actions = st.lists(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 1000), actions)
 def test_the_lab_never_disagrees_with_the_engine(seed: int, steps) -> None:

@@ -9,8 +9,12 @@ from housing_lab.widgets.quiz import ChoiceQuestion, NumberQuestion, reveal
 
 
 def test_choice_question_feedback() -> None:
-    question = ChoiceQuestion("Who moves in first?", ["high", "middle", "low"], "high",
-                              explanation="High income residents move in first.")
+    question = ChoiceQuestion(
+        "Who moves in first?",
+        ["high", "middle", "low"],
+        "high",
+        explanation="High income residents move in first.",
+    )
     assert not question.submit() and "Not quite" in question.feedback.value
     question.choice.value = "low"
     assert not question.submit()

@@ -38,9 +38,24 @@ def engine(lab: StreetcarLab) -> Game:
 
 def widget_state(lab: StreetcarLab) -> dict:
     board = lab.board
-    names = ["houses", "flipped", "buildings", "lines", "new_buildings", "phase", "player",
-             "prompt", "legal_edges", "first_edge", "second_edges", "staged", "removable",
-             "can_undo", "can_pass", "bot_move"]
+    names = [
+        "houses",
+        "flipped",
+        "buildings",
+        "lines",
+        "new_buildings",
+        "phase",
+        "player",
+        "prompt",
+        "legal_edges",
+        "first_edge",
+        "second_edges",
+        "staged",
+        "removable",
+        "can_undo",
+        "can_pass",
+        "bot_move",
+    ]
     return {
         **{name: getattr(board, name) for name in names},
         "record": lab.record,
@@ -135,45 +150,123 @@ def stage(lab: StreetcarLab) -> None:
 
 # (name, set-up before the refused call or None, the refused call, error class, rule id or text)
 REFUSALS = [
-    ("drawn edge", None, lambda lab: lab.draw_lines([lab.game.lines["red"][0]]),
-     IllegalMoveError, "edge-already-drawn"),
-    ("touches red", None,
-     lambda lab: lab.draw_lines([next(e for e in lab.game.board.edges
-                                      if "touches a red line" in
-                                      (lab.game.explain_illegal_line(e) or ""))]),
-     IllegalMoveError, "edge-touches-other-colour"),
-    ("not adjacent", None, lambda lab: lab.draw_lines([[[0, -4], [1, -4]], [[-4, 4], [-3, 4]]]),
-     IllegalMoveError, None),
-    ("lone edge with a partner", None, lambda lab: lab.draw_lines([first_pair(lab)[0]]),
-     IllegalMoveError, "single-edge-with-partner"),
-    ("no line while legal", None, lambda lab: lab.draw_lines([]), IllegalMoveError,
-     "no-edge-while-legal"),
-    ("off the board", None, lambda lab: lab.draw_lines([[[9, 9], [10, 9]]]), IllegalMoveError,
-     "edge-not-on-board"),
-    ("not neighbours", None, lambda lab: lab.draw_lines([[[0, 0], [2, 0]]]), IllegalMoveError,
-     "edge-not-on-board"),
+    (
+        "drawn edge",
+        None,
+        lambda lab: lab.draw_lines([lab.game.lines["red"][0]]),
+        IllegalMoveError,
+        "edge-already-drawn",
+    ),
+    (
+        "touches red",
+        None,
+        lambda lab: lab.draw_lines(
+            [
+                next(
+                    e
+                    for e in lab.game.board.edges
+                    if "touches a red line" in (lab.game.explain_illegal_line(e) or "")
+                )
+            ]
+        ),
+        IllegalMoveError,
+        "edge-touches-other-colour",
+    ),
+    (
+        "not adjacent",
+        None,
+        lambda lab: lab.draw_lines([[[0, -4], [1, -4]], [[-4, 4], [-3, 4]]]),
+        IllegalMoveError,
+        None,
+    ),
+    (
+        "lone edge with a partner",
+        None,
+        lambda lab: lab.draw_lines([first_pair(lab)[0]]),
+        IllegalMoveError,
+        "single-edge-with-partner",
+    ),
+    (
+        "no line while legal",
+        None,
+        lambda lab: lab.draw_lines([]),
+        IllegalMoveError,
+        "no-edge-while-legal",
+    ),
+    (
+        "off the board",
+        None,
+        lambda lab: lab.draw_lines([[[9, 9], [10, 9]]]),
+        IllegalMoveError,
+        "edge-not-on-board",
+    ),
+    (
+        "not neighbours",
+        None,
+        lambda lab: lab.draw_lines([[[0, 0], [2, 0]]]),
+        IllegalMoveError,
+        "edge-not-on-board",
+    ),
     ("malformed", None, lambda lab: lab.draw_lines(["nonsense"]), StreetcarError, "pair"),
-    ("house before lines", None, lambda lab: lab.remove_house([0, 0]), HousingLabError,
-     "draw this turn's lines first"),
-    ("flipped house", stage, lambda lab: lab.remove_house(lab.game.flipped_houses()[0]),
-     IllegalMoveError, "house-next-to-building"),
-    ("no house there", stage, lambda lab: lab.remove_house(lab.game.buildings[0].hex),
-     IllegalMoveError, "no-house"),
-    ("off-board house", stage, lambda lab: lab.remove_house([7, 7]), IllegalMoveError,
-     "hex-not-on-board"),
-    ("lines twice", stage, lambda lab: lab.draw_lines(first_pair(lab)), HousingLabError,
-     "already drawn this turn"),
-    ("whole turn while staged", stage, lambda lab: lab.play(first_pair(lab), [0, 0]),
-     HousingLabError, "cancel them first"),
-    ("replay without a record", None, lambda lab: lab.replay_to(1), HousingLabError,
-     "load a record first"),
+    (
+        "house before lines",
+        None,
+        lambda lab: lab.remove_house([0, 0]),
+        HousingLabError,
+        "draw this turn's lines first",
+    ),
+    (
+        "flipped house",
+        stage,
+        lambda lab: lab.remove_house(lab.game.flipped_houses()[0]),
+        IllegalMoveError,
+        "house-next-to-building",
+    ),
+    (
+        "no house there",
+        stage,
+        lambda lab: lab.remove_house(lab.game.buildings[0].hex),
+        IllegalMoveError,
+        "no-house",
+    ),
+    (
+        "off-board house",
+        stage,
+        lambda lab: lab.remove_house([7, 7]),
+        IllegalMoveError,
+        "hex-not-on-board",
+    ),
+    (
+        "lines twice",
+        stage,
+        lambda lab: lab.draw_lines(first_pair(lab)),
+        HousingLabError,
+        "already drawn this turn",
+    ),
+    (
+        "whole turn while staged",
+        stage,
+        lambda lab: lab.play(first_pair(lab), [0, 0]),
+        HousingLabError,
+        "cancel them first",
+    ),
+    (
+        "replay without a record",
+        None,
+        lambda lab: lab.replay_to(1),
+        HousingLabError,
+        "load a record first",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("name", "setup", "action", "error", "rule"), REFUSALS,
-                         ids=[r[0] for r in REFUSALS])
-def test_refused_calls_change_nothing_and_show_the_engines_message(name, setup, action, error,
-                                                                  rule) -> None:
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("name", "setup", "action", "error", "rule"), REFUSALS, ids=[r[0] for r in REFUSALS]
+)
+def test_refused_calls_change_nothing_and_show_the_engines_message(
+    name, setup, action, error, rule
+) -> None:
     lab = lab_of(seed=2)
     play_random_turns(lab, 10, seed=2)
     assert lab.game.buildings and lab.game.flipped_houses()
@@ -256,8 +349,9 @@ def test_a_lone_edge_is_staged_when_the_engine_says_it_has_no_partner() -> None:
 def test_no_line_possible_is_a_pass() -> None:
     """No legal edge anywhere is rare in play, so the position is constructed."""
     board = Board.from_hexes([(0, 0), (1, 0)])
-    position = Game.from_position(board, houses={(0, 0): "blue", (1, 0): "white"},
-                                  lines={"red": list(board.edges)}, turn=3)
+    position = Game.from_position(
+        board, houses={(0, 0): "blue", (1, 0): "white"}, lines={"red": list(board.edges)}, turn=3
+    )
     assert not position.legal_edges() and not position.is_over()
     lab = lab_of(seed=0)
     lab._start(lab._setup_from(position), "constructed")  # a teacher's position: no record
@@ -316,8 +410,10 @@ def test_a_whole_game_against_the_bot_ends_with_the_outcome() -> None:
     assert lab.score.sentence == f"Game over: {outcome.explanation}."
     assert outcome.explanation in lab.board.prompt and lab.board.phase == "over"
     for winner in outcome.winners:
-        assert f"data-player='{winner}' data-total='{outcome.scores[winner]}' class=sc-winner" \
+        assert (
+            f"data-player='{winner}' data-total='{outcome.scores[winner]}' class=sc-winner"
             in lab.score.table.value
+        )
     before = widget_state(lab)
     with pytest.raises(IllegalMoveError) as raised:
         lab.draw_lines(CENTRE)
@@ -329,8 +425,13 @@ def test_human_can_play_red_against_a_bot_that_opens() -> None:
     assert len(lab.record["turns"]) == 1 and lab.board.player == "red"
     assert lab.board.players["purple"]["kind"] == "bot"
     play_random_turns(lab, 2, seed=8)
-    assert [t["player"] for t in lab.record["turns"]] == ["purple", "red", "purple", "red",
-                                                         "purple"]
+    assert [t["player"] for t in lab.record["turns"]] == [
+        "purple",
+        "red",
+        "purple",
+        "red",
+        "purple",
+    ]
     assert_follows_engine(lab)
 
 
@@ -432,6 +533,7 @@ def test_a_move_sends_one_board_update(recording_comms) -> None:
     assert state["bot_move"]["shows"] == state["position_id"]
 
 
+@pytest.mark.slow
 def test_random_clicks_never_disagree_with_the_engine() -> None:
     """Students click anything. A click on what the traits offer (legal edges, partners,
     removable houses) is never refused; any other click changes nothing; and the board always

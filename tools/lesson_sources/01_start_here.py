@@ -1,5 +1,7 @@
 CELLS = [
-("md", r"""
+    (
+        "md",
+        r"""
 # Lesson 1 · Start here
 
 **Learning goals.** By the end of this lesson you can:
@@ -9,8 +11,11 @@ CELLS = [
 3. find the rules when you are unsure.
 
 *Time: about 15 minutes. Run each cell with **Shift + Enter**, from top to bottom.*
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ## What it is: two games in two minutes
 
 **North Berkeley.** Next to a BART station there are 9 empty squares. Your team negotiates
@@ -26,8 +31,11 @@ and who is housed.
 removes one house (a "single-family housing limit"); wherever an empty space is surrounded by
 exactly 3 houses, a new apartment building appears. Players draw streetcar lines, and score
 for the buildings their lines connect.
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ## How to use it: your first widget
 
 The next cell opens the **North Berkeley lab**. It shows the 9 squares (A1 to C3), the streets,
@@ -36,24 +44,36 @@ the station and the 12 existing homes with their residents:
 
 Try it: click square **B1**, then click **Market Rate Tower** in the list of tiles.
 Watch the chart *Who is housed?* change.
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 from housing_lab.widgets import NorthBerkeleyLab
 
 lab = NorthBerkeleyLab(seed=1)
 lab
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 Everything you can click, you can also do in code. The next cell places the same tower and
 prints how many residents of each income are housed (out of 12 each). Because the lab uses a
 fixed **seed**, everyone in the class gets the same answer.
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 # NBVAL_CHECK_OUTPUT
 lab.place("B1", "tower_market")
 lab.result["housed"]
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ### Things to notice
 
 * A market rate tower has **4 homes anyone may rent**. The 8 high income newcomers move in
@@ -67,8 +87,11 @@ lab.result["housed"]
 
 * Click **Reset board**, then put a **Low Income Public Housing Tower** on B1. Who is housed now?
 * Tick the **Vacancy Control** policy. What happens to displacement?
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ## Where the rules are
 
 * The printed rulebooks (North Berkeley and Streetcar) are the source.
@@ -77,9 +100,12 @@ lab.result["housed"]
 * `docs/north_berkeley.md` and `docs/streetcar.md` in the project list the few choices we had to
   make ourselves.
 * From a terminal, `housing-lab nb score board.json` scores any board you save from the lab.
-"""),
-("md", "## Check yourself"),
-("code", r"""
+""",
+    ),
+    ("md", "## Check yourself"),
+    (
+        "code",
+        r"""
 from housing_lab.widgets.quiz import ChoiceQuestion, reveal
 
 ChoiceQuestion(
@@ -90,16 +116,22 @@ ChoiceQuestion(
     "That order is why displacement hits low and middle income residents.",
     hint="Look at what happened when you placed the market rate tower.",
 )
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 reveal(
     "Why would a city care how many low income residents are housed, not just how many homes "
     "are built?",
     "Because new homes can all go to the people who can pay most. A neighbourhood can grow and "
     "still push out the residents it had: that is displacement.",
 )
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ## What you learned
 
 * **North Berkeley** is about *what* gets built next to transit and *who* ends up living there.
@@ -108,5 +140,6 @@ reveal(
 * The rules live in the rulebooks and in `RULES.md`.
 
 **Next:** Lesson 2, *Build the neighbourhood*, looks closely at how move-in and displacement work.
-"""),
+""",
+    ),
 ]

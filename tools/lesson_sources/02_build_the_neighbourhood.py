@@ -1,5 +1,7 @@
 CELLS = [
-("md", r"""
+    (
+        "md",
+        r"""
 # Lesson 2 · Build the neighbourhood
 
 **Learning goals.** By the end of this lesson you can:
@@ -9,8 +11,11 @@ CELLS = [
 3. say who stays, who is displaced and who cannot move in, for any board.
 
 *Time: about 30 minutes.*
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ## What it is
 
 Each of the 9 squares can take one **tile**. A tile's homes are its quadrants:
@@ -20,8 +25,11 @@ Each of the 9 squares can take one **tile**. A tile's homes are its quadrants:
 * **L** is a **low income** home: low income residents only.
 
 Some tiles cost public money (in $). Here is the whole catalogue:
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 # NBVAL_CHECK_OUTPUT
 import pandas as pd
 
@@ -41,8 +49,11 @@ tiles = pd.DataFrame(
     ]
 ).set_index("tile")
 tiles
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ## How it works: the move-in
 
 When the board is finished, 24 newcomers arrive: 8 high, 8 middle and 8 low income.
@@ -59,8 +70,11 @@ When the board is finished, 24 newcomers arrive: 8 high, 8 middle and 8 low inco
 With **vacancy control** nobody can be displaced.
 
 Let's follow one board. First, who lives in the 12 existing homes (seed 1)?
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 # NBVAL_CHECK_OUTPUT
 from housing_lab.north_berkeley import make_scenario, score_scenario
 
@@ -71,33 +85,51 @@ example = make_scenario(
     seed=1,
 )
 pd.Series(example.existing, name="income").to_frame()
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 # NBVAL_CHECK_OUTPUT
 result = score_scenario(example)
 outcomes = pd.DataFrame(result.to_dict()["outcomes"]).T
 outcomes["housed"] = outcomes[["stayed", "newcomer_housed", "rehoused"]].sum(axis=1)
 outcomes
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 Every row adds up to 12: each resident is either housed or not. The **event log** tells the
 story in order. The first 12 events:
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 # NBVAL_CHECK_OUTPUT
 events = pd.DataFrame([e.to_dict() for e in result.move_in.events])
 events.head(12)
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 Now watch it happen. The board below shows this example: press **« Before move-in**, then
 **Step ▸** (or **▶ Play move-in**) and follow the residents.
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 from housing_lab.widgets import NorthBerkeleyBoard
 
 NorthBerkeleyBoard(result)
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ### Things to notice
 
 * The 8 high income newcomers take the 7 new market homes; the last one displaces someone.
@@ -107,15 +139,21 @@ NorthBerkeleyBoard(result)
 ## How to use it: build your own
 
 Use the lab below. Try to build a board where **all 12 low income residents are housed**.
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 from housing_lab.widgets import NorthBerkeleyLab
 
 lab = NorthBerkeleyLab(seed=1)
 lab
-"""),
-("md", "## Check yourself"),
-("code", r"""
+""",
+    ),
+    ("md", "## Check yourself"),
+    (
+        "code",
+        r"""
 from housing_lab.widgets.quiz import NumberQuestion
 
 low = result.to_dict()
@@ -127,8 +165,11 @@ NumberQuestion(
     "newcomers displace low income residents first.",
     hint="Look at the 'displaced' events in the table, or the outcomes table.",
 )
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 from housing_lab.widgets.quiz import ChoiceQuestion
 
 ChoiceQuestion(
@@ -138,8 +179,11 @@ ChoiceQuestion(
     explanation="M homes are for middle or low income residents. Middle income residents "
     "look for them first; low income residents take any that are still vacant.",
 )
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ### Things to try
 
 * Build a board with no market homes at all. Where do the high income newcomers go?
@@ -159,5 +203,6 @@ can save with **Save board** and score from a terminal with `housing-lab nb scor
   left, or unable to move in**.
 
 **Next:** Lesson 3 compares the four policies on the same boards.
-"""),
+""",
+    ),
 ]

@@ -1,5 +1,7 @@
 CELLS = [
-("md", r"""
+    (
+        "md",
+        r"""
 # Lesson 3 · Policies, side by side
 
 **Learning goals.** By the end of this lesson you can:
@@ -9,8 +11,11 @@ CELLS = [
 3. name a policy's cost: in money, or in what it no longer allows.
 
 *Time: about 30 minutes.*
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ## What it is: the four policies
 
 | policy | what it does |
@@ -25,8 +30,11 @@ In the game, two policy cards are drawn and the table enacts one or both.
 ## How it works: the same boards, every policy
 
 Here are three boards, from "build big, market rate" to "public housing":
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 import pandas as pd
 
 from housing_lab.errors import HousingLabError
@@ -67,16 +75,25 @@ for board, tiles in BOARDS.items():
 table = pd.DataFrame(rows).set_index(["board", "policy"])
 counts = ["high housed", "middle housed", "low housed", "displaced", "new homes"]
 table[counts] = table[counts].astype("Int64")  # whole numbers; <NA> where not allowed
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 # NBVAL_CHECK_OUTPUT
 table
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 Numbers are easier to compare as a picture. Low income residents housed, per policy and board
 (a missing bar means the policy is not allowed on that board):
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 import bqplot.pyplot as plt
 
 allowed = table[table["allowed"]]
@@ -87,8 +104,11 @@ plt.bar(POLICY_SETTINGS, low.fillna(0).astype(int).to_numpy(), type="grouped",
         labels=list(low.index), display_legend=True, colors=["#8da0cb", "#f2c14e", "#c0392b"])
 plt.ylim(0, 12)
 plt.show()
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ### Things to notice
 
 * **Vacancy control** stops displacement completely. Who pays for it? Look at the high income
@@ -103,8 +123,11 @@ plt.show()
 
 Build a board, press **Keep a snapshot to compare**, then tick a policy. The two charts appear
 side by side, with a table of what changed.
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 from housing_lab.widgets import NorthBerkeleyLab
 
 lab = NorthBerkeleyLab(seed=3)
@@ -112,9 +135,12 @@ lab.load_scenario({"tiles": BOARDS["market rate"], "seed": 3})
 lab.keep_snapshot("market rate, no policy")
 lab.set_policy("vacancy_control", True)
 lab
-"""),
-("md", "## Check yourself"),
-("code", r"""
+""",
+    ),
+    ("md", "## Check yourself"),
+    (
+        "code",
+        r"""
 from housing_lab.widgets.quiz import ChoiceQuestion
 
 public = allowed.loc["public housing"]
@@ -128,8 +154,11 @@ ChoiceQuestion(
     f"against {public.loc['none', 'middle housed']} with no policy.",
     hint="Read the 'middle housed' column of the public housing rows.",
 )
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 from housing_lab.widgets.quiz import reveal
 
 reveal(
@@ -137,8 +166,11 @@ reveal(
     "They halve what affordable housing costs the city, so the same budget builds more. In "
     "the game, lower spending keeps cards like Fiscal Conservatives and the Developer happy.",
 )
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ### Things to try
 
 * Change `seed=3` to another number: the existing residents are shuffled differently. Which
@@ -158,5 +190,6 @@ The table above is a small **policy sweep**. Lesson 5 runs thousands of boards.
   board's.
 
 **Next:** Lesson 4, *Who wants what*: the 22 constituents and what a coalition can agree on.
-"""),
+""",
+    ),
 ]

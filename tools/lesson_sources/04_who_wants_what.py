@@ -1,5 +1,7 @@
 CELLS = [
-("md", r"""
+    (
+        "md",
+        r"""
 # Lesson 4 · Who wants what
 
 **Learning goals.** By the end of this lesson you can:
@@ -10,14 +12,20 @@ CELLS = [
    member can avoid a loss.
 
 *Time: about 35 minutes.*
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ## What it is: 22 constituents
 
 Each card is a group with a stake in the neighbourhood. It scores **+1** when its goal is met,
 **-1** when things go too far the other way, and can score both (net 0).
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 # NBVAL_CHECK_OUTPUT
 import pandas as pd
 
@@ -29,15 +37,21 @@ deck = pd.DataFrame(
 )
 deck.index = range(1, len(deck) + 1)
 deck
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ## How it works: which goals conflict?
 
 We score **200,000 random boards** (every square filled at random, a random policy set, random
 existing residents) in one go. For every pair of cards we count how often **both** score +1.
 A pair that almost never does is a real conflict.
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 from IPython.display import display
 
 from housing_lab.north_berkeley.constituents import CARD_IDS
@@ -49,8 +63,11 @@ display(bar)
 boards = sweep(random_boards(200_000, seed=4), progress=bar)
 plus = (boards[list(CARD_IDS)] == 1).to_numpy()
 both = (plus.T.astype(float) @ plus.astype(float)) / len(boards)
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 import bqplot
 import numpy as np
 
@@ -70,9 +87,12 @@ bqplot.Figure(
     fig_margin={"top": 50, "bottom": 150, "left": 170, "right": 40},
     layout={"width": "820px", "height": "780px"},
 )
-"""),
-("md", "Pairs that **never** both won on those 200,000 boards:"),
-("code", r"""
+""",
+    ),
+    ("md", "Pairs that **never** both won on those 200,000 boards:"),
+    (
+        "code",
+        r"""
 # NBVAL_CHECK_OUTPUT
 never = [
     (names[i], names[j])
@@ -81,13 +101,19 @@ never = [
 ]
 print(f"{len(never)} of {len(CARD_IDS) * (len(CARD_IDS) - 1) // 2} pairs never both scored +1")
 pd.DataFrame(never[:12], columns=["card", "and card"])
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 Random boards can miss a rare board where both win. The **exact solver** searches *every*
 board (15 tiles on 9 squares: about 38 billion, times the policy sets) by grouping boards that
 the cards cannot tell apart. It answers in well under a second:
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 # NBVAL_CHECK_OUTPUT
 from housing_lab.north_berkeley.solver import solve
 
@@ -100,30 +126,42 @@ for a, b in pairs:
                  "best total": best.score, "both +1 possible": best.cards[a] == 1 and
                  best.cards[b] == 1})
 pd.DataFrame(rows)
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ## How to use it: the coalition explorer
 
 Choose some cards (Ctrl- or Cmd-click for several) and press **Find the best board**. The
 explorer shows the best board for your coalition, each card's score, and whether there is a
 board where **no** card of yours loses a point.
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 from housing_lab.widgets.coalition import CoalitionExplorer
 
 explorer = CoalitionExplorer(["developer", "affordable_housing_orgs", "fiscal_conservatives"])
 explorer.find()
 explorer
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ### Money against homes
 
 Some boards house more low income residents, others cost less. Suppose phase 1 went to open
 space: parks on B1, C1 and C2 and a garage on B2 ($4 already spent). The **Pareto frontier**
 lists, over every way to build phase 2 and every policy set, the cheapest board for each number
 of low income residents housed; nothing cheaper houses as many:
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 # NBVAL_CHECK_OUTPUT
 from housing_lab.north_berkeley.solver import pareto_frontier
 
@@ -132,8 +170,11 @@ frontier = pareto_frontier(fixed=open_space, seed=0)
 table = pd.DataFrame([{"low housed": p.low_housed, "spending $": float(p.spending)}
                       for p in frontier])
 table
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 import bqplot.pyplot as plt
 
 plt.figure(title="Cheapest way to house low income residents (phase 1: open space)",
@@ -143,8 +184,11 @@ plt.plot(table["spending $"].to_numpy(), table["low housed"].to_numpy(), marker=
 plt.xlabel("spending ($)")
 plt.ylabel("low income residents housed")
 plt.show()
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ### Things to notice
 
 * Goals about **money** (Fiscal Conservatives, the Developer) conflict with goals about **who is
@@ -153,9 +197,12 @@ plt.show()
   tall buildings.
 * A coalition that looks impossible can sometimes be satisfied by a clever board: the exact
   search finds it.
-"""),
-("md", "## Check yourself"),
-("code", r"""
+""",
+    ),
+    ("md", "## Check yourself"),
+    (
+        "code",
+        r"""
 from housing_lab.widgets.quiz import ChoiceQuestion
 
 answer = "Yes" if solve(["developer", "affordable_housing_orgs"]).score == 2 else "No"
@@ -166,8 +213,11 @@ ChoiceQuestion(
     explanation="The exact solver found one: enough market rate homes for the Developer, and a "
     "policy and board that still house all 12 low income residents.",
 )
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 from housing_lab.widgets.quiz import reveal
 
 reveal(
@@ -176,8 +226,11 @@ reveal(
     "opposite of others: Property Values wants few low income residents housed, Affordable "
     "Housing Organizations wants all of them.",
 )
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ### Things to try
 
 * In the explorer, add cards one by one to a coalition. When does "every card at least 0"
@@ -196,5 +249,6 @@ best board with one square fixed.
 * A coalition's best board is a compromise you can look at and argue about.
 
 **Next:** Lesson 5 lets the state step in thousands of times.
-"""),
+""",
+    ),
 ]

@@ -1,5 +1,7 @@
 CELLS = [
-("md", r"""
+    (
+        "md",
+        r"""
 # Lesson 5 · When the state steps in
 
 **Learning goals.** By the end of this lesson you can:
@@ -9,8 +11,11 @@ CELLS = [
 3. run a **policy sweep** and summarise it as a table and a chart.
 
 *Time: about 30 minutes.*
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ## What it is
 
 If the table cannot agree before the timer runs out, anyone may **call the state**: every empty
@@ -20,8 +25,11 @@ tells us little; **20,000** tell us what to expect.
 ## How it works: the state fills phase 2, 20,000 times
 
 Suppose the table agreed on phase 1 (the four squares by the station) but not on phase 2.
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 from IPython.display import display
 
 from housing_lab.north_berkeley.sweep import random_boards, state_fills, sweep
@@ -33,14 +41,20 @@ PHASE_1 = {"B1": "tower_inclusionary_50", "C1": "tower_market", "B2": "midrise_w
 bar = ProgressBar("State fills")
 display(bar)
 fills = sweep(state_fills(PHASE_1, 20_000, seed=5), progress=bar)
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 # NBVAL_CHECK_OUTPUT
 summary = fills[["housed_high", "housed_middle", "housed_low", "spending"]].describe()
 summary.loc[["mean", "min", "25%", "50%", "75%", "max"]].round(2)
-"""),
-("md", "How often does each number of low income residents end up housed?"),
-("code", r"""
+""",
+    ),
+    ("md", "How often does each number of low income residents end up housed?"),
+    (
+        "code",
+        r"""
 import bqplot.pyplot as plt
 
 counts = fills["housed_low"].value_counts().reindex(range(13), fill_value=0)
@@ -50,8 +64,11 @@ plt.bar(list(range(13)), (100 * counts / len(fills)).to_numpy(), colors=["#c0392
 plt.xlabel("low income residents housed (of 12)")
 plt.ylabel("% of fills")
 plt.show()
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ### Things to notice
 
 * The state's tiles are drawn uniformly: a park is as likely as a public housing tower.
@@ -62,13 +79,19 @@ plt.show()
 
 Now let chance decide **everything**: all 9 squares, the policy set (one or two policies, as the
 game allows) and the existing residents.
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 bar = ProgressBar("Random boards")
 display(bar)
 everything = sweep(random_boards(100_000, seed=6), progress=bar)
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 # NBVAL_CHECK_OUTPUT
 import pandas as pd
 
@@ -81,14 +104,20 @@ share = pd.DataFrame({
     for income in ("high", "middle", "low")
 }).round(2)
 share
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ## A policy sweep
 
 The same 100,000 boards, grouped by the policy set they drew. Each row is the average over
 about 10,000 boards:
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 # NBVAL_CHECK_OUTPUT
 sweep_table = (
     everything.groupby("policies", observed=True)[
@@ -98,8 +127,11 @@ sweep_table = (
     .sort_values("housed_low", ascending=False)
 )
 sweep_table
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 plt.figure(title="Average residents housed, by policy set (100,000 random boards)",
            layout={"width": "820px", "height": "380px"})
 plt.bar(list(sweep_table.index.astype(str)),
@@ -108,9 +140,12 @@ plt.bar(list(sweep_table.index.astype(str)),
         colors=["#8da0cb", "#f2c14e", "#c0392b"])
 plt.ylim(0, 12)
 plt.show()
-"""),
-("md", "## Check yourself"),
-("code", r"""
+""",
+    ),
+    ("md", "## Check yourself"),
+    (
+        "code",
+        r"""
 from housing_lab.widgets.quiz import ChoiceQuestion
 
 best = sweep_table["housed_low"].idxmax()
@@ -122,8 +157,11 @@ ChoiceQuestion(
     "average. Stopping displacement protects the 4 who already live there.",
     hint="Sort by the 'housed_low' column (the table is already sorted).",
 )
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 from housing_lab.widgets.quiz import reveal
 
 reveal(
@@ -132,8 +170,11 @@ reveal(
     "give on average, waiting out the timer is a strategy. The distribution above tells you "
     "what 'average' means, and how risky it is.",
 )
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ### Things to try
 
 * Change `PHASE_1` to four public housing towers. How does the distribution move?
@@ -154,5 +195,6 @@ their results.
 * A policy sweep compares policies over many boards, not just one.
 
 **Next:** Lesson 6, *Streetcar*.
-"""),
+""",
+    ),
 ]

@@ -1,5 +1,7 @@
 CELLS = [
-("md", r"""
+    (
+        "md",
+        r"""
 # Lesson 6 · Streetcar: remove the limits, connect the buildings
 
 **Learning goals.** By the end of this lesson you can:
@@ -9,8 +11,11 @@ CELLS = [
 3. explain why a transit line is worth more when it connects many new buildings.
 
 *Time: about 30 minutes, including a game against the computer.*
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ## What it is
 
 Many neighbourhoods only allow single-family houses. In **Streetcar**, every one of the 52 hexes
@@ -23,9 +28,12 @@ turn you:
 
 Wherever an empty space is surrounded by **exactly 3 houses**, an apartment **building** appears.
 Houses next to a building are *flipped*: they can no longer be removed.
-"""),
-("md", "## How it works: which building appears?"),
-("code", r"""
+""",
+    ),
+    ("md", "## How it works: which building appears?"),
+    (
+        "code",
+        r"""
 # NBVAL_CHECK_OUTPUT
 import pandas as pd
 
@@ -44,8 +52,11 @@ pd.DataFrame([
      "building": "{1} {0} cube(s)".format(*building(houses))}
     for houses in examples
 ])
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 * 3 houses of one colour: 3 cubes of that colour;
 * 2 of one colour: 2 cubes of that colour;
 * 3 different colours: 1 cube of the **missing fourth** colour.
@@ -56,8 +67,11 @@ blue, 3 black, 6 white and 2 yellow houses and connects 5, 4, 8 and 6 cubes of t
 with 2 separate lines: 2×5 + 3×4 + 6×8 + 2×6 − 20 = **62**.
 
 The standard board, counted by the engine:
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 # NBVAL_CHECK_OUTPUT
 from housing_lab.streetcar import Board, Game
 
@@ -65,27 +79,39 @@ board = Board.standard()
 game = Game(board, seed=1)
 print(board.counts())
 print("possible opening line moves:", len(game.legal_line_choices()))
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ## How to use it: play against the computer
 
 You are **Purple**; the computer (a *greedy* bot that picks the move that most improves its
 score over yours) is **Red**. Click two grid lines that meet at a corner, then a house.
 Legal lines light up when you hover. **Undo last move** is allowed: this is practice.
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 from housing_lab.widgets import StreetcarLab
 
 lab = StreetcarLab(seed=1, opponent="greedy")
 lab
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ## Why transit lines matter
 
 Removing houses only scores if **your lines reach the buildings**. Let two computer players
 play 40 games: a *greedy* bot that plans lines and removals together, and a *random* bot.
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 # NBVAL_CHECK_OUTPUT
 from housing_lab.streetcar import play_match
 from housing_lab.streetcar.match import summarise
@@ -93,9 +119,12 @@ from housing_lab.streetcar.match import summarise
 summary = summarise(["greedy", "random"], play_match(["greedy", "random"], 40, seed=2)).to_dict()
 pd.DataFrame({"games won (of 40)": summary["wins"], "mean score": summary["mean_scores"]},
              index=summary["bots"])
-"""),
-("md", "One finished game between them, scored the rulebook's way:"),
-("code", r"""
+""",
+    ),
+    ("md", "One finished game between them, scored the rulebook's way:"),
+    (
+        "code",
+        r"""
 # NBVAL_CHECK_OUTPUT
 from housing_lab.streetcar import make_bot, play_game
 
@@ -108,17 +137,23 @@ for player, score in finished.score_breakdown().items():
     row.update({"lines": score.lines, "penalty": score.penalty, "total": score.total})
     rows.append(row)
 pd.DataFrame(rows).set_index("player")
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ### Things to notice
 
 * A house you remove is worth nothing until your line touches buildings of its colour.
 * One long connected line beats several short ones: each separate line costs 10.
 * Removing a house changes which spaces have exactly 3 neighbouring houses: you decide where the
   city grows.
-"""),
-("md", "## Check yourself"),
-("code", r"""
+""",
+    ),
+    ("md", "## Check yourself"),
+    (
+        "code",
+        r"""
 from housing_lab.widgets.quiz import ChoiceQuestion
 
 colour, cubes = building(["yellow", "black", "white"])
@@ -128,8 +163,11 @@ ChoiceQuestion(
     answer=f"{cubes} {colour} cube",
     explanation="Three different colours give 1 cube of the missing fourth colour: blue.",
 )
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 from housing_lab.widgets.quiz import reveal
 
 reveal(
@@ -138,8 +176,11 @@ reveal(
     "valuable when it connects them: the points come from housing *and* a line that reaches "
     "it. Planning the two together beats doing either alone.",
 )
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ### Things to try
 
 * Play against `opponent="random"`, then `"greedy"`. What does the greedy bot do differently?
@@ -156,5 +197,6 @@ many games and saves each as a record you can load back into the lab (**Load gam
 * Removing single-family limits lets buildings appear where 3 houses surround an empty space.
 * Cubes follow the colours of the houses around them.
 * Lines matter: points come only from buildings your lines connect, and scattered lines cost.
-"""),
+""",
+    ),
 ]

@@ -1,5 +1,7 @@
 CELLS = [
-("md", r"""
+    (
+        "md",
+        r"""
 # Lesson 7 · A classroom game of North Berkeley
 
 **Learning goals.** By the end of this lesson your class will have:
@@ -10,8 +12,11 @@ CELLS = [
 
 *Time: 50-70 minutes (two 10-minute negotiations, the draft, policies, move-in and scoring).
 For the teacher: see `TEACHER_GUIDE.md`; use a projector and zoom the browser to 125-150 %.*
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ## What it is
 
 The **game table** runs the real game, step by step. Each team holds constituent cards (+1 and
@@ -27,14 +32,20 @@ second phase, the move-in, and the final scores.
 3. **Undo** takes back the last decision; **Save game** downloads the game so you can resume
    next lesson with **Load game**.
 4. With **hidden hands**, print the team handouts first (buttons under the panel).
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 from housing_lab.widgets import GameTable
 
 table = GameTable(teams=["Red", "Blue", "Green"], seed=7)
 table
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ## Things to notice
 
 * In the draft, the team with the **lowest current score picks first**: who is behind gets help.
@@ -48,8 +59,11 @@ table
 
 Here is the same game played to the end with random (but legal) choices, so you can see what a
 finished game looks like: the board, who is housed, and the scores.
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 # NBVAL_CHECK_OUTPUT
 from housing_lab.north_berkeley.autoplay import play_random_game
 
@@ -59,9 +73,12 @@ print("Enacted:", ", ".join(log["policies_enacted"]))
 print("Housed:", log["result"]["housed"])
 print("Scores:", log["scores"])
 print(log["tie_break"])
-"""),
-("md", "## Check yourself"),
-("code", r"""
+""",
+    ),
+    ("md", "## Check yourself"),
+    (
+        "code",
+        r"""
 from housing_lab.widgets.quiz import ChoiceQuestion
 
 ChoiceQuestion(
@@ -72,8 +89,11 @@ ChoiceQuestion(
     explanation="The lowest current score picks first; ties go to whoever last took part in a "
     "political activity (the table decides; by default, seating order).",
 )
-"""),
-("code", r"""
+""",
+    ),
+    (
+        "code",
+        r"""
 from housing_lab.widgets.quiz import reveal
 
 reveal(
@@ -84,8 +104,11 @@ reveal(
     "not care about for the ones they do, and look for tiles that serve both (a 50% "
     "inclusionary tower houses low and middle income residents at little cost).",
 )
-"""),
-("md", r"""
+""",
+    ),
+    (
+        "md",
+        r"""
 ## Things to try
 
 * Play again with **hidden hands**: do teams negotiate differently when they cannot see each
@@ -102,5 +125,6 @@ exactly. Compare your class's board with it.
 * A policy game is a negotiation between goals that conflict.
 * The rules (who picks first, when the state steps in) shape the outcome as much as the players.
 * Displacement follows from what is built: the move-in shows it resident by resident.
-"""),
+""",
+    ),
 ]
