@@ -1,17 +1,34 @@
-"""`housing-lab lab` and `housing-lab app LESSON`: open the lessons in JupyterLab or Voila."""
+"""`housing-lab lab` and `housing-lab app LESSON`: open the lessons in JupyterLab or Voila.
+
+`lab` works on a copy of the lessons (so the next class never inherits this class's outputs),
+opens lesson 1 directly, hides JupyterLab's news pop-up, and takes JupyterLab and its kernels
+down with it when it is stopped.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import os
 import pathlib
+import shutil
+import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 
 from housing_lab.errors import HousingLabError
 
 LESSONS_ENV = "HOUSING_LAB_LESSONS"
+WORKDIR_ENV = "HOUSING_LAB_WORKDIR"
+# JupyterLab settings shipped with the package (no news pop-up); Binder's postBuild uses them too.
+SETTINGS_DIR = pathlib.Path(__file__).resolve().parents[1] / "jupyter_settings"
+LESSON_FILES = ("*.ipynb", "*.md")
+STOP_GRACE_SECONDS = 20
+STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name)
+)
 
 
 def register(groups: argparse._SubParsersAction) -> None:
@@ -20,6 +37,11 @@ def register(groups: argparse._SubParsersAction) -> None:
         "--lessons",
         help=f"the lessons folder (default: ${LESSONS_ENV}, "
         "./lessons, or the one beside the package)",
+    )
+    lab.add_argument(
+        "--dir",
+        help=f"the working copy of the lessons (default: ${WORKDIR_ENV} or "
+        "~/housing-lab-lessons); copied there on first run, never over a student's work",
     )
     lab.add_argument("--port", type=int, default=None)
     lab.add_argument("--no-browser", action="store_true", help="print the address only")
@@ -44,6 +66,8 @@ def lessons_folder(explicit: str | None = None) -> pathlib.Path:
         "lessons",
         pathlib.Path(__file__).resolve().parents[2] / "lessons",
     ]
+    if explicit is not None and not pathlib.Path(explicit).is_dir():
+        raise HousingLabError(f"the lessons folder {str(explicit)!r} does not exist")
     for candidate in candidates:
         if candidate and pathlib.Path(candidate).is_dir():
             return pathlib.Path(candidate).resolve()
@@ -74,26 +98,114 @@ def _require(module: str) -> None:
         )
 
 
-def _run(command: list[str], dry_run: bool) -> int:
+def working_folder(explicit: str | None = None) -> pathlib.Path:
+    """Where `lab` keeps the class's own copy of the lessons."""
+    chosen = explicit or os.environ.get(WORKDIR_ENV) or pathlib.Path.home() / "housing-lab-lessons"
+    return pathlib.Path(chosen).expanduser().resolve()
+
+
+def copy_lessons(source: pathlib.Path, target: pathlib.Path) -> list[pathlib.Path]:
+    """Copy the lessons that `target` lacks; a file already there (a student's work) is kept.
+
+    Returns the files copied. Deleting a notebook from `target` brings a fresh one next time."""
+    if target == source:
+        raise HousingLabError(
+            f"the working copy {str(target)!r} is the lessons folder itself: choose another --dir"
+        )
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        copied = []
+        for pattern in LESSON_FILES:
+            for original in sorted(source.glob(pattern)):
+                copy = target / original.name
+                if not copy.exists():
+                    shutil.copy2(original, copy)
+                    copied.append(copy)
+    except OSError as error:
+        raise HousingLabError(
+            f"cannot write the lessons into {str(target)!r}: {error.strerror or error}"
+        ) from None
+    return copied
+
+
+class _Stop(Exception):
+    """A stop signal reached the wrapper."""
+
+
+@contextlib.contextmanager
+def _signals_raise_stop(signals: tuple[signal.Signals, ...]) -> Iterator[None]:
+    def stop(signum: int, frame: object) -> None:
+        raise _Stop(signum)
+
+    previous = {}
+    for sig in signals:
+        previous[sig] = signal.signal(sig, stop)
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM lets Jupyter shut its kernels down; whatever is left after the grace is killed."""
+    with contextlib.suppress(ProcessLookupError):
+        process.terminate()
+    try:
+        process.wait(timeout=STOP_GRACE_SECONDS)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+def _run(command: list[str], dry_run: bool, env: dict[str, str] | None = None) -> int:
+    """Run the server in its own session: a terminal's Ctrl-C reaches only this wrapper, which
+    then stops the server itself (no "shut down? y/n" prompt, no orphan left on the port)."""
     if dry_run:
         print(" ".join(command))
         return 0
-    return subprocess.call(command)
+    process = subprocess.Popen(command, start_new_session=True, env=env)
+    try:
+        with _signals_raise_stop(STOP_SIGNALS):
+            return process.wait()
+    except _Stop:
+        _stop(process)
+        return 0
+    finally:
+        if process.poll() is None:
+            _stop(process)
 
 
 def run_lab(args: argparse.Namespace) -> int:
-    folder = lessons_folder(args.lessons)
+    source = lessons_folder(args.lessons)
     _require("jupyterlab")
-    command = [sys.executable, "-m", "jupyter", "lab", f"--ServerApp.root_dir={folder}"]
-    first = sorted(folder.glob("01_*.ipynb"))
+    folder = working_folder(args.dir)
+    copied = [] if args.dry_run else copy_lessons(source, folder)
+    first = sorted(source.glob("01_*.ipynb"))
+    command = [
+        sys.executable,
+        "-m",
+        "jupyter",
+        "lab",
+        f"--ServerApp.root_dir={folder}",
+        f"--LabApp.app_settings_dir={SETTINGS_DIR}",
+    ]
     if first:
-        command.append(str(first[0]))
+        command.append(f"--LabApp.default_url=/lab/tree/{first[0].name}")
     if args.port:
         command.append(f"--port={args.port}")
     if args.no_browser:
         command.append("--no-browser")
     if hasattr(os, "geteuid") and os.geteuid() == 0:  # containers and lab images often run as root
         command.append("--allow-root")
+    if not args.dry_run:
+        fresh = f" ({len(copied)} copied now)" if copied else ""
+        print(
+            f"Lessons: {folder}{fresh}. This is the class's working copy; the shipped lessons "
+            "stay as they are. Delete a notebook here to get a fresh one next time.",
+            flush=True,
+        )
     return _run(command, args.dry_run)
 
 
