@@ -38,12 +38,12 @@ for the buildings their lines connect.
         r"""
 ## How to use it: your first widget
 
-The next cell opens the **North Berkeley lab**. It shows the 9 squares (A1 to C3), the streets,
+Below is the **North Berkeley lab**. It shows the 9 squares (A1 to C3), the streets,
 the station and the 12 existing homes with their residents:
 **H** = high income, **M** = middle income, **L** = low income (letters *and* colours).
 
 Try it: click square **B1**, then click **Market Rate Tower** in the list of tiles.
-Watch the chart *Who is housed?* change.
+Watch the chart *Who is housed?* change. Write down how many residents of each income are housed.
 """,
     ),
     (
@@ -58,17 +58,21 @@ lab
     (
         "md",
         r"""
-Everything you can click, you can also do in code. The next cell places the same tower and
-prints how many residents of each income are housed (out of 12 each). Because the lab uses a
-fixed **seed**, everyone in the class gets the same answer.
+Everything you can click can also be done in code (open this lesson in JupyterLab to see it).
+Here the computer builds the same board on its own, a Market Rate Tower on B1 with the same
+**seed**, and counts the residents housed out of 12 of each income. Does it agree with the numbers
+you wrote down? Because of the seed, everyone in the class gets the same answer.
 """,
     ),
     (
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
-lab.place("B1", "tower_market")
-lab.result["housed"]
+from housing_lab.north_berkeley import make_scenario, score_scenario
+
+board = make_scenario({"B1": "tower_market"}, seed=1)
+housed = score_scenario(board).to_dict()["housed"]
+print(f"Housed: {housed['high']} high, {housed['middle']} middle, {housed['low']} low income")
 """,
     ),
     (
@@ -80,8 +84,7 @@ lab.result["housed"]
   first, so they take those homes.
 * The other 4 high income newcomers still need homes: they **displace** low and middle income
   residents from the existing houses and apartments.
-* Scroll down in the lab: the scoreboard shows every constituent card and whether it scores
-  now.
+* The lab's scoreboard shows every constituent card and whether it scores now.
 
 ### Things to try
 
@@ -94,12 +97,11 @@ lab.result["housed"]
         r"""
 ## Where the rules are
 
-* The printed rulebooks (North Berkeley and Streetcar) are the source.
-* `RULES.md`, shared with this project, fixes every point the rulebooks leave open (for example
-  the order in which homes are filled). The engine follows it exactly.
-* `docs/north_berkeley.md` and `docs/streetcar.md` in the project list the few choices we had to
-  make ourselves.
-* From a terminal, `housing-lab nb score board.json` scores any board you save from the lab.
+* **[How to play](how_to_play.md)**, in this folder, explains both games in plain words: the
+  buildings, the policies, the order in which people move in, and how cards score. The computer
+  follows exactly those rules.
+* The games were first printed as board games; where their rulebooks leave a detail open, the
+  project's documentation for teachers says what we chose.
 """,
     ),
     ("md", "## Check yourself"),
@@ -137,7 +139,7 @@ reveal(
 * **North Berkeley** is about *what* gets built next to transit and *who* ends up living there.
 * **Streetcar** is about removing single-family limits and connecting new buildings with transit.
 * Widgets respond to clicks, and the same actions work from code with the same results.
-* The rules live in the rulebooks and in `RULES.md`.
+* The rules are on the **How to play** page, in plain words.
 
 **Next:** Lesson 2, *Build the neighbourhood*, looks closely at how move-in and displacement work.
 """,

@@ -1,0 +1,56 @@
+"""The student-facing pages in lessons/: links resolve, and the rules page agrees with the data."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import re
+
+import pytest
+
+from housing_lab.north_berkeley.policies import POLICY_NAMES
+from housing_lab.north_berkeley.tiles import load_catalogue
+
+LESSONS = pathlib.Path(__file__).resolve().parents[1] / "lessons"
+RULES_PAGE = LESSONS / "how_to_play.md"
+HOME_WORDS = {"market": "market rate", "middle": "middle", "low": "low"}
+
+
+def _markdown_of(notebook: pathlib.Path) -> str:
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+
+
+@pytest.mark.parametrize("notebook", sorted(LESSONS.glob("*.ipynb")), ids=lambda p: p.stem)
+def test_relative_links_in_lessons_resolve(notebook: pathlib.Path) -> None:
+    for target in re.findall(r"\]\(([^)#:]+?)(?:#[^)]*)?\)", _markdown_of(notebook)):
+        assert (LESSONS / target).exists(), f"{notebook.name} links to missing {target}"
+
+
+def test_lesson_one_links_to_the_rules_page() -> None:
+    assert "(how_to_play.md)" in _markdown_of(LESSONS / "01_start_here.ipynb")
+
+
+def test_the_rules_page_lists_every_tile_as_the_engine_has_it() -> None:
+    rows = {}
+    for line in RULES_PAGE.read_text(encoding="utf-8").splitlines():
+        match = re.fullmatch(r"\| ([^|]+) \| ([^|]+) \| \$(\d+) \|", line.strip())
+        if match:
+            rows[match[1]] = (match[2], int(match[3]))
+    catalogue = load_catalogue()
+    assert set(rows) == {tile.name for tile in catalogue.values()}
+    for tile in catalogue.values():
+        homes, cost = rows[tile.name]
+        assert cost == tile.cost, tile.name
+        for kind, word in HOME_WORDS.items():
+            count = tile.count(kind)
+            if count:
+                assert re.search(rf"\b{count} {word}\b", homes), (tile.name, homes)
+        if not tile.homes:
+            assert homes == "no homes", tile.name
+
+
+def test_the_rules_page_names_every_policy_as_printed() -> None:
+    text = RULES_PAGE.read_text(encoding="utf-8")
+    for name in POLICY_NAMES.values():
+        assert f"**{name}**" in text, name
