@@ -153,3 +153,26 @@ def test_stopping_the_wrapper_stops_jupyterlab_and_its_kernels(tmp_path, stop_si
         if wrapper.poll() is None:
             wrapper.kill()
         subprocess.run(["pkill", "-f", f"--port={port}"], check=False)
+
+
+@pytest.mark.parametrize("app", ["lab", "streetcar", "table"])
+def test_app_opens_the_no_code_apps(capsys, app: str) -> None:
+    assert main(["app", app, "--dry-run"]) == 0
+    notebook = pathlib.Path(capsys.readouterr().out.split()[-1])
+    assert notebook.name == f"{app}.ipynb" and notebook.is_file()
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    assert cells[0]["cell_type"] == "markdown" and "How to play" in "".join(cells[0]["source"])
+    assert [c["cell_type"] for c in cells[1:]] == ["code"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("app", ["lab", "streetcar", "table"])
+def test_each_app_runs_and_shows_its_widget(app: str) -> None:
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    from housing_lab.commands.lessons import APPS_DIR
+
+    notebook = nbformat.read(APPS_DIR / f"{app}.ipynb", as_version=4)
+    nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
+    outputs = notebook.cells[-1]["outputs"]
+    assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in outputs)

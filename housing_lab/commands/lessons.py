@@ -24,6 +24,9 @@ LESSONS_ENV = "HOUSING_LAB_LESSONS"
 WORKDIR_ENV = "HOUSING_LAB_WORKDIR"
 # JupyterLab settings shipped with the package (no news pop-up); Binder's postBuild uses them too.
 SETTINGS_DIR = pathlib.Path(__file__).resolve().parents[1] / "jupyter_settings"
+# The no-code apps: one widget each, with a title and a short "how to play" (tools/build_apps.py).
+APPS_DIR = pathlib.Path(__file__).resolve().parents[1] / "apps"
+APPS = ("lab", "streetcar", "table")
 LESSON_FILES = ("*.ipynb", "*.md")
 STOP_GRACE_SECONDS = 20
 STOP_SIGNALS = tuple(
@@ -48,8 +51,14 @@ def register(groups: argparse._SubParsersAction) -> None:
     lab.add_argument("--dry-run", action="store_true", help="print the command, do not run it")
     lab.set_defaults(func=run_lab)
 
-    app = groups.add_parser("app", help="open one lesson as a Voila app (no code shown)")
-    app.add_argument("lesson", help="a lesson number (3), name (03_policies) or .ipynb path")
+    app = groups.add_parser(
+        "app", help="open an app (lab, streetcar, table) or a lesson in Voila, without code"
+    )
+    app.add_argument(
+        "lesson",
+        help="an app (lab, streetcar, table), a lesson number (3), name (03_policies) "
+        "or .ipynb path",
+    )
     app.add_argument("--lessons", help="the lessons folder (as for `lab`)")
     app.add_argument("--port", type=int, default=None)
     app.add_argument("--no-browser", action="store_true")
@@ -88,7 +97,10 @@ def find_lesson(folder: pathlib.Path, lesson: str) -> pathlib.Path:
         ):
             return notebook
     names = ", ".join(n.stem for n in notebooks) or "none"
-    raise HousingLabError(f"no lesson {lesson!r} in {folder} (lessons: {names})")
+    apps = ", ".join(APPS)
+    raise HousingLabError(
+        f"no app or lesson {lesson!r} in {str(folder)!r} (apps: {apps}; lessons: {names})"
+    )
 
 
 def _require(module: str) -> None:
@@ -210,7 +222,10 @@ def run_lab(args: argparse.Namespace) -> int:
 
 
 def run_app(args: argparse.Namespace) -> int:
-    notebook = find_lesson(lessons_folder(args.lessons), args.lesson)
+    if args.lesson in APPS:
+        notebook = APPS_DIR / f"{args.lesson}.ipynb"
+    else:
+        notebook = find_lesson(lessons_folder(args.lessons), args.lesson)
     _require("voila")
     command = [sys.executable, "-m", "voila", str(notebook)]
     if args.port:
