@@ -38,16 +38,15 @@ from housing_lab.north_berkeley import load_catalogue
 tiles = pd.DataFrame(
     [
         {
-            "tile": t.id,
-            "kind": t.kind,
-            "market": t.count("market"),
-            "middle": t.count("middle"),
-            "low": t.count("low"),
-            "cost $": float(t.cost),
+            "Building": t.name,
+            "Market rate homes": t.count("market"),
+            "Middle income homes": t.count("middle"),
+            "Low income homes": t.count("low"),
+            "Cost ($)": int(t.cost) if t.cost.denominator == 1 else float(t.cost),
         }
         for t in load_catalogue().values()
     ]
-).set_index("tile")
+).set_index("Building")
 tiles
 """,
     ),
@@ -77,6 +76,7 @@ Let's follow one board. First, who lives in the 12 existing homes (seed 1)?
         r"""
 # NBVAL_CHECK_OUTPUT
 from housing_lab.north_berkeley import make_scenario, score_scenario
+from housing_lab.north_berkeley.names import INCOME_NAMES, describe_home
 
 example = make_scenario(
     {"B1": "tower_market", "C1": "tower_inclusionary_25", "B2": "midrise_workforce",
@@ -84,23 +84,28 @@ example = make_scenario(
     policies=[],
     seed=1,
 )
-pd.Series(example.existing, name="income").to_frame()
+pd.DataFrame(
+    [{"Home": describe_home(home, example), "Who lives there": INCOME_NAMES[income]}
+     for home, income in example.existing.items()]
+).set_index("Home")
 """,
     ),
     (
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
+from housing_lab.north_berkeley.names import outcome_rows
+
 result = score_scenario(example)
-outcomes = pd.DataFrame(result.to_dict()["outcomes"]).T
-outcomes["housed"] = outcomes[["stayed", "newcomer_housed", "rehoused"]].sum(axis=1)
+outcomes = pd.DataFrame(outcome_rows(result.to_dict()["outcomes"])).T
+outcomes["housed in the end"] = outcomes.iloc[:, :3].sum(axis=1)
 outcomes
 """,
     ),
     (
         "md",
         r"""
-Every row adds up to 12: each resident is either housed or not. The **event log** tells the
+Every row adds up to 12: each resident is either housed or not. The **move-in log** tells the
 story in order. The first 12 events:
 """,
     ),
@@ -108,7 +113,10 @@ story in order. The first 12 events:
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
-events = pd.DataFrame([e.to_dict() for e in result.move_in.events])
+from housing_lab.north_berkeley.names import event_rows
+
+events = pd.DataFrame(event_rows(result.move_in, example))
+events.index += 1
 events.head(12)
 """,
     ),
@@ -163,7 +171,7 @@ NumberQuestion(
     answer=low["displaced"]["low"],
     explanation=f"{low['displaced']['low']} low income residents lost their home: high income "
     "newcomers displace low income residents first.",
-    hint="Look at the 'displaced' events in the table, or the outcomes table.",
+    hint="Look for 'displaced by' in the move-in log, or at the outcomes table.",
 )
 """,
     ),
@@ -191,8 +199,8 @@ ChoiceQuestion(
 
 ### Going further
 
-`lab.result` is the engine's full answer as a dictionary; `lab.scenario` is the board, which you
-can save with **Save board** and score from a terminal with `housing-lab nb score`.
+**Save board** downloads your board as a file. Your teacher can score it again later, or compare
+boards from the whole class.
 
 ## What you learned
 
