@@ -39,6 +39,7 @@ import pandas as pd
 
 from housing_lab.errors import HousingLabError
 from housing_lab.north_berkeley import make_scenario, score_scenario
+from housing_lab.north_berkeley.names import policy_name
 
 BOARDS = {
     "market rate": {"B1": "tower_market", "C1": "tower_inclusionary_25", "B2": "tower_market",
@@ -54,56 +55,63 @@ BOARDS = {
                        "A3": "tower_public", "B3": "townhouse_low", "C3": "park"},
 }
 POLICY_SETTINGS = ["none", "vacancy_control", "adu", "matching_funds", "affordable_100"]
+POLICY_LABEL = {"none": "No policy", **{p: policy_name(p) for p in POLICY_SETTINGS[1:]}}
 
 rows = []
 for board, tiles in BOARDS.items():
     for policy in POLICY_SETTINGS:
         policies = [] if policy == "none" else [policy]
-        row = {"board": board, "policy": policy}
+        row = {"Board": board, "Policy": POLICY_LABEL[policy]}
         try:
             out = score_scenario(make_scenario(tiles, policies, seed=3)).to_dict()
         except HousingLabError:
-            rows.append({**row, "allowed": False})  # market homes in phase 2
+            rows.append({**row, "Allowed?": "no"})  # market homes in phase 2
             continue
         rows.append({
-            **row, "allowed": True,
-            "high housed": out["housed"]["high"], "middle housed": out["housed"]["middle"],
-            "low housed": out["housed"]["low"],
-            "displaced": sum(out["displaced"].values()), "spending $": out["spending"],
-            "new homes": out["new_homes"]["total"],
+            **row, "Allowed?": "yes",
+            "High income housed": out["housed"]["high"],
+            "Middle income housed": out["housed"]["middle"],
+            "Low income housed": out["housed"]["low"],
+            "Displaced": sum(out["displaced"].values()), "Spending ($)": out["spending"],
+            "New homes": out["new_homes"]["total"],
         })
-table = pd.DataFrame(rows).set_index(["board", "policy"])
-counts = ["high housed", "middle housed", "low housed", "displaced", "new homes"]
-table[counts] = table[counts].astype("Int64")  # whole numbers; <NA> where not allowed
+table = pd.DataFrame(rows).set_index(["Board", "Policy"])
+counts = ["High income housed", "Middle income housed", "Low income housed", "Displaced",
+          "New homes"]
+table[counts] = table[counts].astype("Int64")  # whole numbers
 """,
     ),
     (
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
-table
+table.astype(object).where(table.notna(), "")  # an empty cell where the policy is not allowed
 """,
     ),
     (
         "md",
         r"""
 Numbers are easier to compare as a picture. Low income residents housed, per policy and board
-(a missing bar means the policy is not allowed on that board):
+(a missing bar means the policy is not allowed on that board: 100% Affordable Housing forbids
+the market rate board's phase-2 buildings):
 """,
     ),
     (
         "code",
         r"""
-import bqplot.pyplot as plt
+from housing_lab.widgets.lesson_charts import bar_chart
 
-allowed = table[table["allowed"]]
-low = allowed["low housed"].unstack("policy").reindex(columns=POLICY_SETTINGS)
-figure = plt.figure(title="Low income residents housed (of 12)",
-                    layout={"width": "720px", "height": "380px"})
-plt.bar(POLICY_SETTINGS, low.fillna(0).astype(int).to_numpy(), type="grouped",
-        labels=list(low.index), display_legend=True, colors=["#8da0cb", "#f2c14e", "#c0392b"])
-plt.ylim(0, 12)
-plt.show()
+allowed = table[table["Allowed?"] == "yes"]
+policies = [POLICY_LABEL[p] for p in POLICY_SETTINGS]
+low = allowed["Low income housed"].unstack("Board").reindex(policies)
+bar_chart(
+    policies,
+    {board: low[board].astype(float).tolist() for board in BOARDS},
+    title="Low income residents housed (of 12), by policy and board",
+    value_label="low income residents housed",
+    colours=dict(zip(BOARDS, ["#0072B2", "#E69F00", "#009E73"], strict=True)),
+    value_max=12,
+)
 """,
     ),
     (
@@ -123,6 +131,44 @@ plt.show()
 
 Build a board, press **Keep a snapshot to compare**, then tick a policy. The two charts appear
 side by side, with a table of what changed.
+
+Which board and policy show the biggest change? The computer tries every board with every
+policy and picks the pair that moves the most residents:
+""",
+    ),
+    (
+        "code",
+        r"""
+# NBVAL_CHECK_OUTPUT
+from housing_lab.north_berkeley.names import INCOME_NAMES
+
+
+def housed(board, policies):
+    return score_scenario(make_scenario(BOARDS[board], policies, seed=3)).to_dict()["housed"]
+
+
+changes = []
+for board in BOARDS:
+    before = housed(board, [])
+    for policy in POLICY_SETTINGS[1:]:
+        try:
+            after = housed(board, [policy])
+        except HousingLabError:
+            continue  # not allowed on this board
+        moved = sum(abs(after[income] - before[income]) for income in before)
+        changes.append((moved, board, policy, before, after))
+moved, demo_board, demo_policy, before, after = max(changes, key=lambda change: change[0])
+assert before != after  # the demo below must show a difference
+print(f"On the {demo_board} board, {policy_name(demo_policy)} changes who is housed:")
+for income in before:
+    print(f"  {INCOME_NAMES[income]}: {before[income]} without it, {after[income]} with it")
+""",
+    ),
+    (
+        "md",
+        r"""
+Here is that board in the lab, with a snapshot kept before the policy was enacted. Compare the
+two charts, then try the other policies yourself.
 """,
     ),
     (
@@ -131,9 +177,9 @@ side by side, with a table of what changed.
 from housing_lab.widgets import NorthBerkeleyLab
 
 lab = NorthBerkeleyLab(seed=3)
-lab.load_scenario({"tiles": BOARDS["market rate"], "seed": 3})
-lab.keep_snapshot("market rate, no policy")
-lab.set_policy("vacancy_control", True)
+lab.load_scenario({"tiles": BOARDS[demo_board], "seed": 3})
+lab.keep_snapshot(f"{demo_board} board, no policy")
+lab.set_policy(demo_policy, True)
 lab
 """,
     ),
@@ -144,15 +190,15 @@ lab
 from housing_lab.widgets.quiz import ChoiceQuestion
 
 public = allowed.loc["public housing"]
-best = public["middle housed"].idxmax()
+best = public["Middle income housed"].idxmax()
 ChoiceQuestion(
     "The public housing board has no middle income homes. Which policy houses the most "
     "middle income residents there?",
-    [p for p in POLICY_SETTINGS if p in public.index],
+    list(public.index),
     answer=best,
-    explanation=f"{best}: {public.loc[best, 'middle housed']} middle income residents housed, "
-    f"against {public.loc['none', 'middle housed']} with no policy.",
-    hint="Read the 'middle housed' column of the public housing rows.",
+    explanation=f"{best}: {public.loc[best, 'Middle income housed']} middle income residents "
+    f"housed, against {public.loc['No policy', 'Middle income housed']} with no policy.",
+    hint="Read the 'Middle income housed' column of the public housing rows.",
 )
 """,
     ),
@@ -173,9 +219,9 @@ reveal(
         r"""
 ### Things to try
 
-* Change `seed=3` to another number: the existing residents are shuffled differently. Which
+* In the lab, press **Reshuffle residents** (a different shuffle of who already lives here). Which
   conclusions still hold?
-* Combine two policies (the game allows one or two): `["vacancy_control", "adu"]`.
+* Enact two policies at once (the game allows one or two), e.g. Vacancy Control and ADUs.
 
 ### Going further
 

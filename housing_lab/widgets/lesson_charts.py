@@ -1,0 +1,113 @@
+"""Bar charts for the lessons that stay legible on a Chromebook and on a projector.
+
+Horizontal bars, so category labels of any length are written out in full and never overlap;
+the title and the legend are HTML above the chart, so no mark, toolbar or clipping can hide
+them; every bar carries its value (a second cue besides colour); whole-number ticks for counts.
+The colours are the Okabe-Ito palette, which colour-blind readers can tell apart.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+
+import bqplot
+import ipywidgets as widgets
+import numpy as np
+
+# Okabe & Ito (2008): distinguishable with every common colour-vision deficiency.
+INCOME_COLOURS = {"high income": "#0072B2", "middle income": "#E69F00", "low income": "#009E73"}
+OTHER_COLOURS = ("#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+LABEL_PIXELS_PER_CHAR = 7.5
+BAR_PIXELS = 22
+
+
+def _whole_ticks(top: float) -> np.ndarray:
+    """At most about 7 whole-number ticks from 0 to `top`."""
+    step = max(1, int(np.ceil(top / 6)))
+    return np.arange(0, int(top) + 1, step)
+
+
+def _legend(colours: Mapping[str, str]) -> str:
+    swatches = "".join(
+        f"<span style='display:inline-flex;align-items:center;margin-right:14px'>"
+        f"<span style='width:14px;height:14px;background:{colour};margin-right:5px;"
+        f"border:1px solid #333'></span>{html.escape(name)}</span>"
+        for name, colour in colours.items()
+    )
+    return f"<div class='hl-legend' style='font-size:14px'>{swatches}</div>"
+
+
+def bar_chart(
+    categories: Sequence[str],
+    series: Mapping[str, Sequence[float]],
+    *,
+    title: str,
+    value_label: str,
+    colours: Mapping[str, str] | None = None,
+    value_max: float | None = None,
+    whole_numbers: bool = True,
+    width: int = 760,
+) -> widgets.VBox:
+    """Horizontal (grouped) bars: one row per category, one bar per series in each row.
+
+    `series` maps a series name (shown in the legend) to one value per category; NaN draws no
+    bar. Returns a box holding the title, the legend (when there are several series) and the
+    figure; `box.figure` is the bqplot Figure for tests and later updates."""
+    names = list(series)
+    values = np.array([list(series[name]) for name in names], dtype=float)
+    if values.shape[1:] != (len(categories),):
+        raise ValueError(f"each series needs {len(categories)} values, got {values.shape}")
+    colours = dict(colours or {})
+    spare = iter(OTHER_COLOURS)
+    palette = {name: colours.get(name) or INCOME_COLOURS.get(name) or next(spare) for name in names}
+
+    category_scale = bqplot.OrdinalScale(reverse=True)
+    top = value_max if value_max is not None else float(np.nanmax(values, initial=0.0)) or 1.0
+    # headroom past the largest bar so its value label is not clipped by the plot area
+    value_scale = bqplot.LinearScale(min=0.0, max=float(top) * 1.12)
+    bars = bqplot.Bars(
+        x=list(categories),
+        y=values if len(names) > 1 else values[0],
+        scales={"x": category_scale, "y": value_scale},
+        orientation="horizontal",
+        type="grouped",
+        colors=[palette[name] for name in names],
+        padding=0.25,
+        label_display=True,
+        label_display_format=".0f" if whole_numbers else ".1f",
+        label_font_style={"font-size": "13px", "fill": "#111", "font-weight": "bold"},
+        # with horizontal bars bqplot swaps the offsets: this one moves labels past the bar end
+        label_display_vertical_offset=16.0,
+        tooltip=bqplot.Tooltip(fields=["x", "y"], labels=["", value_label]),
+    )
+    label_width = int(max(len(str(c)) for c in categories) * LABEL_PIXELS_PER_CHAR) + 20
+    height = 70 + len(categories) * max(len(names), 1) * BAR_PIXELS + len(categories) * 10
+    axes = [
+        bqplot.Axis(scale=category_scale, orientation="vertical", tick_style={"font-size": "13px"}),
+        bqplot.Axis(
+            scale=value_scale,
+            orientation="horizontal",
+            label=value_label,
+            tick_format="d" if whole_numbers else ".1f",
+            tick_values=_whole_ticks(top) if whole_numbers else None,
+            tick_style={"font-size": "12px"},
+        ),
+    ]
+    figure = bqplot.Figure(
+        marks=[bars],
+        axes=axes,
+        fig_margin={"top": 10, "bottom": 50, "left": label_width, "right": 40},
+        layout=widgets.Layout(width=f"{width}px", height=f"{height}px"),
+        display_toolbar=False,
+        title="",
+    )
+    parts: list[widgets.Widget] = [
+        widgets.HTML(f"<h4 style='margin:4px 0'>{html.escape(title)}</h4>")
+    ]
+    if len(names) > 1:
+        parts.append(widgets.HTML(_legend(palette)))
+    parts.append(figure)
+    box = widgets.VBox(parts)
+    box.figure = figure  # type: ignore[attr-defined]
+    return box
