@@ -242,8 +242,10 @@ class Game:
 
     def buildings_after(self, house: object) -> list[Building]:
         """The buildings that removing `house` would place now, in placement order."""
-        x = self._board.hex_id(house)
         board = self._board
+        x = board.hex_id(house)
+        if self._house[x] < 0:
+            raise StreetcarError(f"hex {hex_json(board.hexes[x])} holds no house")
         return [
             Building(board.hexes[y], COLOURS[colour], cubes)
             for y, colour, cubes in self.buildings_after_ids(x)
