@@ -17,8 +17,10 @@ from housing_lab.streetcar import (
     Game,
     IllegalMoveError,
     Move,
+    RandomBot,
     final_block,
     make_bot,
+    play_game,
     to_record,
 )
 from housing_lab.streetcar.hexgrid import DIRECTIONS
@@ -181,7 +183,7 @@ def test_bad_actions_are_refused_in_one_line(action: object, rule: str, names: s
 
 
 def test_actions_after_the_game_ends_are_refused() -> None:
-    game = played(5, {(0, 0), (1, 0)}, 50)
+    game = play_game([RandomBot(5), RandomBot(6)], seed=5, board=Board.from_hexes([(0, 0), (1, 0)]))
     assert game.is_over() and game.legal_actions() == []
     with pytest.raises(IllegalMoveError, match="the game is over") as refused:
         game.apply({"lines": [], "remove": None})
@@ -190,7 +192,7 @@ def test_actions_after_the_game_ends_are_refused() -> None:
 
 def test_a_records_turns_are_actions() -> None:
     """Applying a record's turn objects (with their `player`) replays the game."""
-    game = played(11, None, 200)
+    game = play_game([RandomBot(11), RandomBot(12)], seed=11)
     record = json.loads(json.dumps(to_record(game)))
     again = Game(seed=11)
     for turn in record["turns"]:
