@@ -66,7 +66,7 @@ def main() -> None:
     repeats, games = (3, 10) if args.quick else (7, 40)
 
     opening = Game(seed=0)
-    baseline = per_call(opening._line_choice_ids, 200, repeats)
+    baseline = per_call(opening.line_choice_ids, 200, repeats)
     legal_moves = per_call(lambda: opening.count_legal_moves(), 200, repeats)
     game_time = random_game_seconds(games, repeats)
 

@@ -41,9 +41,6 @@ class Board:
         self.hex_neighbours: tuple[tuple[int, ...], ...] = tuple(
             tuple(on_board[n] for n in hexgrid.neighbours(h) if n in on_board) for h in self.hexes
         )
-        self.hex_vertices: tuple[tuple[int, ...], ...] = tuple(
-            tuple(self.vertex_index[v] for v in hexgrid.hex_corners(h)) for h in self.hexes
-        )
         self.on_rim: tuple[bool, ...] = tuple(len(n) < 6 for n in self.hex_neighbours)
         self.edge_vertices: tuple[tuple[int, int], ...] = tuple(
             tuple(self.vertex_index[v] for v in hexgrid.edge_endpoints(e))  # type: ignore[misc]
@@ -107,6 +104,24 @@ class Board:
             raise BoardError(f"edge {edge_json(edge)} is not on the board")
         return index
 
+    def vertex_id(self, value: object) -> int:
+        """Index of an intersection on this board (its 3 hexes in any order), or a BoardError."""
+        a, b, c = parse_triple(value)
+        if not (
+            hexgrid.are_neighbours(a, b)
+            and hexgrid.are_neighbours(a, c)
+            and hexgrid.are_neighbours(b, c)
+        ):
+            raise BoardError(
+                f"{[list(a), list(b), list(c)]} is not an intersection: "
+                "the hexes do not all neighbour each other"
+            )
+        vertex = hexgrid.make_vertex(a, b, c)
+        index = self.vertex_index.get(vertex)
+        if index is None:
+            raise BoardError(f"intersection {vertex_json(vertex)} is not on the board")
+        return index
+
     def deal_houses(self, seed: int | None) -> list[int]:
         """Colour index of the house on each hex: an even split, shuffled with `seed`.
 
@@ -153,6 +168,15 @@ def parse_pair(value: object) -> tuple[Hex, Hex]:
     if isinstance(value, (list, tuple)) and len(value) == 2:
         return parse_hex(value[0]), parse_hex(value[1])
     raise BoardError(f"an edge is a pair of hexes [[q1, r1], [q2, r2]], not {value!r}")
+
+
+def parse_triple(value: object) -> tuple[Hex, Hex, Hex]:
+    """Three hexes from an intersection written as [[q1, r1], [q2, r2], [q3, r3]]."""
+    if isinstance(value, (list, tuple)) and len(value) == 3:
+        return parse_hex(value[0]), parse_hex(value[1]), parse_hex(value[2])
+    raise BoardError(
+        f"an intersection is three hexes [[q1, r1], [q2, r2], [q3, r3]], not {value!r}"
+    )
 
 
 def hex_json(h: Hex) -> list[int]:

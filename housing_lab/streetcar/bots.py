@@ -41,12 +41,12 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, game: Game) -> Move:
-        choices = game._line_choice_ids()
+        choices = game.line_choice_ids()
         lines = choices[self.rng.randrange(len(choices))]
         remove = None
         if game.turn > 1:
-            houses = sorted(game._removable)
-            remove = game.board.hexes[houses[self.rng.randrange(len(houses))]]
+            houses = game.removable_houses()
+            remove = houses[self.rng.randrange(len(houses))]
         edges = game.board.edges
         return Move([edges[e] for e in lines], remove)
 

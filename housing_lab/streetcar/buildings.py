@@ -1,4 +1,4 @@
-"""The building rule: which cubes a new building gets from the three houses around it."""
+"""The building rule: where removing a house places buildings, and which cubes they get."""
 
 from __future__ import annotations
 
@@ -19,6 +19,32 @@ class Building:
     def to_json(self) -> list[object]:
         """As the record's final block writes it: [q, r, colour, cubes]."""
         return [self.hex[0], self.hex[1], self.colour, self.cubes]
+
+
+def placements(
+    neighbours: Sequence[Sequence[int]],
+    houses: Sequence[int],
+    building_colours: Sequence[int],
+    supply: Sequence[int],
+    x: int,
+) -> list[tuple[int, int, int]]:
+    """(hex id, colour, cubes) of the buildings that removing the house on hex `x` places.
+
+    Tables as in `Tables` (hex ids, colour indices, -1 for none). Candidates are the removed hex
+    and its empty neighbours (no other hex loses a house), taken in board order so a short
+    supply is shared out the same way every time.
+    """
+    left = list(supply)
+    empty = [z for z in neighbours[x] if houses[z] < 0 and building_colours[z] < 0]
+    new: list[tuple[int, int, int]] = []
+    for y in sorted([x, *empty]):
+        around = [houses[z] for z in neighbours[y] if houses[z] >= 0 and z != x]
+        if len(around) == 3:
+            colour, wanted = building_for(around)
+            cubes = min(wanted, left[colour])
+            left[colour] -= cubes
+            new.append((y, colour, cubes))
+    return new
 
 
 def building_for(colours: Sequence[int], palette: int = 4) -> tuple[int, int]:

@@ -2,19 +2,22 @@
 
 Modelled on python-chess: one `Game` object holds the position and a stack of the moves played,
 `push` applies a whole turn after checking it (an illegal move raises `IllegalMoveError` and
-leaves the state unchanged) and `pop` undoes it from a small saved record. The position is kept
-in flat lists indexed by the board's hex, edge and intersection ids.
+leaves the state unchanged) and `pop` undoes it from a small saved record. `legal_actions()` and
+`apply(action)` are the same in OpenSpiel's style, with moves as JSON-ready actions. The
+position is kept in flat lists indexed by the board's hex, edge and intersection ids; only this
+module touches them. Everyone else reads the position through the friendly views (`houses`,
+`buildings`, `lines`, ...) or, in hot loops, through `tables()` (see tables.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from housing_lab.streetcar import lines as line_rules
 from housing_lab.streetcar import position, scoring
 from housing_lab.streetcar.board import Board, hex_json
-from housing_lab.streetcar.buildings import Building, building_for
+from housing_lab.streetcar.buildings import Building, placements
 from housing_lab.streetcar.errors import BoardError, IllegalMoveError, StreetcarError
 from housing_lab.streetcar.hexgrid import Edge, Hex
 from housing_lab.streetcar.moves import Move
@@ -25,6 +28,7 @@ from housing_lab.streetcar.rules import (
     Rules,
 )
 from housing_lab.streetcar.scoring import Outcome, ScoreBreakdown
+from housing_lab.streetcar.tables import Tables
 
 
 class _Undo(NamedTuple):
@@ -97,6 +101,7 @@ class Game:
         self._turn = turn
         self._over = turn > 1 and not self._removable
         self._stack: list[tuple[Move, _Undo]] = []
+        self._tables: Tables | None = None
 
     @classmethod
     def from_position(
@@ -215,6 +220,73 @@ class Game:
             if c >= 0 and x not in self._removable
         ]
 
+    def house_at(self, where: object) -> str | None:
+        """Colour of the house on a hex, or None when it holds none."""
+        colour = self._house[self._board.hex_id(where)]
+        return COLOURS[colour] if colour >= 0 else None
+
+    def building_at(self, where: object) -> Building | None:
+        """The building on a hex, or None when it has none."""
+        x = self._board.hex_id(where)
+        return self._building(x) if self._bcol[x] >= 0 else None
+
+    def edge_owner(self, edge: object) -> str | None:
+        """The player who drew an edge, or None while it is undrawn."""
+        p = self._edge_owner[self._board.edge_id(edge)]
+        return PLAYERS[p] if p >= 0 else None
+
+    def intersection_owner(self, vertex: object) -> str | None:
+        """The player whose line touches an intersection, or None when no line does."""
+        p = self._vertex_owner[self._board.vertex_id(vertex)]
+        return PLAYERS[p] if p >= 0 else None
+
+    def buildings_after(self, house: object) -> list[Building]:
+        """The buildings that removing `house` would place now, in placement order."""
+        board = self._board
+        x = board.hex_id(house)
+        if self._house[x] < 0:
+            raise StreetcarError(f"hex {hex_json(board.hexes[x])} holds no house")
+        return [
+            Building(board.hexes[y], COLOURS[colour], cubes)
+            for y, colour, cubes in self.buildings_after_ids(x)
+        ]
+
+    # -- the public position as tables (the fast path; see tables.py) -----------------------
+
+    def tables(self) -> Tables:
+        """The position as read-only tuples indexed by board ids, shared until push or pop."""
+        if self._tables is None:
+            self._tables = Tables(
+                houses=tuple(self._house),
+                building_colours=tuple(self._bcol),
+                building_cubes=tuple(self._bcubes),
+                edge_owners=tuple(self._edge_owner),
+                vertex_owners=tuple(self._vertex_owner),
+                removed=tuple(map(tuple, self._removed)),
+                removable=tuple(sorted(self._removable)),
+                supply=tuple(self._supply),
+            )
+        return self._tables
+
+    @property
+    def player_index(self) -> int:
+        """Index into PLAYERS of the player to move (0 purple, 1 red)."""
+        return (self._turn - 1) % 2
+
+    def line_choice_ids(self) -> list[tuple[int, ...]]:
+        """`legal_line_choices()` as edge ids: pairs (e, f) with e < f, lone edges, or ()."""
+        if self._over:
+            return []
+        return line_rules.line_choice_ids(
+            self._board, self._edge_owner, self._vertex_owner, self.player_index
+        )
+
+    def buildings_after_ids(self, x: int) -> list[tuple[int, int, int]]:
+        """(hex id, colour, cubes) of the buildings removing the house on hex `x` would place."""
+        if not 0 <= x < len(self._house) or self._house[x] < 0:
+            raise StreetcarError(f"hex id {x!r} holds no house")
+        return placements(self._board.hex_neighbours, self._house, self._bcol, self._supply, x)
+
     def snapshot(self) -> tuple[object, ...]:
         """Every mutable part of the position, for exact equality checks (undo, copy)."""
         return (
@@ -234,28 +306,17 @@ class Game:
 
     # -- legal moves ------------------------------------------------------------------------
 
-    @property
-    def _player(self) -> int:
-        return (self._turn - 1) % 2
-
-    def _line_choice_ids(self) -> list[tuple[int, ...]]:
-        return line_rules.line_choice_ids(
-            self._board, self._edge_owner, self._vertex_owner, self._player
-        )
-
     def legal_line_choices(self) -> list[tuple[Edge, ...]]:
         """Every legal line part of this turn (pairs, lone edges, or the empty choice)."""
-        if self._over:
-            return []
         edges = self._board.edges
-        return [tuple(edges[e] for e in choice) for choice in self._line_choice_ids()]
+        return [tuple(edges[e] for e in choice) for choice in self.line_choice_ids()]
 
     def legal_edges(self) -> list[Edge]:
         """Edges the current player may draw now (the first edge of a turn)."""
         if self._over:
             return []
         ids = line_rules.legal_edge_ids(
-            self._board, self._edge_owner, self._vertex_owner, self._player
+            self._board, self._edge_owner, self._vertex_owner, self.player_index
         )
         return [self._board.edges[e] for e in ids]
 
@@ -266,7 +327,7 @@ class Game:
         if problem:
             raise self._illegal(Move([self._board.edges[e]]), *problem)
         ids = line_rules.partner_ids(
-            self._board, self._edge_owner, self._vertex_owner, e, self._player
+            self._board, self._edge_owner, self._vertex_owner, e, self.player_index
         )
         return [self._board.edges[f] for f in ids]
 
@@ -280,7 +341,7 @@ class Game:
         problem = self._edge_problem(e)
         if problem is None and f is not None:
             problem = line_rules.lines_problem(
-                self._board, self._edge_owner, self._vertex_owner, (f, e), self._player
+                self._board, self._edge_owner, self._vertex_owner, (f, e), self.player_index
             )
         return None if problem is None else problem[1]
 
@@ -288,7 +349,7 @@ class Game:
         if self._over:
             return "game-over", "the game is over"
         return line_rules.edge_problem(
-            self._board, self._edge_owner, self._vertex_owner, e, self._player
+            self._board, self._edge_owner, self._vertex_owner, e, self.player_index
         )
 
     def legal_moves(self) -> Iterator[Move]:
@@ -299,7 +360,7 @@ class Game:
         removals: list[Hex | None] = (
             [None] if self._turn == 1 else [hexes[x] for x in sorted(self._removable)]
         )
-        for choice in self._line_choice_ids():
+        for choice in self.line_choice_ids():
             drawn = [edges[e] for e in choice]
             for h in removals:
                 yield Move(drawn, h)
@@ -309,7 +370,7 @@ class Game:
         if self._over:
             return 0
         removals = 1 if self._turn == 1 else len(self._removable)
-        return len(self._line_choice_ids()) * removals
+        return len(self.line_choice_ids()) * removals
 
     def is_legal(self, move: Move) -> bool:
         """True when `push(move)` would succeed."""
@@ -343,7 +404,7 @@ class Game:
         except BoardError as error:
             raise self._illegal(move, "edge-not-on-board", str(error)) from None
         problem = line_rules.lines_problem(
-            board, self._edge_owner, self._vertex_owner, edges, self._player
+            board, self._edge_owner, self._vertex_owner, edges, self.player_index
         )
         if problem:
             raise self._illegal(move, *problem)
@@ -375,8 +436,32 @@ class Game:
         edges, x = self._check(move)
         self._apply(move, edges, x)
 
+    def legal_actions(self) -> list[dict[str, Any]]:
+        """`legal_moves()` as JSON-ready actions `{"lines": [...], "remove": [q, r] | None}`."""
+        return [move.to_action() for move in self.legal_moves()]
+
+    def apply(self, action: object) -> None:
+        """Play a turn given as an action, through `push`; refused with IllegalMoveError.
+
+        An action may carry the record's `player` key; it must name the player to move.
+        """
+        try:
+            move = Move.from_action(action)
+        except BoardError as error:
+            raise IllegalMoveError(
+                f"illegal action on turn {self._turn} ({self.current_player}): {error}",
+                rule="malformed-action",
+                turn=self._turn,
+                reason=str(error),
+            ) from None
+        player = action.get("player", self.current_player) if isinstance(action, dict) else None
+        if player != self.current_player:
+            reason = f"it is {self.current_player}'s turn, not {player!r}"
+            raise self._illegal(move, "wrong-player", reason)
+        self.push(move)
+
     def _apply(self, move: Move, edges: tuple[int, ...], x: int) -> None:
-        board, p = self._board, self._player
+        board, p = self._board, self.player_index
         claimed: list[int] = []
         for e in edges:
             self._edge_owner[e] = p
@@ -391,7 +476,7 @@ class Game:
             colour = self._house[x]
             self._removed[p][colour] += 1
             self._removable.discard(x)
-            new = self._buildings_after(x)
+            new = self.buildings_after_ids(x)
             self._house[x] = -1
             for y, bcolour, cubes in new:
                 self._bcol[y], self._bcubes[y] = bcolour, cubes
@@ -405,35 +490,17 @@ class Game:
         self._stack.append((move, _Undo(edges, tuple(claimed), x, colour, placed, tuple(blocked))))
         self._turn += 1
         self._over = not self._removable
-
-    def _buildings_after(self, x: int) -> list[tuple[int, int, int]]:
-        """(hex, colour, cubes) of the buildings that removing house `x` would place.
-
-        Candidates are the removed hex and its empty neighbours (no other hex loses a house),
-        taken in board order so a short supply is shared out the same way every time.
-        """
-        house, bcol, nbrs = self._house, self._bcol, self._board.hex_neighbours
-        saved, house[x] = house[x], -1
-        supply = self._supply[:]
-        new: list[tuple[int, int, int]] = []
-        for y in sorted([x, *(z for z in nbrs[x] if house[z] < 0 and bcol[z] < 0)]):
-            around = [house[z] for z in nbrs[y] if house[z] >= 0]
-            if len(around) == 3:
-                colour, wanted = building_for(around)
-                cubes = min(wanted, supply[colour])
-                supply[colour] -= cubes
-                new.append((y, colour, cubes))
-        house[x] = saved
-        return new
+        self._tables = None
 
     def pop(self) -> Move:
         """Undo the last turn exactly and return its move."""
         if not self._stack:
             raise StreetcarError("no move to undo")
         move, undo = self._stack.pop()
+        self._tables = None
         self._turn -= 1
         self._over = False
-        p = self._player
+        p = self.player_index
         for y in reversed(undo.placed):
             self._supply[self._bcol[y]] += self._bcubes[y]
             self._bcol[y], self._bcubes[y] = -1, 0

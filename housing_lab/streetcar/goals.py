@@ -30,7 +30,8 @@ def bonuses(game: Game, reach: set[int]) -> dict[str, int]:
 
 def meets(game: Game) -> dict[str, set[int]]:
     """For each goal in play, the building hexes that meet it."""
-    board, bcol, bcubes, house = game._board, game._bcol, game._bcubes, game._house
+    board, tables = game.board, game.tables()
+    bcol, bcubes, house = tables.building_colours, tables.building_cubes, tables.houses
     built = {x for x, c in enumerate(bcol) if c >= 0}
     coloured = {x for x in built if bcubes[x] > 0}
     tests = {
@@ -55,7 +56,7 @@ def meets(game: Game) -> dict[str, set[int]]:
 
 def _longest_run(game: Game, x: int, built: set[int]) -> int:
     """Length of the longest straight run of buildings through hex `x` along the 3 axes."""
-    hexes, index = game._board.hexes, game._board.hex_index
+    hexes, index = game.board.hexes, game.board.hex_index
     q, r = hexes[x]
     best = 1
     for dq, dr in DIRECTIONS[:3]:
@@ -71,7 +72,8 @@ def _longest_run(game: Game, x: int, built: set[int]) -> int:
 
 def _arts_district(game: Game, built: set[int]) -> set[int]:
     """Buildings in a connected group (hex adjacency) whose cubes show all four colours."""
-    nbrs, bcol, bcubes = game._board.hex_neighbours, game._bcol, game._bcubes
+    tables = game.tables()
+    nbrs, bcol, bcubes = game.board.hex_neighbours, tables.building_colours, tables.building_cubes
     found: set[int] = set()
     seen: set[int] = set()
     for start in built:

@@ -56,19 +56,19 @@ class GreedyBot:
 
     def _lines(self, game: Game) -> list[_Line]:
         """Every legal line choice with its lines-only score change."""
-        board, p = game.board, (game.turn - 1) % 2
-        vowner, bcol, bcubes = game._vertex_owner, game._bcol, game._bcubes
-        removed, penalty = game._removed[p], game.rules.penalty
+        board, p, tables = game.board, game.player_index, game.tables()
+        vowner, bcol, bcubes = tables.vertex_owners, tables.building_colours, tables.building_cubes
+        removed, penalty = tables.removed[p], game.rules.penalty
         mine = connected_hexes(game, p)
         label = line_components(game, p)
         vertex_line = {
             v: label[e]
-            for e, who in enumerate(game._edge_owner)
+            for e, who in enumerate(tables.edge_owners)
             if who == p
             for v in board.edge_vertices[e]
         }
         result = []
-        for choice in game._line_choice_ids():
+        for choice in game.line_choice_ids():
             ends = {v for e in choice for v in board.edge_vertices[e]}
             fresh = [v for v in ends if vowner[v] != p]
             joined = {vertex_line[v] for v in ends if v in vertex_line}
@@ -88,13 +88,14 @@ class GreedyBot:
         self, game: Game, lines: list[_Line]
     ) -> list[tuple[tuple[float, ...], _Line, int]]:
         """For each removable house, its best line choice and the (value, ties...) key."""
-        p = (game.turn - 1) % 2
-        removed, theirs = game._removed[p], game._removed[1 - p]
+        p, tables = game.player_index, game.tables()
+        bcol, bcubes = tables.building_colours, tables.building_cubes
+        removed, theirs = tables.removed[p], tables.removed[1 - p]
         mine, their_hexes = connected_hexes(game, p), connected_hexes(game, 1 - p)
         cubes_now = [0, 0, 0, 0]
         for x in mine:
-            if game._bcol[x] >= 0:
-                cubes_now[game._bcol[x]] += game._bcubes[x]
+            if bcol[x] >= 0:
+                cubes_now[bcol[x]] += bcubes[x]
         best_for_colour = [
             max(lines, key=lambda ln, c=c: (ln.value + ln.by_colour[c], ln.reach, ln.luck))
             for c in range(4)
@@ -104,11 +105,11 @@ class GreedyBot:
             for x in line.hexes:
                 touching.setdefault(x, []).append(line)
         ranked = []
-        for x in sorted(game._removable):
-            colour = game._house[x]
-            after = removed[:]
+        for x in tables.removable:
+            colour = tables.houses[x]
+            after = list(removed)
             after[colour] += 1
-            new = game._buildings_after(x)
+            new = game.buildings_after_ids(x)
             base = cubes_now[colour]
             for y, c, k in new:
                 if y in mine:
@@ -131,7 +132,7 @@ class GreedyBot:
         self, game: Game, ranked: list[tuple[tuple[float, ...], _Line, int]]
     ) -> list[tuple[tuple[float, ...], _Line, int]]:
         """Exact (own - opponent) after each house's best move, goal bonuses included."""
-        trial, p = game.copy(), (game.turn - 1) % 2
+        trial, p = game.copy(), game.player_index
         edges, hexes = game.board.edges, game.board.hexes
         me, them = ("purple", "red") if p == 0 else ("red", "purple")
         result = []

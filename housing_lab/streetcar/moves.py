@@ -2,6 +2,13 @@
 
 A move is a plain value, independent of any board: edges and hexes are coordinates, normalised
 (each edge's hexes sorted, the edges sorted) so two spellings of the same turn compare equal.
+Its JSON-ready form, the *action* (`Game.legal_actions()` / `Game.apply`), is a record's turn
+without the player: `{"lines": [[[q1, r1], [q2, r2]], ...], "remove": [q, r] | None}`.
+
+    >>> Move([[[0, 1], [0, 0]]], [2, -1]).to_action()
+    {'lines': [[[0, 0], [0, 1]]], 'remove': [2, -1]}
+    >>> Move.from_action({"lines": [], "remove": None, "player": "red"}) == Move()
+    True
 """
 
 from __future__ import annotations
@@ -13,6 +20,8 @@ from typing import Any
 from housing_lab.streetcar.board import edge_json, hex_json, parse_hex, parse_pair
 from housing_lab.streetcar.errors import BoardError
 from housing_lab.streetcar.hexgrid import Edge, Hex, make_edge
+
+ACTION_KEYS = frozenset({"lines", "remove", "player"})
 
 
 @dataclass(frozen=True)
@@ -27,13 +36,31 @@ class Move:
         object.__setattr__(self, "lines", edges)
         object.__setattr__(self, "remove", None if remove is None else parse_hex(remove))
 
-    def to_json(self, player: str) -> dict[str, Any]:
-        """The turn as the game record writes it."""
+    def to_action(self) -> dict[str, Any]:
+        """The move as a JSON-ready action: the record's turn object without `player`."""
         return {
-            "player": player,
             "lines": [edge_json(edge) for edge in self.lines],
             "remove": None if self.remove is None else hex_json(self.remove),
         }
+
+    def to_json(self, player: str) -> dict[str, Any]:
+        """The turn as the game record writes it."""
+        return {"player": player, **self.to_action()}
+
+    @staticmethod
+    def from_action(action: object) -> Move:
+        """A move from an action; stricter than `from_json`: `lines` is required, no other keys.
+
+        A `player` key (a record's turn) is accepted here and checked by `Game.apply`.
+        """
+        if not isinstance(action, dict):
+            raise BoardError(f"an action is an object with lines and remove, not {action!r}")
+        unknown = sorted(str(key) for key in action.keys() - ACTION_KEYS)
+        if unknown:
+            raise BoardError(f"unknown action key {unknown[0]!r} (known: lines, remove, player)")
+        if "lines" not in action:
+            raise BoardError(f"an action needs lines (a list of edges): {action!r}")
+        return Move.from_json(action)
 
     @staticmethod
     def from_json(turn: object) -> Move:

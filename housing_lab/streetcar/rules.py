@@ -28,7 +28,6 @@ _GOALS = load_data("goals.json")["goals"]
 COLOURS: tuple[str, ...] = tuple(_KIT["colours"])
 PLAYERS: tuple[str, ...] = tuple(_KIT["players"])
 STANDARD_BOUNDS: dict[str, list[int]] = _KIT["bounds"]
-HOUSES_PER_COLOUR: int = _KIT["houses_per_colour"]
 CUBES_PER_COLOUR: int = _KIT["cubes_per_colour"]
 DEFAULT_PENALTY: int = _KIT["penalty"]
 GOAL_BONUS: dict[str, int] = {name: spec["bonus"] for name, spec in _GOALS.items()}

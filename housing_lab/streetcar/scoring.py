@@ -69,7 +69,7 @@ class Outcome:
 
 def connected_hexes(game: Game, p: int) -> set[int]:
     """Hexes with a corner on player `p`'s lines (the buildings among them are connected)."""
-    board, owner = game._board, game._vertex_owner
+    board, owner = game.board, game.tables().vertex_owners
     found: set[int] = set()
     for v, who in enumerate(owner):
         if who == p:
@@ -79,7 +79,7 @@ def connected_hexes(game: Game, p: int) -> set[int]:
 
 def line_components(game: Game, p: int) -> dict[int, int]:
     """Label of the separate line each of player `p`'s edges belongs to (edge id -> label)."""
-    owner, nbrs = game._edge_owner, game._board.edge_neighbours
+    owner, nbrs = game.tables().edge_owners, game.board.edge_neighbours
     label: dict[int, int] = {}
     mark = -1
     for start, who in enumerate(owner):
@@ -104,13 +104,14 @@ def line_count(game: Game, p: int) -> int:
 
 def breakdown(game: Game, p: int) -> ScoreBreakdown:
     """Player `p`'s itemised score as the position stands."""
+    tables = game.tables()
     reach = connected_hexes(game, p)
     cubes = [0] * len(COLOURS)
     for x in reach:
-        colour = game._bcol[x]
+        colour = tables.building_colours[x]
         if colour >= 0:
-            cubes[colour] += game._bcubes[x]
-    removed = game._removed[p]
+            cubes[colour] += tables.building_cubes[x]
+    removed = tables.removed[p]
     products = [removed[c] * cubes[c] for c in range(len(COLOURS))]
     lines = line_count(game, p)
     penalty = lines * game.rules.penalty

@@ -154,6 +154,40 @@ def test_each_development_goal(goal: str, bonus: int) -> None:
     assert item.total == sum(item.products.values()) - 10 + bonus
 
 
+def cycling_bonus(built: list[tuple[int, int]]) -> int:
+    """Purple's cycling bonus with a 1-cube building on each hex of a board of just those hexes.
+
+    Purple draws every side of every building, so all of them are connected; with no houses
+    there is nothing else on the board to meet or miss the goal.
+    """
+    sides = sorted({edge for h in built for edge in hex_sides(h)})
+    game = Game.from_position(
+        Board.from_hexes(built),
+        houses={},
+        buildings=[[q, r, "white", 1] for q, r in built],
+        lines={"purple": sides},
+        rules=Rules(goals=frozenset({"cycling"})),
+    )
+    return game.score_breakdown()["purple"].goals["cycling"]
+
+
+@pytest.mark.parametrize(
+    ("built", "bonus"),
+    [
+        ([(q, 0) for q in range(3)], 0),  # a run of 3 is one short
+        ([(q, 0) for q in range(4)], 4 * 4),  # a run of 4 along each of the 3 axes
+        ([(0, r) for r in range(4)], 4 * 4),
+        ([(q, -q) for q in range(4)], 4 * 4),
+        ([(q, 0) for q in range(5)], 5 * 4),  # every building of a longer run scores
+        ([(0, 0), (1, 0), (2, 0), (2, 1)], 0),  # 4 buildings, but bent after 3
+        ([(0, 0), (1, 0), (2, 0), (4, 0)], 0),  # 4 on one axis, but with a gap
+        ([(0, 0), (1, 0), (2, 0), (3, 0), (0, 1), (0, 2)], 4 * 4),  # the run of 4 only
+    ],
+)
+def test_cycling_needs_a_straight_run_of_4(built: list[tuple[int, int]], bonus: int) -> None:
+    assert cycling_bonus(built) == bonus
+
+
 def test_goals_add_up_and_need_a_connection() -> None:
     game = goals_position({"parks", "low_rise", "immigration"})
     assert game.score_breakdown()["purple"].goals == {"parks": 8, "low_rise": 8, "immigration": 20}
