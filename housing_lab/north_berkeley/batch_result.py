@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from housing_lab.north_berkeley.batch_rules import MoveInCounts
-from housing_lab.north_berkeley.constituents import CARD_IDS
+from housing_lab.north_berkeley.card_rules import CARD_IDS
 from housing_lab.north_berkeley.movein import OUTCOMES
 from housing_lab.north_berkeley.policies import (
     ADU,
