@@ -29,6 +29,9 @@ import numpy as np
 
 from housing_lab.north_berkeley.batch_result import BatchResult
 from housing_lab.north_berkeley.batch_rules import (
+    HIGH,
+    LOW,
+    MIDDLE,
     ArrayFacts,
     MoveInCounts,
     card_scores,
@@ -51,7 +54,6 @@ from housing_lab.north_berkeley.tile_facts import TILE_COUNTS, square_tags, tile
 from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
 
 Array = np.ndarray
-HIGH, MIDDLE, LOW = (INCOMES.index(i) for i in ("high", "middle", "low"))
 # Per-(square, tile) contributions, summed over the board: the counted facts (`TILE_COUNTS`,
 # ArrayFacts fields) and the two costs (housing tiles are halved by matching funds, garages and
 # parks are not).

@@ -19,8 +19,11 @@ from housing_lab.north_berkeley.card_rules import (
     fact_value,
     holds,
 )
+from housing_lab.north_berkeley.policies import INCOMES
 
 Array = np.ndarray
+HIGH, MIDDLE, LOW = (INCOMES.index(i) for i in ("high", "middle", "low"))
+NOBODY = -1  # an empty ADU slot in `MoveInCounts.existing_after`
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,45 @@ class MoveInCounts:
         low_left = house_low - self.high_house_low - self.middle_house_low
         middle_in = house_middle - self.high_house_middle + self.middle_house_low
         return (low_left == 0) & (middle_in == 0) & (self.middle_adu == 0) & (self.low_adu == 0)
+
+    def existing_after(self, existing: Array, is_house: Array) -> Array:
+        """(n, homes + ADU slots) income codes of who lives in each existing home and ADU slot
+        after move-in (NOBODY: an empty slot), from `existing` (n, homes) codes.
+
+        Every displacing step takes the lowest income first, then the first home in layout
+        order, so the k-th low income house is taken by a high income resident when k < the
+        lows high income displaced from houses, else by a middle one when k < that plus the lows
+        middle income displaced from houses; ADU slots fill in house order: high, middle, low.
+        """
+        existing = existing.astype(np.int16)
+        after = existing.copy()
+        for kind_mask, by_high_low, by_middle_low, by_high_middle in (
+            (is_house, self.high_house_low, self.middle_house_low, self.high_house_middle),
+            (
+                ~is_house,
+                self.high_apartment_low,
+                self.middle_apartment_low,
+                self.high_apartment_middle,
+            ),
+        ):
+            for income in (LOW, MIDDLE):
+                mine = (existing == income) & kind_mask
+                rank = np.cumsum(mine, axis=1) - 1  # k-th such home, in layout order
+                if income == LOW:
+                    to_high = mine & (rank < by_high_low[:, None])
+                    to_middle = mine & ~to_high & (rank < (by_high_low + by_middle_low)[:, None])
+                    after[to_middle] = MIDDLE
+                else:
+                    to_high = mine & (rank < by_high_middle[:, None])
+                after[to_high] = HIGH
+        slot = np.arange(int(is_house.sum()))[None, :]
+        high_end = self.high_adu[:, None]
+        middle_end = high_end + self.middle_adu[:, None]
+        low_end = middle_end + self.low_adu[:, None]
+        adus = np.select(
+            [slot < high_end, slot < middle_end, slot < low_end], [HIGH, MIDDLE, LOW], NOBODY
+        )
+        return np.concatenate([after, adus], axis=1)
 
 
 def move_in_counts(

@@ -22,21 +22,25 @@ from housing_lab.north_berkeley.scenario import Scenario
 from housing_lab.north_berkeley.tile_facts import TILE_COUNTS, square_tags, tile_counts
 
 
-def new_home_counts(scenario: Scenario) -> dict[str, int]:
-    counts = {"market": 0, "middle": 0, "low": 0}
-    for tile_id in scenario.tiles.values():
-        for home in scenario.catalogue[tile_id].homes:
-            counts[home] += 1
-    counts["total"] = counts["market"] + counts["middle"] + counts["low"]
+def board_counts(scenario: Scenario) -> dict[str, int]:
+    """Every counted fact of the board: what each placed tile adds on its square, summed."""
+    counts = dict.fromkeys(TILE_COUNTS, 0)
+    for square, tile_id in scenario.tiles.items():
+        tags = square_tags(scenario.layout, square)
+        for name, value in tile_counts(scenario.catalogue[tile_id], tags).items():
+            counts[name] += value
     return counts
 
 
-def spending(scenario: Scenario) -> Fraction:
+def new_home_counts(counts: Mapping[str, int]) -> dict[str, int]:
+    """New homes by type (market, middle, low, total) from the board's counts."""
+    homes = {kind: counts[f"new_{kind}"] for kind in ("market", "middle", "low")}
+    return {**homes, "total": sum(homes.values())}
+
+
+def spending(scenario: Scenario, new_low: int) -> Fraction:
     """Sum of tile costs; with matching funds and >= 7 low homes, housing tiles cost half."""
-    halve = (
-        MATCHING_FUNDS in scenario.policies
-        and new_home_counts(scenario)["low"] >= MATCHING_FUNDS_LOW_HOMES
-    )
+    halve = MATCHING_FUNDS in scenario.policies and new_low >= MATCHING_FUNDS_LOW_HOMES
     total = Fraction(0)
     for tile_id in scenario.tiles.values():
         tile = scenario.catalogue[tile_id]
@@ -93,19 +97,16 @@ _READERS: dict[str, Callable[[BoardFacts], int | Fraction]] = {
 
 def board_facts(scenario: Scenario, occupancy: Mapping[str, str | None]) -> BoardFacts:
     """Facts of `scenario` with `occupancy` (home id -> income or None) as who lives where."""
-    layout, catalogue = scenario.layout, scenario.catalogue
-    counts = dict.fromkeys(TILE_COUNTS, 0)
-    for square, tile_id in scenario.tiles.items():
-        for name, value in tile_counts(catalogue[tile_id], square_tags(layout, square)).items():
-            counts[name] += value
+    layout = scenario.layout
+    counts = board_counts(scenario)
     housed = dict.fromkeys(INCOMES, 0)
     for income in occupancy.values():
         if income is not None:
             housed[income] += 1
     house_homes = set(layout.houses) | set(layout.adu_slots)
     return BoardFacts(
-        spending=spending(scenario),
-        new_homes=new_home_counts(scenario),
+        spending=spending(scenario, counts["new_low"]),
+        new_homes=new_home_counts(counts),
         housed=housed,
         towers=counts["towers"],
         garages=counts["garages"],

@@ -9,7 +9,7 @@ thresholds off the cards' one declaration; tests check the solver built on them 
 force for every card.
 
 Facts live in the search's groups: the new-home counts and everything the move-in makes of them
-(`NEW_HOME_FACTS`, the `POLICY_DEPENDENT` ones once per policy set), spending, and each other
+(`NEW_HOMES_GROUP_FACTS`, the `POLICY_DEPENDENT` ones once per policy set), spending, and each other
 counted tile fact on its own, or joined with the facts a relation ties it to (parks and garages
 for "more parks than garages").
 """
@@ -47,7 +47,7 @@ NEW_HOME_DERIVED = tuple(
     f for f in DERIVED_FACTS if base_facts(f) <= {*NEW_HOME_COUNTS, *MOVE_IN_FACTS}
 )
 SINGLE_DERIVED = tuple(f for f in DERIVED_FACTS if base_facts(f) <= set(SINGLES))
-NEW_HOME_FACTS = (*NEW_HOME_COUNTS, *MOVE_IN_FACTS, *NEW_HOME_DERIVED)
+NEW_HOMES_GROUP_FACTS = (*NEW_HOME_COUNTS, *MOVE_IN_FACTS, *NEW_HOME_DERIVED)
 POLICY_DEPENDENT = (
     *MOVE_IN_FACTS,
     *(f for f in NEW_HOME_DERIVED if base_facts(f) & set(MOVE_IN_FACTS)),

@@ -15,7 +15,7 @@ import numpy as np
 from housing_lab.north_berkeley.card_rules import base_facts, fact_value
 from housing_lab.north_berkeley.solver_atoms import (
     NEW_HOME_DERIVED,
-    NEW_HOME_FACTS,
+    NEW_HOMES_GROUP_FACTS,
     POLICY_DEPENDENT,
     SINGLE_DERIVED,
     SINGLES,
@@ -44,7 +44,7 @@ def single_groups(facts: Sequence[str]) -> list[tuple[str, ...]]:
 
 def group_of(fact: str, singles: Sequence[tuple[str, ...]]) -> tuple[str, ...] | None:
     """The features of the group holding `fact` (None: spending, or a fact read by parts)."""
-    if fact in NEW_HOME_FACTS:
+    if fact in NEW_HOMES_GROUP_FACTS:
         return NEW_HOMES
     parts = base_facts(fact)
     return next((g for g in singles if parts <= set(g)), None)

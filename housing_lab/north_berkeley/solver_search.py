@@ -20,8 +20,15 @@ from functools import lru_cache
 
 import numpy as np
 
-from housing_lab.north_berkeley.batch import FEATURES, HIGH, LOW, MIDDLE, BatchEvaluator
-from housing_lab.north_berkeley.batch_rules import ArrayFacts, MoveInCounts, card_scores
+from housing_lab.north_berkeley.batch import FEATURES, BatchEvaluator
+from housing_lab.north_berkeley.batch_rules import (
+    HIGH,
+    LOW,
+    MIDDLE,
+    ArrayFacts,
+    MoveInCounts,
+    card_scores,
+)
 from housing_lab.north_berkeley.batch_rules import move_in_counts as _move_in_counts
 from housing_lab.north_berkeley.card_rules import card_facts
 from housing_lab.north_berkeley.policies import (
@@ -32,7 +39,7 @@ from housing_lab.north_berkeley.policies import (
 )
 from housing_lab.north_berkeley.scenario import tile_allowed
 from housing_lab.north_berkeley.solver_atoms import (
-    NEW_HOME_FACTS,
+    NEW_HOMES_GROUP_FACTS,
     POLICY_DEPENDENT,
     Spec,
     card_atoms,
@@ -184,7 +191,7 @@ def _groups(
     mover = _mover(evaluator, placement, low_income_in_adus)
     singles = single_groups(list(atoms))
     groups = []
-    if any(f in NEW_HOME_FACTS for f in atoms):
+    if any(f in NEW_HOMES_GROUP_FACTS for f in atoms):
         groups.append(Group(NEW_HOMES, _signature(NEW_HOMES, atoms, policy_sets, mover, singles)))
     if "spending" in atoms:
         thresholds = spending_thresholds(atoms["spending"], evaluator.scale)
