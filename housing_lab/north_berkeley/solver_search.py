@@ -2,10 +2,11 @@
 
 No card needs the board itself: each reads a few sums (homes by type, spending, garages, homes on
 Greenway squares, ...) through thresholds (`solver_atoms`), and the move-in depends only on the
-numbers of new homes by type and on who lives where. The search builds one `BoardSpace` per tile
-restriction (with or without `affordable_100`), whose groups' signatures are those atoms under
-every candidate policy set, then scores its final states for each policy set with the batch
-formulas (`batch_rules`), the same code the batch evaluator uses.
+numbers of new homes by type and on who lives where. The search builds one `BoardSpace` per set
+of allowed tiles (`scenario.tile_allowed`: `affordable_100` limits phase-2 squares), whose groups'
+signatures are those atoms under every candidate policy set, then scores its final states for
+each policy set with the batch card check (`batch_rules`), the same code the batch evaluator
+uses.
 
 Each question (`goal`) may search less: states score at their least cost when no card can
 prefer a dearer board (`_least_cost`), and the last layers of large searches drop states whose
@@ -159,10 +160,10 @@ def _signature(
     mover: MoveIn,
     singles: list[tuple[str, ...]],
 ) -> Callable[[Array], Array] | None:
-    """What the question sees of a group's final sums: the classes of its atoms (None: every
-    atom of the group is kept exactly)."""
+    """What the question sees of a group's final sums: the classes of its atoms (None: the
+    group's own sums are kept exactly)."""
     mine = [f for f in atoms if group_of(f, singles) == features]
-    if all(atoms[f] is None for f in mine):
+    if all(atoms[f] is None and f in features for f in mine):
         return None
     moving = mover if any(f in POLICY_DEPENDENT for f in mine) else None
 
