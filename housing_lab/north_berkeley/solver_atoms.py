@@ -61,7 +61,8 @@ def thresholds(op: str, value: int | Fraction) -> tuple[int, ...]:
         return (math.ceil(value),)
     if op in (">", "<="):
         return (math.floor(value) + 1,)
-    return (int(value), int(value) + 1) if Fraction(value).denominator == 1 else ()
+    exact = Fraction(value)  # a yes/no fact's `true` is 1
+    return (int(exact), int(exact) + 1) if exact.denominator == 1 else ()
 
 
 def _spending(clause: Clause) -> tuple[tuple[int | Fraction, bool], ...]:
