@@ -194,7 +194,7 @@ def rules_from_dict(data: Mapping[str, Any]) -> dict[str, CardRule]:
     """Card id -> its rule, from the parsed constituents.toml (deck order kept)."""
     rules = {}
     for card, entry in data.items():
-        for key in ("plus_if", "minus_if"):
+        for key in ("name", "plus", "minus", "plus_if", "minus_if"):
             if key not in entry:
                 raise DataFileError(f"constituents.toml: {card}: {key!r} is missing")
         rules[card] = CardRule(

@@ -291,6 +291,13 @@ def test_a_bad_declaration_is_a_one_line_error(condition: dict, names: str) -> N
     assert "\n" not in str(caught.value)
 
 
+def test_a_card_without_its_condition_is_refused() -> None:
+    texts = {card_id: dict(entry) for card_id, entry in card_texts().items()}
+    del texts["urbanists"]["minus_if"]
+    with pytest.raises(DataFileError, match="urbanists: 'minus_if' is missing"):
+        rules_from_dict(texts)
+
+
 def test_every_card_declares_both_conditions_on_known_facts() -> None:
     for card in CARD_IDS:
         rule = CARD_RULES[card]
