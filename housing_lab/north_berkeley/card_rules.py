@@ -79,9 +79,6 @@ class Clause:
     op: str
     threshold: int | Fraction
 
-    def __str__(self) -> str:
-        return f"{self.fact} {self.op} {self.threshold}"
-
 
 @dataclass(frozen=True)
 class Condition:
