@@ -29,12 +29,15 @@ import numpy as np
 
 from housing_lab.north_berkeley.batch_result import BatchResult
 from housing_lab.north_berkeley.batch_rules import (
+    HIGH,
+    LOW,
+    MIDDLE,
     ArrayFacts,
     MoveInCounts,
     card_scores,
     move_in_counts,
 )
-from housing_lab.north_berkeley.constituents import CARD_IDS
+from housing_lab.north_berkeley.card_rules import CARD_IDS
 from housing_lab.north_berkeley.layout import Layout, default_layout
 from housing_lab.north_berkeley.policies import (
     ADU,
@@ -47,30 +50,15 @@ from housing_lab.north_berkeley.policies import (
     RuleOptions,
 )
 from housing_lab.north_berkeley.scenario import Scenario
+from housing_lab.north_berkeley.tile_facts import TILE_COUNTS, square_tags, tile_counts
 from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
 
 Array = np.ndarray
-HIGH, MIDDLE, LOW = (INCOMES.index(i) for i in ("high", "middle", "low"))
-TALL_KINDS = ("tower", "midrise")
-# Per-(square, tile) contributions, summed over the board. Names are ArrayFacts fields, except
-# the two costs (housing tiles are halved by matching funds, garages and parks are not).
-FEATURES = (
-    "new_market",
-    "new_middle",
-    "new_low",
-    "housing_cost",
-    "other_cost",
-    "towers",
-    "garages",
-    "parks",
-    "tall_squares",
-    "greenway_homes",
-    "tall_on_virginia",
-    "tower_on_virginia_or_acton",
-    "corner_townhouses",
-    "tower_on_corner",
-    "market_only_squares",
-)
+# Per-(square, tile) contributions, summed over the board: the counted facts (`TILE_COUNTS`,
+# ArrayFacts fields) and the two costs (housing tiles are halved by matching funds, garages and
+# parks are not).
+COSTS = ("housing_cost", "other_cost")
+FEATURES = (*TILE_COUNTS, *COSTS)
 CHUNK = 1 << 15  # boards per step: arrays of this size stay in the CPU cache
 
 
@@ -132,31 +120,15 @@ def tile_features(layout: Layout, catalogue: Catalogue) -> tuple[Array, int]:
     unit = lcm(*(t.cost.denominator for t in tiles)) if tiles else 1
     table = np.zeros((len(layout.squares), len(tiles) + 1, len(FEATURES)), dtype=np.int64)
     for s, square in enumerate(layout.squares):
-        tag = {
-            name: layout.has_tag(square, name)
-            for name in ("virginia", "acton", "greenway", "corner")
-        }
+        tags = square_tags(layout, square)
         for t, tile in enumerate(tiles):
-            tall = tile.kind in TALL_KINDS
-            tower = tile.kind == "tower"
             cost = int(tile.cost * unit)
-            table[s, t] = (
-                tile.count("market"),
-                tile.count("middle"),
-                tile.count("low"),
+            counted = tile_counts(tile, tags)
+            table[s, t] = [
+                *(counted[name] for name in TILE_COUNTS),
                 cost if tile.is_housing else 0,
                 0 if tile.is_housing else cost,
-                tower,
-                tile.kind == "garage",
-                tile.kind == "park",
-                tall,
-                len(tile.homes) if tag["greenway"] else 0,
-                tall and tag["virginia"],
-                tower and (tag["virginia"] or tag["acton"]),
-                tile.kind == "townhouse" and tag["corner"],
-                tower and tag["corner"],
-                tile.is_housing and tile.count("market") == len(tile.homes),
-            )
+            ]
     return table, unit
 
 
@@ -328,9 +300,6 @@ class BatchEvaluator:
         facts = ArrayFacts(
             scale=self.scale,
             spending=spending,
-            new_market=sums["new_market"],
-            new_middle=sums["new_middle"],
-            new_low=low,
             new_total=sums["new_market"] + sums["new_middle"] + low,
             housed_high=housed[HIGH],
             housed_middle=housed[MIDDLE],
@@ -338,7 +307,7 @@ class BatchEvaluator:
             apartments_middle_or_high=counts.apartments_middle_or_high(apartment_low),
             houses_all_high=counts.houses_all_high(house_low, house_middle),
             vacancy_control=vacancy,
-            **{name: sums[name] for name in FEATURES[5:]},
+            **{name: sums[name] for name in TILE_COUNTS},
         )
         return facts, counts
 

@@ -1,10 +1,7 @@
 """What the batch evaluator returns: arrays per board, and the RULES.md result dict of any board.
 
-`existing_after` (who lives in each existing home and ADU after move-in) is not stored: it follows
-from the move-in counts. Every displacing step takes the lowest income first, then the first home
-in layout order, so the k-th low income house (in layout order) is taken by a high income
-resident when k < high-displaced-from-houses, else by a middle one when k < that plus
-middle-displaced-from-houses; ADU slots fill in house order, high, then middle, then low.
+`existing_after` (who lives in each existing home and ADU after move-in) is not stored: the
+move-in counts give it (`batch_rules.MoveInCounts.existing_after`).
 """
 
 from __future__ import annotations
@@ -15,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from housing_lab.north_berkeley.batch_rules import MoveInCounts
-from housing_lab.north_berkeley.constituents import CARD_IDS
+from housing_lab.north_berkeley.batch_rules import NOBODY, MoveInCounts
+from housing_lab.north_berkeley.card_rules import CARD_IDS
 from housing_lab.north_berkeley.movein import OUTCOMES
 from housing_lab.north_berkeley.policies import (
     ADU,
@@ -31,8 +28,6 @@ if TYPE_CHECKING:
     from housing_lab.north_berkeley.batch import BatchEvaluator, Boards
 
 Array = np.ndarray
-HIGH, MIDDLE, LOW = (INCOMES.index(i) for i in ("high", "middle", "low"))
-NOBODY = -1  # an empty ADU slot in `existing_after_codes`
 NEW_HOME_KEYS = ("market", "middle", "low", "total")
 
 
@@ -72,39 +67,10 @@ class BatchResult:
 
     def existing_after_codes(self) -> Array:
         """(n, homes + ADU slots) income codes after move-in; NOBODY for an empty ADU slot."""
-        counts, existing = self.counts, self.boards.existing
+        existing = self.boards.existing
         if existing.ndim == 1:
             existing = np.broadcast_to(existing, (len(self), len(existing)))
-        existing = existing.astype(np.int16)
-        is_house = self.evaluator.is_house
-        after = existing.copy()
-        for kind_mask, by_high_low, by_middle_low, by_high_middle in (
-            (is_house, counts.high_house_low, counts.middle_house_low, counts.high_house_middle),
-            (
-                ~is_house,
-                counts.high_apartment_low,
-                counts.middle_apartment_low,
-                counts.high_apartment_middle,
-            ),
-        ):
-            for income in (LOW, MIDDLE):
-                mine = (existing == income) & kind_mask
-                rank = np.cumsum(mine, axis=1) - 1  # k-th such home, in layout order
-                if income == LOW:
-                    to_high = mine & (rank < by_high_low[:, None])
-                    to_middle = mine & ~to_high & (rank < (by_high_low + by_middle_low)[:, None])
-                    after[to_middle] = MIDDLE
-                else:
-                    to_high = mine & (rank < by_high_middle[:, None])
-                after[to_high] = HIGH
-        slot = np.arange(int(is_house.sum()))[None, :]
-        high_end = counts.high_adu[:, None]
-        middle_end = high_end + counts.middle_adu[:, None]
-        low_end = middle_end + counts.low_adu[:, None]
-        adus = np.select(
-            [slot < high_end, slot < middle_end, slot < low_end], [HIGH, MIDDLE, LOW], NOBODY
-        )
-        return np.concatenate([after, adus], axis=1)
+        return self.counts.existing_after(existing, self.evaluator.is_house)
 
     def to_dict(self, i: int) -> dict[str, Any]:
         """Board `i` in the RULES.md output format (equal to the scalar engine's `to_dict`)."""

@@ -1,4 +1,4 @@
-"""Move-in and the 22 cards as array formulas, shared by the batch evaluator and the solver.
+"""Move-in and the 22 cards on arrays, shared by the batch evaluator and the solver.
 
 The scalar move-in (`movein.py`) places residents one by one; every step there fills the first
 vacant homes of a kind from the front of a pool, so the number placed at each step is a `min` of
@@ -8,14 +8,22 @@ arrays of boards at once. Exact agreement with the scalar engine is a test, not 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from housing_lab.north_berkeley.constituents import CARD_IDS
+from housing_lab.north_berkeley.card_rules import (
+    BASE_FACTS,
+    CARD_IDS,
+    CARD_RULES,
+    fact_value,
+    holds,
+)
+from housing_lab.north_berkeley.policies import INCOMES
 
 Array = np.ndarray
+HIGH, MIDDLE, LOW = (INCOMES.index(i) for i in ("high", "middle", "low"))
+NOBODY = -1  # an empty ADU slot in `MoveInCounts.existing_after`
 
 
 @dataclass(frozen=True)
@@ -92,6 +100,45 @@ class MoveInCounts:
         low_left = house_low - self.high_house_low - self.middle_house_low
         middle_in = house_middle - self.high_house_middle + self.middle_house_low
         return (low_left == 0) & (middle_in == 0) & (self.middle_adu == 0) & (self.low_adu == 0)
+
+    def existing_after(self, existing: Array, is_house: Array) -> Array:
+        """(n, homes + ADU slots) income codes of who lives in each existing home and ADU slot
+        after move-in (NOBODY: an empty slot), from `existing` (n, homes) codes.
+
+        Every displacing step takes the lowest income first, then the first home in layout
+        order, so the k-th low income house is taken by a high income resident when k < the
+        lows high income displaced from houses, else by a middle one when k < that plus the lows
+        middle income displaced from houses; ADU slots fill in house order: high, middle, low.
+        """
+        existing = existing.astype(np.int16)
+        after = existing.copy()
+        for kind_mask, by_high_low, by_middle_low, by_high_middle in (
+            (is_house, self.high_house_low, self.middle_house_low, self.high_house_middle),
+            (
+                ~is_house,
+                self.high_apartment_low,
+                self.middle_apartment_low,
+                self.high_apartment_middle,
+            ),
+        ):
+            for income in (LOW, MIDDLE):
+                mine = (existing == income) & kind_mask
+                rank = np.cumsum(mine, axis=1) - 1  # k-th such home, in layout order
+                if income == LOW:
+                    to_high = mine & (rank < by_high_low[:, None])
+                    to_middle = mine & ~to_high & (rank < (by_high_low + by_middle_low)[:, None])
+                    after[to_middle] = MIDDLE
+                else:
+                    to_high = mine & (rank < by_high_middle[:, None])
+                after[to_high] = HIGH
+        slot = np.arange(int(is_house.sum()))[None, :]
+        high_end = self.high_adu[:, None]
+        middle_end = high_end + self.middle_adu[:, None]
+        low_end = middle_end + self.low_adu[:, None]
+        adus = np.select(
+            [slot < high_end, slot < middle_end, slot < low_end], [HIGH, MIDDLE, LOW], NOBODY
+        )
+        return np.concatenate([after, adus], axis=1)
 
 
 def move_in_counts(
@@ -205,139 +252,13 @@ class ArrayFacts:
     houses_all_high: Array | None = None
     vacancy_control: Array | None = None
 
-    def dollars(self, amount: int) -> int:
-        return amount * self.scale
+    def value(self, fact: str) -> Array:
+        """Any fact a card declaration names (`card_rules`), derived relations included."""
+        return fact_value(fact, self.__getattribute__)
 
 
-F = ArrayFacts
-Rule = Callable[[ArrayFacts], Array]
-
-
-def _housed_total(f: F) -> Array:
-    return f.housed_high + f.housed_middle + f.housed_low
-
-
-# Card id -> (+1, -1) as array formulas; the same conditions as constituents.CONDITIONS.
-CARD_RULES: dict[str, tuple[Rule, Rule]] = {
-    "affordable_housing_orgs": (
-        lambda f: f.housed_low == 12,
-        lambda f: f.housed_low < 6,
-    ),
-    "labor_unions": (
-        lambda f: (f.new_total >= 18) & (2 * (f.new_low + f.new_middle) >= f.new_total),
-        lambda f: f.new_total < 12,
-    ),
-    "developer": (
-        lambda f: (f.new_market >= 10) & (f.spending < f.dollars(10)),
-        lambda f: f.spending > f.dollars(13),
-    ),
-    "middle_class_millennials": (
-        lambda f: f.housed_middle == 12,
-        lambda f: f.housed_middle < 8,
-    ),
-    "anti_gentrification_activists": (
-        lambda f: 2 * (f.housed_low + f.housed_middle) > _housed_total(f),
-        lambda f: f.housed_low < 4,
-    ),
-    "business_improvement_district": (
-        lambda f: (f.new_total >= 16) & (f.garages >= 1),
-        lambda f: f.spending > f.dollars(10),
-    ),
-    "refuse_capitalism": (
-        lambda f: (f.housed_low >= 8) & (f.new_market <= 4),
-        lambda f: f.new_market > 8,
-    ),
-    "fiscal_conservatives": (
-        lambda f: f.spending < f.dollars(5),
-        lambda f: f.spending > f.dollars(8),
-    ),
-    "property_values": (
-        lambda f: f.housed_low <= 4,
-        lambda f: f.housed_low > 8,
-    ),
-    "landlords": (
-        lambda f: f.apartments_middle_or_high,
-        lambda f: f.vacancy_control,
-    ),
-    "real_estate_speculators": (
-        lambda f: f.houses_all_high & (f.spending < f.dollars(9)),
-        lambda f: f.spending > f.dollars(12),
-    ),
-    "park_and_ride": (
-        lambda f: f.garages >= 2,
-        lambda f: f.garages == 0,
-    ),
-    "more_parks": (
-        lambda f: (f.parks >= 2) & (f.spending < f.dollars(11)),
-        lambda f: f.parks == 0,
-    ),
-    "stop_the_shadows": (
-        lambda f: f.tall_on_virginia == 0,
-        lambda f: f.tower_on_virginia_or_acton > 0,
-    ),
-    "save_our_views": (
-        lambda f: (f.towers == 0) & (f.spending < f.dollars(8)),
-        lambda f: f.towers >= 3,
-    ),
-    "urbanists": (
-        lambda f: f.tall_squares >= 6,
-        lambda f: f.tall_squares < 4,
-    ),
-    "bike_lobby": (
-        lambda f: f.greenway_homes >= 10,
-        lambda f: f.garages > 1,
-    ),
-    "tech_corporations": (
-        lambda f: (f.new_total >= 20) & (f.spending < f.dollars(12)),
-        lambda f: f.new_market < 8,
-    ),
-    "inclusionary_for_all": (
-        lambda f: f.market_only_squares == 0,
-        lambda f: (f.housed_low < 7) | (f.housed_middle < 7),
-    ),
-    "eco_primitivists": (
-        lambda f: f.parks > f.garages,
-        lambda f: f.garages > 1,
-    ),
-    "neighborhood_character": (
-        lambda f: f.corner_townhouses >= 3,
-        lambda f: (f.tower_on_corner > 0) | (f.spending > f.dollars(14)),
-    ),
-    "save_our_parking": (
-        lambda f: 6 * f.garages >= f.new_total,
-        lambda f: (8 * f.garages < f.new_total) | (f.spending > f.dollars(11)),
-    ),
-}
-
-# Which facts each card reads ("move_in": housed counts and who lives where); the solver keeps
-# only these in its search state.
-CARD_FACTS: dict[str, frozenset[str]] = {
-    "affordable_housing_orgs": frozenset({"move_in"}),
-    "labor_unions": frozenset({"new_total", "new_low", "new_middle"}),
-    "developer": frozenset({"new_market", "spending"}),
-    "middle_class_millennials": frozenset({"move_in"}),
-    "anti_gentrification_activists": frozenset({"move_in"}),
-    "business_improvement_district": frozenset({"new_total", "garages", "spending"}),
-    "refuse_capitalism": frozenset({"move_in", "new_market"}),
-    "fiscal_conservatives": frozenset({"spending"}),
-    "property_values": frozenset({"move_in"}),
-    "landlords": frozenset({"move_in", "vacancy_control"}),
-    "real_estate_speculators": frozenset({"move_in", "spending"}),
-    "park_and_ride": frozenset({"garages"}),
-    "more_parks": frozenset({"parks", "spending"}),
-    "stop_the_shadows": frozenset({"tall_on_virginia", "tower_on_virginia_or_acton"}),
-    "save_our_views": frozenset({"towers", "spending"}),
-    "urbanists": frozenset({"tall_squares"}),
-    "bike_lobby": frozenset({"greenway_homes", "garages"}),
-    "tech_corporations": frozenset({"new_total", "new_market", "spending"}),
-    "inclusionary_for_all": frozenset({"market_only_squares", "move_in"}),
-    "eco_primitivists": frozenset({"parks", "garages"}),
-    "neighborhood_character": frozenset({"corner_townhouses", "tower_on_corner", "spending"}),
-    "save_our_parking": frozenset({"garages", "new_total", "spending"}),
-}
-
-if tuple(CARD_RULES) != CARD_IDS or tuple(CARD_FACTS) != CARD_IDS:  # pragma: no cover
-    raise ImportError("batch_rules.CARD_RULES must list the cards of constituents.CONDITIONS")
+if {f for f in ArrayFacts.__dataclass_fields__ if f != "scale"} != BASE_FACTS:  # pragma: no cover
+    raise ImportError("ArrayFacts must hold exactly the base facts of card_rules.BASE_FACTS")
 
 
 def card_scores(
@@ -349,9 +270,9 @@ def card_scores(
         out = (np.empty((n, len(card_ids)), dtype=bool), np.empty((n, len(card_ids)), dtype=bool))
     plus, minus = out
     for column, card in enumerate(card_ids):
-        plus_rule, minus_rule = CARD_RULES[card]
-        plus[:, column] = plus_rule(facts)
-        minus[:, column] = minus_rule(facts)
+        rule = CARD_RULES[card]
+        plus[:, column] = holds(rule.plus, facts.value, facts.scale)
+        minus[:, column] = holds(rule.minus, facts.value, facts.scale)
     return plus, minus
 
 

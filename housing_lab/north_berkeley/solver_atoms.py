@@ -1,80 +1,115 @@
 """What each card can see of a board: the atoms the solver's compression must keep apart.
 
-Every card condition compares a fact with thresholds ("at least 6 tall squares", "spending over
-$13") or relates two facts ("more parks than garages"). Written as "fact >= t" thresholds
+Every card clause compares a fact with a threshold (`card_rules`: "at least 6 tall squares",
+"spending over $13", "2 (low + middle) - total >= 0"). Written as "fact >= t" thresholds
 (spending: (amount, strict), strict meaning "over"), a fact's value matters to a coalition only
 through the thresholds its cards use: values between two thresholds can be merged. A fact given
-as None is kept exactly (it meets another fact in an arithmetic relation), True marks a yes/no
-fact. Tests check the solver built on this table against brute force for every card.
+as None is kept exactly (it meets a fact of another group in a relation). `card_atoms` reads the
+thresholds off the cards' one declaration; tests check the solver built on them against brute
+force for every card.
+
+Facts live in the search's groups: the new-home counts and everything the move-in makes of them
+(`NEW_HOMES_GROUP_FACTS`, the `POLICY_DEPENDENT` ones once per policy set), spending, and each other
+counted tile fact on its own, or joined with the facts a relation ties it to (parks and garages
+for "more parks than garages").
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
+from fractions import Fraction
 
-Spec = tuple | None | bool
+from housing_lab.north_berkeley.card_rules import (
+    CARD_RULES,
+    DERIVED_FACTS,
+    MONEY_FACTS,
+    Clause,
+    base_facts,
+    linear_form,
+)
+from housing_lab.north_berkeley.tile_facts import TILE_COUNTS
 
-# Facts derived from the numbers of new homes by type (market, middle, low): the move-in and the
-# new-home counts. Those marked POLICY_DEPENDENT differ per policy set.
-NEW_HOME_FACTS = ("new_market", "new_total", "new_low", "labor")
-POLICY_DEPENDENT = (
-    "housed_low",
-    "housed_middle",
+Spec = tuple | None
+
+NEW_HOME_COUNTS = ("new_market", "new_middle", "new_low", "new_total")
+MOVE_IN_FACTS = (
     "housed_high",
-    "anti",
+    "housed_middle",
+    "housed_low",
     "apartments_middle_or_high",
     "houses_all_high",
 )
+POLICY_FACTS = frozenset({"vacancy_control"})  # the same for every board of a policy set
+SINGLES = tuple(f for f in TILE_COUNTS if f not in NEW_HOME_COUNTS)  # each its own group
+# derived facts computed within one group (the others are read through their parts)
+NEW_HOME_DERIVED = tuple(
+    f for f in DERIVED_FACTS if base_facts(f) <= {*NEW_HOME_COUNTS, *MOVE_IN_FACTS}
+)
+SINGLE_DERIVED = tuple(f for f in DERIVED_FACTS if base_facts(f) <= set(SINGLES))
+NEW_HOMES_GROUP_FACTS = (*NEW_HOME_COUNTS, *MOVE_IN_FACTS, *NEW_HOME_DERIVED)
+POLICY_DEPENDENT = (
+    *MOVE_IN_FACTS,
+    *(f for f in NEW_HOME_DERIVED if base_facts(f) & set(MOVE_IN_FACTS)),
+)
+MOST_COUNT = 36  # more than any count on a board (one tile per square); extra thresholds are free
 
-MOST_GARAGES = 36  # more than any board holds (one per square); extra thresholds cost nothing
 
-CARD_ATOMS: dict[str, dict[str, Spec]] = {
-    "affordable_housing_orgs": {"housed_low": (6, 12)},
-    "labor_unions": {"new_total": (12, 18), "labor": True},  # labor: 2(low+middle) >= total
-    "developer": {"new_market": (10,), "spending": ((10, False), (13, True))},
-    "middle_class_millennials": {"housed_middle": (8, 12)},
-    "anti_gentrification_activists": {"anti": True, "housed_low": (4,)},
-    "business_improvement_district": {
-        "new_total": (16,),
-        "garages": (1,),
-        "spending": ((10, True),),
-    },
-    "refuse_capitalism": {"housed_low": (8,), "new_market": (5, 9)},
-    "fiscal_conservatives": {"spending": ((5, False), (8, True))},
-    "property_values": {"housed_low": (5, 9)},
-    "landlords": {"apartments_middle_or_high": True},
-    "real_estate_speculators": {"houses_all_high": True, "spending": ((9, False), (12, True))},
-    "park_and_ride": {"garages": (1, 2)},
-    "more_parks": {"parks": (1, 2), "spending": ((11, False),)},
-    "stop_the_shadows": {"tall_on_virginia": (1,), "tower_on_virginia_or_acton": (1,)},
-    "save_our_views": {"towers": (1, 3), "spending": ((8, False),)},
-    "urbanists": {"tall_squares": (4, 6)},
-    "bike_lobby": {"greenway_homes": (10,), "garages": (2,)},
-    "tech_corporations": {"new_total": (20,), "new_market": (8,), "spending": ((12, False),)},
-    "inclusionary_for_all": {
-        "market_only_squares": (1,),
-        "housed_low": (7,),
-        "housed_middle": (7,),
-    },
-    "eco_primitivists": {"parks>garages": True, "garages": (2,)},
-    "neighborhood_character": {
-        "corner_townhouses": (3,),
-        "tower_on_corner": (1,),
-        "spending": ((14, True),),
-    },
-    # 6 x garages >= total and 8 x garages < total: with garages exact, the total matters only
-    # through where it falls among 6g + 1 and 8g + 1 for every possible number of garages g
-    "save_our_parking": {
-        "garages": None,
-        "new_total": tuple(
-            sorted(
-                {6 * g + 1 for g in range(MOST_GARAGES + 1)}
-                | {8 * g + 1 for g in range(MOST_GARAGES + 1)}
-            )
-        ),
-        "spending": ((11, True),),
-    },
-}
+def thresholds(op: str, value: int | Fraction) -> tuple[int, ...]:
+    """The ">= t" thresholds that decide `x op value` for every whole number x."""
+    if op in (">=", "<"):
+        return (math.ceil(value),)
+    if op in (">", "<="):
+        return (math.floor(value) + 1,)
+    exact = Fraction(value)  # a yes/no fact's `true` is 1
+    return (int(exact), int(exact) + 1) if exact.denominator == 1 else ()
+
+
+def _spending(clause: Clause) -> tuple[tuple[int | Fraction, bool], ...]:
+    """(amount, strict) pairs: "under $x" and "at least $x" split at x, "over" just above."""
+    strict = {">=": (False,), "<": (False,), ">": (True,), "<=": (True,), "==": (False, True)}
+    return tuple((clause.threshold, s) for s in strict[clause.op])
+
+
+def _across(clause: Clause) -> dict[str, Spec]:
+    """A relation between a single fact s and a new-home count n (a s + c n `op` t): s kept
+    exactly, n through the thresholds of c n `op` t - a v for every value v of s."""
+    form = linear_form(clause.fact)
+    singles = [f for f in form if f in SINGLES]
+    counts = [f for f in form if f in NEW_HOME_COUNTS]
+    if len(singles) != 1 or len(counts) != 1 or len(form) != 2:  # pragma: no cover
+        raise NotImplementedError(f"the solver cannot split the relation {clause.fact!r}")
+    (single,), (count,) = singles, counts
+    a, c = form[single], form[count]
+    flipped = {">=": "<=", "<=": ">=", ">": "<", "<": ">", "==": "=="}
+    op = clause.op if c > 0 else flipped[clause.op]
+    cuts = {
+        t
+        for v in range(MOST_COUNT + 1)
+        for t in thresholds(op, Fraction(clause.threshold - a * v, c))
+    }
+    return {single: None, count: tuple(sorted(cuts))}
+
+
+def clause_atoms(clause: Clause) -> dict[str, Spec]:
+    """What the solver must keep apart to decide one clause."""
+    if clause.fact in MONEY_FACTS:
+        return {clause.fact: _spending(clause)}
+    if clause.fact in POLICY_FACTS:
+        return {}
+    if clause.fact in DERIVED_FACTS and clause.fact not in (*NEW_HOME_DERIVED, *SINGLE_DERIVED):
+        return _across(clause)
+    cuts = thresholds(clause.op, clause.threshold)
+    if clause.fact not in DERIVED_FACTS:  # counts are never negative: a cut at 0 splits nothing
+        cuts = tuple(t for t in cuts if t > 0)
+    return {clause.fact: cuts}
+
+
+def card_atoms(card: str) -> dict[str, Spec]:
+    """The atoms of `card`, read off its declaration (`card_rules.CARD_RULES`) each time, so
+    that a changed declaration changes the search."""
+    rule = CARD_RULES[card]
+    return merge(clause_atoms(c) for condition in rule.conditions for c in condition.clauses)
 
 
 def merge(specs: Iterable[Mapping[str, Spec]]) -> dict[str, Spec]:
@@ -87,7 +122,7 @@ def merge(specs: Iterable[Mapping[str, Spec]]) -> dict[str, Spec]:
                 merged[fact] = need
             elif old is None or need is None:
                 merged[fact] = None
-            elif isinstance(old, tuple) and isinstance(need, tuple):
+            else:
                 merged[fact] = tuple(sorted(set(old) | set(need)))
     return merged
 
@@ -95,4 +130,11 @@ def merge(specs: Iterable[Mapping[str, Spec]]) -> dict[str, Spec]:
 def spending_thresholds(spec: Spec, scale: int) -> tuple[int, ...]:
     """Spending thresholds in 1/scale dollars as ">= t" ("over $13" is ">= 13 + 1/scale")."""
     assert isinstance(spec, tuple)
-    return tuple(sorted({amount * scale + (1 if strict else 0) for amount, strict in spec}))
+    return tuple(
+        sorted(
+            {
+                math.floor(amount * scale) + 1 if strict else math.ceil(amount * scale)
+                for amount, strict in spec
+            }
+        )
+    )

@@ -1,7 +1,7 @@
 """Bounds for pruning the solver's search: what each card can still score from a partial state.
 
 A state after d squares holds, per group, a partial sum v; the squares left can add any sum f of
-`space.suffix[g][d]`. A card sees a group only through its own atoms (`CARD_ATOMS`, the same
+`space.suffix[g][d]`. A card sees a group only through its own atoms (`card_atoms`, the same
 thresholds the search keeps): its *view* of the group's final sum. For every state and card,
 the views each group can still reach are the views of v + f over f; the card's best (and worst)
 score is at most the best over every combination of reachable views, each group completed
@@ -22,17 +22,16 @@ import numpy as np
 from housing_lab.north_berkeley.batch import BatchEvaluator
 from housing_lab.north_berkeley.policies import MATCHING_FUNDS, MATCHING_FUNDS_LOW_HOMES
 from housing_lab.north_berkeley.solver_atoms import (
-    CARD_ATOMS,
     POLICY_DEPENDENT,
     Spec,
+    card_atoms,
     merge,
     spending_thresholds,
 )
+from housing_lab.north_berkeley.solver_facts import SPENDING
 from housing_lab.north_berkeley.solver_space import BoardSpace, _GroupTables, _row_labels
 
 Array = np.ndarray
-NEW_HOMES = ("new_market", "new_middle", "new_low")
-SPENDING = ("housing_cost", "other_cost")
 REACH_LIMIT = 1 << 23  # partial sums x completions looked at per group and layer, at most
 SPENT = -1  # the pseudo group of spending's lower bound (see `Bounds`)
 
@@ -74,7 +73,7 @@ class Bounds:
         # below by a state's least cost plus the least the squares left can cost: the pseudo
         # group SPENT holds the classes of that bound among all the cards' thresholds, for
         # both cost kinds (full, housing halved), and any classes at or above are reachable.
-        specs = [CARD_ATOMS[c]["spending"] for c in cards if "spending" in CARD_ATOMS[c]]
+        specs = [card_atoms(c)["spending"] for c in cards if "spending" in card_atoms(c)]
         self.spent = bool(specs) and all(t.group.features != SPENDING for t in space.groups)
         if self.spent:
             self.thresholds = np.array(
@@ -99,7 +98,7 @@ class Bounds:
         )
         self.tables = []
         for card, weight in zip(cards, weights, strict=True):
-            atoms = dict(CARD_ATOMS[card])
+            atoms = card_atoms(card)
             if halves and "spending" in atoms:
                 atoms = merge([atoms, {"new_low": (MATCHING_FUNDS_LOW_HOMES,)}])
             self.tables.append(self._table(evaluator, card, weight, atoms, facts_of, scorer))
@@ -334,36 +333,3 @@ def _reduce(values: Array, masks: list[Array]) -> Array:
         out = np.where(mask[:, :, None], flat[None, :, :], -np.inf).max(axis=1)
         values = np.moveaxis(out.reshape(len(mask), *rest), 0, axis)
     return values
-
-
-def group_facts(
-    evaluator: BatchEvaluator,
-    tables: _GroupTables,
-    policy_sets: tuple[frozenset[str], ...],
-    move_in,
-) -> dict[str, Array]:
-    """The facts a group's values give, over its whole value space (per policy set for the
-    move-in facts: `fact@i`). `move_in(market, middle, low, policies)`: the move-in facts."""
-    values = tables.values.astype(np.int64)
-    features = tables.group.features
-    if features == NEW_HOMES:
-        market, middle, low = values.T
-        total = market + middle + low
-        facts = {
-            "new_market": market,
-            "new_middle": middle,
-            "new_low": low,
-            "new_total": total,
-            "labor": 2 * (low + middle) >= total,
-        }
-        for i, policies in enumerate(policy_sets):
-            for fact, value in move_in(market, middle, low, policies).items():
-                facts[f"{fact}@{i}"] = value
-        return facts
-    if features == SPENDING:
-        housing, other = values.T
-        return {"spending": 2 * (housing + other), "spending_halved": housing + 2 * other}
-    facts = {f: values[:, i] for i, f in enumerate(features)}
-    if features == ("parks", "garages"):
-        facts["parks>garages"] = values[:, 0] > values[:, 1]
-    return facts

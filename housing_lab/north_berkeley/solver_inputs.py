@@ -6,21 +6,23 @@ Every mistake is a one-line `HousingLabError` naming the bad value, raised befor
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from housing_lab.north_berkeley.batch import GAME_POLICY_SETS, BatchEvaluator
 from housing_lab.north_berkeley.constituents import check_card
 from housing_lab.north_berkeley.errors import ScenarioFormatError
-from housing_lab.north_berkeley.policies import AFFORDABLE_100, RuleOptions, check_policy
+from housing_lab.north_berkeley.layout import Layout
+from housing_lab.north_berkeley.policies import RuleOptions, check_policy
 from housing_lab.north_berkeley.scenario import (
     affordable_error,
-    affordable_violations,
     check_existing,
     check_square,
     check_tile,
     shuffled_existing,
+    tile_allowed,
 )
+from housing_lab.north_berkeley.tiles import Catalogue
 
 Number = int | float
 
@@ -76,6 +78,18 @@ def coalition(
     return ids, tuple(weights)
 
 
+def ruled_out(
+    tiles: Mapping[str, str], policies: Collection[str], layout: Layout, catalogue: Catalogue
+) -> list[str]:
+    """The squares (layout order) whose `tiles` `policies` forbid (affordable_100 on phase 2)."""
+    return [
+        square
+        for square in layout.squares
+        if square in tiles
+        and not tile_allowed(catalogue[tiles[square]], policies, layout.phase_of(square))
+    ]
+
+
 def _policy_set(policies: Iterable[str]) -> frozenset[str]:
     if isinstance(policies, str):
         raise ScenarioFormatError(f"policies must be a list of policy ids, got {policies!r}")
@@ -121,11 +135,11 @@ def make_problem(
         candidates = list(GAME_POLICY_SETS)
     if not candidates:
         raise ScenarioFormatError("no policy set to search")
-    violations = affordable_violations(fixed, layout, catalogue)
-    if violations:
-        if explicit and any(AFFORDABLE_100 in s for s in candidates):
-            raise affordable_error(violations, fixed)
-        candidates = [s for s in candidates if AFFORDABLE_100 not in s]
+
+    broken = next((b for s in candidates if (b := ruled_out(fixed, s, layout, catalogue))), None)
+    if broken and explicit:
+        raise affordable_error(broken, fixed)
+    candidates = [s for s in candidates if not ruled_out(fixed, s, layout, catalogue)]
     placement = (
         shuffled_existing(layout, seed) if existing is None else check_existing(existing, layout)
     )

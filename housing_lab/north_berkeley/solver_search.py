@@ -2,10 +2,11 @@
 
 No card needs the board itself: each reads a few sums (homes by type, spending, garages, homes on
 Greenway squares, ...) through thresholds (`solver_atoms`), and the move-in depends only on the
-numbers of new homes by type and on who lives where. The search builds one `BoardSpace` per tile
-restriction (with or without `affordable_100`), whose groups' signatures are those atoms under
-every candidate policy set, then scores its final states for each policy set with the batch
-formulas (`batch_rules`), the same code the batch evaluator uses.
+numbers of new homes by type and on who lives where. The search builds one `BoardSpace` per set
+of allowed tiles (`scenario.tile_allowed`: `affordable_100` limits phase-2 squares), whose groups'
+signatures are those atoms under every candidate policy set, then scores its final states for
+each policy set with the batch card check (`batch_rules`), the same code the batch evaluator
+uses.
 
 Each question (`goal`) may search less: states score at their least cost when no card can
 prefer a dearer board (`_least_cost`), and the last layers of large searches drop states whose
@@ -14,48 +15,51 @@ bounds (`solver_bound`) show no completion can matter (`_keep`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
-from housing_lab.north_berkeley.batch import FEATURES, HIGH, LOW, MIDDLE, BatchEvaluator
+from housing_lab.north_berkeley.batch import FEATURES, BatchEvaluator
 from housing_lab.north_berkeley.batch_rules import (
-    CARD_FACTS,
+    HIGH,
+    LOW,
+    MIDDLE,
     ArrayFacts,
     MoveInCounts,
     card_scores,
 )
 from housing_lab.north_berkeley.batch_rules import move_in_counts as _move_in_counts
+from housing_lab.north_berkeley.card_rules import card_facts
 from housing_lab.north_berkeley.policies import (
     ADU,
-    AFFORDABLE_100,
     MATCHING_FUNDS,
     MATCHING_FUNDS_LOW_HOMES,
     VACANCY_CONTROL,
 )
+from housing_lab.north_berkeley.scenario import tile_allowed
 from housing_lab.north_berkeley.solver_atoms import (
-    CARD_ATOMS,
+    NEW_HOMES_GROUP_FACTS,
     POLICY_DEPENDENT,
     Spec,
+    card_atoms,
     merge,
     spending_thresholds,
 )
-from housing_lab.north_berkeley.solver_bound import NEW_HOMES, Bounds, group_facts
+from housing_lab.north_berkeley.solver_bound import Bounds
+from housing_lab.north_berkeley.solver_facts import (
+    NEW_HOMES,
+    SPENDING,
+    MoveIn,
+    group_facts,
+    group_of,
+    single_groups,
+)
 from housing_lab.north_berkeley.solver_inputs import Problem
 from housing_lab.north_berkeley.solver_space import BoardSpace, Group, Prune
 
 Array = np.ndarray
-SINGLES = (
-    "towers",
-    "tall_squares",
-    "greenway_homes",
-    "tall_on_virginia",
-    "tower_on_virginia_or_acton",
-    "corner_townhouses",
-    "tower_on_corner",
-    "market_only_squares",
-)
 Atoms = tuple[tuple[str, Spec], ...]
 
 
@@ -68,7 +72,7 @@ def _classes(values: Array, spec: Spec) -> Array:
 
 def _atoms(problem: Problem, pareto: bool, least_cost: bool = False) -> Atoms:
     """What the states keep apart. `least_cost`: not spending (see `_least_cost`)."""
-    specs = [CARD_ATOMS[card] for card in problem.cards]
+    specs = [card_atoms(card) for card in problem.cards]
     if pareto:
         specs.append({"housed_low": None})
     if any(MATCHING_FUNDS in s for s in problem.policy_sets):
@@ -128,6 +132,56 @@ def move_in(
     )
 
 
+def _mover(
+    evaluator: BatchEvaluator, placement: tuple[int, int, int, int], low_income_in_adus: bool
+) -> MoveIn:
+    """The move-in facts of new-home counts under a policy set (`solver_facts.MoveIn`)."""
+
+    def moved(market: Array, middle: Array, low: Array, policies: frozenset[str]) -> dict:
+        counts = move_in(evaluator, market, middle, low, policies, placement, low_income_in_adus)
+        housed = counts.housed()
+        return {
+            "housed_low": housed[LOW],
+            "housed_middle": housed[MIDDLE],
+            "housed_high": housed[HIGH],
+            "apartments_middle_or_high": counts.apartments_middle_or_high(np.int64(placement[2])),
+            "houses_all_high": counts.houses_all_high(
+                np.int64(placement[0]), np.int64(placement[1])
+            ),
+        }
+
+    return moved
+
+
+def _signature(
+    features: tuple[str, ...],
+    atoms: dict[str, Spec],
+    policy_sets: tuple[frozenset[str], ...],
+    mover: MoveIn,
+    singles: list[tuple[str, ...]],
+) -> Callable[[Array], Array] | None:
+    """What the question sees of a group's final sums: the classes of its atoms (None: the
+    group's own sums are kept exactly)."""
+    mine = [f for f in atoms if group_of(f, singles) == features]
+    if all(atoms[f] is None and f in features for f in mine):
+        return None
+    moving = mover if any(f in POLICY_DEPENDENT for f in mine) else None
+
+    def signature(values: Array) -> Array:
+        facts = group_facts(features, values, policy_sets, moving)
+        columns = [np.zeros(len(values), dtype=np.int64)]
+        for fact in mine:
+            if fact in POLICY_DEPENDENT:
+                columns += [
+                    _classes(facts[f"{fact}@{i}"], atoms[fact]) for i in range(len(policy_sets))
+                ]
+            else:
+                columns.append(_classes(facts[fact], atoms[fact]))
+        return np.stack(columns, axis=1)
+
+    return signature
+
+
 def _groups(
     evaluator: BatchEvaluator,
     atoms: dict[str, Spec],
@@ -135,43 +189,11 @@ def _groups(
     placement: tuple[int, int, int, int],
     low_income_in_adus: bool,
 ) -> list[Group]:
+    mover = _mover(evaluator, placement, low_income_in_adus)
+    singles = single_groups(list(atoms))
     groups = []
-    if any(f in atoms for f in ("new_market", "new_total", "new_low", "labor", *POLICY_DEPENDENT)):
-
-        def new_homes(values: Array) -> Array:
-            market, middle, low = values.T
-            total = market + middle + low
-            columns = [np.zeros(len(values), dtype=np.int64)]
-            for fact, value in (
-                ("new_market", market),
-                ("new_total", total),
-                ("new_low", low),
-                ("labor", 2 * (low + middle) >= total),
-            ):
-                if fact in atoms:
-                    columns.append(_classes(value, atoms[fact]))
-            if any(f in atoms for f in POLICY_DEPENDENT):
-                for policies in policy_sets:
-                    counts = move_in(
-                        evaluator, market, middle, low, policies, placement, low_income_in_adus
-                    )
-                    housed = counts.housed()
-                    seen = {
-                        "housed_low": housed[LOW],
-                        "housed_middle": housed[MIDDLE],
-                        "housed_high": housed[HIGH],
-                        "anti": 2 * (housed[LOW] + housed[MIDDLE]) > sum(housed),
-                        "apartments_middle_or_high": counts.apartments_middle_or_high(
-                            np.int64(placement[2])
-                        ),
-                        "houses_all_high": counts.houses_all_high(
-                            np.int64(placement[0]), np.int64(placement[1])
-                        ),
-                    }
-                    columns += [_classes(seen[f], atoms[f]) for f in POLICY_DEPENDENT if f in atoms]
-            return np.stack(columns, axis=1)
-
-        groups.append(Group(NEW_HOMES, new_homes))
+    if any(f in NEW_HOMES_GROUP_FACTS for f in atoms):
+        groups.append(Group(NEW_HOMES, _signature(NEW_HOMES, atoms, policy_sets, mover, singles)))
     if "spending" in atoms:
         thresholds = spending_thresholds(atoms["spending"], evaluator.scale)
         halves = any(MATCHING_FUNDS in s for s in policy_sets)
@@ -183,54 +205,28 @@ def _groups(
                 columns.append(_classes(housing + 2 * other, thresholds))
             return np.stack(columns, axis=1)
 
-        groups.append(Group(("housing_cost", "other_cost"), spending))
-    if "parks>garages" in atoms:
-
-        def parks_garages(values: Array) -> Array:
-            parks, garages = values.T
-            return np.stack(
-                [
-                    _classes(parks, atoms.get("parks", ())),
-                    _classes(garages, atoms.get("garages", ())),
-                    parks > garages,
-                ],
-                axis=1,
-            )
-
-        groups.append(Group(("parks", "garages"), parks_garages))
-    else:
-        groups += [_single(f, atoms[f]) for f in ("parks", "garages") if f in atoms]
-    groups += [_single(f, atoms[f]) for f in SINGLES if f in atoms]
+        groups.append(Group(SPENDING, spending))
+    groups += [
+        Group(features, _signature(features, atoms, policy_sets, mover, singles))
+        for features in singles
+    ]
     return groups
 
 
-def _single(fact: str, spec: Spec) -> Group:
-    if spec is None:
-        return Group((fact,))
-
-    def signature(values: Array) -> Array:
-        return _classes(values[:, 0], spec)[:, None]
-
-    return Group((fact,), signature)
-
-
 def _allowed(
-    evaluator: BatchEvaluator, problem: Problem, affordable: bool
+    evaluator: BatchEvaluator, problem: Problem, policies: frozenset[str]
 ) -> tuple[tuple[int, ...], ...]:
-    """Tile codes allowed on each square (a fixed square: its tile only)."""
-    code = {tile: t for t, tile in enumerate(evaluator.tile_ids)}
+    """Tile codes allowed on each square under `policies` (a fixed square: its tile only)."""
+    layout, catalogue = evaluator.layout, evaluator.catalogue
     fixed = dict(problem.fixed)
-    every = tuple(range(len(evaluator.tile_ids)))
-    only_affordable = tuple(
-        t for t in every if evaluator.catalogue[evaluator.tile_ids[t]].affordable_only
-    )
-    phase_two = evaluator.layout.phases[2]
     return tuple(
-        (code[fixed[square]],)
+        (evaluator.tile_ids.index(fixed[square]),)
         if square in fixed
-        else only_affordable
-        if affordable and square in phase_two
-        else every
+        else tuple(
+            t
+            for t, tile in enumerate(evaluator.tile_ids)
+            if tile_allowed(catalogue[tile], policies, layout.phase_of(square))
+        )
         for square in evaluator.squares
     )
 
@@ -371,22 +367,12 @@ def _score(
     )
 
 
-MOVE_IN_FACTS = (
-    "housed_high",
-    "housed_middle",
-    "housed_low",
-    "apartments_middle_or_high",
-    "houses_all_high",
-)
-
-
 def _check_facts(facts: ArrayFacts, cards: tuple[str, ...]) -> None:
     """Every fact the cards read must be in the state (a missing one would read as None)."""
     for card in cards:
-        for fact in CARD_FACTS[card]:
-            for name in MOVE_IN_FACTS if fact == "move_in" else (fact,):
-                if getattr(facts, name) is None:  # pragma: no cover - a bug in CARD_ATOMS
-                    raise RuntimeError(f"the search dropped {name!r}, which {card} reads")
+        for name in card_facts(card):
+            if getattr(facts, name) is None:  # pragma: no cover - a bug in solver_atoms
+                raise RuntimeError(f"the search dropped {name!r}, which {card} reads")
 
 
 def _facts_of(
@@ -396,24 +382,9 @@ def _facts_of(
     placement: tuple[int, int, int, int],
     low_income_in_adus: bool,
 ) -> dict[int, dict[str, Array]]:
-    def moved(
-        market: Array, middle: Array, low: Array, policies: frozenset[str]
-    ) -> dict[str, Array]:
-        counts = move_in(evaluator, market, middle, low, policies, placement, low_income_in_adus)
-        housed = counts.housed()
-        return {
-            "housed_low": housed[LOW],
-            "housed_middle": housed[MIDDLE],
-            "housed_high": housed[HIGH],
-            "anti": 2 * (housed[LOW] + housed[MIDDLE]) > sum(housed),
-            "apartments_middle_or_high": counts.apartments_middle_or_high(np.int64(placement[2])),
-            "houses_all_high": counts.houses_all_high(
-                np.int64(placement[0]), np.int64(placement[1])
-            ),
-        }
-
+    mover = _mover(evaluator, placement, low_income_in_adus)
     return {
-        g: group_facts(evaluator, tables, policy_sets, moved)
+        g: group_facts(tables.group.features, tables.values, policy_sets, mover)
         for g, tables in enumerate(space.groups)
     }
 
@@ -595,29 +566,27 @@ def search(
     atoms = _atoms(problem, pareto, _least_cost(problem, goal))
     placement = _placement(evaluator, problem.existing)
     adus = problem.options.low_income_in_adus
-    spaces = {}
-    for policies in problem.policy_sets:
-        restricted = AFFORDABLE_100 in policies
-        if restricted not in spaces:
-            sharing = tuple(s for s in problem.policy_sets if (AFFORDABLE_100 in s) == restricted)
-            spaces[restricted] = (_allowed(evaluator, problem, restricted), sharing)
+    # policy sets allowing the same tiles share one board space
+    allowed_by_set = {p: _allowed(evaluator, problem, p) for p in problem.policy_sets}
+    spaces: dict[tuple[tuple[int, ...], ...], tuple[frozenset[str], ...]] = {}
+    for policies, allowed in allowed_by_set.items():
+        spaces[allowed] = (*spaces.get(allowed, ()), policies)
     if goal == "pareto" and not problem.cards:
         goal = None
     if goal is not None:
         pruned = dict(
             zip(
                 spaces,
-                _pruned(evaluator, problem, atoms, tuple(spaces.values()), placement, goal),
+                _pruned(evaluator, problem, atoms, tuple(spaces.items()), placement, goal),
                 strict=True,
             )
         )
     scored = []
     for policies in problem.policy_sets:
-        restricted = AFFORDABLE_100 in policies
-        allowed, sharing = spaces[restricted]
+        allowed = allowed_by_set[policies]
         if goal is None:
-            space = _space(evaluator, allowed, atoms, sharing, placement, adus)
+            space = _space(evaluator, allowed, atoms, spaces[allowed], placement, adus)
         else:
-            space = pruned[restricted]
+            space = pruned[allowed]
         scored.append(_score(evaluator, problem, space, policies, placement))
     return scored

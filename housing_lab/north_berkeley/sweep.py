@@ -29,11 +29,10 @@ from housing_lab.north_berkeley.batch import (
     default_evaluator,
     policy_mask,
 )
-from housing_lab.north_berkeley.constituents import CARD_IDS
+from housing_lab.north_berkeley.card_rules import CARD_IDS
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.movein import OUTCOMES
 from housing_lab.north_berkeley.policies import (
-    AFFORDABLE_100,
     INCOMES,
     POLICIES,
     RuleOptions,
@@ -42,13 +41,14 @@ from housing_lab.north_berkeley.policies import (
 from housing_lab.north_berkeley.scenario import (
     Scenario,
     affordable_error,
-    affordable_violations,
     check_existing,
     check_square,
     check_tile,
+    restricts_tiles,
     scenario_from_dict,
+    tile_allowed,
 )
-from housing_lab.north_berkeley.solver_inputs import Number, coalition
+from housing_lab.north_berkeley.solver_inputs import Number, coalition, ruled_out
 
 Progress = Callable[[int, int], None]
 CHUNK_ROWS = 1 << 16
@@ -122,26 +122,33 @@ def random_boards(
     fixed = _tile_codes(evaluator, tiles)
     sets = _policy_sets(policy_sets)
     fixed_ids = {evaluator.squares[s]: evaluator.tile_ids[t] for s, t in fixed.items()}
-    violations = affordable_violations(fixed_ids, evaluator.layout, evaluator.catalogue)
-    if violations:
-        sets = [s for s in sets if AFFORDABLE_100 not in s]
-        if not sets:
-            raise affordable_error(violations, fixed_ids)
+    layout, catalogue = evaluator.layout, evaluator.catalogue
+    allowing = [s for s in sets if not ruled_out(fixed_ids, s, layout, catalogue)]
+    if not allowing:
+        raise affordable_error(ruled_out(fixed_ids, sets[0], layout, catalogue), fixed_ids)
+    sets = allowing
     rng = np.random.default_rng(seed)
     chosen = rng.integers(0, len(sets), size=n)
     masks = np.array([policy_mask(s) for s in sets], dtype=np.uint8)[chosen]
-    restricted = np.array([AFFORDABLE_100 in s for s in sets], dtype=bool)[chosen]
-    codes = rng.integers(0, len(evaluator.tile_ids), size=(n, len(evaluator.squares)))
-    affordable = np.array(
+    # which (policy set, square) pairs limit the tiles, and the tiles every such pair allows
+    phases = [evaluator.layout.phase_of(square) for square in evaluator.squares]
+    limits = np.array([[restricts_tiles(s, phase) for phase in phases] for s in sets], dtype=bool)
+    tiles_of = [evaluator.catalogue[tile] for tile in evaluator.tile_ids]
+    allowed = np.array(
         [
             t
-            for t, tile in enumerate(evaluator.tile_ids)
-            if evaluator.catalogue[tile].affordable_only
+            for t, tile in enumerate(tiles_of)
+            if all(
+                tile_allowed(tile, s, phase)
+                for s, row in zip(sets, limits, strict=True)
+                for phase, limited in zip(phases, row, strict=True)
+                if limited
+            )
         ]
     )
-    cheap = affordable[rng.integers(0, len(affordable), size=codes.shape)]
-    phase_two = np.array([s in evaluator.layout.phases[2] for s in evaluator.squares])
-    codes = np.where(restricted[:, None] & phase_two[None, :], cheap, codes)
+    codes = rng.integers(0, len(evaluator.tile_ids), size=(n, len(evaluator.squares)))
+    limited_codes = allowed[rng.integers(0, len(allowed), size=codes.shape)]
+    codes = np.where(limits[chosen], limited_codes, codes)
     if empty > 0:
         codes = np.where(rng.random(codes.shape) < empty, evaluator.empty, codes)
     for square, tile in fixed.items():

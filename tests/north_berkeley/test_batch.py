@@ -11,6 +11,7 @@ from housing_lab._data import read_package_toml
 from housing_lab.north_berkeley.batch import (
     ALL_POLICY_SETS,
     CHUNK,
+    FEATURES,
     GAME_POLICY_SETS,
     BatchEvaluator,
     Boards,
@@ -18,13 +19,15 @@ from housing_lab.north_berkeley.batch import (
     policies_of,
     policy_mask,
 )
-from housing_lab.north_berkeley.batch_rules import CARD_RULES
+from housing_lab.north_berkeley.batch_rules import ArrayFacts
+from housing_lab.north_berkeley.card_rules import BASE_FACTS, card_facts
 from housing_lab.north_berkeley.constituents import CARD_IDS
 from housing_lab.north_berkeley.layout import layout_from_dict
 from housing_lab.north_berkeley.policies import INCOMES, POLICIES, RuleOptions
 from housing_lab.north_berkeley.scenario import make_scenario
 from housing_lab.north_berkeley.scoring import score_scenario
 from housing_lab.north_berkeley.sweep import random_boards
+from housing_lab.north_berkeley.tile_facts import TILE_COUNTS, square_tags, tile_counts
 from housing_lab.north_berkeley.tiles import catalogue_from_dict, default_catalogue
 
 from .helpers import PLACEMENT
@@ -212,9 +215,23 @@ def test_policy_sets() -> None:
     assert {p for s in ALL_POLICY_SETS for p in s} == set(POLICIES)
 
 
-def test_card_formulas_cover_the_deck() -> None:
-    assert tuple(CARD_RULES) == CARD_IDS
+def test_array_facts_hold_every_fact_the_cards_read() -> None:
+    fields = set(ArrayFacts.__dataclass_fields__) - {"scale"}
+    assert fields == BASE_FACTS
+    assert all(card_facts(card) <= fields for card in CARD_IDS)
     assert INCOMES == ("high", "middle", "low")
+
+
+def test_positional_facts_come_from_the_one_tile_table() -> None:
+    """The batch table of every (square, tile) is what `tile_facts` says the tile adds there."""
+    evaluator = default_evaluator()
+    for s, square in enumerate(evaluator.squares):
+        tags = square_tags(evaluator.layout, square)
+        for t, tile in enumerate(evaluator.tile_ids):
+            row = dict(zip(FEATURES, evaluator.features[s, t].tolist(), strict=True))
+            assert {f: row[f] for f in TILE_COUNTS} == tile_counts(evaluator.catalogue[tile], tags)
+    greenway = [q for q in evaluator.squares if "greenway" in square_tags(evaluator.layout, q)]
+    assert greenway == ["C1", "B2", "A3"]
 
 
 def test_inconsistent_arrays_are_refused() -> None:

@@ -8,9 +8,26 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
+from housing_lab._data import DataFileError
+from housing_lab.north_berkeley import solver, solver_atoms
+from housing_lab.north_berkeley.batch import default_evaluator
+from housing_lab.north_berkeley.batch_rules import ArrayFacts, card_scores
+from housing_lab.north_berkeley.card_rules import (
+    BASE_FACTS,
+    CARD_RULES,
+    DERIVED_FACTS,
+    CardRule,
+    card_facts,
+    card_texts,
+    rules_from_dict,
+)
 from housing_lab.north_berkeley.constituents import CARD_IDS, cards, score_card
+from housing_lab.north_berkeley.scenario import make_scenario
+from housing_lab.north_berkeley.scoring import score_scenario
+from housing_lab.north_berkeley.sweep import random_boards
 
 from .helpers import homes, housed, neutral_facts
 
@@ -173,3 +190,117 @@ def test_deck_has_22_cards_with_texts() -> None:
     assert len(deck) == 22 == len(set(CARD_IDS))
     for card in deck.values():
         assert card.name and card.plus_text.endswith(".") and card.minus_text.endswith(".")
+
+
+# --- one declaration: every engine reads the same thresholds ----------------------------------
+
+
+def _declaration_with(card: str, **conditions: object) -> dict[str, CardRule]:
+    """The cards of constituents.toml with `card`'s conditions replaced (a modified copy)."""
+    texts = {card_id: dict(entry) for card_id, entry in card_texts().items()}
+    texts[card].update(conditions)
+    return rules_from_dict(texts)
+
+
+def _fiscal_minus_over(dollars: int) -> dict[str, CardRule]:
+    return _declaration_with("fiscal_conservatives", minus_if={"all": [["spending", ">", dollars]]})
+
+
+def _fiscal(boards, evaluator) -> tuple[np.ndarray, list[bool]]:
+    """Fiscal conservatives' -1 on boards, by the batch evaluator and by the scalar engine."""
+    column = CARD_IDS.index("fiscal_conservatives")
+    batch = evaluator.evaluate(boards).minus[:, column]
+    scalar = [
+        score_scenario(
+            make_scenario(**{k: v for k, v in evaluator.scenario_dict(boards, i).items()})
+        )
+        .cards["fiscal_conservatives"]
+        .minus
+        for i in range(len(boards))
+    ]
+    return batch, scalar
+
+
+@pytest.mark.slow
+def test_one_threshold_in_the_declaration_changes_scalar_batch_and_solver(monkeypatch) -> None:
+    """Fiscal conservatives' -1 moved from "over $8" to "over $10" in a copy of the declaration:
+    the scalar check, the batch evaluator and the solver all follow it."""
+    assert _fiscal_minus_over(8)["fiscal_conservatives"] == CARD_RULES["fiscal_conservatives"]
+    evaluator = default_evaluator()
+    boards = random_boards(300, seed=4)
+    nine = neutral_facts(spending=9)
+    solver.clear_cache()
+    before_solver = solver.solve({"fiscal_conservatives": -1})
+    before_batch, before_scalar = _fiscal(boards, evaluator)
+
+    monkeypatch.setitem(
+        CARD_RULES, "fiscal_conservatives", _fiscal_minus_over(10)["fiscal_conservatives"]
+    )
+    solver.clear_cache()
+    after_solver = solver.solve({"fiscal_conservatives": -1})
+    after_batch, after_scalar = _fiscal(boards, evaluator)
+    solver.clear_cache()
+
+    # scalar: $9 was over the old threshold, not the new one
+    assert score_card("fiscal_conservatives", nine).minus is False
+    monkeypatch.undo()
+    assert score_card("fiscal_conservatives", nine).minus is True
+    # batch: the same answers as the scalar engine, before and after, and some changed
+    assert before_batch.tolist() == before_scalar and after_batch.tolist() == after_scalar
+    spending = evaluator.evaluate(boards).spending
+    assert (before_batch != after_batch).any()
+    assert (after_batch == (spending > 10)).all() and (before_batch == (spending > 8)).all()
+    # solver: the cheapest board the card opposes is just over the threshold in force
+    assert before_solver.score == after_solver.score == 1
+    assert 8 < before_solver.spending <= 9 and 10 < after_solver.spending <= 11
+    assert after_solver.result["constituents"]["fiscal_conservatives"]["minus"] is True
+
+
+def test_a_relation_is_defined_once_for_every_engine(monkeypatch) -> None:
+    """Save our parking's "a garage for every 6 new homes", changed to every 5 in the one
+    definition of the relation, changes the scalar check, the batch formulas and the solver's
+    thresholds on new homes."""
+    facts = neutral_facts(garages=2, new_homes=homes(12, 0, 0))
+    cuts = solver_atoms.card_atoms("save_our_parking")["new_total"]
+    assert score_card("save_our_parking", facts).plus and 13 in cuts and 11 not in cuts
+    monkeypatch.setitem(DERIVED_FACTS, "garages_for_6_homes", {"garages": 5, "new_total": -1})
+    assert not score_card("save_our_parking", facts).plus
+    assert 11 in solver_atoms.card_atoms("save_our_parking")["new_total"]
+    arrays = ArrayFacts(
+        scale=2, garages=np.array([2, 2]), new_total=np.array([10, 11]), spending=np.zeros(2)
+    )
+    plus, _ = card_scores(arrays, ("save_our_parking",))
+    assert plus[:, 0].tolist() == [True, False]
+
+
+@pytest.mark.parametrize(
+    ("condition", "names"),
+    [
+        ({"all": [["castles", ">=", 1]]}, "'castles'"),
+        ({"all": [["garages", "=>", 1]]}, "'=>'"),
+        ({"all": [["garages", ">=", "one"]]}, "'one'"),
+        ({"all": [["garages", ">="]]}, "['garages', '>=']"),
+        ({"every": [["garages", ">=", 1]]}, "all = [...]"),
+        ({"all": []}, "needs a clause"),
+    ],
+)
+def test_a_bad_declaration_is_a_one_line_error(condition: dict, names: str) -> None:
+    with pytest.raises(DataFileError) as caught:
+        _declaration_with("park_and_ride", plus_if=condition)
+    assert names in str(caught.value) and "park_and_ride" in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_card_without_its_condition_is_refused() -> None:
+    texts = {card_id: dict(entry) for card_id, entry in card_texts().items()}
+    del texts["urbanists"]["minus_if"]
+    with pytest.raises(DataFileError, match="urbanists: 'minus_if' is missing"):
+        rules_from_dict(texts)
+
+
+def test_every_card_declares_both_conditions_on_known_facts() -> None:
+    for card in CARD_IDS:
+        rule = CARD_RULES[card]
+        for condition in rule.conditions:
+            assert condition.clauses and condition.mode in ("all", "any")
+            assert card_facts(card) <= BASE_FACTS
