@@ -354,6 +354,14 @@ class Game:
             state.phase = "phase2"
             state.log.append({"action": "enact", "policies": list(state.policies)})
 
+    def clone(self) -> Game:
+        """An independent copy to try actions on (undo history included, shared safely:
+        a state is never changed in place once an action has finished)."""
+        twin = copy.copy(self)
+        twin.state = copy.deepcopy(self.state)
+        twin._history = list(self._history)
+        return twin
+
     @property
     def can_undo(self) -> bool:
         return bool(self._history)
