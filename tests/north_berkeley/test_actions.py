@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections.abc import Mapping
@@ -82,28 +83,32 @@ def progress_action(game: Game, rng: random.Random) -> dict[str, Any]:
 
 
 def check_legal_actions_are_exact(game: Game, rng: random.Random, tries: int = 30) -> None:
+    """Every listed action applies; random actions apply exactly when they are listed, and a
+    refused one changes nothing. Tried on a copy, each accepted action taken back with undo."""
     legal = game.legal_actions()
-    assert len({key(a) for a in legal}) == len(legal), "an action is listed twice"
-    for action in legal:
-        assert json.loads(json.dumps(action)) == action  # JSON-ready
-        game.clone().apply(action)  # raises if a listed action is refused
     listed = {key(a) for a in legal}
-    before = game.to_json()
+    assert len(listed) == len(legal), "an action is listed twice"
+    assert json.loads(json.dumps(legal)) == legal  # JSON-ready
+    snapshot = copy.deepcopy(game.state)
+    trial = game.clone()
+    for action in legal:
+        trial.apply(action)  # raises if a listed action is refused
+        trial.undo()
     for _ in range(tries):
-        action = random_action(game, rng)
-        trial = game.clone()
+        action = random_action(trial, rng)
         if key(action) in listed:
             trial.apply(action)
+            trial.undo()
             continue
         with pytest.raises(HousingLabError) as refused:
             trial.apply(action)
         assert "\n" not in str(refused.value)
-        assert trial.to_json() == before, f"{action} was refused but changed the state"
+        assert trial.state == snapshot, f"{action} was refused but changed the state"
+    assert trial.state == snapshot
 
 
-@settings(max_examples=12, deadline=None)
-@given(st.integers(2, 6), st.integers(0, 10**6))
-def test_legal_actions_list_exactly_what_apply_accepts(players: int, seed: int) -> None:
+def play_checking_legal_actions(players: int, seed: int) -> None:
+    """A random game in which every position's legal actions are checked against `apply`."""
     rng = random.Random(seed)
     options = RuleOptions(current_score=rng.choice(["as_is", "projected"]))
     game = Game([f"T{i}" for i in range(players)], seed=seed, options=options)
@@ -112,6 +117,18 @@ def test_legal_actions_list_exactly_what_apply_accepts(players: int, seed: int) 
         game.apply(progress_action(game, rng))
     assert game.legal_actions() == []
     check_legal_actions_are_exact(game, rng)
+
+
+@pytest.mark.parametrize("players", range(2, 7))
+def test_legal_actions_list_exactly_what_apply_accepts(players: int) -> None:
+    play_checking_legal_actions(players, seed=players)
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 6), st.integers(0, 10**6))
+def test_legal_actions_are_exact_in_many_random_games(players: int, seed: int) -> None:
+    play_checking_legal_actions(players, seed)
 
 
 @settings(max_examples=20, deadline=None)
