@@ -274,7 +274,7 @@ class Game:
         order = self._tie_order(tie_order)
         with self._change() as state:
             record: dict[str, Any] = {"action": "advance", "from": phase}
-            if tie_order is not None:  # kept so that the log replays to the same draft order
+            if order != state.players:  # kept so that the log replays to the same draft order
                 record["tie_order"] = order
             state.log.append(record)
             if phase == "phase1" and has_extra_draw(len(state.players)):

@@ -272,6 +272,10 @@ def test_advance_with_a_tie_order_is_kept_in_the_log_and_replays() -> None:
     replayed = Game.from_actions(game.players, 3, actions=game.history())
     assert replayed.state.draft_order == game.state.draft_order
     assert replayed.to_dict() == game.to_dict()
+    seating = Game(["A", "B", "C", "D"], seed=3)
+    seating.call_state()
+    seating.apply({"action": "advance", "tie_order": ["A", "B", "C", "D"]})  # the default
+    assert seating.history()[-1] == {"action": "advance"}
 
 
 def test_call_state_action_checks_the_timer_but_the_log_does_not_keep_it() -> None:
