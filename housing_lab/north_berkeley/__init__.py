@@ -6,7 +6,14 @@ Score one board::
     result = score_scenario(make_scenario({"A1": "tower_market"}, ["adu"], seed=7))
     result.to_dict()["housed"]
 
-Play a whole game with `Game` (see `game.py`).
+Play a whole game with `Game` (see `game.py`); every decision is also an action dict::
+
+    from housing_lab.north_berkeley import Game
+    game = Game(["Red", "Blue"], seed=3)
+    game.legal_actions()[0]           # {'action': 'place', 'square': 'B1', 'tile': ...}
+    game.apply({"action": "call_state"})
+
+The numbers of the game flow (cards dealt, the draft's 7 cards, ...) are in `rules.py`.
 """
 
 from housing_lab.north_berkeley.constituents import CARD_IDS, cards, score_card
@@ -17,9 +24,19 @@ from housing_lab.north_berkeley.errors import (
     ScenarioFormatError,
     UnknownIdError,
 )
+from housing_lab.north_berkeley.game import Game
 from housing_lab.north_berkeley.layout import Layout, load_layout
 from housing_lab.north_berkeley.movein import MoveEvent, MoveInResult, run_move_in
 from housing_lab.north_berkeley.policies import INCOMES, POLICIES, RuleOptions
+from housing_lab.north_berkeley.rules import (
+    DRAFT_SIZE,
+    EXTRA_DRAW_MAX_PLAYERS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    POLICIES_DRAWN,
+    cards_dealt,
+    has_extra_draw,
+)
 from housing_lab.north_berkeley.scenario import (
     Scenario,
     make_scenario,
@@ -31,9 +48,15 @@ from housing_lab.north_berkeley.tiles import Tile, load_catalogue
 
 __all__ = [
     "CARD_IDS",
+    "DRAFT_SIZE",
+    "EXTRA_DRAW_MAX_PLAYERS",
     "INCOMES",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
     "POLICIES",
+    "POLICIES_DRAWN",
     "AffordableOnlyError",
+    "Game",
     "IllegalActionError",
     "Layout",
     "MoveEvent",
@@ -46,6 +69,8 @@ __all__ = [
     "Tile",
     "UnknownIdError",
     "cards",
+    "cards_dealt",
+    "has_extra_draw",
     "load_catalogue",
     "load_layout",
     "make_scenario",

@@ -1,30 +1,40 @@
 """Simple automatic players: random legal choices, seeded. Used by `housing-lab nb play`,
-by tests that drive whole games, and as sparring partners in lessons."""
+by tests that drive whole games, and as sparring partners in lessons.
+
+Every choice is drawn from `Game.legal_actions()`, so the players never know a rule themselves.
+"""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
 
+from housing_lab.north_berkeley.actions import Action
 from housing_lab.north_berkeley.game import Game
-from housing_lab.north_berkeley.policies import AFFORDABLE_100, RuleOptions
+from housing_lab.north_berkeley.policies import RuleOptions
 
 
 def default_names(count: int) -> list[str]:
     return [f"Player {number}" for number in range(1, count + 1)]
 
 
+def _legal(game: Game, kind: str, **fields: str) -> list[Action]:
+    """The legal actions of one kind (and, when given, with these field values)."""
+    return [
+        action
+        for action in game.legal_actions()
+        if action["action"] == kind and all(action[k] == v for k, v in fields.items())
+    ]
+
+
 def _build_randomly(game: Game, rng: random.Random) -> None:
     """Players agree on a random tile for some squares; the state fills the rest."""
-    allowed = list(game.catalogue)
-    if game.phase == "phase2" and AFFORDABLE_100 in game.state.policies:
-        allowed = [t for t in allowed if game.catalogue[t].affordable_only]
     for square in game.phase_squares():
         if rng.random() < 0.5:
-            game.place(square, rng.choice(allowed))
-    if game.empty_squares():
+            game.apply(rng.choice(_legal(game, "place", square=square)))
+    if _legal(game, "call_state"):
         game.call_state(minutes_elapsed=game.state.options.negotiation_minutes)
-    game.advance()
+    game.apply({"action": "advance"})
 
 
 def play_random_game(
@@ -35,16 +45,10 @@ def play_random_game(
     game = Game(names, seed=seed, options=options)
     rng = random.Random(f"{seed}:autoplay")
     _build_randomly(game, rng)
-    if game.phase == "extra_draw":
-        for player in game.players:
-            while game.can_redraw(player):
-                game.redraw(player)
-        game.advance()
+    while game.phase == "extra_draw":  # every -1 card is redrawn while the rules allow it
+        game.apply(game.legal_actions()[0])  # redraws come first, advance last
     while game.phase == "draft":
-        player = game.draft_turn()
-        assert player is not None
-        game.pick(player, rng.choice(game.state.draft_pool))
-    drawn = game.state.policies_drawn
-    game.enact(rng.sample(drawn, rng.choice((1, 2))))
+        game.apply(rng.choice(game.legal_actions()))
+    game.apply(rng.choice(game.legal_actions()))  # enact one or both policies
     _build_randomly(game, rng)
     return game

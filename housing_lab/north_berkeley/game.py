@@ -8,6 +8,18 @@ message; a refused action leaves the state exactly as it was. Phases, in order:
 
 Setup (shuffling the existing residents, the constituent deck and the policy deck, and dealing)
 happens in the constructor; move-in and scoring happen when phase 2 is finished.
+
+Every decision is also an action, a small JSON-ready dict (see `actions.py`):
+`legal_actions()` lists those the rules allow now, `apply(action)` plays one through the same
+method a direct call uses, and `history()` / `from_actions(...)` turn a game into its action log
+and back.
+
+>>> game = Game(["Red", "Blue"], seed=3)
+>>> game.apply({"action": "place", "square": "B1", "tile": "park"})
+>>> game.history()
+[{'action': 'place', 'square': 'B1', 'tile': 'park'}]
+>>> Game.from_actions(["Red", "Blue"], 3, actions=game.history()).to_dict() == game.to_dict()
+True
 """
 
 from __future__ import annotations
@@ -15,15 +27,19 @@ from __future__ import annotations
 import copy
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from housing_lab.north_berkeley.actions import Action, action_of_record, check_action
 from housing_lab.north_berkeley.constituents import CARD_IDS, CardScore, check_card
-from housing_lab.north_berkeley.errors import IllegalActionError, ScenarioFormatError
+from housing_lab.north_berkeley.errors import (
+    IllegalActionError,
+    NorthBerkeleyError,
+    ScenarioFormatError,
+)
 from housing_lab.north_berkeley.game_state import (
     PHASES,
     GameState,
-    cards_dealt,
     check_players,
     state_from_dict,
 )
@@ -33,6 +49,12 @@ from housing_lab.north_berkeley.policies import (
     POLICIES,
     RuleOptions,
 )
+from housing_lab.north_berkeley.rules import (
+    DRAFT_SIZE,
+    POLICIES_DRAWN,
+    cards_dealt,
+    has_extra_draw,
+)
 from housing_lab.north_berkeley.scenario import (
     Scenario,
     affordable_error,
@@ -41,6 +63,7 @@ from housing_lab.north_berkeley.scenario import (
     check_tile,
     make_scenario,
     shuffled_existing,
+    tile_allowed,
 )
 from housing_lab.north_berkeley.scoring import (
     PlayerScore,
@@ -54,9 +77,6 @@ from housing_lab.north_berkeley.scoring import (
 from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
 
 __all__ = ["PHASES", "Game", "GameState", "cards_dealt"]
-
-DRAFT_SIZE = 7
-POLICIES_DRAWN = 2
 
 
 class Game:
@@ -130,6 +150,22 @@ class Game:
     def empty_squares(self) -> list[str]:
         return [s for s in self.phase_squares() if s not in self.state.tiles]
 
+    def allowed_tiles(self, square: str) -> tuple[str, ...]:
+        """The tiles `place(square, tile)` accepts now, in catalogue order.
+
+        Empty outside a building phase and for squares of the other phase; on a phase-2 square
+        under `affordable_100`, only tiles without market homes (`scenario.tile_allowed`).
+        """
+        square = check_square(square, self.layout)
+        if square not in self.phase_squares():
+            return ()
+        square_phase = self.layout.phase_of(square)
+        return tuple(
+            tile_id
+            for tile_id, tile in self.catalogue.items()
+            if tile_allowed(tile, self.state.policies, square_phase)
+        )
+
     def current_card_scores(self) -> dict[str, CardScore]:
         """Scores of all cards now, by the `current_score` option (as it stands / projected)."""
         if self.state.options.current_score == "projected":
@@ -176,11 +212,8 @@ class Game:
         square = check_square(square, self.layout)
         tile = check_tile(tile, self.catalogue)
         self._check_buildable(square)
-        if self.state.phase == "phase2" and AFFORDABLE_100 in self.state.policies:
-            trial = {square: tile}
-            violations = affordable_violations(trial, self.layout, self.catalogue)
-            if violations:
-                raise affordable_error(violations, trial)
+        if tile not in self.allowed_tiles(square):
+            raise affordable_error([square], {square: tile})
         with self._change() as state:
             state.tiles[square] = tile
             state.log.append({"action": "place", "square": square, "tile": tile})
@@ -210,11 +243,8 @@ class Game:
         empty = self.empty_squares()
         if not empty:
             raise IllegalActionError(f"every {self._phase_name()} square already has a tile")
-        choices = list(self.catalogue)
-        if self.state.phase == "phase2" and AFFORDABLE_100 in self.state.policies:
-            choices = [t for t in choices if self.catalogue[t].affordable_only]
         rng = random.Random(f"{self.state.seed}:state:{self.state.state_calls}")
-        filled = {square: rng.choice(choices) for square in empty}
+        filled = {square: rng.choice(self.allowed_tiles(square)) for square in empty}
         with self._change() as state:
             state.tiles.update(filled)
             state.state_calls += 1
@@ -243,8 +273,11 @@ class Game:
             raise IllegalActionError("the game is over")
         order = self._tie_order(tie_order)
         with self._change() as state:
-            state.log.append({"action": "advance", "from": phase})
-            if phase == "phase1" and len(state.players) <= 3:
+            record: dict[str, Any] = {"action": "advance", "from": phase}
+            if order != state.players:  # kept so that the log replays to the same draft order
+                record["tie_order"] = order
+            state.log.append(record)
+            if phase == "phase1" and has_extra_draw(len(state.players)):
                 self._start_extra_draw(state)
             elif phase in ("phase1", "extra_draw"):
                 self._start_draft(state, order)
@@ -313,14 +346,21 @@ class Game:
                 )
         if not 1 <= len(chosen) <= POLICIES_DRAWN:
             raise IllegalActionError(f"enact one or both of {', '.join(drawn)}, not none")
-        if AFFORDABLE_100 in chosen:
-            violations = affordable_violations(self.state.tiles, self.layout, self.catalogue)
-            if violations:
-                raise affordable_error(violations, self.state.tiles)
+        violations = self._enact_violations(chosen)
+        if violations:
+            raise affordable_error(violations, self.state.tiles)
         with self._change() as state:
             state.policies = [p for p in drawn if p in chosen]
             state.phase = "phase2"
             state.log.append({"action": "enact", "policies": list(state.policies)})
+
+    def clone(self) -> Game:
+        """An independent copy to try actions on (undo history included, shared safely:
+        a state is never changed in place once an action has finished)."""
+        twin = copy.copy(self)
+        twin.state = copy.deepcopy(self.state)
+        twin._history = list(self._history)
+        return twin
 
     @property
     def can_undo(self) -> bool:
@@ -331,6 +371,74 @@ class Game:
         if not self._history:
             raise IllegalActionError("nothing to undo")
         self.state = self._history.pop()
+
+    # --- actions as data (OpenSpiel style) -------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        """Every action `apply` accepts now, in a fixed order; empty once the game is over.
+
+        Optional fields are left out: `call_state` is listed without `minutes_elapsed`, and
+        `advance` without `tie_order` (any order naming every player once is accepted too).
+        `enact` lists each drawn policy alone, then both, in the order they were drawn.
+        """
+        phase = self.state.phase
+        if phase in ("phase1", "phase2"):
+            return self._building_actions()
+        if phase == "extra_draw":
+            players = [p for p in self.state.players if self.can_redraw(p)]
+            return [*({"action": "redraw", "player": p} for p in players), {"action": "advance"}]
+        if phase == "draft":
+            turn = self.draft_turn()
+            return [{"action": "pick", "player": turn, "card": c} for c in self.state.draft_pool]
+        if phase == "policies":
+            drawn = self.state.policies_drawn
+            choices = [[p] for p in drawn] + ([list(drawn)] if len(drawn) > 1 else [])
+            return [
+                {"action": "enact", "policies": choice}
+                for choice in choices
+                if not self._enact_violations(choice)
+            ]
+        return []
+
+    def apply(self, action: Mapping[str, Any]) -> None:
+        """Play one action dict through the method of the same name (`place`, `pick`, ...).
+
+        A malformed or illegal action raises that method's one-line error; nothing changes.
+        """
+        kind, fields = check_action(action)
+        methods = {
+            "place": self.place,
+            "clear": self.clear,
+            "call_state": self.call_state,
+            "advance": self.advance,
+            "redraw": self.redraw,
+            "pick": self.pick,
+            "enact": self.enact,
+        }
+        methods[kind](**fields)
+
+    def history(self) -> list[Action]:
+        """The actions played since setup, in order (undone ones left out): the game's log."""
+        return [action for action in map(action_of_record, self.state.log) if action is not None]
+
+    @classmethod
+    def from_actions(
+        cls,
+        players: Sequence[str],
+        seed: int = 0,
+        options: RuleOptions | None = None,
+        actions: Iterable[Mapping[str, Any]] = (),
+        layout: Layout | None = None,
+        catalogue: Catalogue | None = None,
+    ) -> Game:
+        """Set up a game and replay an action log (`history()`) on it: the same seed, options
+        and actions give the same game. A refused action is reported with its number."""
+        game = cls(players, seed, options, layout, catalogue)
+        for number, action in enumerate(actions, start=1):
+            try:
+                game.apply(action)
+            except NorthBerkeleyError as error:
+                raise type(error)(f"action {number} {action!r}: {error}") from None
+        return game
 
     # --- saving and resuming ----------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -405,6 +513,24 @@ class Game:
                 f"square {square} is not a {self._phase_name()} square "
                 f"({', '.join(self.phase_squares())})"
             )
+
+    def _building_actions(self) -> list[Action]:
+        squares = self.phase_squares()
+        actions: list[Action] = [
+            {"action": "place", "square": square, "tile": tile}
+            for square in squares
+            for tile in self.allowed_tiles(square)
+        ]
+        actions += [{"action": "clear", "square": s} for s in squares if s in self.state.tiles]
+        actions.append({"action": "call_state" if self.empty_squares() else "advance"})
+        return actions
+
+    def _enact_violations(self, chosen: Sequence[str]) -> list[str]:
+        """Squares that would break `affordable_100` if `chosen` were enacted (the board holds
+        only phase-1 tiles in normal play, so this matters only for edited saved games)."""
+        if AFFORDABLE_100 not in chosen:
+            return []
+        return affordable_violations(self.state.tiles, self.layout, self.catalogue)
 
     def _check_player(self, player: object) -> str:
         if player not in self.state.players:

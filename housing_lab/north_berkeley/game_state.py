@@ -13,22 +13,15 @@ from typing import Any
 
 from housing_lab.errors import HousingLabError
 from housing_lab.north_berkeley.constituents import CARD_IDS, check_card
-from housing_lab.north_berkeley.errors import IllegalActionError, ScenarioFormatError
+from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.layout import Layout
 from housing_lab.north_berkeley.policies import RuleOptions, check_policy
+from housing_lab.north_berkeley.rules import cards_dealt
 from housing_lab.north_berkeley.scenario import check_existing, check_square, check_tile
 from housing_lab.north_berkeley.tiles import Catalogue
 
 PHASES = ("phase1", "extra_draw", "draft", "policies", "phase2", "over")
 STATE_FORMAT = "housing_lab.north_berkeley.game/1"
-MIN_PLAYERS, MAX_PLAYERS = 2, 6
-
-
-def cards_dealt(players: int) -> int:
-    """Starting hand size: 2 players 3 each, 3-4 players 2 each, 5-6 players 1 each."""
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise IllegalActionError(f"North Berkeley is for 2 to 6 players or teams, got {players}")
-    return 3 if players == 2 else 2 if players <= 4 else 1
 
 
 @dataclass
@@ -46,7 +39,7 @@ class GameState:
     policies: list[str] = field(default_factory=list)  # enacted
     hands: dict[str, list[str]] = field(default_factory=dict)
     discard: list[str] = field(default_factory=list)
-    extra: dict[str, str] = field(default_factory=dict)  # 2-3 players: the face-up extra card
+    extra: dict[str, str] = field(default_factory=dict)  # extra draw: each face-up extra card
     draft_pool: list[str] = field(default_factory=list)
     draft_order: list[str] = field(default_factory=list)
     draft_picks: int = 0

@@ -14,7 +14,8 @@ from importlib import resources
 from pathlib import Path
 
 from housing_lab.north_berkeley.constituents import cards, check_card
-from housing_lab.north_berkeley.game import Game, cards_dealt
+from housing_lab.north_berkeley.game import Game
+from housing_lab.north_berkeley.rules import cards_dealt
 
 SCORING_REMINDER = (
     "At the end of the game each card scores +1 if its +1 condition holds and −1 if its −1 "

@@ -1,8 +1,11 @@
 """Move-in: who ends up where, step by step, as RULES.md part 1 orders it.
 
-The result keeps an ordered event log (placed / displaced / left) so that widgets can animate the
-move-in and tests can replay it. Residents have stable ids: `low-1`..`low-4` are the existing low
-income residents in layout order of their starting homes, `low-5`..`low-12` the newcomers.
+The result keeps an ordered event log (placed / displaced / left) and answers what a view needs
+while the move-in plays out: who lives where after the first k events (`occupancy_after`,
+`incomes_after`), how each income group is doing then (`outcomes_after`), and where each wave
+ends (`wave_bounds`). Views read these; none replays the log itself. Residents have stable ids:
+`low-1`..`low-4` are the existing low income residents in layout order of their starting homes,
+`low-5`..`low-12` the newcomers.
 """
 
 from __future__ import annotations
@@ -11,12 +14,28 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from housing_lab.north_berkeley.errors import IllegalActionError
 from housing_lab.north_berkeley.policies import ADU, INCOMES, RESIDENTS_PER_INCOME, VACANCY_CONTROL
 from housing_lab.north_berkeley.scenario import Scenario
 
 EventKind = Literal["placed", "displaced", "left"]
 OUTCOMES = ("stayed", "newcomer_housed", "rehoused", "displaced_left", "newcomer_left")
+DISPLACED_WAITING = "displaced_waiting"  # displaced, their own group has not moved in yet
+NEWCOMER_WAITING = "newcomer_waiting"  # a newcomer whose turn has not come yet
+PROGRESS = (*OUTCOMES, DISPLACED_WAITING, NEWCOMER_WAITING)
+"""Where a resident stands part-way through move-in; once it is over, only `OUTCOMES`."""
+WAVES = ("high", "middle", "low")
+"""The order in which the income groups move in (each wave is one income group)."""
 INCOME_RANK = {"low": 0, "middle": 1, "high": 2}
+# (event kind, newcomer?) -> where the resident stands after that event
+_STATUS_AFTER = {
+    ("displaced", False): DISPLACED_WAITING,
+    ("displaced", True): DISPLACED_WAITING,
+    ("placed", False): "rehoused",
+    ("placed", True): "newcomer_housed",
+    ("left", False): "displaced_left",
+    ("left", True): "newcomer_left",
+}
 
 
 @dataclass(frozen=True)
@@ -36,6 +55,11 @@ class MoveEvent:
     income: str
     home: str | None
     by: str | None = None
+
+    @property
+    def wave(self) -> str:
+        """The income group whose turn it is (`step` is "<wave>:<what>", e.g. "high:adu")."""
+        return self.step.split(":", 1)[0]
 
     def to_dict(self) -> dict[str, str | None]:
         event: dict[str, str | None] = {
@@ -94,6 +118,69 @@ class MoveInResult:
         for resident_id, resident in self.residents.items():
             table[resident.income][self.outcome_of(resident_id)] += 1
         return table
+
+    def newcomers(self) -> dict[str, int]:
+        """Per income, how many newcomers try to move in (RULES.md: 8 each)."""
+        counts = dict.fromkeys(INCOMES, 0)
+        for resident in self.residents.values():
+            counts[resident.income] += int(resident.newcomer)
+        return counts
+
+    # --- part-way through: what a view shows after the first `count` events ----------------
+    def wave_bounds(self) -> tuple[int, ...]:
+        """Event counts once 0, 1, 2 and all 3 waves (`WAVES`) have moved in.
+
+        `occupancy_after(wave_bounds()[1])` is the board once high income has moved in."""
+        bounds = [0]
+        for wave in WAVES:
+            bounds.append(bounds[-1] + sum(event.wave == wave for event in self.events))
+        return tuple(bounds)
+
+    def occupancy_after(self, count: int | None = None) -> dict[str, str | None]:
+        """Home id -> resident id (None: vacant) after the first `count` events (None: all).
+
+        Replays the event log from the starting placement, as an animation shows it; after
+        the last event it equals `occupants`."""
+        occupants: dict[str, str | None] = dict.fromkeys(self.occupants)
+        occupants.update(self.initial)
+        for event in self.events[: self._checked_count(count)]:
+            if event.kind == "placed":
+                occupants[str(event.home)] = event.resident
+            elif event.kind == "displaced":
+                occupants[str(event.home)] = None
+        return occupants
+
+    def incomes_after(self, count: int | None = None) -> dict[str, str | None]:
+        """Home id -> income of whoever lives there (None: vacant) after `count` events."""
+        return {
+            home: None if resident is None else self.residents[resident].income
+            for home, resident in self.occupancy_after(count).items()
+        }
+
+    def outcomes_after(self, count: int | None = None) -> dict[str, dict[str, int]]:
+        """Per income, how many residents stand in each `PROGRESS` category after `count`
+        events (None: all). Always 12 per income; at the end, `outcomes()` plus two zeros."""
+        status = {
+            resident_id: NEWCOMER_WAITING if resident.newcomer else "stayed"
+            for resident_id, resident in self.residents.items()
+        }
+        for event in self.events[: self._checked_count(count)]:
+            newcomer = self.residents[event.resident].newcomer
+            status[event.resident] = _STATUS_AFTER[event.kind, newcomer]
+        table = {income: dict.fromkeys(PROGRESS, 0) for income in INCOMES}
+        for resident_id, category in status.items():
+            table[self.residents[resident_id].income][category] += 1
+        return table
+
+    def _checked_count(self, count: int | None) -> int:
+        if count is None:
+            return len(self.events)
+        total = len(self.events)
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= total:
+            raise IllegalActionError(
+                f"move-in has {total} events; cannot show the state after {count!r} of them"
+            )
+        return count
 
     def _housed_ids(self) -> set[str]:
         return {r for r in self.occupants.values() if r is not None}
@@ -242,21 +329,3 @@ def run_move_in(
 ) -> MoveInResult:
     """Run the whole move-in (high, then middle, then low income) on a validated scenario."""
     return _MoveIn(scenario, low_income_in_adus, displaced_first).run()
-
-
-def replay_events(
-    initial: dict[str, str], homes: Iterable[str], events: Iterable[MoveEvent]
-) -> dict[str, str | None]:
-    """Apply an event log to a starting placement; the widgets' animation does the same."""
-    occupants: dict[str, str | None] = dict.fromkeys(homes)
-    occupants.update(initial)
-    for event in events:
-        if event.kind == "placed":
-            if occupants.get(event.home) is not None:
-                raise ValueError(f"event places {event.resident} in occupied home {event.home}")
-            occupants[event.home] = event.resident  # type: ignore[index]
-        elif event.kind == "displaced":
-            if occupants.get(event.home) != event.resident:
-                raise ValueError(f"event displaces {event.resident} who is not in {event.home}")
-            occupants[event.home] = None  # type: ignore[index]
-    return occupants

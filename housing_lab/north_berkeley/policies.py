@@ -9,7 +9,6 @@ from housing_lab.north_berkeley.errors import ScenarioFormatError, UnknownIdErro
 
 INCOMES = ("high", "middle", "low")
 RESIDENTS_PER_INCOME = 12
-EXISTING_PER_INCOME = 4
 
 VACANCY_CONTROL = "vacancy_control"
 AFFORDABLE_100 = "affordable_100"

@@ -6,9 +6,12 @@ apartments: 1 low, 2 middle, 3 high, 4 low, 5 middle, 6 high
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from housing_lab.north_berkeley.movein import replay_events
+from housing_lab.north_berkeley.errors import IllegalActionError
+from housing_lab.north_berkeley.movein import PROGRESS
 from housing_lab.north_berkeley.policies import RuleOptions
 from housing_lab.north_berkeley.scenario import make_scenario
 from housing_lab.north_berkeley.scoring import score_scenario
@@ -172,8 +175,65 @@ def test_affordable_100_refuses_market_tile_on_phase_two_square() -> None:
     make_scenario({"B1": "tower_market", "A3": "tower_workforce"}, ["affordable_100"], PLACEMENT)
 
 
-def test_event_log_replays_to_final_placement() -> None:
-    result = run({"A1": "tower_inclusionary_50", "C3": "midrise_workforce"}, ["adu"])
-    move_in = result.move_in
-    replayed = replay_events(move_in.initial, move_in.occupants, move_in.events)
-    assert replayed == move_in.occupants
+def progress(
+    stayed: int = 0,
+    newcomer_housed: int = 0,
+    rehoused: int = 0,
+    displaced_left: int = 0,
+    newcomer_left: int = 0,
+    displaced_waiting: int = 0,
+    newcomer_waiting: int = 0,
+) -> dict[str, int]:
+    counts = dict(locals())
+    assert tuple(counts) == PROGRESS
+    return counts
+
+
+def test_empty_board_wave_by_wave() -> None:
+    """High income displaces 8 (16 events); middle and low find nothing (12 leave each)."""
+    move_in = run({}).move_in
+    assert move_in.wave_bounds() == (0, 16, 28, 40)
+    assert move_in.newcomers() == {"high": 8, "middle": 8, "low": 8}
+    assert move_in.outcomes_after(0) == {
+        "high": progress(stayed=4, newcomer_waiting=8),
+        "middle": progress(stayed=4, newcomer_waiting=8),
+        "low": progress(stayed=4, newcomer_waiting=8),
+    }
+    assert move_in.outcomes_after(16) == {
+        "high": progress(stayed=4, newcomer_housed=8),
+        "middle": progress(displaced_waiting=4, newcomer_waiting=8),
+        "low": progress(displaced_waiting=4, newcomer_waiting=8),
+    }
+    assert move_in.outcomes_after(28)["middle"] == progress(displaced_left=4, newcomer_left=8)
+    assert move_in.outcomes_after(28)["low"] == progress(displaced_waiting=4, newcomer_waiting=8)
+    # the first event: high-5, the first newcomer, displaces low-1 from house-1
+    assert move_in.occupancy_after(0)["house-1"] == "low-1"
+    assert move_in.occupancy_after(1)["house-1"] is None
+    assert move_in.occupancy_after(2)["house-1"] == "high-5"
+    assert move_in.outcomes_after(1)["low"] == progress(
+        stayed=3, displaced_waiting=1, newcomer_waiting=8
+    )
+    assert move_in.incomes_after(0) == PLACEMENT
+    assert move_in.incomes_after(16) == dict.fromkeys(PLACEMENT, "high")
+
+
+def test_occupancy_after_replays_to_the_final_placement() -> None:
+    move_in = run({"A1": "tower_inclusionary_50", "C3": "midrise_workforce"}, ["adu"]).move_in
+    assert move_in.occupancy_after() == move_in.occupancy_after(len(move_in.events))
+    assert move_in.occupancy_after() == move_in.occupants
+    assert move_in.occupancy_after(0) == {
+        **dict.fromkeys(move_in.occupants),
+        **move_in.initial,
+    }
+    assert move_in.occupancy_after(0)["adu-1"] is None
+    assert move_in.occupancy_after()["adu-1"] is not None
+
+
+@pytest.mark.parametrize("count", [-1, 41, 2.0, True, "3"])
+def test_move_in_queries_refuse_counts_outside_the_log(count: object) -> None:
+    move_in = run({}).move_in  # 40 events
+    for query in (move_in.occupancy_after, move_in.incomes_after, move_in.outcomes_after):
+        with pytest.raises(
+            IllegalActionError, match=re.escape(f"40 events; cannot show the state after {count!r}")
+        ):
+            query(count)  # type: ignore[arg-type]

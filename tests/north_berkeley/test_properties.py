@@ -13,7 +13,7 @@ from housing_lab.errors import HousingLabError
 from housing_lab.north_berkeley.autoplay import play_random_game
 from housing_lab.north_berkeley.game import Game
 from housing_lab.north_berkeley.layout import default_layout
-from housing_lab.north_berkeley.movein import replay_events
+from housing_lab.north_berkeley.movein import WAVES, MoveInResult
 from housing_lab.north_berkeley.policies import AFFORDABLE_100, INCOMES, POLICIES, RuleOptions
 from housing_lab.north_berkeley.scenario import affordable_violations, make_scenario
 from housing_lab.north_berkeley.scoring import score_scenario
@@ -57,9 +57,8 @@ def test_move_in_invariants(tiles, policies, placement, rule_options) -> None:
     # capacity: nobody is housed in a home that does not exist
     homes = 12 + out["new_homes"]["total"] + (6 if "adu" in scenario.policies else 0)
     assert sum(out["housed"].values()) <= homes
-    # the event log replays to the final placement
     move_in = result.move_in
-    assert replay_events(move_in.initial, move_in.occupants, move_in.events) == move_in.occupants
+    check_move_in_replay(move_in)
     # every resident who ends up unhoused has exactly one "left" event
     left = [e.resident for e in move_in.events if e.kind == "left"]
     assert len(left) == len(set(left)) == sum(out["unhoused"].values())
@@ -73,6 +72,36 @@ def test_move_in_invariants(tiles, policies, placement, rule_options) -> None:
             assert income in (None, "low")
         if home.type == "middle":
             assert income in (None, "middle", "low")
+
+
+def check_move_in_replay(move_in: MoveInResult) -> None:
+    """The queries a view reads part-way through move-in agree with the event log."""
+    events = move_in.events
+    for count, event in enumerate(events):
+        before = move_in.occupancy_after(count)
+        housed = [r for r in before.values() if r is not None]
+        assert len(housed) == len(set(housed)), "a resident lives in two homes"
+        if event.kind == "placed":
+            assert before[event.home] is None, f"{event} moves into an occupied home"
+        elif event.kind == "displaced":
+            assert before[event.home] == event.resident, f"{event} is not in that home"
+        for income, row in move_in.outcomes_after(count).items():
+            assert sum(row.values()) == 12, (count, income, row)
+    # the replay ends where the algorithm ended
+    assert move_in.occupancy_after() == move_in.occupants
+    final = move_in.outcomes_after()
+    assert {i: {k: final[i][k] for k in row} for i, row in move_in.outcomes().items()} == (
+        move_in.outcomes()
+    )
+    assert all(row["displaced_waiting"] == row["newcomer_waiting"] == 0 for row in final.values())
+    # the waves follow one another: high, then middle, then low income
+    bounds = move_in.wave_bounds()
+    assert bounds[-1] == len(events)
+    for wave, start, end in zip(WAVES, bounds[:-1], bounds[1:], strict=True):
+        assert all(event.wave == wave for event in events[start:end])
+    # once a wave is over, its newcomers have all had their turn
+    for number, wave in enumerate(WAVES, start=1):
+        assert move_in.outcomes_after(bounds[number])[wave]["newcomer_waiting"] == 0
 
 
 @settings(max_examples=25, deadline=None)

@@ -1,0 +1,93 @@
+"""The action vocabulary of a North Berkeley game: small JSON-ready dicts, one per decision.
+
+An action names its kind under `"action"` and carries exactly the fields of that kind, the same
+words the game's log uses::
+
+    {"action": "place", "square": "B1", "tile": "tower_market"}
+    {"action": "clear", "square": "B1"}
+    {"action": "call_state"}                     # optional "minutes_elapsed": 10
+    {"action": "advance"}                        # optional "tie_order": ["Blue", "Red"]
+    {"action": "redraw", "player": "Red"}
+    {"action": "pick", "player": "Red", "card": "developer"}
+    {"action": "enact", "policies": ["adu"]}
+
+This module checks only the shape of an action (known kind, the right keys, values of the right
+JSON type); whether the rules allow it now is `Game.apply`'s job. The log keeps what an action
+did as well (the tiles the state drew, the card a redraw drew); `action_of_record` strips a log
+record back to the action that made it, so a log replays.
+
+>>> check_action({"action": "clear", "square": "B1"})
+('clear', {'square': 'B1'})
+>>> action_of_record({"action": "redraw", "player": "Red", "discarded": "x", "drew": "y"})
+{'action': 'redraw', 'player': 'Red'}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from housing_lab.north_berkeley.errors import ScenarioFormatError, UnknownIdError
+
+REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {
+    "place": ("square", "tile"),
+    "clear": ("square",),
+    "call_state": (),
+    "advance": (),
+    "redraw": ("player",),
+    "pick": ("player", "card"),
+    "enact": ("policies",),
+}
+OPTIONAL_FIELDS: dict[str, tuple[str, ...]] = {
+    "call_state": ("minutes_elapsed",),  # checks the negotiation timer; not kept in the log
+    "advance": ("tie_order",),  # who goes first among players tied for the draft
+}
+ACTION_KINDS = tuple(REQUIRED_FIELDS)
+LIST_FIELDS = ("policies", "tie_order")
+
+Action = dict[str, Any]
+
+
+def check_action(action: object) -> tuple[str, dict[str, Any]]:
+    """The kind of a well-formed action and its fields; one clear error for anything else."""
+    if not isinstance(action, Mapping):
+        raise ScenarioFormatError(
+            f"an action must be an object like {{'action': ...}}, got {action!r}"
+        )
+    kind = action.get("action")
+    if kind not in REQUIRED_FIELDS:
+        raise UnknownIdError(f"unknown action {kind!r} (known: {', '.join(ACTION_KINDS)})")
+    required = REQUIRED_FIELDS[kind]
+    allowed = {"action", *required, *OPTIONAL_FIELDS.get(kind, ())}
+    for key in action:
+        if key not in allowed:
+            raise ScenarioFormatError(
+                f"action {kind} has no field {key!r} (fields: {', '.join(sorted(allowed))})"
+            )
+    for key in required:
+        if key not in action:
+            raise ScenarioFormatError(f"action {kind} needs the field {key!r}")
+    fields = {key: value for key, value in action.items() if key != "action"}
+    for key, value in fields.items():
+        _check_value(kind, key, value)
+    return kind, fields
+
+
+def _check_value(kind: str, key: str, value: object) -> None:
+    if key in LIST_FIELDS:
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+            raise ScenarioFormatError(f"action {kind}: {key} must be a list of ids, got {value!r}")
+    elif key == "minutes_elapsed":
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ScenarioFormatError(f"action {kind}: {key} must be a number, got {value!r}")
+    elif not isinstance(value, str):
+        raise ScenarioFormatError(f"action {kind}: {key} must be an id (text), got {value!r}")
+
+
+def action_of_record(record: Mapping[str, Any]) -> Action | None:
+    """The action that made a log record; None for records no action made (setup, draft order)."""
+    kind = record.get("action")
+    if kind not in REQUIRED_FIELDS:
+        return None
+    keys = (*REQUIRED_FIELDS[kind], *OPTIONAL_FIELDS.get(kind, ()))
+    return {"action": kind, **{key: record[key] for key in keys if key in record}}
