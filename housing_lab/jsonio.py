@@ -8,6 +8,7 @@ plain JSON values or raises `JsonInputError`, one line that names the source and
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -143,7 +144,9 @@ def stdin_bytes() -> IO[bytes]:
     stream = sys.stdin
     if stream is None or stream.closed:
         raise JsonInputError("cannot read stdin: it is closed")
-    return stream.buffer if hasattr(stream, "buffer") else stream  # type: ignore[return-value]
+    if hasattr(stream, "buffer"):
+        return stream.buffer
+    return io.BytesIO(stream.read().encode("utf-8"))  # a text-only stand-in (tests, notebooks)
 
 
 def physical_lines(
@@ -182,3 +185,50 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
 
 def _name(path: str | os.PathLike[str]) -> str:
     return "stdin" if str(path) == "-" else quote_path(path)
+
+
+def documents(stream: IO[bytes]) -> Iterator[tuple[int | None, Any]]:
+    """One JSON document, or JSON Lines (one document per non-blank line), read as it comes.
+
+    Yields (physical line number, document) for JSON Lines and (None, document) for a lone
+    document, which may span lines; at most MAX_DOCUMENT_BYTES are read for one. Only a first
+    line that is incomplete JSON makes the input one multi-line document."""
+    lines = physical_lines(stream)
+    start = next(((n, text) for n, text in lines if text.strip()), None)
+    if start is None:
+        raise JsonInputError("no JSON document in the input (it is empty)")
+    number, line = start
+    try:
+        first = loads(line, source=f"line {number}")
+    except JsonInputError:
+        if not _incomplete(line):
+            raise
+        rest = stream.read(MAX_DOCUMENT_BYTES + 1)
+        whole = b"\n" * (number - 1) + line + rest
+        if len(whole) > MAX_DOCUMENT_BYTES:
+            raise JsonInputError(
+                f"the document is larger than {MAX_DOCUMENT_BYTES} bytes"
+            ) from None
+        yield None, loads(whole, source="JSON")
+        return
+    following = next(((n, text) for n, text in lines if text.strip()), None)
+    if following is None:
+        yield None, first
+        return
+    yield number, first
+    yield following[0], loads(following[1], source=f"line {following[0]}")
+    for number, line in lines:
+        if line.strip():
+            yield number, loads(line, source=f"line {number}")
+
+
+def _incomplete(line: bytes) -> bool:
+    """Whether a line is the start of a longer document (plain syntax error), as opposed to
+    complete JSON this module refuses (duplicate keys, NaN, ...)."""
+    try:
+        json.loads(line)
+    except json.JSONDecodeError as error:
+        return not error.msg.startswith("Extra data")
+    except (ValueError, RecursionError):
+        return False
+    return False
