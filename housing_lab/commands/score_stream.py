@@ -45,11 +45,12 @@ FIRST_CHUNK, LAST_CHUNK = 64, 4096  # chunks grow: the first lines appear at onc
 MAX_CACHED = 100_000  # JSON fragments kept per result section
 
 
-def chunk_sizes() -> Iterator[int]:
-    size = FIRST_CHUNK
+def chunk_sizes(last: int = LAST_CHUNK) -> Iterator[int]:
+    """64, 128, ... up to `last`: small chunks first so that output starts at once."""
+    size = min(FIRST_CHUNK, last)
     while True:
         yield size
-        size = min(2 * size, LAST_CHUNK)
+        size = min(2 * size, last)
 
 
 class BoardRows:
