@@ -8,10 +8,11 @@ it becomes one line on stderr and exit status 2, with nothing on stdout.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
-from housing_lab.errors import HousingLabError
+from housing_lab.errors import HousingLabError, one_line, quote_path
 
 EXIT_USAGE = 2
 
@@ -20,8 +21,13 @@ class _ArgumentParser(argparse.ArgumentParser):
     """argparse prints a usage block on errors; we want the one-line contract instead."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        print(f"housing-lab: error: {message}", file=sys.stderr)
+        _say(message)
         raise SystemExit(EXIT_USAGE)
+
+
+def _say(message: str) -> None:
+    """The one stderr line of a refusal (a value with a newline or 100 MB stays one line)."""
+    print(f"housing-lab: error: {one_line(message)}", file=sys.stderr)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -44,12 +50,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except HousingLabError as error:
-        print(f"housing-lab: error: {error}", file=sys.stderr)
+        _say(str(error))
         return EXIT_USAGE
-    except OSError as error:
-        name = getattr(error, "filename", None) or ""
-        reason = error.strerror or str(error)
-        print(f"housing-lab: error: cannot read {name!s}: {reason}".rstrip(": "), file=sys.stderr)
+    except BrokenPipeError:  # `housing-lab ... | head`: the reader has all it wanted
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except OSError as error:  # commands word their own file errors; this is the safety net
+        name = error.filename
+        where = f" {quote_path(name)}" if name else ""
+        _say(f"cannot use{where}: {error.strerror or error}")
         return EXIT_USAGE
 
 

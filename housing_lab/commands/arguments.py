@@ -43,7 +43,7 @@ def count(low: int, high: int, what: str = "a count") -> Callable[[str], int]:
         value = _whole(text, what)
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(
-                f"{what} must be between {low} and {high}, got {shown(text)}"
+                f"{what} must be at least {low} and at most {high}, got {shown(text)}"
             )
         return value
 
