@@ -25,8 +25,9 @@ scalars = (
 )
 json_values = st.recursive(
     scalars,
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
     max_leaves=12,
 )
 
@@ -39,8 +40,7 @@ def _near(valid: list[str]) -> st.SearchStrategy[Any]:
 scenario_documents = st.fixed_dictionaries(
     {},
     optional={
-        "tiles": st.dictionaries(_near(SQUARES).map(str), _near(TILES), max_size=9)
-        | json_values,
+        "tiles": st.dictionaries(_near(SQUARES).map(str), _near(TILES), max_size=9) | json_values,
         "policies": st.lists(_near(list(POLICIES)), max_size=4) | json_values,
         "existing": st.dictionaries(st.sampled_from(HOMES), _near(list(INCOMES)), max_size=12)
         | st.permutations([i for i in INCOMES for _ in range(4)]).map(
@@ -80,7 +80,7 @@ tricky_json = st.sampled_from(
         "   \n\n",
         "{",
         '{"tiles": {}}\n{',
-        '{} {}',
+        "{} {}",
     ]
 )
 
