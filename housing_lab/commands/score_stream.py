@@ -71,7 +71,9 @@ class BoardRows:
             for t, tile in enumerate(evaluator.tile_ids)
             if not evaluator.catalogue[tile].affordable_only
         }
-        self.per_income = len(evaluator.homes) // len(INCOMES)
+        self.homes = evaluator.homes
+        per_income = len(self.homes) // len(INCOMES)
+        self.even_split = [code for code in range(len(INCOMES)) for _ in range(per_income)]
         self.keys = frozenset(SCENARIO_KEYS)
         self.shuffled = lru_cache(maxsize=4096)(self._shuffled)
 
@@ -133,13 +135,15 @@ class BoardRows:
         existing = document.get("existing")
         if existing is None:
             return tuple(codes), mask, self.shuffled(seed)
-        if type(existing) is not dict or len(existing) != len(self.evaluator.homes):
+        if type(existing) is not dict or len(existing) != len(self.homes):
             return None
         try:
-            incomes = tuple(self.income_code[existing[h]] for h in self.evaluator.homes)
+            incomes = tuple(
+                map(self.income_code.__getitem__, map(existing.__getitem__, self.homes))
+            )
         except (KeyError, TypeError):  # a home left out, an unknown or unhashable income
             return None
-        if any(incomes.count(code) != self.per_income for code in range(len(INCOMES))):
+        if sorted(incomes) != self.even_split:
             return None
         return tuple(codes), mask, incomes
 
@@ -156,9 +160,16 @@ class ResultLines:
 
     def __init__(self, evaluator: BatchEvaluator):
         self.evaluator = evaluator
-        self.homes = [json.dumps(h) for h in evaluator.homes]
-        self.slots = [json.dumps(s) for s in evaluator.layout.adu_slots]
-        self.names = {-1: "null", **{c: json.dumps(i) for c, i in enumerate(INCOMES)}}
+        names = {-1: "null", **{c: json.dumps(i) for c, i in enumerate(INCOMES)}}
+        # "home": "income" for every home and every code (index code + 1: NOBODY is -1)
+        self.homes = [
+            [f"{json.dumps(h)}: {names[c]}" for c in range(-1, len(INCOMES))]
+            for h in evaluator.homes
+        ]
+        self.slots = [
+            [f"{json.dumps(s)}: {names[c]}" for c in range(-1, len(INCOMES))]
+            for s in evaluator.layout.adu_slots
+        ]
         self.adu_bit = POLICIES.index(ADU)
         self.caches: dict[str, dict[int, str]] = {}
 
@@ -175,38 +186,56 @@ class ResultLines:
         card_rows, outcome_rows = cards.tolist(), result.outcomes.tolist()
         adu_rows = adu.tolist()
         sections: list[tuple[str, list[int], Callable[[int], str]]] = [
-            ("spending", spending, lambda i: json.dumps(money(Fraction(spending[i], scale)))),
-            ("new_homes", _packed(result.new_homes, 6), lambda i: _new_homes(new_homes[i])),
-            ("housed", _packed(result.housed, 4), lambda i: _housed(housed[i])),
-            ("displaced", _packed(result.displaced, 4), lambda i: _by_income(displaced[i])),
+            (
+                "spending",
+                spending,
+                lambda i: '{"spending": ' + json.dumps(money(Fraction(spending[i], scale))),
+            ),
+            (
+                "new_homes",
+                _packed(result.new_homes, 6),
+                lambda i: ', "new_homes": ' + _new_homes(new_homes[i]),
+            ),
+            ("housed", _packed(result.housed, 4), lambda i: ', "housed": ' + _housed(housed[i])),
+            (
+                "displaced",
+                _packed(result.displaced, 4),
+                lambda i: ', "displaced": ' + _by_income(displaced[i]),
+            ),
             (
                 "existing_after",
                 _packed(np.column_stack([adu, after + 1]), 2),
-                lambda i: self._after(after_rows[i], bool(adu_rows[i])),
+                lambda i: ', "existing_after": ' + self._after(after_rows[i], bool(adu_rows[i])),
             ),
-            ("constituents", _packed(cards, 2), lambda i: _constituents(card_rows[i])),
-            ("outcomes", _packed(result.outcomes, 4), lambda i: _outcomes(outcome_rows[i])),
+            (
+                "constituents",
+                _packed(cards, 2),
+                lambda i: ', "constituents": ' + _constituents(card_rows[i]),
+            ),
+            (
+                "outcomes",
+                _packed(result.outcomes, 4),
+                lambda i: ', "outcomes": ' + _outcomes(outcome_rows[i]) + "}",
+            ),
         ]
-        caches = [self.caches.setdefault(name, {}) for name, _, _ in sections]
-        heads = [f'"{name}": ' for name, _, _ in sections]
+        plan = [(self.caches.setdefault(name, {}), keys, build) for name, keys, build in sections]
         for i in range(len(result)):
             parts = []
-            for head, cache, (_, keys, build) in zip(heads, caches, sections, strict=True):
+            for cache, keys, build in plan:
                 text = cache.get(keys[i])
                 if text is None:
                     if len(cache) > MAX_CACHED:  # flat memory on adversarial inputs
                         cache.clear()
                     text = cache[keys[i]] = build(i)
-                parts.append(head + text)
-            yield "{" + ", ".join(parts) + "}"
+                parts.append(text)
+            yield "".join(parts)
 
     def _after(self, codes: list[int], adu: bool) -> str:
-        pairs = [f"{h}: {self.names[c]}" for h, c in zip(self.homes, codes, strict=False)]
+        """`existing_after`: the homes, then (with `adu`) the ADU slots."""
+        homes = len(self.homes)
+        pairs = [home[c + 1] for home, c in zip(self.homes, codes[:homes], strict=True)]
         if adu:
-            pairs += [
-                f"{s}: {self.names[c]}"
-                for s, c in zip(self.slots, codes[len(self.homes) :], strict=True)
-            ]
+            pairs += [slot[c + 1] for slot, c in zip(self.slots, codes[homes:], strict=True)]
         return "{" + ", ".join(pairs) + "}"
 
 
@@ -223,16 +252,20 @@ def _housed(values: list[int]) -> str:
     return f'{_by_income(values)}, "unhoused": {_by_income(unhoused)}'
 
 
+def _card_fragment(card: str, code: int) -> str:
+    plus, minus = bool(code & 1), bool(code & 2)
+    return json.dumps({card: {"plus": plus, "minus": minus, "score": int(plus) - int(minus)}})[1:-1]
+
+
+# every card's JSON for each (plus, minus) pair, coded plus + 2 * minus
+CARD_FRAGMENTS = [[_card_fragment(card, code) for code in range(4)] for card in CARD_IDS]
+
+
 def _constituents(codes: list[int]) -> str:
-    return json.dumps(
-        {
-            card: {
-                "plus": bool(code & 1),
-                "minus": bool(code & 2),
-                "score": (code & 1) - (code >> 1),
-            }
-            for card, code in zip(CARD_IDS, codes, strict=True)
-        }
+    return (
+        "{"
+        + ", ".join(fragments[code] for fragments, code in zip(CARD_FRAGMENTS, codes, strict=True))
+        + "}"
     )
 
 

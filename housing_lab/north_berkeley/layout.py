@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -35,19 +35,19 @@ class Layout:
     tags: Mapping[str, frozenset[str]]
     existing: tuple[ExistingHome, ...]
 
-    @property
+    @cached_property
     def houses(self) -> tuple[str, ...]:
         return tuple(home.id for home in self.existing if home.kind == "house")
 
-    @property
+    @cached_property
     def apartments(self) -> tuple[str, ...]:
         return tuple(home.id for home in self.existing if home.kind == "apartment")
 
-    @property
+    @cached_property
     def existing_ids(self) -> tuple[str, ...]:
         return tuple(home.id for home in self.existing)
 
-    @property
+    @cached_property
     def adu_slots(self) -> tuple[str, ...]:
         """ADU slot ids `adu-1`.. in house order: slot i belongs to the i-th house."""
         return tuple(f"adu-{i}" for i in range(1, len(self.houses) + 1))
