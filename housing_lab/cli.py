@@ -48,19 +48,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()  # a full disk or closed pipe is reported here, not at exit
+        return code
     except HousingLabError as error:
         _say(str(error))
         return EXIT_USAGE
     except BrokenPipeError:  # `housing-lab ... | head`: the reader has all it wanted
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _drop_stdout()
         return 0
     except OSError as error:  # commands word their own file errors; this is the safety net
-        name = error.filename
-        where = f" {quote_path(name)}" if name else ""
-        _say(f"cannot use{where}: {error.strerror or error}")
+        _drop_stdout()
+        if error.filename is None:  # reading errors are worded where the input is read
+            _say(f"cannot write the output: {error.strerror or error}")
+        else:
+            _say(f"cannot use {quote_path(error.filename)}: {error.strerror or error}")
         return EXIT_USAGE
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null so that the exit's flush cannot fail a second time."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real file behind stdout (tests)
+        pass
 
 
 if __name__ == "__main__":

@@ -283,3 +283,21 @@ def test_simulate_refuses_a_folder_with_files_unless_forced(tmp_path: Path) -> N
     code, _, err = run(["streetcar", "simulate", "--seed", "2", "--out", str(out), "--force"])
     assert (code, err) == (0, "") and (out / "game-0001.json").read_text() != before
     assert sorted(p.name for p in out.iterdir()) == ["game-0001.json"]  # no temporary left
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [["nb", "play"], ["nb", "sample", "--boards", "5"]])
+def test_a_full_disk_says_cannot_write(args: list[str]) -> None:
+    import subprocess
+
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "housing_lab.cli", *args],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    assert done.returncode == 2
+    assert done.stderr == "housing-lab: error: cannot write the output: No space left on device\n"
