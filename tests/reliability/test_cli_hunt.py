@@ -301,3 +301,31 @@ def test_a_full_disk_says_cannot_write(args: list[str]) -> None:
         )
     assert done.returncode == 2
     assert done.stderr == "housing-lab: error: cannot write the output: No space left on device\n"
+
+
+weights_in_bounds = st.decimals(
+    min_value=-1000, max_value=1000, places=6, allow_nan=False, allow_infinity=False
+).map(str)
+
+
+@pytest.mark.slow
+@settings(max_examples=12, deadline=None)
+@given(
+    st.lists(
+        weights_in_bounds | st.sampled_from(["1000", "-1000", "0.000001", "-999.999999"]),
+        min_size=2,
+        max_size=2,
+    )
+)
+def test_solver_and_scalar_engine_agree_on_any_accepted_weights(weights: list[str]) -> None:
+    args = ["nb", "solve", "--cards", "developer,urbanists", f"--weights={','.join(weights)}"]
+    code, out, err = run(args)
+    assert_contract(code, out, err)
+    assert code == 0, err
+    solution = json.loads(out)
+    result = score_scenario(scenario_from_dict(solution["scenario"])).to_dict()
+    total = sum(
+        float(w) * result["constituents"][card]["score"]
+        for card, w in zip(("developer", "urbanists"), weights, strict=True)
+    )
+    assert abs(total - solution["score"]) <= 1e-6
