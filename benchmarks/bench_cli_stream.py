@@ -23,12 +23,13 @@ from housing_lab.north_berkeley.batch import ALL_POLICY_SETS, default_evaluator
 from housing_lab.north_berkeley.sweep import random_boards
 
 MEASURED = (
-    "import resource, runpy, sys\n"
+    "import runpy, sys\n"
     "sys.argv = sys.argv[1:]\n"
     "try:\n"
     "    runpy.run_module(sys.argv[0], run_name='__main__', alter_sys=True)\n"
     "finally:\n"
-    "    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
+    "    status = open('/proc/self/status').read()\n"  # VmHWM: not ru_maxrss, kept across exec
+    "    print(status.split('VmHWM:')[1].split()[0], file=sys.stderr)\n"
 )
 BASELINE = (
     "import json, sys\n"

@@ -87,7 +87,9 @@ def _check_depth(text: str) -> None:
 
 
 def loads(text: str | bytes, source: str = "JSON") -> Any:
-    """Parse one document; `source` (e.g. "line 3" or a quoted path) starts the error message."""
+    """Parse one document; `source` (e.g. "line 3" or a quoted path) starts the error message
+    (nothing does when it is empty)."""
+    at = f"{source}: " if source else ""
     try:
         if isinstance(text, bytes):
             text = text.decode("utf-8")
@@ -95,16 +97,16 @@ def loads(text: str | bytes, source: str = "JSON") -> Any:
         return _DECODER.decode(text)
     except UnicodeDecodeError as error:
         raise JsonInputError(
-            f"{source}: not UTF-8 text (byte {error.start}: {error.object[error.start]:#04x})"
+            f"{at}not UTF-8 text (byte {error.start}: {error.object[error.start]:#04x})"
         ) from None
     except json.JSONDecodeError as error:
         raise JsonInputError(
-            f"{source}: malformed JSON: {error.msg} (line {error.lineno} column {error.colno})"
+            f"{at}malformed JSON: {error.msg} (line {error.lineno} column {error.colno})"
         ) from None
     except JsonInputError as error:
-        raise JsonInputError(f"{source}: {error}") from None
+        raise JsonInputError(f"{at}{error}") from None
     except (RecursionError, ValueError) as error:  # deep nesting past the scan, int limits
-        raise JsonInputError(f"{source}: unreadable JSON: {shown(str(error), 120)}") from None
+        raise JsonInputError(f"{at}unreadable JSON: {shown(str(error), 120)}") from None
 
 
 def read_bytes(path: str | os.PathLike[str], limit: int = MAX_DOCUMENT_BYTES) -> bytes:
@@ -209,7 +211,7 @@ def documents(stream: IO[bytes]) -> Iterator[tuple[int | None, Any]]:
             raise JsonInputError(
                 f"the document is larger than {MAX_DOCUMENT_BYTES} bytes"
             ) from None
-        yield None, loads(whole, source="JSON")
+        yield None, loads(whole, source="")
         return
     following = next(((n, text) for n, text in lines if text.strip()), None)
     if following is None:

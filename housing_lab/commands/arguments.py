@@ -51,13 +51,13 @@ def count(low: int, high: int, what: str = "a count") -> Callable[[str], int]:
     return parse
 
 
-def text(text: str) -> str:
+def text(value: str) -> str:
     """Any short text (ids, lists of ids, names)."""
-    if len(text) > MAX_TEXT:
+    if len(value) > MAX_TEXT:
         raise argparse.ArgumentTypeError(
-            f"at most {MAX_TEXT} characters, got {len(text)}: {shown(text)}"
+            f"at most {MAX_TEXT} characters, got {len(value)}: {shown(value)}"
         )
-    return text
+    return value
 
 
 def items(value: str | None) -> list[str]:

@@ -82,7 +82,7 @@ def run_score(args: argparse.Namespace) -> int:
         low_income_in_adus=args.low_income_in_adus, displaced_first=not args.newcomers_first
     )
     if args.file == "-":
-        _score(stdin_bytes(), layout, options, args.events)
+        _score(stdin_bytes(), layout, options, args.events, "stdin")
         return 0
     try:
         handle = open(args.file, "rb")  # noqa: SIM115 - closed below, errors worded here
@@ -91,21 +91,23 @@ def run_score(args: argparse.Namespace) -> int:
             f"cannot read {quote_path(args.file)}: {error.strerror}"
         ) from None
     with handle:
-        _score(handle, layout, options, args.events)
+        _score(handle, layout, options, args.events, quote_path(args.file))
     return 0
 
 
-def _score(stream: IO[bytes], layout: Layout, options: RuleOptions, events: bool) -> None:
+def _score(
+    stream: IO[bytes], layout: Layout, options: RuleOptions, events: bool, source: str
+) -> None:
     try:
-        source = documents(stream)
+        scenarios = documents(stream)
         if events:
-            score_scalar(source, layout, options, sys.stdout, events=True)
+            score_scalar(scenarios, layout, options, sys.stdout, events=True)
         else:
-            score_batched(source, layout, options, sys.stdout)
+            score_batched(scenarios, layout, options, sys.stdout)
     except JsonInputError as error:  # a scenario file's JSON problem is a scenario error
-        raise ScenarioFormatError(str(error)) from None
+        raise ScenarioFormatError(f"{source}: {error}") from None
     except OSError as error:
-        raise ScenarioFormatError(f"cannot read the input: {error.strerror}") from None
+        raise ScenarioFormatError(f"cannot read {source}: {error.strerror}") from None
 
 
 def play_names(players: int | None, names_text: str | None) -> list[str]:

@@ -108,9 +108,11 @@ def test_sample_lines_match_the_scalar_engine_across_draw_chunks(monkeypatch) ->
 def _run_measured(args: list[str], stdin_path: Path | None = None) -> tuple[float, float, int]:
     """(seconds to the first output byte, peak RSS in MB, exit code) of a CLI subprocess."""
     code = (
-        "import resource, runpy, sys; sys.argv = ['housing-lab', *sys.argv[1:]];\n"
+        "import runpy, sys; sys.argv = ['housing-lab', *sys.argv[1:]];\n"
         "try:\n    runpy.run_module('housing_lab.cli', run_name='__main__')\n"
-        "finally:\n    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)"
+        "finally:\n"
+        "    status = open('/proc/self/status').read()\n"  # VmHWM: this program's own peak
+        "    print(status.split('VmHWM:')[1].split()[0], file=sys.stderr)"
     )
     started = time.perf_counter()
     with open(stdin_path or "/dev/null", "rb") as stdin:
@@ -133,7 +135,7 @@ def _run_measured(args: list[str], stdin_path: Path | None = None) -> tuple[floa
 def test_sample_memory_stays_flat_and_output_starts_at_once() -> None:
     first, peak_mb, code = _run_measured(["nb", "sample", "--boards", "300000"])
     assert code == 0 and peak_mb < 300, peak_mb
-    assert first < 15, first  # the interpreter and numpy start in a few seconds here
+    assert first < 30, first  # interpreter + numpy start: seconds, more on a loaded machine
 
 
 @pytest.mark.slow
@@ -145,4 +147,4 @@ def test_score_memory_stays_flat_on_a_large_input(tmp_path: Path) -> None:
             handle.writelines(json.dumps(d) + "\n" for d in docs)
     first, peak_mb, code = _run_measured(["nb", "score", "-"], stdin_path=path)
     assert code == 0 and peak_mb < 300, peak_mb
-    assert first < 15, first
+    assert first < 30, first
