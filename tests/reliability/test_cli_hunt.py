@@ -6,7 +6,9 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import sys
+import tempfile
 from importlib import resources
 from pathlib import Path
 
@@ -20,12 +22,15 @@ from housing_lab.north_berkeley import scenario_from_dict, score_scenario
 
 from .strategies import argument_values, documents, tricky_json, tricky_values
 
+SCRATCH = tempfile.mkdtemp(prefix="housing-lab-hunt-")  # relative --out paths land here
+
 
 def run(args: list[str], stdin: bytes | None = None) -> tuple[int, str, str]:
-    """`housing-lab ARGS` in-process: (exit code, stdout, stderr)."""
+    """`housing-lab ARGS` in-process, in a scratch folder: (exit code, stdout, stderr)."""
     out, err = io.StringIO(), io.StringIO()
-    saved = sys.stdin
+    saved, folder = sys.stdin, os.getcwd()
     sys.stdin = io.TextIOWrapper(io.BytesIO(stdin or b""), encoding="utf-8")
+    os.chdir(SCRATCH)
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
@@ -34,6 +39,7 @@ def run(args: list[str], stdin: bytes | None = None) -> tuple[int, str, str]:
                 code = int(stop.code or 0) if not isinstance(stop.code, str) else 2
     finally:
         sys.stdin = saved
+        os.chdir(folder)
     return code, out.getvalue(), err.getvalue()
 
 
