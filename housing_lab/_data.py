@@ -12,7 +12,10 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised only on Python 3.10
     import tomli as tomllib
 
-from housing_lab.errors import HousingLabError
+from housing_lab.errors import MAX_SHOWN, HousingLabError, one_line, quote_path
+from housing_lab.jsonio import JsonInputError, read_text
+
+MAX_TOML_BYTES = 1024 * 1024  # a layout or catalogue is a few kilobytes
 
 
 class DataFileError(HousingLabError):
@@ -26,12 +29,16 @@ def read_package_toml(package: str, name: str) -> dict[str, Any]:
 
 
 def read_toml_file(path: str | Path) -> dict[str, Any]:
-    """Read a user-supplied TOML file; any problem is a one-line `DataFileError`."""
+    """Read a user-supplied TOML file (UTF-8, at most MAX_TOML_BYTES); any problem is a
+    one-line `DataFileError`."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise DataFileError(f"cannot read {str(path)!r}: {error.strerror}") from None
+        text = read_text(path, limit=MAX_TOML_BYTES)
+    except JsonInputError as error:  # the reading part of jsonio knows nothing of JSON
+        raise DataFileError(str(error)) from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise DataFileError(f"{str(path)!r} is not valid TOML: {error}") from None
+        reason = one_line(str(error), MAX_SHOWN)
+        raise DataFileError(f"{quote_path(path)} is not valid TOML: {reason}") from None
+    except RecursionError:
+        raise DataFileError(f"{quote_path(path)} is nested too deeply") from None

@@ -8,10 +8,11 @@ it becomes one line on stderr and exit status 2, with nothing on stdout.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
-from housing_lab.errors import HousingLabError
+from housing_lab.errors import HousingLabError, one_line, quote_path
 
 EXIT_USAGE = 2
 
@@ -20,8 +21,13 @@ class _ArgumentParser(argparse.ArgumentParser):
     """argparse prints a usage block on errors; we want the one-line contract instead."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        print(f"housing-lab: error: {message}", file=sys.stderr)
+        _say(message)
         raise SystemExit(EXIT_USAGE)
+
+
+def _say(message: str) -> None:
+    """The one stderr line of a refusal (a value with a newline or 100 MB stays one line)."""
+    print(f"housing-lab: error: {one_line(message)}", file=sys.stderr)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,15 +48,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()  # a full disk or closed pipe is reported here, not at exit
+        return code
     except HousingLabError as error:
-        print(f"housing-lab: error: {error}", file=sys.stderr)
+        _say(str(error))
         return EXIT_USAGE
-    except OSError as error:
-        name = getattr(error, "filename", None) or ""
-        reason = error.strerror or str(error)
-        print(f"housing-lab: error: cannot read {name!s}: {reason}".rstrip(": "), file=sys.stderr)
+    except BrokenPipeError:  # `housing-lab ... | head`: the reader has all it wanted
+        _drop_stdout()
+        return 0
+    except OSError as error:  # commands word their own file errors; this is the safety net
+        _drop_stdout()
+        if error.filename is None:  # reading errors are worded where the input is read
+            _say(f"cannot write the output: {error.strerror or error}")
+        else:
+            _say(f"cannot use {quote_path(error.filename)}: {error.strerror or error}")
         return EXIT_USAGE
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null so that the exit's flush cannot fail a second time."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real file behind stdout (tests)
+        pass
 
 
 if __name__ == "__main__":

@@ -1,9 +1,60 @@
-"""The one error base class every user-facing mistake derives from.
+"""The one error base class every user-facing mistake derives from, and how to word its message.
 
 The CLI and the widgets catch `HousingLabError` and show its message as one line; anything else
-is a bug and keeps its traceback.
+is a bug and keeps its traceback. A message names the bad value, so the helpers here keep any
+shown value short (`shown`), quote paths (`quote_path`) and fold a message onto one line
+(`one_line`): a 100 MB string or a file name with a newline must not flood the terminal.
 """
+
+from __future__ import annotations
+
+import reprlib
+from os import PathLike
+
+MAX_SHOWN = 200  # characters of a bad value shown in a message
+MAX_MESSAGE = 1000  # characters of a whole message line
 
 
 class HousingLabError(ValueError):
     """A user mistake (bad input, illegal action): the message names the bad value."""
+
+
+class WriteError(HousingLabError):
+    """An output file or folder that cannot be written (the message says "cannot write")."""
+
+
+class _ShortRepr(reprlib.Repr):
+    """`reprlib.Repr` that also survives integers too long for `repr` (over 4,300 digits)."""
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 4000:  # about 1,200 digits: never worth printing
+            return f"<an integer of {x.bit_length()} bits>"
+        return super().repr_int(x, level)
+
+
+_REPR = _ShortRepr()
+_REPR.maxstring = MAX_SHOWN
+_REPR.maxother = MAX_SHOWN
+_REPR.maxlong = 40
+_REPR.maxlevel = 3
+
+
+def shown(value: object, limit: int = MAX_SHOWN) -> str:
+    """`repr(value)` cut to at most `limit` characters (always one line)."""
+    text = one_line(_REPR.repr(value), limit=None)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def quote_path(path: str | PathLike[str]) -> str:
+    """A path as it should appear in a message: quoted, escaped, shortened."""
+    return shown(str(path) if isinstance(path, PathLike) else path)
+
+
+def one_line(message: str, limit: int | None = MAX_MESSAGE) -> str:
+    """`message` with line breaks escaped, cut to `limit` characters."""
+    text = "".join(
+        char if char.isprintable() or char == " " else repr(char)[1:-1] for char in message
+    )
+    if limit is not None and len(text) > limit:
+        text = text[: limit - 3] + "..."
+    return text

@@ -60,9 +60,13 @@ def test_score_events_flag(capsys) -> None:
         ('{"policies": ["rent_control"]}', "'rent_control'"),
         ('{"tiles": {"A3": "tower_market"}, "policies": ["affordable_100"]}', "A3"),
         ('{"tiles": ', "malformed JSON"),
-        ('{"seed": 1}\n{"seed": 2}\n{"tiles": {"A1": "lighthouse"}}\n', "line 3"),
-        ('{"seed": 1}\n{"seed": \n', "line 2"),
         ('{"existing": {"house-1": "rich"}}', "'rich'"),
+        ('{"tiles": []}', "'tiles' must be an object"),
+        ('{"tiles": {"A1": ["park"]}}', "['park']"),
+        ('{"seed": 1, "seed": 2}', "'seed' appears twice"),
+        ('{"seed": NaN}', "NaN"),
+        ("[" * 5000 + "]" * 5000, "nested deeper"),
+        ('{"seed": ' + "9" * 5000 + "}", "5000 digits"),
     ],
 )
 def test_bad_input_one_line_exit_2_nothing_on_stdout(capsys, stdin: str, names: str) -> None:
@@ -70,6 +74,26 @@ def test_bad_input_one_line_exit_2_nothing_on_stdout(capsys, stdin: str, names: 
     assert code == 2
     assert out == ""
     assert names in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("stdin", "names", "written"),
+    [
+        ('{"seed": 1}\n{"seed": 2}\n{"tiles": {"A1": "lighthouse"}}\n', "line 3", 2),
+        ('{"seed": 1}\n{"seed": \n', "line 2", 1),
+        ('{"seed": 1}\n\n\n{"seed": 2, "seed": 3}\n', "line 4", 1),  # physical lines
+        ('{"seed": 1}\n{"tiles": 0}\n', "line 2", 1),
+    ],
+)
+def test_bad_line_stops_after_the_results_before_it(
+    capsys, stdin: str, names: str, written: int
+) -> None:
+    code, out, err = run_cli(capsys, "nb", "score", "-", stdin=stdin)
+    assert code == 2
+    assert names in err and err.count("\n") == 1
+    documents = [json.loads(line) for line in stdin.splitlines()[:written] if line.strip()]
+    expected = [json.dumps(score_scenario(scenario_from_dict(d)).to_dict()) for d in documents]
+    assert out.splitlines() == expected
 
 
 def test_missing_file(capsys) -> None:

@@ -5,16 +5,19 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import IO
 
+from housing_lab.commands import arguments
 from housing_lab.commands.north_berkeley_analysis import register_analysis
-from housing_lab.errors import HousingLabError
+from housing_lab.commands.score_stream import score_batched, score_scalar
+from housing_lab.errors import quote_path
+from housing_lab.jsonio import JsonInputError, documents, stdin_bytes
 from housing_lab.north_berkeley.autoplay import default_names, play_random_game
 from housing_lab.north_berkeley.errors import ScenarioFormatError
-from housing_lab.north_berkeley.layout import load_layout
+from housing_lab.north_berkeley.layout import Layout, load_layout
 from housing_lab.north_berkeley.policies import RuleOptions
-from housing_lab.north_berkeley.scenario import scenario_from_dict
-from housing_lab.north_berkeley.scoring import score_scenario
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
 
 def register(groups: argparse._SubParsersAction) -> None:
@@ -24,8 +27,16 @@ def register(groups: argparse._SubParsersAction) -> None:
     score = commands.add_parser(
         "score", help="score a scenario (JSON) or many (JSON Lines) and print the results"
     )
-    score.add_argument("file", help="scenario file in the RULES.md JSON format, or - for stdin")
-    score.add_argument("--layout", help="a custom layout TOML file (default: the printed board)")
+    score.add_argument(
+        "file",
+        type=arguments.text,
+        help="scenario file in the RULES.md JSON format, or - for stdin",
+    )
+    score.add_argument(
+        "--layout",
+        type=arguments.text,
+        help="a custom layout TOML file (default: the printed board)",
+    )
     score.add_argument(
         "--events",
         action="store_true",
@@ -44,9 +55,15 @@ def register(groups: argparse._SubParsersAction) -> None:
     score.set_defaults(func=run_score)
 
     play = commands.add_parser("play", help="play a whole game with random automatic players")
-    play.add_argument("--players", type=int, default=3, help="2 to 6 players or teams")
-    play.add_argument("--seed", type=int, default=0)
-    play.add_argument("--names", help="comma-separated player names (default Player 1, ...)")
+    play.add_argument(
+        "--players",
+        type=arguments.count(MIN_PLAYERS, MAX_PLAYERS, "the number of players"),
+        help="2 to 6 players or teams (default 3, or as many as --names)",
+    )
+    play.add_argument("--seed", type=arguments.seed, default=0)
+    play.add_argument(
+        "--names", type=arguments.text, help="comma-separated player names (default Player 1, ...)"
+    )
     play.add_argument(
         "--current-score",
         choices=["as_is", "projected"],
@@ -57,63 +74,58 @@ def register(groups: argparse._SubParsersAction) -> None:
     register_analysis(commands)  # sample, solve
 
 
-def read_input(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except OSError as error:
-        raise ScenarioFormatError(f"cannot read {path!r}: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise ScenarioFormatError(f"{path!r} is not a UTF-8 text file") from None
-
-
-def parse_documents(text: str) -> tuple[list[Any], bool]:
-    """One JSON document, or JSON Lines (one per non-blank line). Returns (documents, is_lines)."""
-    try:
-        return [json.loads(text)], False
-    except json.JSONDecodeError as whole_error:
-        lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
-        if len(lines) < 2:
-            raise ScenarioFormatError(f"malformed JSON: {whole_error}") from None
-    documents = []
-    for number, line in lines:
-        try:
-            documents.append(json.loads(line))
-        except json.JSONDecodeError as error:
-            raise ScenarioFormatError(f"line {number}: malformed JSON: {error}") from None
-    return documents, True
-
-
 def run_score(args: argparse.Namespace) -> int:
+    """Stream the results: one line per document, written as soon as its chunk is scored; a
+    bad document stops the run (naming its line) after the results before it."""
     layout = load_layout(args.layout)
     options = RuleOptions(
         low_income_in_adus=args.low_income_in_adus, displaced_first=not args.newcomers_first
     )
-    documents, is_lines = parse_documents(read_input(args.file))
-    outputs = []
-    for number, document in enumerate(documents, start=1):
-        try:
-            scenario = scenario_from_dict(document, layout)
-        except HousingLabError as error:
-            if is_lines:  # say which line, keep the error's type
-                raise type(error)(f"line {number}: {error}") from None
-            raise
-        result = score_scenario(scenario, options)
-        output = result.to_dict()
-        if args.events:
-            output["events"] = [event.to_dict() for event in result.move_in.events]
-        outputs.append(output)
-    for output in outputs:  # print only once every scenario is known to be good
-        print(json.dumps(output))
+    if args.file == "-":
+        _score(stdin_bytes(), layout, options, args.events, "stdin")
+        return 0
+    try:
+        handle = open(args.file, "rb")  # noqa: SIM115 - closed below, errors worded here
+    except OSError as error:
+        raise ScenarioFormatError(
+            f"cannot read {quote_path(args.file)}: {error.strerror}"
+        ) from None
+    with handle:
+        _score(handle, layout, options, args.events, quote_path(args.file))
     return 0
 
 
+def _score(
+    stream: IO[bytes], layout: Layout, options: RuleOptions, events: bool, source: str
+) -> None:
+    try:
+        scenarios = documents(stream)
+        if events:
+            score_scalar(scenarios, layout, options, sys.stdout, events=True)
+        else:
+            score_batched(scenarios, layout, options, sys.stdout)
+    except JsonInputError as error:  # a scenario file's JSON problem is a scenario error
+        raise ScenarioFormatError(f"{source}: {error}") from None
+    except OSError as error:
+        raise ScenarioFormatError(f"cannot read {source}: {error.strerror}") from None
+
+
+def play_names(players: int | None, names_text: str | None) -> list[str]:
+    """The player names: --names and --players must agree when both are given."""
+    if names_text is None:
+        return default_names(3 if players is None else players)
+    names = [name.strip() for name in names_text.split(",")]
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise ScenarioFormatError(
+            f"--names gives {len(names)} names; a game has {MIN_PLAYERS} to {MAX_PLAYERS} players"
+        )
+    if players is not None and players != len(names):
+        raise ScenarioFormatError(f"--names gives {len(names)} names but --players is {players}")
+    return names
+
+
 def run_play(args: argparse.Namespace) -> int:
-    names = default_names(args.players)
-    if args.names:
-        names = [name.strip() for name in args.names.split(",")]
+    names = play_names(args.players, args.names)
     options = RuleOptions(current_score=args.current_score)
     game = play_random_game(names, seed=args.seed, options=options)
     print(json.dumps(game.game_log()))

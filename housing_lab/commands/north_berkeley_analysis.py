@@ -12,17 +12,23 @@ import json
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any, TextIO
 
-from housing_lab.errors import HousingLabError
+import numpy as np
+
+from housing_lab.commands import arguments
+from housing_lab.commands.score_stream import ResultLines, chunk_sizes
+from housing_lab.errors import WriteError, quote_path, shown
+from housing_lab.jsonio import JsonInputError, load_path, loads
 from housing_lab.north_berkeley.batch import ALL_POLICY_SETS, GAME_POLICY_SETS, default_evaluator
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.policies import RuleOptions
 from housing_lab.north_berkeley.solver import every_card_nonnegative, pareto_frontier, solve
 from housing_lab.north_berkeley.sweep import random_boards
 
-SAMPLE_CHUNK = 1 << 14
+SAMPLE_CHUNK = 1 << 14  # boards evaluated and written at a time
+DRAW_CHUNK = 1 << 16  # boards drawn at a time: memory stays flat for any --boards
+MAX_BOARDS = 10**9
 
 
 def register_analysis(commands: argparse._SubParsersAction) -> None:
@@ -30,9 +36,14 @@ def register_analysis(commands: argparse._SubParsersAction) -> None:
     sample = commands.add_parser(
         "sample", help="random boards and their results as JSON Lines (batch evaluator)"
     )
-    sample.add_argument("--boards", type=_count, required=True, help="how many boards")
-    sample.add_argument("--seed", type=int, default=0)
-    sample.add_argument("--out", help="output file (default: stdout)")
+    sample.add_argument(
+        "--boards",
+        type=arguments.count(0, MAX_BOARDS, "the number of boards"),
+        required=True,
+        help=f"how many boards (0 to {MAX_BOARDS})",
+    )
+    sample.add_argument("--seed", type=arguments.seed, default=0)
+    sample.add_argument("--out", type=arguments.text, help="output file (default: stdout)")
     sample.add_argument(
         "--all-policy-sets",
         action="store_true",
@@ -44,27 +55,40 @@ def register_analysis(commands: argparse._SubParsersAction) -> None:
     solve_parser = commands.add_parser(
         "solve", help="the exact best board for a coalition of constituent cards"
     )
-    solve_parser.add_argument("--cards", required=True, help="comma-separated card ids")
-    solve_parser.add_argument("--weights", help="comma-separated weights, one per card")
+    solve_parser.add_argument(
+        "--cards", type=arguments.text, required=True, help="comma-separated card ids"
+    )
+    solve_parser.add_argument(
+        "--weights",
+        type=arguments.text,
+        help=f"comma-separated weights, one per card (each at most {arguments.MAX_WEIGHT} in "
+        f"size, {arguments.WEIGHT_DECIMALS} decimal places)",
+    )
     solve_parser.add_argument(
         "--fix",
         action="append",
         default=[],
+        type=arguments.text,
         metavar="SQUARE=TILE",
         help="fix a square's tile (repeat, or separate with commas)",
     )
     solve_parser.add_argument(
         "--policies",
+        type=arguments.text,
         help="search only this policy set (comma-separated; 'none': no "
         "policy); default: every set of one or two policies",
     )
     solve_parser.add_argument(
         "--existing",
+        type=arguments.text,
         help="existing residents: a JSON object "
         "home -> income, or a JSON file (a scenario's 'existing' works)",
     )
     solve_parser.add_argument(
-        "--seed", type=int, default=0, help="seed of the default existing placement (default 0)"
+        "--seed",
+        type=arguments.seed,
+        default=0,
+        help="seed of the default existing placement (default 0)",
     )
     solve_parser.add_argument(
         "--nonnegative",
@@ -93,34 +117,43 @@ def _rule_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}")
-    return value
-
-
 # --- sample ----------------------------------------------------------------------------------
 def sample_lines(
     n: int, seed: int, options: RuleOptions, all_policy_sets: bool = False
 ) -> Iterator[str]:
-    """The JSON Lines of `nb sample`: {"scenario": ..., "result": ...} per random board."""
+    """The JSON Lines of `nb sample`: {"scenario": ..., "result": ...} per random board.
+
+    Boards are drawn DRAW_CHUNK at a time: the first chunk from `seed` itself (so a sample of
+    up to DRAW_CHUNK boards is what `random_boards(n, seed)` gives), chunk k from a seed
+    derived from (seed, k)."""
     evaluator = default_evaluator()
-    boards = random_boards(
-        n,
-        seed,
-        policy_sets=ALL_POLICY_SETS if all_policy_sets else GAME_POLICY_SETS,
-        evaluator=evaluator,
-    )
-    for start in range(0, n, SAMPLE_CHUNK):
-        part = boards.take(slice(start, start + SAMPLE_CHUNK))
-        results = evaluator.evaluate(part, options).to_dicts()
-        for i, result in enumerate(results):
-            scenario = evaluator.scenario_dict(part, i, seed)
-            yield json.dumps({"scenario": scenario, "result": result})
+    policy_sets = ALL_POLICY_SETS if all_policy_sets else GAME_POLICY_SETS
+    result_lines = ResultLines(evaluator)
+    for start in range(0, n, DRAW_CHUNK):
+        size = min(DRAW_CHUNK, n - start)
+        boards = random_boards(
+            size,
+            chunk_seed(seed, start // DRAW_CHUNK),
+            policy_sets=policy_sets,
+            evaluator=evaluator,
+        )
+        part_start, part_sizes = 0, chunk_sizes(SAMPLE_CHUNK)
+        while part_start < size:
+            part = boards.take(slice(part_start, part_start + next(part_sizes)))
+            results = result_lines.lines(evaluator.evaluate(part, options))
+            for i, result in enumerate(results):
+                scenario = json.dumps(evaluator.scenario_dict(part, i, seed))
+                yield f'{{"scenario": {scenario}, "result": {result}}}'
+            part_start += len(part)
+
+
+def chunk_seed(seed: int, chunk: int) -> int:
+    """The seed of draw chunk `chunk`: `seed` for the first, then 128 bits of a numpy
+    SeedSequence spawned from `seed` (independent streams, no overlap with small seeds)."""
+    if chunk == 0:
+        return seed
+    words = np.random.SeedSequence(seed, spawn_key=(chunk,)).generate_state(4, np.uint32)
+    return sum(int(word) << (32 * i) for i, word in enumerate(words))
 
 
 def run_sample(args: argparse.Namespace) -> int:
@@ -135,34 +168,30 @@ def run_sample(args: argparse.Namespace) -> int:
         with open(args.out, "w", encoding="utf-8") as handle:
             _write(lines, handle)
     except OSError as error:
-        raise HousingLabError(f"cannot write {args.out!r}: {error.strerror}") from None
+        raise WriteError(f"cannot write {quote_path(args.out)}: {error.strerror}") from None
     return 0
 
 
 def _write(lines: Iterator[str], handle: TextIO) -> None:
-    for line in lines:
+    for number, line in enumerate(lines, start=1):
         handle.write(line)
         handle.write("\n")
+        if number & (number - 1) == 0 or number % SAMPLE_CHUNK == 0:  # first lines at once
+            handle.flush()
 
 
 # --- solve -----------------------------------------------------------------------------------
-def _items(text: str | None) -> list[str]:
-    return [] if text is None else [item.strip() for item in text.split(",") if item.strip()]
+_items = arguments.items
 
 
 def parse_weights(text: str | None) -> list[int | float] | None:
+    """Weights bounded so that the solver and the scalar engine agree (`arguments.weight`)."""
     if text is None:
         return None
-    weights: list[int | float] = []
-    for item in _items(text):
-        try:
-            weights.append(int(item))
-        except ValueError:
-            try:
-                weights.append(float(item))
-            except ValueError:
-                raise ScenarioFormatError(f"a weight must be a number, got {item!r}") from None
-    return weights
+    try:
+        return [arguments.weight(item) for item in _items(text)]
+    except argparse.ArgumentTypeError as error:
+        raise ScenarioFormatError(f"--weights: {error}") from None
 
 
 def parse_fixes(values: list[str]) -> dict[str, str]:
@@ -170,10 +199,10 @@ def parse_fixes(values: list[str]) -> dict[str, str]:
     for item in (i for value in values for i in _items(value)):
         square, equals, tile = item.partition("=")
         if not equals or not square.strip() or not tile.strip():
-            raise ScenarioFormatError(f"--fix expects SQUARE=TILE, got {item!r}")
+            raise ScenarioFormatError(f"--fix expects SQUARE=TILE, got {shown(item)}")
         square = square.strip()
         if square in fixed:
-            raise ScenarioFormatError(f"square {square!r} is fixed twice")
+            raise ScenarioFormatError(f"square {shown(square)} is fixed twice")
         fixed[square] = tile.strip()
     return fixed
 
@@ -189,21 +218,17 @@ def parse_existing(text: str | None) -> dict[str, Any] | None:
     """A JSON object (home -> income), or a file holding one or a whole scenario."""
     if text is None:
         return None
-    source = text
-    if not text.lstrip().startswith("{"):
-        try:
-            source = Path(text).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            reason = getattr(error, "strerror", None) or "not a UTF-8 text file"
-            raise ScenarioFormatError(f"cannot read --existing {text!r}: {reason}") from None
     try:
-        data = json.loads(source)
-    except json.JSONDecodeError as error:
-        raise ScenarioFormatError(f"--existing is not valid JSON: {error}") from None
+        if text.lstrip().startswith("{"):
+            data = loads(text, source="--existing")
+        else:
+            data = load_path(text)
+    except JsonInputError as error:
+        raise ScenarioFormatError(f"--existing: {error}") from None
     if isinstance(data, dict) and isinstance(data.get("existing"), dict):
         data = data["existing"]
     if not isinstance(data, dict):
-        raise ScenarioFormatError(f"--existing must be a JSON object, got {data!r}"[:200])
+        raise ScenarioFormatError(f"--existing must be a JSON object, got {shown(data)}")
     return data
 
 

@@ -10,9 +10,16 @@ import argparse
 import json
 from pathlib import Path
 
+from housing_lab.commands import arguments
+from housing_lab.errors import WriteError, quote_path
+from housing_lab.jsonio import JsonInputError, load_path, write_text_atomic
 from housing_lab.streetcar import BOTS, Board, Game, Rules
+from housing_lab.streetcar.errors import RecordError
 from housing_lab.streetcar.match import MatchSummary, check_series, play_match
-from housing_lab.streetcar.record import final_block, read_record, write_record
+from housing_lab.streetcar.record import final_block, replay, to_record
+
+MAX_GAMES = 100_000
+MAX_PENALTY = 1000
 
 
 def register(groups: argparse._SubParsersAction) -> None:
@@ -28,14 +35,34 @@ def register(groups: argparse._SubParsersAction) -> None:
         description="Play N seeded games between bots A and B (seats alternate), write one "
         "record per game to DIR and print a one-line JSON summary.",
     )
-    simulate.add_argument("--games", type=int, default=1, help="number of games (default 1)")
-    simulate.add_argument("--seed", type=int, default=0, help="series seed (default 0)")
     simulate.add_argument(
-        "--bots", default="greedy,random", help=f"two of {', '.join(BOTS)} (default greedy,random)"
+        "--games",
+        type=arguments.count(1, MAX_GAMES, "the number of games"),
+        default=1,
+        help="number of games (default 1)",
     )
-    simulate.add_argument("--out", required=True, help="directory for the game records")
-    simulate.add_argument("--penalty", type=int, default=None, help="separate-line penalty")
-    simulate.add_argument("--goals", default="", help="development goals, comma separated")
+    simulate.add_argument("--seed", type=arguments.seed, default=0, help="series seed (default 0)")
+    simulate.add_argument(
+        "--bots",
+        type=arguments.text,
+        default="greedy,random",
+        help=f"two of {', '.join(BOTS)} (default greedy,random)",
+    )
+    simulate.add_argument(
+        "--out", type=arguments.text, required=True, help="directory for the game records"
+    )
+    simulate.add_argument(
+        "--force", action="store_true", help="write into --out even if it holds files already"
+    )
+    simulate.add_argument(
+        "--penalty",
+        type=arguments.count(-MAX_PENALTY, MAX_PENALTY, "the penalty"),
+        default=None,
+        help="separate-line penalty",
+    )
+    simulate.add_argument(
+        "--goals", type=arguments.text, default="", help="development goals, comma separated"
+    )
     simulate.set_defaults(func=_simulate)
 
     replay = commands.add_parser(
@@ -43,7 +70,7 @@ def register(groups: argparse._SubParsersAction) -> None:
         help="check a game record and print its final block",
         description="Replay a game record, checking every move, and print the final block.",
     )
-    replay.add_argument("file", help="a game record (JSON)")
+    replay.add_argument("file", type=arguments.text, help="a game record (JSON)")
     replay.set_defaults(func=_replay)
 
     perft = commands.add_parser(
@@ -59,19 +86,37 @@ def _simulate(args: argparse.Namespace) -> int:
     goals = frozenset(name.strip() for name in args.goals.split(",") if name.strip())
     rules = Rules(goals=goals) if args.penalty is None else Rules(args.penalty, goals)
     check_series(bots, args.games)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = output_folder(args.out, force=args.force)
     summary = MatchSummary((bots[0], bots[1]))
     for played in play_match(bots, args.games, seed=args.seed, rules=rules):
-        write_record(out / f"game-{played.index + 1:04d}.json", played.game)
+        record = json.dumps(to_record(played.game)) + "\n"
+        write_text_atomic(out / f"game-{played.index + 1:04d}.json", record)
         summary.add(played)
-    print(json.dumps({**summary.to_dict(), "out": str(out)}))
+    print(json.dumps({**summary.to_dict(), "out": str(out)}))  # last: every record is written
     return 0
 
 
+def output_folder(path: str, force: bool = False) -> Path:
+    """The records' folder, created if missing; one holding files already is refused (older
+    records would be overwritten or mixed in) unless `force`."""
+    out = Path(path)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        if not force and any(out.iterdir()):
+            raise WriteError(
+                f"folder {quote_path(path)} is not empty (use --force to write into it)"
+            )
+    except OSError as error:
+        raise WriteError(f"cannot write {quote_path(path)}: {error.strerror}") from None
+    return out
+
+
 def _replay(args: argparse.Namespace) -> int:
-    game = read_record(args.file)
-    print(json.dumps(final_block(game)))
+    try:
+        record = load_path(args.file)
+    except JsonInputError as error:
+        raise RecordError(str(error)) from None
+    print(json.dumps(final_block(replay(record))))
     return 0
 
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
 from housing_lab._data import DataFileError, read_package_toml, read_toml_file
+from housing_lab.errors import MAX_SHOWN, one_line, shown
+from housing_lab.north_berkeley.policies import EXISTING_PER_INCOME, INCOMES, RESIDENTS_PER_INCOME
 
 HOME_KINDS = ("house", "apartment")
 REQUIRED_TAGS = ("virginia", "acton", "greenway", "corner")
@@ -33,19 +35,19 @@ class Layout:
     tags: Mapping[str, frozenset[str]]
     existing: tuple[ExistingHome, ...]
 
-    @property
+    @cached_property
     def houses(self) -> tuple[str, ...]:
         return tuple(home.id for home in self.existing if home.kind == "house")
 
-    @property
+    @cached_property
     def apartments(self) -> tuple[str, ...]:
         return tuple(home.id for home in self.existing if home.kind == "apartment")
 
-    @property
+    @cached_property
     def existing_ids(self) -> tuple[str, ...]:
         return tuple(home.id for home in self.existing)
 
-    @property
+    @cached_property
     def adu_slots(self) -> tuple[str, ...]:
         """ADU slot ids `adu-1`.. in house order: slot i belongs to the i-th house."""
         return tuple(f"adu-{i}" for i in range(1, len(self.houses) + 1))
@@ -60,46 +62,104 @@ class Layout:
         return square in self.tags.get(tag, frozenset())
 
 
+def _strings(value: object, what: str, source: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
+        raise DataFileError(f"{source}: {what} must be a list of names, got {shown(value)}")
+    return tuple(value)
+
+
+def _table(value: object, what: str, source: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise DataFileError(f"{source}: {what} must be a table, got {shown(value)}")
+    return value
+
+
+def _home(entry: object, source: str) -> ExistingHome:
+    home = _table(entry, "an existing home", source)
+    for key in ("id", "kind", "street"):
+        if key in home and not isinstance(home[key], str):
+            raise DataFileError(f"{source}: home {key} must be text, got {shown(home[key])}")
+    return ExistingHome(id=home["id"], kind=home["kind"], street=home.get("street", ""))
+
+
+def _phases(value: object, source: str) -> dict[int, tuple[str, ...]]:
+    table = _table(value, "phases", source)
+    if sorted(str(key) for key in table) != ["1", "2"]:
+        raise DataFileError(f"{source}: phases must be 1 and 2, got {shown(list(table))}")
+    return {int(key): _strings(squares, f"phase {key}", source) for key, squares in table.items()}
+
+
 def layout_from_dict(data: Mapping[str, Any], source: str = "layout") -> Layout:
-    """Build and validate a Layout; every problem names the bad value."""
+    """Build and validate a Layout; every problem names the bad value.
+
+    This checks the board's shape only; `check_kit` also holds it to the rulebook's pieces."""
+    source = one_line(source, limit=MAX_SHOWN)
     try:
-        squares = tuple(str(s) for s in data["squares"])
-        phases = {int(k): tuple(str(s) for s in v) for k, v in data["phases"].items()}
-        tags = {str(k): frozenset(str(s) for s in v) for k, v in data["tags"].items()}
-        existing = tuple(
-            ExistingHome(id=str(h["id"]), kind=str(h["kind"]), street=str(h.get("street", "")))
-            for h in data["existing"]
-        )
+        squares = _strings(data["squares"], "squares", source)
+        phases = _phases(data["phases"], source)
+        tags = {
+            str(tag): frozenset(_strings(members, f"tag {tag!r}", source))
+            for tag, members in _table(data["tags"], "tags", source).items()
+        }
+        existing_list = data["existing"]
+        if not isinstance(existing_list, list):
+            raise DataFileError(
+                f"{source}: existing must be a list of homes, got {shown(existing_list)}"
+            )
+        existing = tuple(_home(entry, source) for entry in existing_list)
     except KeyError as error:
         raise DataFileError(f"{source}: missing entry {error}") from None
-    except (TypeError, ValueError, AttributeError) as error:
-        raise DataFileError(f"{source}: malformed entry: {error}") from None
+    name = data.get("name", source)
+    if not isinstance(name, str):
+        raise DataFileError(f"{source}: name must be text, got {shown(name)}")
     if len(set(squares)) != len(squares):
-        raise DataFileError(f"{source}: a square is listed twice in {list(squares)}")
-    if sorted(phases) != [1, 2]:
-        raise DataFileError(f"{source}: phases must be 1 and 2, got {sorted(phases)}")
+        raise DataFileError(f"{source}: a square is listed twice in {shown(list(squares))}")
     phased = [s for p in (1, 2) for s in phases[p]]
     if sorted(phased) != sorted(squares):
-        raise DataFileError(f"{source}: phases {phased} must cover every square exactly once")
+        raise DataFileError(
+            f"{source}: phases {shown(phased)} must cover every square exactly once"
+        )
     for tag in REQUIRED_TAGS:
         if tag not in tags:
             raise DataFileError(f"{source}: tag {tag!r} is missing")
     for tag, members in tags.items():
-        for square in members - set(squares):
-            raise DataFileError(f"{source}: tag {tag!r} names unknown square {square!r}")
+        for square in sorted(members - set(squares)):
+            raise DataFileError(f"{source}: tag {shown(tag)} names unknown square {shown(square)}")
     ids = [home.id for home in existing]
     if len(set(ids)) != len(ids):
-        raise DataFileError(f"{source}: an existing home id is listed twice in {ids}")
+        raise DataFileError(f"{source}: an existing home id is listed twice in {shown(ids)}")
     for home in existing:
         if home.kind not in HOME_KINDS:
-            raise DataFileError(f"{source}: home {home.id!r} has unknown kind {home.kind!r}")
-    return Layout(
-        name=str(data.get("name", source)),
-        squares=squares,
-        phases=phases,
-        tags=tags,
-        existing=existing,
-    )
+            raise DataFileError(
+                f"{source}: home {shown(home.id)} has unknown kind {shown(home.kind)}"
+            )
+    most = RESIDENTS_PER_INCOME * len(INCOMES)
+    if not existing or len(existing) % len(INCOMES) or len(existing) > most:
+        raise DataFileError(
+            f"{source}: {len(existing)} existing homes cannot hold as many residents of each "
+            f"of the {len(INCOMES)} incomes (a multiple of {len(INCOMES)}, at most {most})"
+        )
+    return Layout(name=name, squares=squares, phases=phases, tags=tags, existing=existing)
+
+
+def check_kit(layout: Layout, source: str = "layout") -> Layout:
+    """Refuse a board the rulebook's pieces cannot play: the kit has residents for exactly
+    as many existing homes as the printed board (4 of each income in 12 homes), and the draft
+    deals as many squares in each phase as the printed board has."""
+    homes = EXISTING_PER_INCOME * len(INCOMES)
+    if len(layout.existing) != homes:
+        raise DataFileError(
+            f"{one_line(source, limit=MAX_SHOWN)}: {len(layout.existing)} existing homes; the "
+            f"kit has residents for {homes} ({EXISTING_PER_INCOME} of each income)"
+        )
+    printed = default_layout()
+    for phase, squares in printed.phases.items():
+        if len(layout.phases[phase]) != len(squares):
+            raise DataFileError(
+                f"{one_line(source, limit=MAX_SHOWN)}: phase {phase} has "
+                f"{len(layout.phases[phase])} squares; the game deals {len(squares)}"
+            )
+    return layout
 
 
 @cache
@@ -108,7 +168,9 @@ def default_layout() -> Layout:
 
 
 def load_layout(path: str | Path | None = None) -> Layout:
-    """The default board, or a teacher's own layout file (same format as `data/layout.toml`)."""
+    """The default board, or a teacher's own layout file (same format as `data/layout.toml`),
+    held to the rulebook's kit (`check_kit`)."""
     if path is None:
         return default_layout()
-    return layout_from_dict(read_toml_file(path), source=str(path))
+    source = shown(str(path))
+    return check_kit(layout_from_dict(read_toml_file(path), source=source), source)

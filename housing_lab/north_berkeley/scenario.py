@@ -12,6 +12,8 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from housing_lab.errors import shown
+from housing_lab.jsonio import JsonInputError, loads
 from housing_lab.north_berkeley.errors import (
     AffordableOnlyError,
     ScenarioFormatError,
@@ -41,15 +43,17 @@ def shuffled_existing(layout: Layout, seed: int) -> dict[str, str]:
 
 
 def check_square(square: object, layout: Layout) -> str:
-    if square not in layout.squares:
-        raise UnknownIdError(f"unknown square {square!r} (squares: {', '.join(layout.squares)})")
-    return str(square)
+    if not isinstance(square, str) or square not in layout.squares:
+        raise UnknownIdError(
+            f"unknown square {shown(square)} (squares: {', '.join(layout.squares)})"
+        )
+    return square
 
 
 def check_tile(tile: object, catalogue: Catalogue) -> str:
-    if tile not in catalogue:
-        raise UnknownIdError(f"unknown tile {tile!r} (tiles: {', '.join(catalogue)})")
-    return str(tile)
+    if not isinstance(tile, str) or tile not in catalogue:  # a list is no id (nor hashable)
+        raise UnknownIdError(f"unknown tile {shown(tile)} (tiles: {', '.join(catalogue)})")
+    return tile
 
 
 def restricts_tiles(policies: Collection[str], square_phase: int) -> bool:
@@ -87,12 +91,12 @@ def affordable_error(violations: list[str], tiles: Mapping[str, str]) -> Afforda
 def check_existing(existing: object, layout: Layout) -> dict[str, str]:
     if not isinstance(existing, dict):
         raise ScenarioFormatError(
-            f"'existing' must be an object of home -> income, got {existing!r}"
+            f"'existing' must be an object of home -> income, got {shown(existing)}"
         )
     for home in existing:
         if home not in layout.existing_ids:
             raise UnknownIdError(
-                f"unknown existing home {home!r} (homes: {', '.join(layout.existing_ids)})"
+                f"unknown existing home {shown(home)} (homes: {', '.join(layout.existing_ids)})"
             )
     placement = {}
     for home in layout.existing_ids:
@@ -145,15 +149,17 @@ def make_scenario(
     layout = layout or default_layout()
     catalogue = catalogue if catalogue is not None else default_catalogue()
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ScenarioFormatError(f"'seed' must be an integer, got {seed!r}")
+        raise ScenarioFormatError(f"'seed' must be an integer, got {shown(seed)}")
     tiles = {} if tiles is None else tiles
-    if not isinstance(tiles, Mapping):
-        raise ScenarioFormatError(f"'tiles' must be an object of square -> tile, got {tiles!r}")
+    if not isinstance(tiles, Mapping):  # [], 0, false and "" are no empty board either
+        raise ScenarioFormatError(
+            f"'tiles' must be an object of square -> tile, got {shown(tiles)}"
+        )
     checked_tiles = {
         check_square(square, layout): check_tile(tile, catalogue) for square, tile in tiles.items()
     }
     if not isinstance(policies, (list, tuple, set, frozenset)):
-        raise ScenarioFormatError(f"'policies' must be a list of policy ids, got {policies!r}")
+        raise ScenarioFormatError(f"'policies' must be a list of policy ids, got {shown(policies)}")
     checked_policies = [check_policy(p) for p in policies]
     for policy in set(checked_policies):
         if checked_policies.count(policy) > 1:
@@ -178,29 +184,34 @@ def make_scenario(
 def scenario_from_dict(
     data: Any, layout: Layout | None = None, catalogue: Catalogue | None = None
 ) -> Scenario:
-    """Parse the RULES.md input format (already decoded from JSON)."""
+    """Parse the RULES.md input format (already decoded from JSON). A key set to null counts
+    as absent; any other value must have the key's type (`"tiles": []` is refused, not read as
+    an empty board)."""
     if not isinstance(data, dict):
-        raise ScenarioFormatError(f"a scenario must be a JSON object, got {data!r}"[:200])
+        raise ScenarioFormatError(f"a scenario must be a JSON object, got {shown(data)}")
     for key in data:
         if key not in SCENARIO_KEYS:
             raise ScenarioFormatError(
-                f"unknown scenario key {key!r} (known: {', '.join(SCENARIO_KEYS)})"
+                f"unknown scenario key {shown(key)} (known: {', '.join(SCENARIO_KEYS)})"
             )
+    policies = data.get("policies")
+    seed = data.get("seed")
     return make_scenario(
-        tiles=data.get("tiles") or {},
-        policies=data.get("policies") or [],
+        tiles=data.get("tiles"),
+        policies=() if policies is None else policies,
         existing=data.get("existing"),
-        seed=data.get("seed", DEFAULT_SEED),
+        seed=DEFAULT_SEED if seed is None else seed,
         layout=layout,
         catalogue=catalogue,
     )
 
 
 def scenario_from_json(
-    text: str, layout: Layout | None = None, catalogue: Catalogue | None = None
+    text: str | bytes, layout: Layout | None = None, catalogue: Catalogue | None = None
 ) -> Scenario:
+    """Parse a scenario document (limits and refusals: docs/loaders.md)."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ScenarioFormatError(f"malformed JSON: {error}") from None
+        data = loads(text, source="scenario")
+    except JsonInputError as error:  # keep the scenario's own error type
+        raise ScenarioFormatError(str(error)) from None
     return scenario_from_dict(data, layout, catalogue)

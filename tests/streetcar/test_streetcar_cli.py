@@ -113,4 +113,4 @@ def test_replay_of_missing_or_broken_files(run_cli, tmp_path: Path) -> None:
     broken = tmp_path / "broken.json"
     broken.write_text("not json")
     code, stdout, stderr = run_cli("streetcar", "replay", str(broken))
-    assert (code, stdout) == (2, "") and "not valid JSON" in stderr
+    assert (code, stdout) == (2, "") and "malformed JSON" in stderr and "broken.json" in stderr

@@ -1,0 +1,236 @@
+"""Reading JSON documents from users: one set of limits for every loader (see docs/loaders.md).
+
+`json.loads` alone accepts things a user never means (NaN, Infinity, duplicate keys where the
+last one silently wins) and fails badly on others (a traceback for deep nesting or an integer
+over 4,300 digits, any bytes decoded with the wrong codec). Every function here either returns
+plain JSON values or raises `JsonInputError`, one line that names the source and the problem.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from housing_lab.errors import HousingLabError, WriteError, quote_path, shown
+
+MAX_DEPTH = 32  # nesting of arrays and objects; scenarios and records need 4
+MAX_DOCUMENT_BYTES = 64 * 1024 * 1024  # a whole file or stdin read as one document
+MAX_LINE_BYTES = 1024 * 1024  # one line of a JSON Lines stream
+MAX_INTEGER_DIGITS = 100  # no value in any document needs more
+
+_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+
+
+class JsonInputError(HousingLabError):
+    """A document that is not UTF-8 JSON within the limits of this module."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise JsonInputError(f"{name} is not a JSON number")
+
+
+def _checked_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INTEGER_DIGITS:
+        raise JsonInputError(
+            f"an integer of {digits} digits is too long (at most {MAX_INTEGER_DIGITS})"
+        )
+    return int(text)
+
+
+def _checked_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise JsonInputError(f"the number {shown(text, 60)} is too large")
+    return value
+
+
+def _unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise JsonInputError(f"key {shown(key)} appears twice in one object")
+            seen.add(key)
+    return result
+
+
+_DECODER = json.JSONDecoder(
+    object_pairs_hook=_unique_object,
+    parse_constant=_refuse_constant,
+    parse_int=_checked_int,
+    parse_float=_checked_float,
+)
+
+
+def _check_depth(text: str) -> None:
+    """Refuse nesting deeper than MAX_DEPTH before the parser recurses into it."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return  # the common case: too few brackets to nest that deep
+    depth = 0
+    for match in _BRACKETS.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise JsonInputError(f"nested deeper than {MAX_DEPTH} arrays or objects")
+        elif token in "]}":
+            depth -= 1
+
+
+def loads(text: str | bytes, source: str = "JSON") -> Any:
+    """Parse one document; `source` (e.g. "line 3" or a quoted path) starts the error message
+    (nothing does when it is empty)."""
+    at = f"{source}: " if source else ""
+    try:
+        if isinstance(text, bytes):
+            text = text.decode("utf-8")
+        _check_depth(text)
+        return _DECODER.decode(text)
+    except UnicodeDecodeError as error:
+        raise JsonInputError(
+            f"{at}not UTF-8 text (byte {error.start}: {error.object[error.start]:#04x})"
+        ) from None
+    except json.JSONDecodeError as error:
+        raise JsonInputError(
+            f"{at}malformed JSON: {error.msg} (line {error.lineno} column {error.colno})"
+        ) from None
+    except JsonInputError as error:
+        raise JsonInputError(f"{at}{error}") from None
+    except (RecursionError, ValueError) as error:  # deep nesting past the scan, int limits
+        raise JsonInputError(f"{at}unreadable JSON: {shown(str(error), 120)}") from None
+
+
+def read_bytes(path: str | os.PathLike[str], limit: int = MAX_DOCUMENT_BYTES) -> bytes:
+    """The bytes of a file (or stdin for "-"), refusing more than `limit` bytes."""
+    if str(path) == "-":
+        stream = stdin_bytes()
+        data = stream.read(limit + 1)
+    else:
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read(limit + 1)
+        except OSError as error:
+            raise JsonInputError(f"cannot read {quote_path(path)}: {error.strerror}") from None
+    if len(data) > limit:
+        raise JsonInputError(f"{_name(path)} is larger than {limit} bytes")
+    return data
+
+
+def read_text(path: str | os.PathLike[str], limit: int = MAX_DOCUMENT_BYTES) -> str:
+    """A UTF-8 text file (or stdin for "-"); other encodings are refused, not guessed."""
+    data = read_bytes(path, limit)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise JsonInputError(
+            f"{_name(path)} is not UTF-8 text (byte {error.start}: {data[error.start]:#04x})"
+        ) from None
+
+
+def load_path(path: str | os.PathLike[str], limit: int = MAX_DOCUMENT_BYTES) -> Any:
+    """One JSON document from a file (or stdin for "-")."""
+    return loads(read_bytes(path, limit), source=_name(path))
+
+
+def stdin_bytes() -> IO[bytes]:
+    """Standard input as bytes; a closed stdin is a clear error, not an AttributeError."""
+    stream = sys.stdin
+    if stream is None or stream.closed:
+        raise JsonInputError("cannot read stdin: it is closed")
+    if hasattr(stream, "buffer"):
+        return stream.buffer
+    return io.BytesIO(stream.read().encode("utf-8"))  # a text-only stand-in (tests, notebooks)
+
+
+def physical_lines(
+    stream: IO[bytes], limit: int = MAX_LINE_BYTES, first_number: int = 1
+) -> Iterator[tuple[int, bytes]]:
+    """(line number, line) of a byte stream, refusing a line longer than `limit` bytes before
+    reading it whole."""
+    number = first_number
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and not line.endswith(b"\n"):
+            raise JsonInputError(f"line {number}: longer than {limit} bytes")
+        yield number, line
+        number += 1
+
+
+def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """Write `text` to `path` via a temporary file and a rename: readers see the old file or
+    the whole new one, never half of it."""
+    target = Path(path)
+    temporary: str | None = None
+    try:
+        with tempfile.NamedTemporaryFile(
+            "w", encoding="utf-8", dir=target.parent, prefix=f".{target.name}.", delete=False
+        ) as handle:
+            temporary = handle.name
+            handle.write(text)
+        os.replace(temporary, target)
+    except OSError as error:
+        if temporary is not None:
+            Path(temporary).unlink(missing_ok=True)
+        raise WriteError(f"cannot write {quote_path(path)}: {error.strerror}") from None
+
+
+def _name(path: str | os.PathLike[str]) -> str:
+    return "stdin" if str(path) == "-" else quote_path(path)
+
+
+def documents(stream: IO[bytes]) -> Iterator[tuple[int | None, Any]]:
+    """One JSON document, or JSON Lines (one document per non-blank line), read as it comes.
+
+    Yields (physical line number, document) for JSON Lines and (None, document) for a lone
+    document, which may span lines; at most MAX_DOCUMENT_BYTES are read for one. Only a first
+    line that is incomplete JSON makes the input one multi-line document."""
+    lines = physical_lines(stream)
+    start = next(((n, text) for n, text in lines if text.strip()), None)
+    if start is None:
+        raise JsonInputError("no JSON document in the input (it is empty)")
+    number, line = start
+    try:
+        first = loads(line, source=f"line {number}")
+    except JsonInputError:
+        if not _incomplete(line):
+            raise
+        rest = stream.read(MAX_DOCUMENT_BYTES + 1)
+        whole = b"\n" * (number - 1) + line + rest
+        if len(whole) > MAX_DOCUMENT_BYTES:
+            raise JsonInputError(
+                f"the document is larger than {MAX_DOCUMENT_BYTES} bytes"
+            ) from None
+        yield None, loads(whole, source="")
+        return
+    following = next(((n, text) for n, text in lines if text.strip()), None)
+    if following is None:
+        yield None, first
+        return
+    yield number, first
+    yield following[0], loads(following[1], source=f"line {following[0]}")
+    for number, line in lines:
+        if line.strip():
+            yield number, loads(line, source=f"line {number}")
+
+
+def _incomplete(line: bytes) -> bool:
+    """Whether a line is the start of a longer document (plain syntax error), as opposed to
+    complete JSON this module refuses (duplicate keys, NaN, ...)."""
+    try:
+        json.loads(line)
+    except json.JSONDecodeError as error:
+        return not error.msg.startswith("Extra data")
+    except (ValueError, RecursionError):
+        return False
+    return False
