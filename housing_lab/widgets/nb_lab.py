@@ -110,10 +110,6 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         return self._result.to_dict()
 
     @property
-    def engine_result(self) -> ScenarioResult:
-        return self._result
-
-    @property
     def seed(self) -> int:
         return self._scenario.seed
 
