@@ -400,7 +400,6 @@ class GameTable(ipywidgets.VBox):
             self._say(str(error), "error")
             raise
 
-
     @contextlib.contextmanager
     def _shown(self, on_board: bool = False) -> Iterator[None]:
         """Run an engine call; a refusal is shown and re-raised, a success redrawn.
