@@ -8,7 +8,7 @@ and move-in played out wave by wave before the final scoreboard.
 
 The table owns its parts: `panel` and `teams_panel` (the phase panel, one `TablePanel` drawn
 twice), `board` (the `NorthBerkeleyBoard`), `playback` (a `MoveInPlayback`, with the move-in
-`chart`). The `view` the panels draw is built by `game_table_screen.table_view`; files and
+`chart`) and `screen` (a `TableScreen`: what the parts show and which are on screen); files and
 handouts come from `game_table_files`. A click goes: the panel's message -> `_on_panel_action`
 here -> the decision method here -> the engine.
 
@@ -38,7 +38,7 @@ from housing_lab.widgets.game_table_charts import MoveInChart
 from housing_lab.widgets.game_table_files import handout_file, read_game, save_name
 from housing_lab.widgets.game_table_movein import MoveInPlayback
 from housing_lab.widgets.game_table_panel import TablePanel
-from housing_lab.widgets.game_table_screen import table_view
+from housing_lab.widgets.game_table_screen import TableScreen
 from housing_lab.widgets.nb_board import NorthBerkeleyBoard
 
 DEFAULT_TEAMS = ("Red", "Blue", "Green", "Orange", "Purple", "Teal")
@@ -81,6 +81,9 @@ class GameTable(ipywidgets.VBox):
             panel.on_action = self._on_panel_action
         self.board.on_action = self._on_board_action
         self._tile_names = {t["id"]: t["name"] for t in self.board.catalogue}
+        self.screen = TableScreen(
+            self.panel, self.teams_panel, self.board, self.playback, self._tile_names
+        )
         super().__init__([self.panel])
         if teams is not None:
             self.start(teams, seed, options, hidden_hands)
@@ -447,51 +450,19 @@ class GameTable(ipywidgets.VBox):
         self._refresh(reset_timer=True)
 
     def _refresh(self, reset_timer: bool = False) -> None:
-        """Rebuild both panels' view, the board and the chart from the engine."""
-        game, stage = self.game, self.stage
-        result = None
-        if game is not None and stage != "setup":
-            if self._revealed is not None and self._revealed not in game.players:
-                self._revealed = None
-            result = game.result()
-            self.playback.show(self.board, stage, result)
-        view = table_view(
-            stage,
+        """Redraw the screen from the engine (both panels, the board, the chart)."""
+        game = self.game
+        if game is not None and self._revealed is not None and self._revealed not in game.players:
+            self._revealed = None
+        children, self._dom_classes = self.screen.show(
+            self.stage,
             game,
-            result,
             setup=self._setup,
             hidden_hands=self.hidden_hands,
             revealed=self._revealed,
-            tile_names=self._tile_names,
             tie_order=self._tie_order,
-            movein_step=self.playback.step,
+            reset_timer=reset_timer,
         )
-        with self.panel.hold_sync():
-            if reset_timer:
-                self.panel.reset_timer()
-            self.panel.view = view
-        self.teams_panel.view = view
-        self._arrange(stage)
-
-    def _arrange(self, stage: str) -> None:
-        """Which parts are on screen, and the classes the CSS uses to dim other squares."""
-        building = stage in ("phase1", "phase2")
-        self._dom_classes = (
-            "hl-game-table",
-            f"hl-gt-stage-{stage}",
-            *(("hl-gt-building",) if building else ()),
-        )
-        chart = self.playback.chart
-        if stage == "setup":
-            children: list[ipywidgets.Widget] = [self.panel]
-        elif stage in ("movein", "scoring") and chart is not None:
-            row = ipywidgets.HBox([self.board, chart])
-            row.add_class("hl-gt-movein-row")
-            children = [self.panel, row]
-            if stage == "movein":
-                children.append(self.teams_panel)
-        else:
-            children = [self.panel, self.board, self.teams_panel]
         if list(self.children) != children:
             self.children = children
 

@@ -1,7 +1,8 @@
-"""What the game table's panels show: the `view` dict, rebuilt from the engine after each change.
+"""What the game table shows: the `view` dict and which parts are on screen.
 
-Pure functions, so the screen can never drift from the game: the stage decides which decision
-the panel draws (the decision builders live in `game_table_views`).
+Rebuilt from the engine after each change, so the screen can never drift from the game: the
+stage decides which decision the panel draws (the decision builders live in
+`game_table_views`) and which parts `TableScreen` puts on screen.
 """
 
 from __future__ import annotations
@@ -9,10 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import ipywidgets
+
 from housing_lab.north_berkeley.game import Game
 from housing_lab.north_berkeley.policies import POLICY_NAMES, POLICY_TEXT
 from housing_lab.north_berkeley.scoring import ScenarioResult
 from housing_lab.widgets import game_table_views as views
+from housing_lab.widgets.game_table_movein import MoveInPlayback
+from housing_lab.widgets.game_table_panel import TablePanel
+from housing_lab.widgets.nb_board import NorthBerkeleyBoard
 
 
 def setup_decision() -> dict[str, Any]:
@@ -90,3 +96,76 @@ def table_view(
         view["teams"] = views.team_views(game, stage, hidden_hands, revealed, result)
         view["handouts"] = game.players
     return view
+
+
+class TableScreen:
+    """The table's parts and which of them are on screen, redrawn from the engine each time.
+
+    Owns no game state: `show` is given the stage, the game and the table's presentation
+    choices, and returns the children and CSS classes the table should have.
+    """
+
+    def __init__(
+        self,
+        panel: TablePanel,
+        teams_panel: TablePanel,
+        board: NorthBerkeleyBoard,
+        playback: MoveInPlayback,
+        tile_names: Mapping[str, str],
+    ) -> None:
+        self.panel = panel
+        self.teams_panel = teams_panel
+        self.board = board
+        self.playback = playback
+        self.tile_names = dict(tile_names)
+
+    def show(
+        self,
+        stage: str,
+        game: Game | None,
+        *,
+        setup: Mapping[str, Any],
+        hidden_hands: bool,
+        revealed: str | None,
+        tie_order: Sequence[str],
+        reset_timer: bool = False,
+    ) -> tuple[list[ipywidgets.Widget], tuple[str, ...]]:
+        """Redraw both panels, the board and the chart; returns (children, CSS classes)."""
+        result = None
+        if game is not None and stage != "setup":
+            result = game.result()
+            self.playback.show(self.board, stage, result)
+        view = table_view(
+            stage,
+            game,
+            result,
+            setup=setup,
+            hidden_hands=hidden_hands,
+            revealed=revealed,
+            tile_names=self.tile_names,
+            tie_order=tie_order,
+            movein_step=self.playback.step,
+        )
+        with self.panel.hold_sync():
+            if reset_timer:
+                self.panel.reset_timer()
+            self.panel.view = view
+        self.teams_panel.view = view
+        return self.children(stage), css_classes(stage)
+
+    def children(self, stage: str) -> list[ipywidgets.Widget]:
+        """Which parts are on screen at this stage."""
+        chart = self.playback.chart
+        if stage == "setup":
+            return [self.panel]
+        if stage in ("movein", "scoring") and chart is not None:
+            row = ipywidgets.HBox([self.board, chart])
+            row.add_class("hl-gt-movein-row")
+            return [self.panel, row, *([self.teams_panel] if stage == "movein" else [])]
+        return [self.panel, self.board, self.teams_panel]
+
+
+def css_classes(stage: str) -> tuple[str, ...]:
+    """The classes the CSS uses (e.g. to dim the squares of the other phase while building)."""
+    building = ("hl-gt-building",) if stage in ("phase1", "phase2") else ()
+    return ("hl-game-table", f"hl-gt-stage-{stage}", *building)
