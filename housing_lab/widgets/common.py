@@ -4,7 +4,8 @@
   `common.js` in front (`widget_esm`); it shows the engine's messages (`say`), offers files to
   the browser (`offer_download`, `offer_json`) and hands the browser's `{"action": ...}`
   messages to `on_action`.
-- `read_json_object` / `parse_json_object`: one loader for "a dict, JSON text or a file path".
+- `read_json_object` / `parse_json_object`: one loader for "a dict, JSON text or a file path";
+  `uploaded_text`: the text of a file chosen in an `ipywidgets.FileUpload`.
 - `save_json`: the `save(path)` every widget offers.
 - `signed`: numbers with a real minus sign, legible on a projector.
 """
@@ -108,6 +109,14 @@ def read_json_object(
     except TypeError:
         raise error(f"{what} is a dict, JSON text or a file path, not {source!r}") from None
     return parse_json_object(text, what, error)
+
+
+def uploaded_text(change: Mapping[str, Any]) -> str | None:
+    """The text of the file a `FileUpload` observer was told about (None: no file)."""
+    files = change["new"]
+    if not files:
+        return None
+    return bytes(files[0]["content"]).decode("utf-8", errors="replace")
 
 
 def save_json(

@@ -12,6 +12,8 @@ from typing import Any
 
 import ipywidgets
 
+from housing_lab.widgets.common import uploaded_text
+
 
 class LabToolbar(ipywidgets.HBox):
     def __init__(self, seed: int, **kwargs: Any) -> None:
@@ -61,6 +63,6 @@ class LabToolbar(ipywidgets.HBox):
             self.on_seed(int(change["new"]))
 
     def _uploaded(self, change: dict[str, Any]) -> None:
-        files = change["new"]
-        if files and self.on_upload is not None:
-            self.on_upload(bytes(files[0]["content"]).decode("utf-8", errors="replace"))
+        text = uploaded_text(change)
+        if text is not None and self.on_upload is not None:
+            self.on_upload(text)

@@ -17,6 +17,7 @@ from housing_lab.streetcar import BOTS, GOAL_BONUS, PLAYERS, Board
 from housing_lab.streetcar.errors import BoardError
 from housing_lab.streetcar.hexgrid import Hex
 from housing_lab.streetcar.rules import GOAL_TEXT
+from housing_lab.widgets.common import uploaded_text
 
 BOARD_CHOICES = {
     "standard": "Standard (52 hexes)",
@@ -291,6 +292,6 @@ class Toolbar(ipywidgets.HBox):
         return "Toolbar()"
 
     def _uploaded(self, change: dict[str, Any]) -> None:
-        files = change["new"]
-        if files and self.on_upload is not None:
-            self.on_upload(bytes(files[0]["content"]).decode("utf-8", errors="replace"))
+        text = uploaded_text(change)
+        if text is not None and self.on_upload is not None:
+            self.on_upload(text)
