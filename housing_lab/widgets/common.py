@@ -1,29 +1,66 @@
-"""Pieces every housing_lab anywidget shares: a message line and file downloads.
+"""Plumbing every housing_lab widget shares, written once.
 
-Both games' boards show the engine's messages (refusals in red, news in blue) and let a student
-save a JSON file from the browser; the traits and the JS contract are the same for both.
+- `ActionWidget`: the base of each anywidget. Its front end is the widget's own `.js` with
+  `common.js` in front (`widget_esm`); it shows the engine's messages (`say`), offers files to
+  the browser (`offer_download`, `offer_json`) and hands the browser's `{"action": ...}`
+  messages to `on_action`.
+- `read_json_object` / `parse_json_object`: one loader for "a dict, JSON text or a file path";
+  `uploaded_text`: the text of a file chosen in an `ipywidgets.FileUpload`.
+- `save_json`: the `save(path)` every widget offers.
+- `signed`: numbers with a real minus sign, legible on a projector.
 """
 
 from __future__ import annotations
 
+import json
+import pathlib
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import anywidget
 import traitlets
 
+from housing_lab.errors import HousingLabError
+
+HERE = pathlib.Path(__file__).parent
+COMMON_JS = HERE / "common.js"
 MESSAGE_KINDS = ("info", "error")
 
+JsonSource = Mapping[str, Any] | str | pathlib.Path
 
-class MessagesAndDownloads(traitlets.HasTraits):
-    """Mix into an AnyWidget. JS side: show `message` with class `hl-<message_kind>`;
-    on `change:download`, save `download.content` as a file named `download.name`."""
+
+def widget_esm(js_file: str) -> str:
+    """The front-end module of a widget: `common.js` followed by the widget's own file.
+
+    Read when the widget class is defined, so the browser gets one self-contained module
+    (anywidget loads it from a `blob:` URL; nothing is fetched).
+    """
+    common = COMMON_JS.read_text(encoding="utf-8")
+    own = (HERE / js_file).read_text(encoding="utf-8")
+    return f"{common}\n// --- {js_file} ---\n{own}"
+
+
+class ActionWidget(anywidget.AnyWidget):
+    """An anywidget with a message line, file downloads and click messages.
+
+    JS side (helpers in `common.js`): show `message` with class `hl-<message_kind>`
+    (`showMessage`); on `change:download`, save `download.content` as `download.name`
+    (`saveDownload`); send clicks as `{"action": ...}` with `model.send`.
+    """
 
     message = traitlets.Unicode("").tag(sync=True)
     message_kind = traitlets.Unicode("info").tag(sync=True)
     download = traitlets.Dict().tag(sync=True)
 
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.on_action: Callable[[dict[str, Any]], None] | None = None
+        self.on_msg(self._handle_message)
+
     def say(self, text: str, kind: str = "info") -> None:
         if kind not in MESSAGE_KINDS:
             raise ValueError(f"message kind must be one of {MESSAGE_KINDS}, got {kind!r}")
-        batch = getattr(self, "hold_sync", self.hold_trait_notifications)  # one comm message
-        with batch():
+        with self.hold_sync():  # one comm message
             self.message = text
             self.message_kind = kind
 
@@ -31,3 +68,68 @@ class MessagesAndDownloads(traitlets.HasTraits):
         """Ask the browser to save `content` as `name` (a counter makes repeats distinct)."""
         count = int(self.download.get("n", 0)) + 1
         self.download = {"name": name, "content": content, "n": count}
+
+    def offer_json(self, name: str, data: Mapping[str, Any], indent: int = 2) -> None:
+        """Offer `data` as a JSON file named `name`."""
+        self.offer_download(name, json.dumps(data, indent=indent))
+
+    def _handle_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        if isinstance(content, dict) and self.on_action is not None:
+            self.on_action(content)
+
+
+def parse_json_object(
+    text: str, what: str, error: type[HousingLabError] = HousingLabError
+) -> dict[str, Any]:
+    """A JSON object from text, or `error` saying what is wrong with it."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as bad:
+        raise error(f"not {what}: malformed JSON ({bad.msg} at line {bad.lineno})") from None
+    if not isinstance(data, dict):
+        raise error(f"{what} is a JSON object, not {type(data).__name__}")
+    return data
+
+
+def read_json_object(
+    source: JsonSource, what: str, error: type[HousingLabError] = HousingLabError
+) -> dict[str, Any]:
+    """A JSON object from a dict, JSON text (starting with "{") or a file path.
+
+    A missing file, malformed JSON or another JSON value is `error` naming the problem.
+    """
+    if isinstance(source, Mapping):
+        return dict(source)
+    if isinstance(source, str) and source.lstrip().startswith("{"):
+        return parse_json_object(source, what, error)
+    try:
+        text = pathlib.Path(source).read_text(encoding="utf-8")
+    except OSError as bad:
+        raise error(f"cannot read {source}: {bad.strerror}") from None
+    except TypeError:
+        raise error(f"{what} is a dict, JSON text or a file path, not {source!r}") from None
+    return parse_json_object(text, what, error)
+
+
+def uploaded_text(change: Mapping[str, Any]) -> str | None:
+    """The text of the file a `FileUpload` observer was told about (None: no file)."""
+    files = change["new"]
+    if not files:
+        return None
+    return bytes(files[0]["content"]).decode("utf-8", errors="replace")
+
+
+def save_json(
+    data: dict[str, Any], path: str | pathlib.Path | None, indent: int = 2
+) -> dict[str, Any]:
+    """Return `data`; also write it as JSON to `path` when given (what `save(path)` does)."""
+    if path is not None:
+        pathlib.Path(path).write_text(json.dumps(data, indent=indent) + "\n", encoding="utf-8")
+    return data
+
+
+def signed(value: int, plus: bool = False) -> str:
+    """A number with a real minus sign (legible on a projector); `plus` writes +1 for 1."""
+    if value < 0:
+        return f"−{-value}"
+    return f"+{value}" if plus and value > 0 else str(value)

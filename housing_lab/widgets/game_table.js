@@ -346,9 +346,8 @@ function renderTop(root, model, send, state) {
     h("li", { class: `hl-gt-step hl-gt-${step.status}`, "data-step": step.stage,
       "aria-current": step.status === "current" ? "step" : false }, steps, step.label);
   }
-  const text = model.get("message");
-  h("div", { class: `hl-gt-message hl-${model.get("message_kind") || "info"}${text ? "" : " hl-gt-empty"}`,
-    role: "status", "aria-live": "polite" }, root, text);
+  showMessage(h("div", { role: "status", "aria-live": "polite" }, root), "hl-gt",
+    model.get("message"), model.get("message_kind"));
   const d = view.decision || { kind: "setup" };
   const section = h("section", { class: "hl-gt-decision", "data-kind": d.kind, "data-stage": view.stage }, root);
   if (d.heading) h("h3", {}, section, d.heading);
@@ -425,39 +424,20 @@ function render({ model, el: root }) {
     }
   };
   state.redraw = draw;
-  let pending = false;
-  const schedule = () => {  // one redraw for a batch of trait changes
-    if (pending) return;
-    pending = true;
-    queueMicrotask(() => { pending = false; draw(); });
-  };
-  const download = () => {
-    const request = model.get("download");
-    if (!request || !request.content || part !== "top") return;
-    const type = (request.name || "").endsWith(".html") ? "text/html" : "application/json";
-    const link = document.createElement("a");
-    link.href = URL.createObjectURL(new Blob([request.content], { type }));
-    link.download = request.name || "north-berkeley.json";
-    document.body.appendChild(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
-  };
+  const schedule = batched(draw);
+  const download = () => { if (part === "top") saveDownload(model, "north-berkeley.json"); };
   const timerChanged = () => { if (state.timers.tick) state.timers.tick(); };
 
   draw();
   state.timers.interval = setInterval(timerChanged, 250);
-  const names = ["view", "message", "message_kind"];
-  for (const name of names) model.on(`change:${name}`, schedule);
-  model.on("change:timer_elapsed", timerChanged);
-  model.on("change:timer_started", timerChanged);
-  model.on("change:download", download);
+  const stops = [
+    listen(model, ["view", "message", "message_kind"], schedule),
+    listen(model, ["timer_elapsed", "timer_started"], timerChanged),
+    listen(model, ["download"], download),
+  ];
   return () => {
     clearInterval(state.timers.interval);
-    for (const name of names) model.off(`change:${name}`, schedule);
-    model.off("change:timer_elapsed", timerChanged);
-    model.off("change:timer_started", timerChanged);
-    model.off("change:download", download);
+    for (const stop of stops) stop();
   };
 }
 

@@ -6,10 +6,11 @@ shows the engine's message and changes nothing. What the table adds is presentat
 screen, the negotiation timer, hidden hands with a per-team reveal and printable handouts,
 and move-in played out wave by wave before the final scoreboard.
 
-This module holds the table's state and its reporting; each job lives in a mixin of its own:
-`game_table_setup` (starting a game), `game_table_decisions` (calls routed to the engine),
-`game_table_movein` (the move-in waves and scores), `game_table_files` (save, load, handouts,
-reveal), `game_table_screen` (what is on screen) and `game_table_clicks` (browser clicks).
+The table owns its parts: `panel` and `teams_panel` (the phase panel, one `TablePanel` drawn
+twice), `board` (the `NorthBerkeleyBoard`), `playback` (a `MoveInPlayback`, with the move-in
+`chart`) and `screen` (a `TableScreen`: what the parts show and which are on screen); files and
+handouts come from `game_table_files`. A click goes: the panel's message -> `_on_panel_action`
+here -> the decision method here -> the engine.
 
 >>> table = GameTable(teams=["A", "B", "C"], seed=3)
 >>> table.stage
@@ -19,30 +20,38 @@ reveal), `game_table_screen` (what is on screen) and `game_table_clicks` (browse
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Mapping, Sequence
+import pathlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import ipywidgets
 
 from housing_lab.errors import HousingLabError
+from housing_lab.north_berkeley import handouts
+from housing_lab.north_berkeley.constituents import cards
 from housing_lab.north_berkeley.errors import IllegalActionError
 from housing_lab.north_berkeley.game import Game
-from housing_lab.north_berkeley.policies import RuleOptions
+from housing_lab.north_berkeley.policies import POLICY_NAMES, RuleOptions
 from housing_lab.widgets import game_table_views as views
+from housing_lab.widgets.common import JsonSource, save_json
 from housing_lab.widgets.game_table_charts import MoveInChart
-from housing_lab.widgets.game_table_clicks import ClicksMixin
-from housing_lab.widgets.game_table_decisions import DecisionsMixin
-from housing_lab.widgets.game_table_files import FilesMixin
-from housing_lab.widgets.game_table_movein import SCORING_STEP, MoveInMixin
+from housing_lab.widgets.game_table_files import handout_file, read_game, save_name
+from housing_lab.widgets.game_table_movein import MoveInPlayback
 from housing_lab.widgets.game_table_panel import TablePanel
-from housing_lab.widgets.game_table_screen import ScreenMixin
-from housing_lab.widgets.game_table_setup import DEFAULT_TEAMS, SetupMixin, rule_options
+from housing_lab.widgets.game_table_screen import TableScreen
 from housing_lab.widgets.nb_board import NorthBerkeleyBoard
 
+DEFAULT_TEAMS = ("Red", "Blue", "Green", "Orange", "Purple", "Teal")
 
-class GameTable(
-    SetupMixin, DecisionsMixin, MoveInMixin, FilesMixin, ScreenMixin, ClicksMixin, ipywidgets.VBox
-):
+
+def rule_options(options: RuleOptions | Mapping[str, Any] | None) -> RuleOptions:
+    """Rules as the engine takes them (the browser sends a plain dict)."""
+    if options is None or isinstance(options, RuleOptions):
+        return options or RuleOptions()
+    return RuleOptions.from_dict(dict(options))
+
+
+class GameTable(ipywidgets.VBox):
     """The classroom game table. Without `teams` it opens on the setup screen.
 
     Every action method raises the engine's error (and shows it) when the rules refuse it;
@@ -61,18 +70,20 @@ class GameTable(
         self._setup = views.setup_defaults(
             teams or DEFAULT_TEAMS[:3], seed, rule_options(options), self.hidden_hands
         )
-        self._movein_step = 0
         self._on_setup = teams is None
         self._revealed: str | None = None
         self._tie_order: list[str] = []
+        self.playback = MoveInPlayback()
         self.panel = TablePanel(part="top")
         self.teams_panel = TablePanel(part="teams")
         self.board = NorthBerkeleyBoard()
-        self.chart: MoveInChart | None = None  # made when first shown (bqplot hates hiding)
         for panel in (self.panel, self.teams_panel):
             panel.on_action = self._on_panel_action
         self.board.on_action = self._on_board_action
         self._tile_names = {t["id"]: t["name"] for t in self.board.catalogue}
+        self.screen = TableScreen(
+            self.panel, self.teams_panel, self.board, self.playback, self._tile_names
+        )
         super().__init__([self.panel])
         if teams is not None:
             self.start(teams, seed, options, hidden_hands)
@@ -100,7 +111,7 @@ class GameTable(
             return "setup"
         if self.game.phase != "over":
             return self.game.phase
-        return "scoring" if self._movein_step >= SCORING_STEP else "movein"
+        return self.playback.stage_after_play()
 
     @property
     def teams(self) -> list[str]:
@@ -109,7 +120,12 @@ class GameTable(
     @property
     def movein_step(self) -> int:
         """0 before move-in, 1-3 after high / middle / low income moved in, 4 scores."""
-        return self._movein_step
+        return self.playback.step
+
+    @property
+    def chart(self) -> MoveInChart | None:
+        """The move-in chart (None until move-in is first shown)."""
+        return self.playback.chart
 
     @property
     def view(self) -> dict[str, Any]:
@@ -120,7 +136,251 @@ class GameTable(
     def tie_order(self) -> list[str]:
         return list(self._tie_order)
 
-    # --- internals shared by the mixins ---------------------------------------------------
+    # --- starting a game ------------------------------------------------------------------
+    def start(
+        self,
+        teams: Sequence[str],
+        seed: int = 0,
+        options: RuleOptions | Mapping[str, Any] | None = None,
+        hidden_hands: bool = False,
+    ) -> None:
+        """A new game (setup: residents shuffled, cards dealt); the old one is dropped."""
+        with self._reported():
+            game = Game(list(teams), seed=seed, options=rule_options(options))
+        self.game = game
+        self.hidden_hands = bool(hidden_hands)
+        self._new_game_view()
+        dealt = len(game.state.hands[game.players[0]])
+        hands = "hidden: print the handouts" if self.hidden_hands else "open"
+        self._say(
+            f"New game, seed {seed}: residents shuffled, {dealt} "
+            f"card{'s' if dealt > 1 else ''} dealt to each team ({hands}). "
+            "Phase 1 begins."
+        )
+
+    def new_game(self) -> None:
+        """Back to the setup screen (the current game stays until a new one starts)."""
+        self._on_setup = True
+        self._refresh()
+
+    def back_to_game(self) -> None:
+        """Leave the setup screen for the game kept under it."""
+        self._need_game()
+        self._on_setup = False
+        self._refresh()
+
+    # --- decisions, each routed to the engine ---------------------------------------------
+    def place(self, square: str, tile: str) -> None:
+        game = self._need_game()
+        with self._shown(on_board=True):
+            game.place(square, tile)
+        self.board.selected = square
+        self._say(f"{square}: {self._tile_names[tile]}.", on_board=True)
+
+    def clear(self, square: str) -> None:
+        game = self._need_game()
+        with self._shown(on_board=True):
+            game.clear(square)
+        self._say(f"{square} cleared.", on_board=True)
+
+    def call_state(self, minutes_elapsed: float | None = None) -> dict[str, str]:
+        """The state steps in: random tiles on the empty squares of this phase.
+
+        `minutes_elapsed` (the browser timer sends it) must have reached the negotiation timer;
+        None is the teacher's override ("call it now").
+        """
+        game = self._need_game()
+        with self._shown():
+            filled = game.call_state(minutes_elapsed=minutes_elapsed)
+        placed = ", ".join(f"{sq} gets {self._tile_names.get(t, t)}" for sq, t in filled.items())
+        self._say(f"The state stepped in: {placed}.", on_board=True)
+        return filled
+
+    def next_phase(self, tie_order: Sequence[str] | None = None) -> str:
+        """Finish this step: the engine's `advance`, or the next move-in wave, or the scores.
+
+        `tie_order` (every team once) breaks ties in the draft order; default: the order set
+        on the table (seating order unless changed).
+        """
+        game = self._need_game()
+        if self.stage == "movein":
+            return self.step_move_in()
+        order = list(tie_order) if tie_order is not None else (self._tie_order or None)
+        with self._shown():
+            game.advance(tie_order=order)
+            self.playback.step = 0
+            if tie_order is not None:
+                self._tie_order = list(tie_order)
+        self._say(self._entered_text())
+        return self.stage
+
+    def redraw(self, team: str) -> str:
+        game = self._need_game()
+        with self._shown():
+            old = game.state.extra.get(team, "")
+            card = game.redraw(team)
+        self._say(f"{team} discards {cards()[old].name} and draws {cards()[card].name}.")
+        return card
+
+    def pick(self, team: str, card: str) -> None:
+        game = self._need_game()
+        with self._shown():
+            game.pick(team, card)
+        text = f"{team} takes {cards()[card].name}."
+        if game.phase == "policies":
+            text += " The draft is over: two policy cards are drawn."
+        self._say(text)
+
+    def enact(self, policies: str | Sequence[str]) -> None:
+        game = self._need_game()
+        with self._shown():
+            game.enact(policies)
+        names = " and ".join(POLICY_NAMES[p] for p in game.state.policies)
+        self._say(f"Enacted {names}. Phase 2 begins.")
+
+    def undo(self) -> None:
+        """The engine's undo: take back the last decision."""
+        game = self._need_game()
+        with self._shown():
+            game.undo()
+            self.playback.step = 0
+        self._say("Undone: the last decision was taken back.")
+
+    def set_tie_order(self, order: Sequence[str]) -> None:
+        """Who goes first among teams tied on score in the draft (checked when it is used)."""
+        game = self._need_game()
+        if sorted(order) != sorted(game.players):
+            raise self._refused(
+                IllegalActionError(f"tie order {list(order)} must name every team exactly once")
+            )
+        self._tie_order = list(order)
+        self._refresh()
+
+    # --- move-in, played out wave by wave (presentation only) -----------------------------
+    def step_move_in(self) -> str:
+        """Play out the next wave of move-in (high, middle, low income), then the scores."""
+        with self._reported():
+            self.playback.forward(self.stage)
+        self._refresh()
+        self._say(self.panel.view["decision"]["heading"] + ".")
+        return self.stage
+
+    def back_move_in(self) -> None:
+        """One wave back (from the scores: back to the end of move-in)."""
+        with self._reported():
+            self.playback.back(self.stage)
+        self._refresh()
+
+    def show_scores(self) -> None:
+        """Skip the remaining waves: straight to the final scores."""
+        with self._reported():
+            self.playback.to_scores(self.stage)
+        self._refresh()
+        self._say("Final scores.")
+
+    # --- hidden hands, files --------------------------------------------------------------
+    def reveal(self, team: str | None) -> None:
+        """Show one team's starting cards on the screen (None: hide them again)."""
+        game = self._need_game()
+        if team is not None and team not in game.players:
+            raise self._refused(
+                IllegalActionError(f"unknown team {team!r} (teams: {', '.join(game.players)})")
+            )
+        self._revealed = team
+        self._refresh()
+
+    def handouts(self) -> dict[str, str]:
+        """File name -> printable HTML page, one per team (current hands)."""
+        return handouts.game_handouts(self._need_game(), self.hidden_hands)
+
+    def write_handouts(self, folder: str | pathlib.Path) -> list[pathlib.Path]:
+        return handouts.write_handouts(self._need_game(), folder, self.hidden_hands)
+
+    def offer_handout(self, team: str | None = None) -> None:
+        """Send one team's handout (None: all teams in one printable file) to the browser."""
+        game = self._need_game()
+        with self._reported():
+            name, page = handout_file(game, team, self.hidden_hands)
+        self.panel.offer_download(name, page)
+
+    def save(self, path: str | pathlib.Path | None = None) -> dict[str, Any]:
+        """The saved game (the engine's dict); also written as JSON to `path` when given."""
+        return save_json(self.state, path)
+
+    def offer_save(self) -> None:
+        """The saved game as a JSON download in the browser."""
+        self.panel.offer_json(save_name(self._need_game()), self.state)
+
+    def load(self, source: JsonSource) -> None:
+        """Resume a saved game: a dict, a JSON string or a file path."""
+        with self._reported():
+            game = read_game(source)
+        self.game = game
+        self._new_game_view()
+        self._say(
+            f"Game loaded: {', '.join(game.players)}, seed {game.state.seed}, at "
+            f"{views.STAGE_LABELS[self.stage]}."
+        )
+
+    @classmethod
+    def from_json(cls, source: JsonSource, hidden_hands: bool = False) -> GameTable:
+        """A new table resuming a saved game (see `load`)."""
+        table = cls(hidden_hands=hidden_hands)
+        table.load(source)
+        return table
+
+    # --- clicks from the browser (a refusal has been shown already) -----------------------
+    def _on_board_action(self, action: dict[str, Any]) -> None:
+        with contextlib.suppress(HousingLabError):
+            if action.get("action") == "place":
+                self.place(str(action.get("square")), str(action.get("tile")))
+            elif action.get("action") == "clear":
+                self.clear(str(action.get("square")))
+
+    def _on_panel_action(self, action: dict[str, Any]) -> None:
+        """Every button of the panels, routed to the method a lesson would call."""
+        name = action.get("action")
+        handlers: dict[str, Callable[[], object]] = {
+            "start": lambda: self.start(
+                list(action.get("teams") or []),
+                _int(action.get("seed")),
+                action.get("options") or {},
+                bool(action.get("hidden_hands")),
+            ),
+            "new_game": self.new_game,
+            "back_to_game": self.back_to_game,
+            "call_state": lambda: self.call_state(
+                None if action.get("override") else _float(action.get("minutes_elapsed"))
+            ),
+            "next": lambda: self.next_phase(),
+            "redraw": lambda: self.redraw(str(action.get("team"))),
+            "pick": lambda: self.pick(str(action.get("team")), str(action.get("card"))),
+            "enact": lambda: self.enact(list(action.get("policies") or [])),
+            "undo": self.undo,
+            "save": self.offer_save,
+            "load": lambda: self.load(str(action.get("text", ""))),
+            "handout": lambda: self.offer_handout(action.get("team")),
+            "reveal": lambda: self.reveal(action.get("team")),
+            "tie_up": lambda: self._tie_up(str(action.get("team"))),
+            "movein_back": self.back_move_in,
+            "scores": self.show_scores,
+        }
+        handler = handlers.get(str(name))
+        if handler is None:
+            self._say(f"unknown action {name!r}", "error")
+            return
+        with contextlib.suppress(HousingLabError):
+            handler()
+
+    def _tie_up(self, team: str) -> None:
+        """The panel's "move up" button: swap a team with the one before it in the tie order."""
+        order = self.tie_order
+        if team in order and order.index(team) > 0:
+            i = order.index(team)
+            order[i - 1], order[i] = order[i], order[i - 1]
+        self.set_tie_order(order)
+
+    # --- reporting and the screen ---------------------------------------------------------
     def _need_game(self) -> Game:
         if self.game is None:
             raise self._refused(
@@ -136,7 +396,7 @@ class GameTable(
 
     @contextlib.contextmanager
     def _reported(self) -> Iterator[None]:
-        """A refusal is shown and re-raised (for calls that replace the whole game)."""
+        """A refusal is shown and re-raised (the call changed nothing before refusing)."""
         try:
             yield
         except HousingLabError as error:
@@ -166,6 +426,16 @@ class GameTable(
         self.panel.say(text, kind)
         self.board.say(text if on_board else "", kind)
 
+    def _entered_text(self) -> str:
+        """What the class is told when the engine has moved to a new phase."""
+        game = self._need_game()
+        return {
+            "extra_draw": "Phase 1 is finished. Each team draws an extra card, face up.",
+            "draft": f"The draft begins: {game.draft_turn()} picks first.",
+            "phase2": "Phase 2 begins.",
+            "over": "Phase 2 is finished: the board is complete. Now people move in.",
+        }.get(game.phase, f"Now: {views.STAGE_LABELS[self.stage]}.")
+
     def _new_game_view(self) -> None:
         """A started or loaded game: setup defaults follow it, presentation starts afresh."""
         game = self._need_game()
@@ -173,8 +443,41 @@ class GameTable(
             game.players, game.state.seed, game.state.options, self.hidden_hands
         )
         self._on_setup = False
-        self._movein_step = 0
+        self.playback.step = 0
         self._revealed = None
         self._tie_order = game.players
         self.board.selected = ""
         self._refresh(reset_timer=True)
+
+    def _refresh(self, reset_timer: bool = False) -> None:
+        """Redraw the screen from the engine (both panels, the board, the chart)."""
+        game = self.game
+        if game is not None and self._revealed is not None and self._revealed not in game.players:
+            self._revealed = None
+        children, self._dom_classes = self.screen.show(
+            self.stage,
+            game,
+            setup=self._setup,
+            hidden_hands=self.hidden_hands,
+            revealed=self._revealed,
+            tie_order=self._tie_order,
+            reset_timer=reset_timer,
+        )
+        if list(self.children) != children:
+            self.children = children
+
+
+def _int(value: Any) -> int:
+    """Seeds typed in the browser; a bad one is left for the engine to refuse by name."""
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return value  # type: ignore[no-any-return]
+
+
+def _float(value: Any) -> float | None:
+    """Minutes from the browser timer; garbage counts as no time elapsed (the engine refuses)."""
+    try:
+        return None if value is None else float(value)
+    except (TypeError, ValueError):
+        return 0.0

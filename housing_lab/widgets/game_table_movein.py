@@ -1,4 +1,4 @@
-"""Move-in played out wave by wave, then the scores (a mixin of `GameTable`).
+"""Move-in played out wave by wave on the game table, then the scores.
 
 The engine scores the finished board in one go; the waves are presentation only, so stepping
 changes no game state, just how much of the engine's move-in the board and the chart show.
@@ -6,15 +6,11 @@ changes no game state, just how much of the engine's move-in the board and the c
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from housing_lab.north_berkeley.errors import IllegalActionError
 from housing_lab.north_berkeley.scoring import ScenarioResult
 from housing_lab.widgets import game_table_views as views
 from housing_lab.widgets.game_table_charts import MoveInChart
-
-if TYPE_CHECKING:
-    from housing_lab.widgets.game_table import GameTable
+from housing_lab.widgets.nb_board import NorthBerkeleyBoard
 
 MOVEIN_STEPS = 3  # high, middle, low; one more step shows the scores
 SCORING_STEP = MOVEIN_STEPS + 1
@@ -28,51 +24,53 @@ def chart_title(step: int) -> str:
     return f"After {views.INCOME_NAMES[WAVES[step - 1]].lower()} moved in"
 
 
-class MoveInMixin:
-    """`step_move_in`, `back_move_in`, `show_scores` and the board and chart for each wave."""
+class MoveInPlayback:
+    """How much of move-in is shown: `step` 0 before, 1-3 after each wave, 4 the scores.
 
-    def step_move_in(self: GameTable) -> str:
-        """Play out the next wave of move-in (high, middle, low income), then the scores."""
-        if self.stage != "movein":
-            where = "the scores are shown" if self.stage == "scoring" else f"at {self.stage}"
-            raise self._refused(
-                IllegalActionError(f"move-in is played out after phase 2; the table is {where}")
-            )
-        self._movein_step += 1
-        self._refresh()
-        self._say(self.panel.view["decision"]["heading"] + ".")
-        return self.stage
+    Owns the move-in chart, made when first shown (a bqplot figure drawn while hidden has no
+    size and makes the browser complain). Each method takes the table's stage.
+    """
 
-    def back_move_in(self: GameTable) -> None:
+    def __init__(self) -> None:
+        self.step = 0
+        self.chart: MoveInChart | None = None
+
+    def stage_after_play(self) -> str:
+        """The table's stage once the engine's game is over: move-in, or the scores."""
+        return "scoring" if self.step >= SCORING_STEP else "movein"
+
+    def forward(self, stage: str) -> None:
+        """The next wave (high, middle, low income), then the scores."""
+        if stage != "movein":
+            where = "the scores are shown" if stage == "scoring" else f"at {stage}"
+            raise IllegalActionError(f"move-in is played out after phase 2; the table is {where}")
+        self.step += 1
+
+    def back(self, stage: str) -> None:
         """One wave back (from the scores: back to the end of move-in)."""
-        if self.stage not in ("movein", "scoring") or self._movein_step == 0:
-            raise self._refused(IllegalActionError("move-in is already at its start"))
-        self._movein_step -= 1
-        self._refresh()
+        if stage not in ("movein", "scoring") or self.step == 0:
+            raise IllegalActionError("move-in is already at its start")
+        self.step -= 1
 
-    def show_scores(self: GameTable) -> None:
-        """Skip the remaining waves: straight to the final scores."""
-        if self.stage not in ("movein", "scoring"):
-            raise self._refused(
-                IllegalActionError(f"the scores come after phase 2; the table is at {self.stage}")
-            )
-        self._movein_step = SCORING_STEP
-        self._refresh()
-        self._say("Final scores.")
+    def to_scores(self, stage: str) -> None:
+        """Skip the remaining waves."""
+        if stage not in ("movein", "scoring"):
+            raise IllegalActionError(f"the scores come after phase 2; the table is at {stage}")
+        self.step = SCORING_STEP
 
-    def _show_board(self: GameTable, stage: str, result: ScenarioResult) -> None:
+    def show(self, board: NorthBerkeleyBoard, stage: str, result: ScenarioResult) -> None:
         """The board replayed up to the current wave; in move-in, the chart as well."""
         bounds = views.group_bounds(result.move_in.events)
         index = 0
-        if stage == "scoring" or (stage == "movein" and self._movein_step >= MOVEIN_STEPS):
+        if stage == "scoring" or (stage == "movein" and self.step >= MOVEIN_STEPS):
             index = -1
         elif stage == "movein":
-            index = bounds[self._movein_step]
-        with self.board.hold_sync():
-            self.board.show_result(result)
-            self.board.replay_index = index
+            index = bounds[self.step]
+        with board.hold_sync():
+            board.show_result(result)
+            board.replay_index = index
         if stage in ("movein", "scoring"):
             if self.chart is None:
                 self.chart = MoveInChart()
-            title = chart_title(min(self._movein_step, MOVEIN_STEPS))
+            title = chart_title(min(self.step, MOVEIN_STEPS))
             self.chart.show(result.move_in, None if index < 0 else index, title)

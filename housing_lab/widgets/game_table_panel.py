@@ -8,22 +8,20 @@ synced so that Python can reset it when a building phase starts and tests can se
 from __future__ import annotations
 
 import pathlib
-from collections.abc import Callable
 from typing import Any
 
-import anywidget
 import traitlets
 
-from housing_lab.widgets.common import MessagesAndDownloads
+from housing_lab.widgets.common import ActionWidget, widget_esm
 
 HERE = pathlib.Path(__file__).parent
 PARTS = ("top", "teams")
 
 
-class TablePanel(MessagesAndDownloads, anywidget.AnyWidget):
+class TablePanel(ActionWidget):
     """`part="top"`: title, steps, message and the decision of the stage; `"teams"`: hands."""
 
-    _esm = HERE / "game_table.js"
+    _esm = widget_esm("game_table.js")
     _css = HERE / "game_table.css"
 
     part = traitlets.Unicode("top").tag(sync=True)
@@ -35,8 +33,6 @@ class TablePanel(MessagesAndDownloads, anywidget.AnyWidget):
         if part not in PARTS:
             raise ValueError(f"part must be one of {PARTS}, got {part!r}")
         super().__init__(part=part, **kwargs)
-        self.on_action: Callable[[dict[str, Any]], None] | None = None
-        self.on_msg(self._handle_message)
 
     def __repr__(self) -> str:  # stable for nbval: no memory address
         return f"TablePanel(part={self.part!r}, stage={self.view.get('stage', '')!r})"
@@ -45,7 +41,3 @@ class TablePanel(MessagesAndDownloads, anywidget.AnyWidget):
         with self.hold_sync():
             self.timer_elapsed = 0.0
             self.timer_started = 0.0
-
-    def _handle_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        if isinstance(content, dict) and self.on_action is not None:
-            self.on_action(content)

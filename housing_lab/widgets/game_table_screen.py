@@ -1,13 +1,14 @@
-"""What is on screen: the view dict for the panels and which parts are shown (a mixin of
-`GameTable`).
+"""What the game table shows: the `view` dict and which parts are on screen.
 
-Everything is rebuilt from the engine after each change, so the screen can never drift from
-the game; the stage decides which decision the panel draws and which widgets are children.
+Rebuilt from the engine after each change, so the screen can never drift from the game: the
+stage decides which decision the panel draws (the decision builders live in
+`game_table_views`) and which parts `TableScreen` puts on screen.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import ipywidgets
 
@@ -15,10 +16,19 @@ from housing_lab.north_berkeley.game import Game
 from housing_lab.north_berkeley.policies import POLICY_NAMES, POLICY_TEXT
 from housing_lab.north_berkeley.scoring import ScenarioResult
 from housing_lab.widgets import game_table_views as views
-from housing_lab.widgets.game_table_setup import setup_decision
+from housing_lab.widgets.game_table_movein import MoveInPlayback
+from housing_lab.widgets.game_table_panel import TablePanel
+from housing_lab.widgets.nb_board import NorthBerkeleyBoard
 
-if TYPE_CHECKING:
-    from housing_lab.widgets.game_table import GameTable
+
+def setup_decision() -> dict[str, Any]:
+    """What the panel shows while no game is on screen."""
+    return {
+        "kind": "setup",
+        "heading": "Set up a new game",
+        "text": "Choose the teams and the rules, then start. The same seed "
+        "shuffles the same residents and deals the same cards.",
+    }
 
 
 def game_summary(game: Game, hidden_hands: bool) -> dict[str, Any]:
@@ -35,70 +45,127 @@ def game_summary(game: Game, hidden_hands: bool) -> dict[str, Any]:
     }
 
 
-class ScreenMixin:
-    """`_refresh` (view dict, board, chart) and `_arrange` (children and CSS classes)."""
+def decision_view(
+    stage: str,
+    game: Game,
+    result: ScenarioResult,
+    tile_names: Mapping[str, str],
+    tie_order: Sequence[str],
+    movein_step: int,
+) -> dict[str, Any]:
+    """The decision the class takes at this stage, as the panel draws it."""
+    if stage in ("phase1", "phase2"):
+        return views.build_view(game, tile_names, tie_order)
+    if stage == "extra_draw":
+        return views.extra_view(game, tie_order)
+    if stage == "draft":
+        return views.draft_view(game)
+    if stage == "policies":
+        return views.policies_view(game)
+    if stage == "movein":
+        return views.movein_view(game, result, movein_step)
+    return views.scoring_view(game)
 
-    def _decision(
-        self: GameTable, stage: str, game: Game, result: ScenarioResult
-    ) -> dict[str, Any]:
-        if stage in ("phase1", "phase2"):
-            return views.build_view(game, self._tile_names, self._tie_order)
-        if stage == "extra_draw":
-            return views.extra_view(game, self._tie_order)
-        if stage == "draft":
-            return views.draft_view(game)
-        if stage == "policies":
-            return views.policies_view(game)
-        if stage == "movein":
-            return views.movein_view(game, result, self._movein_step)
-        return views.scoring_view(game)
 
-    def _refresh(self: GameTable, reset_timer: bool = False) -> None:
-        game = self.game
-        stage = self.stage
-        view: dict[str, Any] = {
-            "stage": stage,
-            "has_game": game is not None,
-            "setup": self._setup,
-            "steps": views.steps(stage, len(game.players) if game else 3),
-            "game": None,
-            "teams": [],
-            "handouts": [],
-            "decision": setup_decision(),
-        }
+def table_view(
+    stage: str,
+    game: Game | None,
+    result: ScenarioResult | None,
+    *,
+    setup: Mapping[str, Any],
+    hidden_hands: bool,
+    revealed: str | None,
+    tile_names: Mapping[str, str],
+    tie_order: Sequence[str],
+    movein_step: int,
+) -> dict[str, Any]:
+    """Everything both panels draw (the browser gets it as the `view` trait)."""
+    view: dict[str, Any] = {
+        "stage": stage,
+        "has_game": game is not None,
+        "setup": dict(setup),
+        "steps": views.steps(stage, len(game.players) if game else 3),
+        "game": None,
+        "teams": [],
+        "handouts": [],
+        "decision": setup_decision(),
+    }
+    if game is not None and result is not None and stage != "setup":
+        view["game"] = game_summary(game, hidden_hands)
+        view["decision"] = decision_view(stage, game, result, tile_names, tie_order, movein_step)
+        view["teams"] = views.team_views(game, stage, hidden_hands, revealed, result)
+        view["handouts"] = game.players
+    return view
+
+
+class TableScreen:
+    """The table's parts and which of them are on screen, redrawn from the engine each time.
+
+    Owns no game state: `show` is given the stage, the game and the table's presentation
+    choices, and returns the children and CSS classes the table should have.
+    """
+
+    def __init__(
+        self,
+        panel: TablePanel,
+        teams_panel: TablePanel,
+        board: NorthBerkeleyBoard,
+        playback: MoveInPlayback,
+        tile_names: Mapping[str, str],
+    ) -> None:
+        self.panel = panel
+        self.teams_panel = teams_panel
+        self.board = board
+        self.playback = playback
+        self.tile_names = dict(tile_names)
+
+    def show(
+        self,
+        stage: str,
+        game: Game | None,
+        *,
+        setup: Mapping[str, Any],
+        hidden_hands: bool,
+        revealed: str | None,
+        tie_order: Sequence[str],
+        reset_timer: bool = False,
+    ) -> tuple[list[ipywidgets.Widget], tuple[str, ...]]:
+        """Redraw both panels, the board and the chart; returns (children, CSS classes)."""
+        result = None
         if game is not None and stage != "setup":
-            if self._revealed is not None and self._revealed not in game.players:
-                self._revealed = None
-            view["game"] = game_summary(game, self.hidden_hands)
             result = game.result()
-            view["decision"] = self._decision(stage, game, result)
-            view["teams"] = views.team_views(game, stage, self.hidden_hands, self._revealed, result)
-            view["handouts"] = game.players
-            self._show_board(stage, result)
+            self.playback.show(self.board, stage, result)
+        view = table_view(
+            stage,
+            game,
+            result,
+            setup=setup,
+            hidden_hands=hidden_hands,
+            revealed=revealed,
+            tile_names=self.tile_names,
+            tie_order=tie_order,
+            movein_step=self.playback.step,
+        )
         with self.panel.hold_sync():
             if reset_timer:
                 self.panel.reset_timer()
             self.panel.view = view
         self.teams_panel.view = view
-        self._arrange(stage)
+        return self.children(stage), css_classes(stage)
 
-    def _arrange(self: GameTable, stage: str) -> None:
-        """Which parts are on screen, and the classes the CSS uses to dim other squares."""
-        building = stage in ("phase1", "phase2")
-        self._dom_classes = (
-            "hl-game-table",
-            f"hl-gt-stage-{stage}",
-            *(("hl-gt-building",) if building else ()),
-        )
+    def children(self, stage: str) -> list[ipywidgets.Widget]:
+        """Which parts are on screen at this stage."""
+        chart = self.playback.chart
         if stage == "setup":
-            children: list[ipywidgets.Widget] = [self.panel]
-        elif stage in ("movein", "scoring") and self.chart is not None:
-            row = ipywidgets.HBox([self.board, self.chart])
+            return [self.panel]
+        if stage in ("movein", "scoring") and chart is not None:
+            row = ipywidgets.HBox([self.board, chart])
             row.add_class("hl-gt-movein-row")
-            children = [self.panel, row]
-            if stage == "movein":
-                children.append(self.teams_panel)
-        else:
-            children = [self.panel, self.board, self.teams_panel]
-        if list(self.children) != children:
-            self.children = children
+            return [self.panel, row, *([self.teams_panel] if stage == "movein" else [])]
+        return [self.panel, self.board, self.teams_panel]
+
+
+def css_classes(stage: str) -> tuple[str, ...]:
+    """The classes the CSS uses (e.g. to dim the squares of the other phase while building)."""
+    building = ("hl-gt-building",) if stage in ("phase1", "phase2") else ()
+    return ("hl-game-table", f"hl-gt-stage-{stage}", *building)

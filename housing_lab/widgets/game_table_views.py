@@ -20,6 +20,7 @@ from housing_lab.north_berkeley.policies import (
     RuleOptions,
 )
 from housing_lab.north_berkeley.scoring import ScenarioResult, score_as_is, score_hand
+from housing_lab.widgets.common import signed
 
 STAGES = ("setup", "phase1", "extra_draw", "draft", "policies", "phase2", "movein", "scoring")
 STAGE_LABELS = {
@@ -47,11 +48,6 @@ STEP_PLACES = {
     "displace_houses": "Existing houses",
     "displace_apartments": "Existing apartments",
 }
-
-
-def minus(value: int) -> str:
-    """Scores as people write them: +1, 0, −1 (a real minus sign reads well on a projector)."""
-    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
 
 
 def card_state(score: CardScore | None) -> dict[str, Any] | None:
@@ -86,14 +82,6 @@ def steps(stage: str, teams: int) -> list[dict[str, str]]:
             status = "skipped"
         strip.append({"stage": name, "label": STAGE_LABELS[name], "status": status})
     return strip
-
-
-def stage_of(game: Game | None, movein_step: int | None) -> str:
-    if game is None:
-        return "setup"
-    if game.phase != "over":
-        return game.phase
-    return "scoring" if movein_step is None else "movein"
 
 
 # --- teams ------------------------------------------------------------------------------------
@@ -212,7 +200,10 @@ def draft_explanation(game: Game) -> list[str]:
     lines = [
         f"Current score = {SCORE_MODE_TEXT[mode]}. The lowest score picks first.",
         "Order: "
-        + ", ".join(f"{i}. {team} ({minus(scores[team])})" for i, team in enumerate(order, start=1))
+        + ", ".join(
+            f"{i}. {team} ({signed(scores[team], plus=True)})"
+            for i, team in enumerate(order, start=1)
+        )
         + ".",
     ]
     seating = game.players
@@ -225,7 +216,7 @@ def draft_explanation(game: Game) -> list[str]:
             if tied == sorted(tied, key=seating.index)
             else "the order the table gave (whoever last took part in a political activity)"
         )
-        lines.append(f"{' and '.join(tied)} tie on {minus(value)}: {how} decides.")
+        lines.append(f"{' and '.join(tied)} tie on {signed(value, plus=True)}: {how} decides.")
     return lines
 
 
@@ -363,7 +354,7 @@ def scoring_view(game: Game) -> dict[str, Any]:
                     dict(
                         card_view(card, False),
                         **score.cards[card].to_dict(),
-                        label=minus(score.cards[card].score),
+                        label=signed(score.cards[card].score, plus=True),
                     )
                     for card in game.state.hands[team]
                 ],

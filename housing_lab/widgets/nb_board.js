@@ -2,7 +2,6 @@
 // move-in replay controls. It decides no rule: clicks become messages to Python
 // ({action: "place" | "clear", square, tile}); Python answers by changing the synced traits.
 
-const SVG = "http://www.w3.org/2000/svg";
 const SQUARE = 124;
 const GRID_X = 118;
 const GRID_Y = 128;
@@ -12,22 +11,6 @@ const HOME_LETTER = { market: "", middle: "M", low: "L" };
 const KIND_NAME = {
   tower: "Tower", midrise: "Midrise", townhouse: "Townhouse", garage: "Garage", park: "Park",
 };
-
-function el(tag, attrs = {}, parent = null, text = null) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
-  if (text !== null) node.textContent = text;
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-function html(tag, attrs = {}, parent = null, text = null) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
-  if (text !== null) node.textContent = text;
-  if (parent) parent.appendChild(node);
-  return node;
-}
 
 function money(cost) {
   return Number.isInteger(cost) ? `$${cost}` : `$${cost.toFixed(1)}`;
@@ -412,42 +395,24 @@ function render({ model, el: root }) {
     drawExisting(svg, model, occupancy);
     renderPalette(palette, model, choose, clear);
     renderReplay(replay, model, timers);
-    const text = model.get("message");
-    message.textContent = text;
-    message.className = `hl-message hl-${model.get("message_kind") || "info"}${text ? "" : " hl-empty"}`;
+    showMessage(message, "hl", model.get("message"), model.get("message_kind"));
     if (focusKey) {
       const node = svg.querySelector(`[data-square="${focusKey}"]`);
       if (node) node.focus();
     }
   };
 
-  const download = () => {
-    const request = model.get("download");
-    if (!request || !request.content) return;
-    const blob = new Blob([request.content], { type: "application/json" });
-    const link = document.createElement("a");
-    link.href = URL.createObjectURL(blob);
-    link.download = request.name || "board.json";
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
-  };
-
-  let pending = false;
-  const schedule = () => {  // one redraw for a batch of trait changes
-    if (pending) return;
-    pending = true;
-    queueMicrotask(() => { pending = false; draw(); });
-  };
+  const schedule = batched(draw);
 
   draw();
-  const names = ["site", "catalogue", "tiles", "policies", "occupants", "initial", "events",
-    "replay_index", "selected", "message", "message_kind"];
-  for (const name of names) model.on(`change:${name}`, schedule);
-  model.on("change:download", download);
+  const stops = [
+    listen(model, ["site", "catalogue", "tiles", "policies", "occupants", "initial", "events",
+      "replay_index", "selected", "message", "message_kind"], schedule),
+    listen(model, ["download"], () => saveDownload(model, "board.json")),
+  ];
   return () => {
     if (timers.play) clearInterval(timers.play);
-    for (const name of names) model.off(`change:${name}`, schedule);
-    model.off("change:download", download);
+    for (const stop of stops) stop();
   };
 }
 

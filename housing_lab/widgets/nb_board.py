@@ -7,16 +7,14 @@ It is a view: it shows the traits Python gives it and sends the student's clicks
 from __future__ import annotations
 
 import pathlib
-from collections.abc import Callable
 from typing import Any
 
-import anywidget
 import traitlets
 
 from housing_lab.north_berkeley.layout import Layout, default_layout
 from housing_lab.north_berkeley.scoring import ScenarioResult
 from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
-from housing_lab.widgets.common import MessagesAndDownloads
+from housing_lab.widgets.common import ActionWidget, widget_esm
 
 HERE = pathlib.Path(__file__).parent
 
@@ -38,10 +36,10 @@ def catalogue_state(catalogue: Catalogue) -> list[dict[str, Any]]:
     ]
 
 
-class NorthBerkeleyBoard(MessagesAndDownloads, anywidget.AnyWidget):
+class NorthBerkeleyBoard(ActionWidget):
     """The board alone; `NorthBerkeleyLab` wires it to the engine."""
 
-    _esm = HERE / "nb_board.js"
+    _esm = widget_esm("nb_board.js")
     _css = HERE / "nb_board.css"
 
     site = traitlets.Dict().tag(sync=True)  # squares, phases, tags, existing homes
@@ -61,8 +59,6 @@ class NorthBerkeleyBoard(MessagesAndDownloads, anywidget.AnyWidget):
         elif not self.site:
             self.site = layout_state(default_layout())
             self.catalogue = catalogue_state(default_catalogue())
-        self.on_action: Callable[[dict[str, Any]], None] | None = None
-        self.on_msg(self._handle_message)
 
     def __repr__(self) -> str:  # stable for nbval: no memory address
         return f"NorthBerkeleyBoard({len(self.tiles)} tiles)"
@@ -80,7 +76,3 @@ class NorthBerkeleyBoard(MessagesAndDownloads, anywidget.AnyWidget):
             self.occupants = {home: move_in.income_in(home) for home in move_in.occupants}
             self.events = [event.to_dict() for event in move_in.events]
             self.replay_index = -1
-
-    def _handle_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        if isinstance(content, dict) and self.on_action is not None:
-            self.on_action(content)

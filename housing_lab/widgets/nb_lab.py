@@ -3,12 +3,16 @@
 The lab keeps the board (tiles, policies, existing residents) and asks the engine for the
 result after every change. Every change is tried on a new, engine-validated scenario first; a
 refused change shows the engine's message and leaves everything as it was.
+
+The lab owns separate parts that can be placed anywhere on the screen: `board`,
+`policy_panel`, `outcome_chart`, `homes_chart`, `compare` (a `ComparePanel`), `scoreboard` and
+`toolbar` (a `LabToolbar`). A tile click goes: the board's message -> `_on_board_action` here ->
+`place` -> the engine's `make_scenario` / `score_scenario`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import pathlib
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -16,21 +20,26 @@ from typing import Any
 import ipywidgets
 
 from housing_lab.errors import HousingLabError
+from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.layout import Layout, default_layout
-from housing_lab.north_berkeley.policies import INCOMES, POLICY_NAMES, RuleOptions, check_policy
+from housing_lab.north_berkeley.policies import POLICY_NAMES, RuleOptions, check_policy
 from housing_lab.north_berkeley.scenario import (
     Scenario,
     check_square,
     make_scenario,
     scenario_from_dict,
-    scenario_from_json,
 )
 from housing_lab.north_berkeley.scoring import ScenarioResult, score_as_is, score_scenario
 from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
+from housing_lab.widgets.common import JsonSource, parse_json_object, read_json_object, save_json
 from housing_lab.widgets.nb_board import NorthBerkeleyBoard
 from housing_lab.widgets.nb_charts import HomesChart, OutcomeChart
+from housing_lab.widgets.nb_compare import ComparePanel
 from housing_lab.widgets.nb_policies import PolicyPanel
 from housing_lab.widgets.nb_scoreboard import Scoreboard
+from housing_lab.widgets.nb_toolbar import LabToolbar
+
+SCENARIO = "a scenario"
 
 
 def summary(result: Mapping[str, Any]) -> str:
@@ -39,6 +48,12 @@ def summary(result: Mapping[str, Any]) -> str:
         f"Housed: {housed['high']} high, {housed['middle']} middle, {housed['low']} low "
         f"income (of 12 each). Spending ${result['spending']:g}."
     )
+
+
+def describe(scenario: Scenario) -> str:
+    """A board in a few words: its tile count and policies (the compare panel's labels)."""
+    policies = ", ".join(POLICY_NAMES[p] for p in sorted(scenario.policies)) or "no policy"
+    return f"{len(scenario.tiles)} tiles, {policies}"
 
 
 class NorthBerkeleyLab(ipywidgets.VBox):
@@ -64,7 +79,6 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         self.catalogue = catalogue if catalogue is not None else default_catalogue()
         self._scenario = make_scenario(seed=seed, layout=self.site, catalogue=self.catalogue)
         self._result: ScenarioResult = score_scenario(self._scenario, self.options)
-        self._snapshot: tuple[str, ScenarioResult] | None = None
 
         self.board = NorthBerkeleyBoard()
         self.board.on_action = self._on_board_action
@@ -73,8 +87,19 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         self.outcome_chart = OutcomeChart()
         self.homes_chart = HomesChart()
         self.scoreboard = Scoreboard(hand)
-        self.compare = _ComparePanel(self)
-        self.toolbar = self._make_toolbar(seed)
+        self.compare = ComparePanel()
+        self.compare.on_keep = lambda: self.keep_snapshot()
+        self.compare.on_clear = self.clear_snapshot
+        self.toolbar = LabToolbar(seed)
+        self.toolbar.on_seed = self.reshuffle
+        self.toolbar.on_reshuffle = lambda: self.reshuffle()
+        self.toolbar.on_reset = self.reset
+        self.toolbar.on_save = lambda: self.board.offer_json(
+            "north-berkeley-board.json", self.scenario
+        )
+        self.toolbar.on_upload = self._on_upload_text
+        self.seed_box = self.toolbar.seed_box
+        self.upload = self.toolbar.upload
         title = ipywidgets.HTML(
             "<h2 style='margin:4px 0'>North Berkeley lab</h2>"
             "<div style='font-size:15px'>Click a square, then a tile. Toggle policies. The "
@@ -108,10 +133,6 @@ class NorthBerkeleyLab(ipywidgets.VBox):
     def result(self) -> dict[str, Any]:
         """The engine's RULES.md output for `scenario`."""
         return self._result.to_dict()
-
-    @property
-    def engine_result(self) -> ScenarioResult:
-        return self._result
 
     @property
     def seed(self) -> int:
@@ -151,41 +172,25 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         """An empty board with no policy (the residents stay)."""
         self._try(tiles={}, policies=set(), done="Board reset.")
 
-    def load_scenario(self, scenario: Mapping[str, Any] | str | pathlib.Path) -> None:
+    def load_scenario(self, scenario: JsonSource) -> None:
         """Load a RULES.md scenario: a dict, a JSON string or a file path."""
-        try:
-            if isinstance(scenario, Mapping):
-                loaded = scenario_from_dict(dict(scenario), self.site, self.catalogue)
-            elif isinstance(scenario, pathlib.Path) or (
-                isinstance(scenario, str) and not scenario.lstrip().startswith("{")
-            ):
-                text = pathlib.Path(scenario).read_text(encoding="utf-8")
-                loaded = scenario_from_json(text, self.site, self.catalogue)
-            else:
-                loaded = scenario_from_json(scenario, self.site, self.catalogue)
-        except HousingLabError as error:
-            self.board.say(str(error), "error")
-            raise
-        except OSError as error:
-            self.board.say(f"cannot read {scenario}: {error.strerror}", "error")
-            raise HousingLabError(f"cannot read {scenario}: {error.strerror}") from None
+        with self._shown_on_board():
+            data = read_json_object(scenario, SCENARIO, ScenarioFormatError)
+            loaded = scenario_from_dict(data, self.site, self.catalogue)
         self._commit(loaded, "Board loaded.")
 
     def save(self, path: str | pathlib.Path | None = None) -> dict[str, Any]:
         """The scenario as a dict; also written as JSON to `path` when given."""
-        data = self.scenario
-        if path is not None:
-            pathlib.Path(path).write_text(json.dumps(data, indent=2), encoding="utf-8")
-        return data
+        return save_json(self.scenario, path)
 
     def keep_snapshot(self, label: str | None = None) -> None:
         """Remember the current board to compare with what comes next."""
-        self._snapshot = (label or self._describe(self._scenario), self._result)
-        self.compare.refresh()
+        self.compare.keep_snapshot(label or describe(self._scenario), self._result)
+        self._show_compare()
 
     def clear_snapshot(self) -> None:
-        self._snapshot = None
-        self.compare.refresh()
+        self.compare.clear_snapshot()
+        self._show_compare()
 
     # --- internals ------------------------------------------------------------------------
     @contextlib.contextmanager
@@ -224,15 +229,11 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         self.outcome_chart.update(result)
         self.homes_chart.update(result)
         self.scoreboard.update(score_as_is(self._scenario), self._result.cards)
-        if self.seed_box.value != self._scenario.seed:
-            self._quiet_seed = True
-            self.seed_box.value = self._scenario.seed
-            self._quiet_seed = False
-        self.compare.refresh()
+        self.toolbar.show_seed(self._scenario.seed)
+        self._show_compare()
 
-    def _describe(self, scenario: Scenario) -> str:
-        policies = ", ".join(POLICY_NAMES[p] for p in sorted(scenario.policies)) or "no policy"
-        return f"{len(scenario.tiles)} tiles, {policies}"
+    def _show_compare(self) -> None:
+        self.compare.show(self.result, describe(self._scenario))
 
     def _on_board_action(self, action: dict[str, Any]) -> None:
         """Clicks from the browser: refused ones only show the message."""
@@ -248,114 +249,8 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         with contextlib.suppress(HousingLabError):
             self.set_policy(policy, enabled)
 
-    def _make_toolbar(self, seed: int) -> ipywidgets.HBox:
-        self._quiet_seed = False
-        self.seed_box = ipywidgets.BoundedIntText(
-            value=seed,
-            min=0,
-            max=2**31 - 1,
-            description="Residents seed",
-            style={"description_width": "initial"},
-            layout=ipywidgets.Layout(width="190px"),
-        )
-        self.seed_box.observe(self._on_seed, names="value")
-        reshuffle = ipywidgets.Button(description="Reshuffle residents", icon="random")
-        reshuffle.on_click(lambda _: self.reshuffle())
-        reset = ipywidgets.Button(description="Reset board", icon="undo")
-        reset.on_click(lambda _: self.reset())
-        save = ipywidgets.Button(description="Save board", icon="download")
-        save.on_click(
-            lambda _: self.board.offer_download(
-                "north-berkeley-board.json", json.dumps(self.scenario, indent=2)
-            )
-        )
-        self.upload = ipywidgets.FileUpload(
-            accept=".json", multiple=False, description="Load board"
-        )
-        self.upload.observe(self._on_upload, names="value")
-        for widget, name in ((reshuffle, "reshuffle"), (reset, "reset"), (save, "save")):
-            widget.add_class(f"hl-{name}")
-        return ipywidgets.HBox([self.seed_box, reshuffle, reset, save, self.upload])
-
-    def _on_seed(self, change: dict[str, Any]) -> None:
-        if not self._quiet_seed:
-            self.reshuffle(int(change["new"]))
-
-    def _on_upload(self, change: dict[str, Any]) -> None:
-        files = change["new"]
-        if not files:
-            return
-        content = bytes(files[0]["content"]).decode("utf-8", errors="replace")
-        with contextlib.suppress(HousingLabError):
-            self.load_scenario(content if content.lstrip().startswith("{") else "{" + content)
-
-
-class _ComparePanel(ipywidgets.VBox):
-    """Snapshot vs now: two outcome charts side by side and a table of differences.
-
-    The charts are created on the first snapshot: a bqplot figure drawn while hidden has no
-    size and makes the browser complain.
-    """
-
-    def __init__(self, lab: NorthBerkeleyLab) -> None:
-        self.lab = lab
-        self.keep = ipywidgets.Button(
-            description="Keep a snapshot to compare",
-            icon="camera",
-            layout=ipywidgets.Layout(width="260px"),
-        )
-        self.keep.add_class("hl-keep-snapshot")
-        self.keep.on_click(lambda _: lab.keep_snapshot())
-        self.drop = ipywidgets.Button(description="Stop comparing", icon="times")
-        self.drop.on_click(lambda _: lab.clear_snapshot())
-        self.buttons = ipywidgets.HBox([self.keep, self.drop])
-        self.before_chart: OutcomeChart | None = None
-        self.now_chart: OutcomeChart | None = None
-        self.table = ipywidgets.HTML()
-        super().__init__([self.buttons])
-        self.add_class("hl-compare")
-
-    def __repr__(self) -> str:
-        return "ComparePanel()"
-
-    def refresh(self) -> None:
-        snapshot = getattr(self.lab, "_snapshot", None)
-        self.drop.disabled = snapshot is None
-        if snapshot is None:
-            self.children = (self.buttons,)
-            return
-        if self.before_chart is None or self.now_chart is None:
-            self.before_chart = OutcomeChart(title="Snapshot")
-            self.now_chart = OutcomeChart(title="Now")
-        label, before = snapshot
-        before_out, now_out = before.to_dict(), self.lab.result
-        self.before_chart.update(before_out, title=f"Snapshot: {label}")
-        self.now_chart.update(now_out, title=f"Now: {self.lab._describe(self.lab._scenario)}")
-        self.table.value = comparison_table(before_out, now_out)
-        self.children = (
-            self.buttons,
-            ipywidgets.HBox([self.before_chart, self.now_chart]),
-            self.table,
-        )
-
-
-def comparison_table(before: Mapping[str, Any], now: Mapping[str, Any]) -> str:
-    rows = [
-        ("Spending", f"${before['spending']:g}", f"${now['spending']:g}"),
-        ("New homes", before["new_homes"]["total"], now["new_homes"]["total"]),
-    ]
-    rows += [(f"{i.title()} income housed", before["housed"][i], now["housed"][i]) for i in INCOMES]
-    rows += [
-        (f"{i.title()} income displaced", before["displaced"][i], now["displaced"][i])
-        for i in INCOMES
-    ]
-    cells = "".join(
-        f"<tr><td style='padding-right:16px'>{name}</td><td style='padding-right:16px'>{a}</td>"
-        f"<td>{b}</td></tr>"
-        for name, a, b in rows
-    )
-    return (
-        "<table class='hl-compare-table' style='font-size:14px;border-collapse:collapse'>"
-        "<tr><th></th><th style='padding-right:16px'>Snapshot</th><th>Now</th></tr>"
-        f"{cells}</table>"
-    )
+    def _on_upload_text(self, text: str) -> None:
+        with contextlib.suppress(HousingLabError):  # shown on the board already
+            with self._shown_on_board():
+                data = parse_json_object(text, SCENARIO, ScenarioFormatError)
+            self.load_scenario(data)

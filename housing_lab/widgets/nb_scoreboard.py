@@ -52,9 +52,6 @@ class Scoreboard(ipywidgets.HTML):
     def __repr__(self) -> str:
         return f"Scoreboard({len(self.hand)} cards)"
 
-    def set_hand(self, hand: Sequence[str] | None) -> None:
-        self.hand = [check_card(c) for c in hand] if hand else list(CARD_IDS)
-
     @property
     def total(self) -> int:
         return sum(row["after"] for row in self.rows)

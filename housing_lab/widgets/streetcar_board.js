@@ -5,7 +5,6 @@
 // A bot's move arrives at once but is shown after `bot_move.delay` seconds; then the view tells
 // Python ({action: "bot_shown", n}) so the score panel can follow.
 
-const SVG = "http://www.w3.org/2000/svg";
 const S = 42; // hex radius: centre to corner
 const SQ3 = Math.sqrt(3);
 const DIRS = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
@@ -17,22 +16,6 @@ const FACES = { // cube faces: top, left, right
   yellow: ["#ffe36b", "#f4c400", "#c29a00"],
 };
 const PLAYER_COLOUR = { purple: "#7b2cbf", red: "#d62828" };
-
-function el(tag, attrs = {}, parent = null, text = null) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
-  if (text !== null) node.textContent = text;
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-function html(tag, attrs = {}, parent = null, text = null) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
-  if (text !== null) node.textContent = text;
-  if (parent) parent.appendChild(node);
-  return node;
-}
 
 const parseHex = (key) => key.split(",").map(Number);
 const hexKey = ([q, r]) => `${q},${r}`;
@@ -363,22 +346,15 @@ function render({ model, el: root }) {
     const focusKey = focused && (focused.getAttribute("data-edge") || focused.getAttribute("data-hex"));
     drawBoard(svg, model, hold, animated);
     renderSide(side, model, hold, send);
-    const text = hold ? hold.message : model.get("message");
-    message.textContent = text;
-    const kind = hold ? "info" : model.get("message_kind") || "info";
-    message.className = `sc-message hl-${kind}${text ? "" : " sc-empty"}`;
+    showMessage(message, "sc", hold ? hold.message : model.get("message"),
+      hold ? "info" : model.get("message_kind"));
     if (focusKey) {
       const node = svg.querySelector(`[data-edge="${focusKey}"], .sc-house[data-hex="${focusKey}"]`);
       if (node) node.focus();
     }
   };
 
-  let pending = false;
-  const schedule = () => { // one redraw for a batch of trait changes
-    if (pending) return;
-    pending = true;
-    queueMicrotask(() => { pending = false; draw(); });
-  };
+  const schedule = batched(draw);
 
   const onBotMove = () => {
     const move = model.get("bot_move") || {};
@@ -412,29 +388,18 @@ function render({ model, el: root }) {
   svg.addEventListener("click", onClick);
   svg.addEventListener("keydown", onKey);
 
-  const download = () => {
-    const request = model.get("download");
-    if (!request || !request.content) return;
-    const blob = new Blob([request.content], { type: "application/json" });
-    const link = document.createElement("a");
-    link.href = URL.createObjectURL(blob);
-    link.download = request.name || "streetcar-game.json";
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
-  };
-
   draw();
-  const names = ["hexes", "edges", "houses", "flipped", "buildings", "lines", "new_buildings",
-    "position_id", "phase", "player", "players", "prompt", "legal_edges", "first_edge",
-    "second_edges", "staged", "removable", "can_undo", "can_pass", "message", "message_kind"];
-  for (const name of names) model.on(`change:${name}`, schedule);
-  model.on("change:bot_move", onBotMove);
-  model.on("change:download", download);
+  const stops = [
+    listen(model, ["hexes", "edges", "houses", "flipped", "buildings", "lines", "new_buildings",
+      "position_id", "phase", "player", "players", "prompt", "legal_edges", "first_edge",
+      "second_edges", "staged", "removable", "can_undo", "can_pass", "message", "message_kind"],
+    schedule),
+    listen(model, ["bot_move"], onBotMove),
+    listen(model, ["download"], () => saveDownload(model, "streetcar-game.json")),
+  ];
   return () => {
     if (hold) clearTimeout(hold.timer);
-    for (const name of names) model.off(`change:${name}`, schedule);
-    model.off("change:bot_move", onBotMove);
-    model.off("change:download", download);
+    for (const stop of stops) stop();
     svg.removeEventListener("click", onClick);
     svg.removeEventListener("keydown", onKey);
   };

@@ -13,16 +13,15 @@ the DOM (`data-hex`, `data-edge`), so tests can find them without knowing the dr
 from __future__ import annotations
 
 import pathlib
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
-import anywidget
 import traitlets
 
 from housing_lab.streetcar import Edge, Game, Hex
 from housing_lab.streetcar.board import parse_hex
 from housing_lab.streetcar.errors import BoardError
-from housing_lab.widgets.common import MessagesAndDownloads
+from housing_lab.widgets.common import ActionWidget, widget_esm
 
 HERE = pathlib.Path(__file__).parent
 PHASES = ("lines", "remove", "over", "replay")
@@ -75,10 +74,10 @@ def position_view(game: Game) -> dict[str, Any]:
     }
 
 
-class StreetcarBoard(MessagesAndDownloads, anywidget.AnyWidget):
+class StreetcarBoard(ActionWidget):
     """The board alone; `StreetcarLab` wires it to the engine and to the score panel."""
 
-    _esm = HERE / "streetcar_board.js"
+    _esm = widget_esm("streetcar_board.js")
     _css = HERE / "streetcar_board.css"
 
     hexes = traitlets.List().tag(sync=True)  # board hexes, "q,r", in board order
@@ -105,12 +104,6 @@ class StreetcarBoard(MessagesAndDownloads, anywidget.AnyWidget):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.on_action: Callable[[dict[str, Any]], None] | None = None
-        self.on_msg(self._handle_message)
 
     def __repr__(self) -> str:  # stable for nbval: no memory address
         return f"StreetcarBoard({len(self.hexes)} hexes, {len(self.buildings)} buildings)"
-
-    def _handle_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        if isinstance(content, dict) and self.on_action is not None:
-            self.on_action(content)

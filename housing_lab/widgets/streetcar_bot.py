@@ -1,61 +1,109 @@
-"""The bot opponent of the Streetcar lab (a mixin of `StreetcarLab`).
+"""The bot opponent of the Streetcar lab: who plays which colour, and the bot's replies.
 
 The bot replies inside the same Python call, so the engine's state is always complete; the
-browser shows its move only after `bot_delay` seconds and then says so (`bot_shown`), and the
-score panel waits for that message so the chart never runs ahead of the board.
+browser shows its move only after a delay and then says so (`shown`), and until then the score
+panel keeps showing the game before the bot's move, so the chart never runs ahead of the board.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
-from housing_lab.streetcar import PLAYERS
+from housing_lab.streetcar import PLAYERS, Bot, Game
 from housing_lab.widgets.streetcar_board import edge_keys, hex_key, position_view
 from housing_lab.widgets.streetcar_view import describe_move
 
-if TYPE_CHECKING:
-    from housing_lab.widgets.streetcar_lab import StreetcarLab
 
+class BotOpponent:
+    """The opponent (`name` None: two students on one screen) and its replies.
 
-class BotMixin:
-    """The bot's reply, its delayed display and whose turns are the bot's; the lab provides the
-    game, the bot (`_bot`, None for two students) and the board."""
+    `moves` numbers the bot's moves for the browser; it keeps counting across games so the
+    browser never mistakes a new move for one it has shown.
+    """
 
-    def _bot_reply(self: StreetcarLab, delay: float | None = None, before_message: str = "") -> str:
-        """The bot moves when it is its turn; the browser shows it after `delay` seconds,
-        with `before_message` on the message line meanwhile."""
-        game, bot = self._game, self._bot
-        if bot is None or game.is_over() or game.current_player == self.human:
-            return ""
+    def __init__(self, delay: float) -> None:
+        self.delay = float(delay)
+        self.moves = 0
+        self.name: str | None = None
+        self.human = PLAYERS[0]
+        self.bot: Bot | None = None
+        self._waiting: tuple[int, Game] | None = None  # (move n, the game shown until n is)
+
+    def start(self, name: str | None, bot: Bot | None, human: str) -> None:
+        """A new game against `bot` (None: a classmate), named `name`; `human` plays one colour."""
+        self.name = name
+        self.human = human
+        self.bot = bot
+        self._waiting = None
+
+    def label(self, player: str) -> str:
+        """How a player is named on screen: "Purple (you)", "Red (greedy bot)" or "Red"."""
+        if self.bot is None:
+            return player.title()
+        if player == self.human:
+            return f"{player.title()} (you)"
+        return f"{player.title()} ({self.name} bot)"
+
+    def kind(self, player: str) -> str:
+        return "bot" if self.bot is not None and player != self.human else "human"
+
+    def to_move(self, game: Game) -> bool:
+        """Whether it is the bot's turn in `game`."""
+        return self.bot is not None and not game.is_over() and game.current_player != self.human
+
+    def reply(
+        self, game: Game, shows: int, delay: float | None = None, before_message: str = ""
+    ) -> tuple[dict[str, Any] | None, str]:
+        """Push the bot's move when it is its turn: (the board's `bot_move`, a sentence).
+
+        The browser shows the move after `delay` seconds (default: the lab's), with
+        `before_message` on the message line meanwhile, then the position numbered `shows`.
+        """
+        if self.bot is None or not self.to_move(game):
+            return None, ""
         before_game = game.copy()
         before = position_view(game)
         player = game.current_player
-        move = bot.choose(game)
+        move = self.bot.choose(game)
         colour = None if move.remove is None else game.houses.get(move.remove)
         game.push(move)
-        self._bot_moves += 1
-        delay = self.bot_delay if delay is None else delay
-        self._position_id = self.board.position_id + 1
-        self.board.bot_move = {
-            "n": self._bot_moves,
+        self.moves += 1
+        delay = self.delay if delay is None else delay
+        bot_move = {
+            "n": self.moves,
             "player": player,
-            "label": self._label(player),
+            "label": self.label(player),
             "lines": edge_keys(move.lines),
             "remove": None if move.remove is None else hex_key(move.remove),
             "before": before,
             "before_message": before_message,
             "delay": delay,
-            "shows": self._position_id,
+            "shows": shows,
         }
-        self._score_wait = (self._bot_moves, before_game) if delay > 0 else None
-        return describe_move(self._label(player), move, colour, game)
+        self._waiting = (self.moves, before_game) if delay > 0 else None
+        return bot_move, describe_move(self.label(player), move, colour, game)
 
-    def _is_bot_turn(self: StreetcarLab, index: int) -> bool:
-        """Whether move `index` of the stack was the bot's (undo takes those back too)."""
-        return self._bot is not None and PLAYERS[index % 2] != self.human
+    def game_to_score(self, game: Game) -> Game:
+        """The game the score panel shows: the one before a bot move the browser still holds."""
+        return game if self._waiting is None else self._waiting[1]
 
-    def _bot_shown(self: StreetcarLab, n: object) -> None:
-        """The browser has shown bot move `n`: the score panel may show it too."""
-        if self._score_wait is not None and self._score_wait[0] == n:
-            self._score_wait = None
-            self._show_score(self._game)
+    def shown(self, n: object) -> bool:
+        """The browser has shown bot move `n`; True when the score panel may now catch up."""
+        if self._waiting is not None and self._waiting[0] == n:
+            self._waiting = None
+            return True
+        return False
+
+    def forget_waiting(self) -> None:
+        """After an undo the held move is gone: the score panel shows the game again."""
+        self._waiting = None
+
+    def moves_to_undo(self, game: Game) -> int:
+        """Moves to pop for one undo: the bot's replies on top, then one move of a student."""
+        total = len(game.move_stack)
+        count = total
+        while count and self.bot is not None and PLAYERS[(count - 1) % 2] != self.human:
+            count -= 1
+        if count == 0:
+            return 0
+        return total - count + 1

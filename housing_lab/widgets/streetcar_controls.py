@@ -17,6 +17,7 @@ from housing_lab.streetcar import BOTS, GOAL_BONUS, PLAYERS, Board
 from housing_lab.streetcar.errors import BoardError
 from housing_lab.streetcar.hexgrid import Hex
 from housing_lab.streetcar.rules import GOAL_TEXT
+from housing_lab.widgets.common import uploaded_text
 
 BOARD_CHOICES = {
     "standard": "Standard (52 hexes)",
@@ -261,3 +262,36 @@ class ReplayBar(ipywidgets.HBox):
         )
         self.buttons["start"].disabled = self.buttons["back"].disabled = index == 0
         self.buttons["step"].disabled = self.buttons["end"].disabled = index >= total
+
+
+class Toolbar(ipywidgets.HBox):
+    """Restart, save, load and replay buttons; each calls back with no game state of its own.
+
+    `on_upload` receives the uploaded file's text.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.on_restart: Callable[[], None] | None = None
+        self.on_save: Callable[[], None] | None = None
+        self.on_replay: Callable[[], None] | None = None
+        self.on_upload: Callable[[str], None] | None = None
+        save = ipywidgets.Button(description="Save game", icon="download")
+        save.on_click(lambda _: self.on_save and self.on_save())
+        self.upload = ipywidgets.FileUpload(accept=".json", multiple=False, description="Load game")
+        self.upload.observe(self._uploaded, names="value")
+        again = ipywidgets.Button(description="Replay this game", icon="history")
+        again.on_click(lambda _: self.on_replay and self.on_replay())
+        restart = ipywidgets.Button(description="Restart (same options)", icon="refresh")
+        restart.on_click(lambda _: self.on_restart and self.on_restart())
+        for widget, name in ((save, "save"), (again, "replay-this"), (restart, "restart")):
+            widget.add_class(f"sc-{name}")
+            widget.layout.width = "auto"
+        super().__init__([restart, save, self.upload, again], **kwargs)
+
+    def __repr__(self) -> str:
+        return "Toolbar()"
+
+    def _uploaded(self, change: dict[str, Any]) -> None:
+        text = uploaded_text(change)
+        if text is not None and self.on_upload is not None:
+            self.on_upload(text)

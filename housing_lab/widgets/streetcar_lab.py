@@ -19,40 +19,46 @@ removable house finishes the turn. A click on anything illegal shows the engine'
 The bot replies inside the same call, so the Python state is always complete; the browser shows
 its move after `bot_delay` seconds (the JS waits, then says so, and the score panel follows).
 
-This module holds the app's setup (widgets, options, new game, toolbar) and what it exposes;
-the jobs live in mixins: `streetcar_turns` (staging a turn and pushing it into the engine),
-`streetcar_clicks` (browser clicks), `streetcar_bot` (the opponent), `streetcar_view` (board
-traits, score panel, messages) and `streetcar_replay` (save, load, replay).
+The lab owns small objects, each with one job: `turn` (a `TurnStager`: the lines being drawn),
+`opponent_bot` (a `BotOpponent`), `replay_cursor` (a `ReplayCursor` while replaying, else None),
+`score` (the `ScorePanel`), and the widgets `board`, `options`, `replay_bar` and `toolbar`.
+A click goes: the board's message -> `_on_board_action` here -> `TurnStager` -> the engine.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
-from collections.abc import Iterable, Iterator, Mapping
+import pathlib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import ipywidgets
 
 from housing_lab.errors import HousingLabError
-from housing_lab.streetcar import PLAYERS, Bot, Game, Move, Rules, make_bot, to_record
+from housing_lab.streetcar import PLAYERS, Game, Move, Rules, make_bot, replay, to_record
 from housing_lab.streetcar.board import edge_json
-from housing_lab.streetcar.hexgrid import Edge
-from housing_lab.widgets.streetcar_board import StreetcarBoard, edge_keys, hex_key
-from housing_lab.widgets.streetcar_bot import BotMixin
-from housing_lab.widgets.streetcar_clicks import ClickMixin
-from housing_lab.widgets.streetcar_controls import OptionsPanel, ReplayBar, resolve_board
-from housing_lab.widgets.streetcar_replay import ReplayMixin
+from housing_lab.widgets.common import JsonSource, parse_json_object, read_json_object, save_json
+from housing_lab.widgets.streetcar_board import (
+    StreetcarBoard,
+    edge_keys,
+    hex_key,
+    parse_edge_key,
+    parse_hex_key,
+)
+from housing_lab.widgets.streetcar_bot import BotOpponent
+from housing_lab.widgets.streetcar_controls import OptionsPanel, ReplayBar, Toolbar, resolve_board
+from housing_lab.widgets.streetcar_replay import ReplayCursor, rewound
 from housing_lab.widgets.streetcar_score import ScorePanel
-from housing_lab.widgets.streetcar_turns import TurnMixin
-from housing_lab.widgets.streetcar_view import ViewMixin, describe_move
+from housing_lab.widgets.streetcar_turns import TurnStager
+from housing_lab.widgets.streetcar_view import board_traits, describe_move, whose_turn_sentence
 
 __all__ = ["KEEP", "StreetcarLab", "describe_move"]
 
 KEEP = object()  # new_game: keep the current opponent
+RECORD = "a game record"
 
 
-class StreetcarLab(TurnMixin, ClickMixin, BotMixin, ViewMixin, ReplayMixin, ipywidgets.VBox):
+class StreetcarLab(ipywidgets.VBox):
     """The whole app: board, score panel, options, save / load and replay.
 
     >>> lab = StreetcarLab(seed=1, opponent="greedy", bot_delay=0)
@@ -77,7 +83,9 @@ class StreetcarLab(TurnMixin, ClickMixin, BotMixin, ViewMixin, ReplayMixin, ipyw
         practice: bool = True,
         bot_delay: float = 0.6,
     ) -> None:
-        self.bot_delay = float(bot_delay)
+        self.turn = TurnStager()
+        self.opponent_bot = BotOpponent(bot_delay)
+        self.replay_cursor: ReplayCursor | None = None
         self.board = StreetcarBoard()
         self.board.on_action = self._on_board_action
         self.score = ScorePanel()
@@ -85,10 +93,14 @@ class StreetcarLab(TurnMixin, ClickMixin, BotMixin, ViewMixin, ReplayMixin, ipyw
         self.options.on_new_game = self._on_new_game
         self.replay_bar = ReplayBar()
         self.replay_bar.on_action = self._on_replay_action
-        self.toolbar = self._make_toolbar()
-        self._bot_moves = 0  # numbers the bot's moves for the browser's delayed display
-        # (bot move n, the game the score panel shows until the browser has shown move n)
-        self._score_wait: tuple[int, Game] | None = None
+        self.toolbar = Toolbar()
+        self.toolbar.on_restart = lambda: self._on_new_game({})
+        self.toolbar.on_save = lambda: self.board.offer_json(
+            "streetcar-game.json", self.record, indent=1
+        )
+        self.toolbar.on_replay = lambda: self.start_replay()
+        self.toolbar.on_upload = self._on_upload_text
+        self.upload = self.toolbar.upload
         title = ipywidgets.HTML(
             "<h2 style='margin:4px 0'>Streetcar lab</h2>"
             "<div style='font-size:16px'>Draw two streetcar lines that meet, then remove a house. "
@@ -133,26 +145,145 @@ class StreetcarLab(TurnMixin, ClickMixin, BotMixin, ViewMixin, ReplayMixin, ipyw
         return record
 
     @property
+    def opponent(self) -> str | None:
+        return self.opponent_bot.name
+
+    @property
+    def human(self) -> str:
+        return self.opponent_bot.human
+
+    @property
+    def bot_delay(self) -> float:
+        """Seconds the browser waits before showing the bot's move."""
+        return self.opponent_bot.delay
+
+    @bot_delay.setter
+    def bot_delay(self, seconds: float) -> None:
+        self.opponent_bot.delay = float(seconds)
+
+    @property
     def staged_lines(self) -> list[list[list[int]]] | None:
         """Lines drawn this turn and waiting for a house (None: no lines drawn yet)."""
-        if self._staged is None:
+        if self.turn.staged is None:
             return None
-        return [edge_json(edge) for edge in self._staged]
+        return [edge_json(edge) for edge in self.turn.staged]
 
     @property
     def phase(self) -> str:
         """ "lines", "remove", "over" or "replay"."""
-        if self._replay is not None:
+        if self.replay_cursor is not None:
             return "replay"
         if self._game.is_over():
             return "over"
-        return "lines" if self._staged is None else "remove"
+        return "lines" if self.turn.staged is None else "remove"
 
     @property
     def is_replaying(self) -> bool:
-        return self._replay is not None
+        return self.replay_cursor is not None
 
-    # --- games, options, files ---------------------------------------------------------------
+    @property
+    def replay_index(self) -> int | None:
+        """Moves shown while replaying (None when not replaying)."""
+        return None if self.replay_cursor is None else len(self._game.move_stack)
+
+    # --- a turn (each checked by the engine) ---------------------------------------------
+    def draw_lines(self, lines: Sequence[object]) -> None:
+        """Draw this turn's lines (2 edges sharing an intersection, 1, or none when the rules
+        allow): checked by the engine, then staged; on turn 1 the turn is played at once."""
+        with self._refused_on_board():
+            self._check_can_play()
+            at_once = self.turn.stage(self._game, lines)
+            if at_once is not None:
+                self._play(at_once)
+                return
+        label = self.opponent_bot.label(self._game.current_player)
+        self._show(f"{label}: lines drawn. Now remove a house.")
+
+    def remove_house(self, hex: object) -> None:
+        """Remove a house: plays the staged lines and this house as one move."""
+        with self._refused_on_board():
+            self._check_can_play()
+            if self._game.is_over():
+                self._play(Move([], hex))  # the engine says why: the game is over
+            self._play(self.turn.finish(hex))
+
+    def play(self, lines: Sequence[object], remove: object | None = None) -> None:
+        """A whole turn at once (lines and the house), e.g. from a lesson's script."""
+        with self._refused_on_board():
+            self._check_can_play()
+            if self.turn.staged is not None:
+                raise HousingLabError("lines are already drawn this turn: cancel them first")
+            self._play(Move(lines, remove))
+
+    def pass_lines(self) -> None:
+        """Draw no line (the engine allows it only when no edge is legal anywhere)."""
+        self.draw_lines([])
+
+    def cancel_lines(self) -> None:
+        """Drop the lines drawn this turn (and a chosen first line); nothing was pushed yet."""
+        self.turn.clear()
+        self._show("Lines cancelled: choose again.")
+
+    def undo(self) -> None:
+        """Practice mode: take back your last whole turn, and the bot's reply after it."""
+        with self._refused_on_board():
+            if not self.practice:
+                raise HousingLabError("undo is only allowed in practice mode")
+            if self.replay_cursor is not None:
+                raise HousingLabError("replaying a saved game: use the replay buttons")
+            count = self.opponent_bot.moves_to_undo(self._game)
+            if count == 0:
+                raise HousingLabError("there is no move of yours to undo")
+        for _ in range(count):
+            self._game.pop()
+        self.turn.clear()
+        self.opponent_bot.forget_waiting()
+        self._show(f"Move undone. {self._whose_turn()}")
+
+    # --- clicks from the browser (never raise: a refusal is shown on the board) -----------
+    def click_edge(self, edge: object) -> None:
+        """A click on a grid line: first line, second line, deselect, or an explanation."""
+        try:
+            with self._refused_on_board():
+                self._check_can_play()
+                choice = self.turn.choose_edge(self._game, parse_edge_key(edge))
+        except HousingLabError:
+            return
+        if choice.lines is not None:
+            with contextlib.suppress(HousingLabError):  # shown on the board already
+                self.draw_lines(choice.lines)
+        elif choice.kind == "error":
+            self.board.say(choice.message, "error")
+        else:
+            self._show(choice.message)
+
+    def click_house(self, hex: object) -> None:
+        """A click on a house: removes it when the lines are drawn, else says what to do."""
+        if self.phase == "lines":
+            self.board.say("First draw your lines, then remove a house.", "error")
+            return
+        with contextlib.suppress(HousingLabError):  # shown on the board already
+            with self._refused_on_board():
+                where = parse_hex_key(hex)
+            self.remove_house(where)
+
+    def _on_board_action(self, action: dict[str, Any]) -> None:
+        kind = action.get("action")
+        with contextlib.suppress(HousingLabError):
+            if kind == "edge":
+                self.click_edge(action.get("edge"))
+            elif kind == "house":
+                self.click_house(action.get("hex"))
+            elif kind == "pass_lines":
+                self.pass_lines()
+            elif kind == "cancel_lines":
+                self.cancel_lines()
+            elif kind == "undo":
+                self.undo()
+            elif kind == "bot_shown" and self.opponent_bot.shown(action.get("n")):
+                self._show_score()
+
+    # --- games, options, files, replay ----------------------------------------------------
     def new_game(self, seed: int | None = None, opponent: object = KEEP, **options: Any) -> None:
         """Start again; options not given keep their value (`opponent=None`: a classmate).
 
@@ -175,6 +306,82 @@ class StreetcarLab(TurnMixin, ClickMixin, BotMixin, ViewMixin, ReplayMixin, ipyw
             setup = self._setup(**values)
         self._start(setup, f"New game (seed {setup['seed']}). {{turn}}")
 
+    def save(self, path: str | pathlib.Path | None = None) -> dict[str, Any]:
+        """The record (as `record`); also written as JSON to `path` when given."""
+        return save_json(self.record, path, indent=1)
+
+    def load_record(self, source: JsonSource) -> None:
+        """Load a RULES.md record (a dict, JSON text or a file path) to replay it move by move.
+
+        The engine replays it first, checking every move; a refused record changes nothing.
+        """
+        with self._refused_on_board():
+            game = replay(read_json_object(source, RECORD), require_complete=False)
+        start, moves = rewound(game)
+        self._start(
+            self._setup_from(start),
+            f"Game loaded: {len(moves)} moves. Step through it, or play on from any move.",
+            replay_moves=moves,
+        )
+
+    def start_replay(self) -> None:
+        """Replay the game played so far from its first move."""
+        start, moves = rewound(self._game)
+        if self.replay_cursor is not None:
+            moves = self.replay_cursor.moves
+        self._start(
+            self._setup_from(start),
+            f"Replaying this game: {len(moves)} moves.",
+            replay_moves=moves,
+        )
+
+    def replay_to(self, index: int) -> None:
+        """Show the position after `index` moves of the loaded game."""
+        with self._refused_on_board():
+            if self.replay_cursor is None:
+                raise HousingLabError("no game to replay: load a record first")
+            said = self.replay_cursor.go_to(self._game, index)
+        self._show(said)
+
+    def replay_step(self) -> None:
+        total = self.replay_cursor.total if self.replay_cursor else 0
+        self.replay_to(min((self.replay_index or 0) + 1, total))
+
+    def replay_back(self) -> None:
+        self.replay_to(max((self.replay_index or 0) - 1, 0))
+
+    def play_from_here(self) -> None:
+        """Leave the replay and play on from the position shown (later moves are dropped)."""
+        if self.replay_cursor is None:
+            return
+        self.replay_cursor = None
+        with self.board.hold_sync():
+            self._bot_reply()
+            self._show(f"Playing on from move {len(self._game.move_stack)}. {self._whose_turn()}")
+
+    def _on_replay_action(self, action: str) -> None:
+        total = self.replay_cursor.total if self.replay_cursor else 0
+        steps = {
+            "start": lambda: self.replay_to(0),
+            "back": self.replay_back,
+            "step": self.replay_step,
+            "end": lambda: self.replay_to(total),
+            "resume": self.play_from_here,
+        }
+        with contextlib.suppress(HousingLabError):
+            if action in steps:
+                steps[action]()
+
+    def _on_upload_text(self, text: str) -> None:
+        with contextlib.suppress(HousingLabError):
+            with self._refused_on_board():
+                data = parse_json_object(text, RECORD)
+            self.load_record(data)
+
+    def _on_new_game(self, values: dict[str, Any]) -> None:
+        with contextlib.suppress(HousingLabError):
+            self.new_game(**values)
+
     # --- internals -----------------------------------------------------------------------------
     def _setup(
         self,
@@ -194,23 +401,21 @@ class StreetcarLab(TurnMixin, ClickMixin, BotMixin, ViewMixin, ReplayMixin, ipyw
             raise HousingLabError(f"seed must be an integer, not {seed!r}")
         rules = Rules(penalty=penalty, goals=frozenset(goals))
         game = Game(resolve_board(board), seed=seed, rules=rules)
-        bot = None if opponent is None else make_bot(opponent, seed)
         return {
             "game": game,
             "seed": seed,
             "opponent": opponent,
-            "bot": bot,
+            "bot": None if opponent is None else make_bot(opponent, seed),
             "human": human,
             "practice": bool(practice),
         }
 
     def _setup_from(self, game: Game) -> dict[str, Any]:
-        bot = None if self.opponent is None else make_bot(self.opponent, self.seed)
         return {
             "game": game,
             "seed": self.seed,
             "opponent": self.opponent,
-            "bot": bot,
+            "bot": None if self.opponent is None else make_bot(self.opponent, self.seed),
             "human": self.human,
             "practice": self.practice,
         }
@@ -221,14 +426,21 @@ class StreetcarLab(TurnMixin, ClickMixin, BotMixin, ViewMixin, ReplayMixin, ipyw
         """Show a new game (or a loaded one, at its start, to replay), and say `message`."""
         self._game: Game = setup["game"]
         self.seed: int = setup["seed"]
-        self.opponent: str | None = setup["opponent"]
-        self._bot: Bot | None = setup["bot"]
-        self.human: str = setup["human"]
         self.practice: bool = setup["practice"]
-        self._first: Edge | None = None
-        self._staged: tuple[Edge, ...] | None = None
-        self._replay: list[Move] | None = replay_moves
-        self._score_wait = None
+        self.opponent_bot.start(setup["opponent"], setup["bot"], setup["human"])
+        self.turn.clear()
+        self.replay_cursor = None if replay_moves is None else ReplayCursor(replay_moves)
+        self._show_options()
+        with self.board.hold_sync():
+            self.board.hexes = [hex_key(h) for h in self._game.board.hexes]
+            self.board.edges = edge_keys(self._game.board.edges)
+            self.board.bot_move = {}
+            if replay_moves is None:
+                self._bot_reply(delay=0)  # a bot playing purple opens at once
+            self._refresh()
+            self.board.say(message.format(turn=self._whose_turn()))
+
+    def _show_options(self) -> None:
         rules = self._game.rules
         self.options.show(
             seed=self.seed,
@@ -239,14 +451,6 @@ class StreetcarLab(TurnMixin, ClickMixin, BotMixin, ViewMixin, ReplayMixin, ipyw
             human=self.human,
             practice=self.practice,
         )
-        with self.board.hold_sync():
-            self.board.hexes = [hex_key(h) for h in self._game.board.hexes]
-            self.board.edges = edge_keys(self._game.board.edges)
-            self.board.bot_move = {}
-            if replay_moves is None:
-                self._bot_reply(delay=0)  # a bot playing purple opens at once
-            self._refresh()
-            self.board.say(message.format(turn=self._whose_turn_sentence()))
 
     @contextlib.contextmanager
     def _refused_on_board(self) -> Iterator[None]:
@@ -255,36 +459,75 @@ class StreetcarLab(TurnMixin, ClickMixin, BotMixin, ViewMixin, ReplayMixin, ipyw
             yield
         except HousingLabError as error:
             self.board.say(str(error), "error")
-            rules = self._game.rules
-            self.options.show(
-                seed=self.seed,
-                board=self._game.board,
-                penalty=rules.penalty,
-                goals=rules.goals,
-                opponent=self.opponent,
-                human=self.human,
-                practice=self.practice,
-            )
+            self._show_options()
             raise
 
-    def _on_new_game(self, values: dict[str, Any]) -> None:
-        with contextlib.suppress(HousingLabError):
-            self.new_game(**values)
+    def _check_can_play(self) -> None:
+        if self.replay_cursor is not None:
+            raise HousingLabError("replaying a saved game: press 'Play on from here' to play")
+        if self.opponent_bot.to_move(self._game):
+            raise HousingLabError(f"it is the {self.opponent} bot's turn")
 
-    def _make_toolbar(self) -> ipywidgets.HBox:
-        save = ipywidgets.Button(description="Save game", icon="download")
-        save.on_click(
-            lambda _: self.board.offer_download(
-                "streetcar-game.json", json.dumps(self.record, indent=1)
-            )
+    def _play(self, move: Move) -> None:
+        """Push a whole turn (the engine checks it), then let the bot reply."""
+        game = self._game
+        player = game.current_player
+        colour = None if move.remove is None else game.houses.get(move.remove)
+        game.push(move)  # raises IllegalMoveError and changes nothing when illegal
+        self.turn.clear()
+        said = describe_move(self.opponent_bot.label(player), move, colour, game)
+        with self.board.hold_sync():  # the bot's move and the new position in one message
+            reply = self._bot_reply(before_message=said)
+            self._show(" ".join(filter(None, [said, reply, self._whose_turn()])))
+
+    def _bot_reply(self, delay: float | None = None, before_message: str = "") -> str:
+        """The bot moves when it is its turn; the board shows it after `delay` seconds."""
+        bot_move, said = self.opponent_bot.reply(
+            self._game, self.board.position_id + 1, delay, before_message
         )
-        self.upload = ipywidgets.FileUpload(accept=".json", multiple=False, description="Load game")
-        self.upload.observe(self._on_upload, names="value")
-        again = ipywidgets.Button(description="Replay this game", icon="history")
-        again.on_click(lambda _: self.start_replay())
-        restart = ipywidgets.Button(description="Restart (same options)", icon="refresh")
-        restart.on_click(lambda _: self._on_new_game({}))
-        for widget, name in ((save, "save"), (again, "replay-this"), (restart, "restart")):
-            widget.add_class(f"sc-{name}")
-            widget.layout.width = "auto"
-        return ipywidgets.HBox([restart, save, self.upload, again])
+        if bot_move is not None:
+            self.board.bot_move = bot_move
+        return said
+
+    def _whose_turn(self) -> str:
+        return whose_turn_sentence(
+            self._game, self.opponent_bot.label, self.replay_cursor is not None
+        )
+
+    def _show(self, message: str, kind: str = "info") -> None:
+        """Refresh from the engine and say `message`, in one comm message."""
+        with self.board.hold_sync():
+            self._refresh()
+            self.board.say(message, kind)
+
+    def _refresh(self) -> None:
+        """Copy the engine's state into the board, replay bar and score panel."""
+        game, bot, cursor = self._game, self.opponent_bot, self.replay_cursor
+        traits = board_traits(
+            game,
+            phase=self.phase,
+            first=self.turn.first,
+            staged=self.turn.staged,
+            label=bot.label,
+            kind=bot.kind,
+            can_undo=self.practice and cursor is None and bot.moves_to_undo(game) > 0,
+            replay_total=cursor.total if cursor else 0,
+        )
+        with self.board.hold_sync():
+            self.board.position_id += 1
+            for name, value in traits.items():
+                setattr(self.board, name, value)
+        self.replay_bar.show(
+            None if cursor is None else len(game.move_stack), cursor.total if cursor else 0
+        )
+        self._show_score()
+
+    def _show_score(self) -> None:
+        game = self.opponent_bot.game_to_score(self._game)
+        self.score.update(
+            game.score_breakdown(),
+            game.outcome(),
+            game.standings(),
+            labels={p: self.opponent_bot.label(p) for p in PLAYERS},
+            per_line=game.rules.penalty,
+        )

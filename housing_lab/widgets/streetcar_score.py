@@ -14,6 +14,7 @@ import bqplot
 import ipywidgets
 
 from housing_lab.streetcar import COLOURS, PLAYERS, Outcome, ScoreBreakdown
+from housing_lab.widgets.common import signed
 
 PLAYER_COLOURS = {"purple": "#7b2cbf", "red": "#d62828"}
 COLOUR_LETTERS = {"blue": "B", "black": "K", "white": "W", "yellow": "Y"}
@@ -36,11 +37,6 @@ def outcome_sentence(outcome: Outcome | None, standings: Outcome) -> str:
         return f"Game over: {outcome.explanation}."
     scores = ", ".join(f"{player} {signed(score)}" for player, score in standings.scores.items())
     return f"So far: {scores}. If the game ended now: {standings.explanation}."
-
-
-def signed(value: int) -> str:
-    """A number with a real minus sign (legible on a projector)."""
-    return f"−{-value}" if value < 0 else str(value)
 
 
 def _legend() -> str:

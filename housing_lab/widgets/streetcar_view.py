@@ -1,21 +1,19 @@
-"""What the Streetcar lab shows (a mixin of `StreetcarLab`): the engine's state copied into the
-board's traits and the score panel, and the sentences on the message line.
+"""What the Streetcar lab shows: the sentences on the message line and the board's traits.
 
-`_refresh` is the one place the position reaches the board, so the board always shows the
+Pure functions of the engine's game and the turn being drawn, so the board always shows the
 engine's position (plus the staged lines, which are not in the engine yet) and nothing else.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Any
 
 from housing_lab.streetcar import PLAYERS, Game, Move
 from housing_lab.streetcar.board import hex_json
 from housing_lab.widgets.streetcar_board import edge_key, edge_keys, hex_key, position_view
 
-if TYPE_CHECKING:
-    from housing_lab.widgets.streetcar_lab import StreetcarLab
+Label = Callable[[str], str]
 
 
 def describe_move(label: str, move: Move, colour: str | None, game: Game) -> str:
@@ -32,108 +30,86 @@ def describe_move(label: str, move: Move, colour: str | None, game: Game) -> str
     return text + "."
 
 
-class ViewMixin:
-    """`_show` / `_refresh` (board traits, replay bar, score panel) and the labels and prompts;
-    the lab provides the game, the bot, `_staged` / `_first` and the widgets."""
+def game_over_sentence(game: Game) -> str:
+    outcome = game.outcome()
+    return f"Game over: {outcome.explanation}." if outcome else "Game over."
 
-    def _label(self: StreetcarLab, player: str) -> str:
-        if self._bot is None:
-            return player.title()
-        if player == self.human:
-            return f"{player.title()} (you)"
-        return f"{player.title()} ({self.opponent} bot)"
 
-    def _whose_turn_sentence(self: StreetcarLab) -> str:
-        game = self._game
-        if self._replay is not None:
-            return ""
-        if game.is_over():
-            outcome = game.outcome()
-            return f"Game over: {outcome.explanation}." if outcome else "Game over."
-        return f"Turn {game.turn}: {self._label(game.current_player)} to play."
+def whose_turn_sentence(game: Game, label: Label, replaying: bool) -> str:
+    """Who plays next ("" while replaying)."""
+    if replaying:
+        return ""
+    if game.is_over():
+        return game_over_sentence(game)
+    return f"Turn {game.turn}: {label(game.current_player)} to play."
 
-    def _prompt(self: StreetcarLab, legal: Sequence[str]) -> str:
-        game, phase = self._game, self.phase
-        if phase == "replay":
-            return (
-                f"Replay: after move {len(game.move_stack)} of {len(self._replay or [])}. "
-                "Use the replay buttons below the board."
-            )
-        if phase == "over":
-            outcome = game.outcome()
-            return f"Game over: {outcome.explanation}." if outcome else "Game over."
-        who = f"Turn {game.turn} · {self._label(game.current_player)}"
-        if phase == "remove":
-            return f"{who}: click a house to remove (not a flipped one with a padlock)."
-        if not legal:
-            return f"{who}: no line fits anywhere. Press “No line possible”."
-        if self._first is not None:
-            return f"{who}: click a second line touching the first (dotted)."
-        if game.turn == 1:
-            return f"{who}: click two grid lines that meet (no house is removed on turn 1)."
-        return f"{who}: click two grid lines that meet at a corner."
 
-    def _show(self: StreetcarLab, message: str, kind: str = "info") -> None:
-        """Refresh from the engine and say `message`, in one comm message."""
-        with self.board.hold_sync():
-            self._refresh()
-            self.board.say(message, kind)
-
-    def _refresh(self: StreetcarLab) -> None:
-        """Copy the engine's state into the board and score panel (one comm message each)."""
-        game, board = self._game, self.board
-        phase = self.phase
-        view = position_view(game)
-        legal = edge_keys(game.legal_edges()) if phase == "lines" else []
-        seconds = edge_keys(game.legal_second_edges(self._first)) if self._first else []
-        self._position_id = board.position_id + 1
-        with board.hold_sync():
-            board.houses = view["houses"]
-            board.flipped = view["flipped"]
-            board.buildings = view["buildings"]
-            board.lines = view["lines"]
-            board.new_buildings = view["new_buildings"]
-            board.position_id = self._position_id
-            board.phase = phase
-            board.player = self._player_shown()
-            board.players = {
-                p: {
-                    "label": self._label(p),
-                    "kind": "bot" if self._bot is not None and p != self.human else "human",
-                }
-                for p in PLAYERS
-            }
-            board.legal_edges = legal
-            board.first_edge = edge_key(self._first) if self._first else ""
-            board.second_edges = seconds
-            board.staged = edge_keys(self._staged or ())
-            board.removable = (
-                [hex_key(h) for h in game.removable_houses()] if phase == "remove" else []
-            )
-            board.can_undo = self.practice and self._replay is None and self._undo_count() > 0
-            board.can_pass = phase == "lines" and not legal
-            board.prompt = self._prompt(legal)
-        self.replay_bar.show(
-            None if self._replay is None else len(game.move_stack), len(self._replay or [])
+def prompt(
+    game: Game,
+    phase: str,
+    label: Label,
+    legal: list[str],
+    first_chosen: bool,
+    replay_total: int,
+) -> str:
+    """What to do now, in words (the line under the turn box)."""
+    if phase == "replay":
+        return (
+            f"Replay: after move {len(game.move_stack)} of {replay_total}. "
+            "Use the replay buttons below the board."
         )
-        if self._score_wait is None:
-            self._show_score(game)
-        else:
-            self._show_score(self._score_wait[1])
+    if phase == "over":
+        return game_over_sentence(game)
+    who = f"Turn {game.turn} · {label(game.current_player)}"
+    if phase == "remove":
+        return f"{who}: click a house to remove (not a flipped one with a padlock)."
+    if not legal:
+        return f"{who}: no line fits anywhere. Press “No line possible”."
+    if first_chosen:
+        return f"{who}: click a second line touching the first (dotted)."
+    if game.turn == 1:
+        return f"{who}: click two grid lines that meet (no house is removed on turn 1)."
+    return f"{who}: click two grid lines that meet at a corner."
 
-    def _player_shown(self: StreetcarLab) -> str:
-        """Whose colour the turn box shows: the player to move, or the sole winner at the end
-        ("" for a shared win)."""
-        outcome = self._game.outcome()
-        if outcome is None:
-            return self._game.current_player
-        return outcome.winner or ""
 
-    def _show_score(self: StreetcarLab, game: Game) -> None:
-        self.score.update(
-            game.score_breakdown(),
-            game.outcome(),
-            game.standings(),
-            labels={p: self._label(p) for p in PLAYERS},
-            per_line=game.rules.penalty,
-        )
+def player_shown(game: Game) -> str:
+    """Whose colour the turn box shows: the player to move, or the sole winner at the end
+    ("" for a shared win)."""
+    outcome = game.outcome()
+    if outcome is None:
+        return game.current_player
+    return outcome.winner or ""
+
+
+def board_traits(
+    game: Game,
+    *,
+    phase: str,
+    first: Any,
+    staged: Any,
+    label: Label,
+    kind: Callable[[str], str],
+    can_undo: bool,
+    replay_total: int,
+) -> dict[str, Any]:
+    """Every trait of the board that follows the position (not `position_id`)."""
+    view = position_view(game)
+    legal = edge_keys(game.legal_edges()) if phase == "lines" else []
+    return {
+        "houses": view["houses"],
+        "flipped": view["flipped"],
+        "buildings": view["buildings"],
+        "lines": view["lines"],
+        "new_buildings": view["new_buildings"],
+        "phase": phase,
+        "player": player_shown(game),
+        "players": {p: {"label": label(p), "kind": kind(p)} for p in PLAYERS},
+        "legal_edges": legal,
+        "first_edge": edge_key(first) if first else "",
+        "second_edges": edge_keys(game.legal_second_edges(first)) if first else [],
+        "staged": edge_keys(staged or ()),
+        "removable": [hex_key(h) for h in game.removable_houses()] if phase == "remove" else [],
+        "can_undo": can_undo,
+        "can_pass": phase == "lines" and not legal,
+        "prompt": prompt(game, phase, label, legal, first is not None, replay_total),
+    }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterator
 from typing import Any
 
@@ -43,3 +44,21 @@ def recording_comms(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[RecordingC
 
     monkeypatch.setattr(widget_module.comm, "create_comm", create_comm)
     yield comms
+
+
+@pytest.fixture
+def upload() -> Any:
+    """Choose a file in an `ipywidgets.FileUpload`, as the browser reports it."""
+    return choose_file
+
+
+def choose_file(widget: Any, content: bytes, name: str = "file.json") -> None:
+    widget.value = (
+        {
+            "name": name,
+            "type": "application/json",
+            "size": len(content),
+            "content": memoryview(content),
+            "last_modified": datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc),
+        },
+    )

@@ -290,7 +290,7 @@ def test_save_and_resume_continue_the_same_game(tmp_path) -> None:
 @pytest.mark.parametrize(
     ("source", "error", "text"),
     [
-        ('{"format": "x"', ScenarioFormatError, "not valid JSON"),
+        ('{"format": "x"', ScenarioFormatError, "not a saved game: malformed JSON"),
         ({"format": "chess"}, ScenarioFormatError, "not a saved North Berkeley game"),
         ("missing-file.json", ScenarioFormatError, "cannot read"),
     ],

@@ -167,12 +167,12 @@ def test_save_and_load(tmp_path) -> None:
     assert widget_state(other) == before
 
 
-def test_upload_widget_loads_or_shows_the_error() -> None:
+def test_upload_widget_loads_or_shows_the_error(upload) -> None:
     lab = NorthBerkeleyLab(seed=6)
     good = json.dumps({"tiles": {"C3": "park"}, "seed": 6}).encode()
-    lab._on_upload({"new": ({"name": "b.json", "content": memoryview(good)},)})
+    upload(lab.upload, good)
     assert lab.scenario["tiles"] == {"C3": "park"}
-    lab._on_upload({"new": ({"name": "b.json", "content": memoryview(b'{"tiles": {"X": 1}}')},)})
+    upload(lab.upload, b'{"tiles": {"X": 1}}')
     assert lab.scenario["tiles"] == {"C3": "park"} and "'X'" in lab.board.message
 
 

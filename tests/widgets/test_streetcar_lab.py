@@ -486,15 +486,15 @@ def test_bad_records_are_refused_and_change_nothing(tmp_path) -> None:
     assert widget_state(other) == before and other.board.message_kind == "error"
 
 
-def test_upload_loads_a_record_or_shows_the_error() -> None:
+def test_upload_loads_a_record_or_shows_the_error(upload) -> None:
     lab = StreetcarLab(seed=9, opponent="greedy", bot_delay=0)
     lab.draw_lines(CENTRE)
     data = json.dumps(lab.record).encode()
     other = lab_of(seed=0)
-    other._on_upload({"new": ({"name": "g.json", "content": memoryview(b"[1, 2]")},)})
+    upload(other.upload, b"[1, 2]")
     assert "JSON object" in other.board.message and other.phase == "lines"
-    other._on_upload({"new": ({"name": "g.json", "content": memoryview(data)},)})
-    assert other.phase == "replay" and other._replay == engine(lab).move_stack
+    upload(other.upload, data)
+    assert other.phase == "replay" and other.replay_cursor.moves == engine(lab).move_stack
 
 
 def test_options_start_a_new_game_or_are_refused() -> None:
