@@ -54,3 +54,34 @@ def test_the_rules_page_names_every_policy_as_printed() -> None:
     text = RULES_PAGE.read_text(encoding="utf-8")
     for name in POLICY_NAMES.values():
         assert f"**{name}**" in text, name
+
+
+# What a student must not read in a lesson's text or saved outputs: snake_case ids, home and
+# resident ids, squares with a quadrant number. (Code cells and `code` spans are for code.)
+MACHINE_ID = re.compile(
+    r"\b[a-z]+_[a-z0-9_]+\b|\b(?:house|apartment|adu|high|middle|low)-\d+\b|\b[A-C][1-3]-\d\b"
+)
+WIDGET_REPR = re.compile(r"^[A-Z]\w*\(")
+
+
+def _student_text(notebook: pathlib.Path) -> list[str]:
+    texts = []
+    for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]:
+        if cell["cell_type"] == "markdown":
+            prose = re.sub(r"`[^`]*`|\]\([^)]*\)", "", "".join(cell["source"]))
+            texts.append(prose)
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            for text in (data.get("text/html"), output.get("text")):
+                if text:
+                    texts.append("".join(text))
+            plain = "".join(data.get("text/plain", ""))
+            if plain and "text/html" not in data and not WIDGET_REPR.match(plain):
+                texts.append(plain)
+    return texts
+
+
+@pytest.mark.parametrize("notebook", sorted(LESSONS.glob("*.ipynb")), ids=lambda p: p.stem)
+def test_lessons_show_students_no_machine_ids(notebook: pathlib.Path) -> None:
+    found = {m for text in _student_text(notebook) for m in MACHINE_ID.findall(text)}
+    assert not found, f"{notebook.name} shows ids: {sorted(found)}"

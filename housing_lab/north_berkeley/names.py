@@ -7,7 +7,7 @@ ones, read from the data files.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from housing_lab.north_berkeley.constituents import cards
 from housing_lab.north_berkeley.layout import Layout
@@ -35,6 +35,25 @@ STEP_NAMES = {
     "left": "no home left",
 }
 EVENT_COLUMNS = ("Step", "Who", "What happened", "Where")
+# For chart labels and table rows, where the printed names are too long to repeat.
+POLICY_SHORT_NAMES = {
+    "vacancy_control": "Vacancy Control",
+    "affordable_100": "100% Affordable",
+    "adu": "ADUs",
+    "matching_funds": "Matching Funds",
+}
+NO_POLICY = "No policy"
+# The measure columns of results and sweeps (`sweep.sweep`), as table headers.
+MEASURE_NAMES = {
+    "spending": "Spending ($)",
+    "new_market": "New market rate homes",
+    "new_middle": "New middle income homes",
+    "new_low": "New low income homes",
+    "new_total": "New homes",
+    **{f"housed_{i}": f"{n.capitalize()} housed" for i, n in INCOME_NAMES.items()},
+    **{f"unhoused_{i}": f"{n.capitalize()} not housed" for i, n in INCOME_NAMES.items()},
+    **{f"displaced_{i}": f"{n.capitalize()} displaced" for i, n in INCOME_NAMES.items()},
+}
 
 
 def income_name(income: str) -> str:
@@ -47,6 +66,17 @@ def tile_name(tile_id: str, catalogue: Catalogue) -> str:
 
 def policy_name(policy_id: str) -> str:
     return POLICY_NAMES[policy_id]
+
+
+def policy_set_name(policies: str | Iterable[str], *, short: bool = True) -> str:
+    """A set of policies as one label: "adu+vacancy_control" (a sweep's key) or a list."""
+    ids = [p for p in policies.split("+") if p != "none"] if isinstance(policies, str) else policies
+    names = POLICY_SHORT_NAMES if short else POLICY_NAMES
+    return " + ".join(names[p] for p in ids) or NO_POLICY
+
+
+def measure_name(column: str) -> str:
+    return MEASURE_NAMES[column]
 
 
 def card_name(card_id: str) -> str:

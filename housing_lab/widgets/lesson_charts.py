@@ -84,10 +84,10 @@ def bar_chart(
     label_width = int(max(len(str(c)) for c in categories) * LABEL_PIXELS_PER_CHAR) + 20
     height = 70 + len(categories) * max(len(names), 1) * BAR_PIXELS + len(categories) * 10
     axes = [
-        bqplot.Axis(scale=category_scale, orientation="vertical", tick_style={"font-size": "13px"}),
+        bqplot.Axis(scale=category_scale, side="left", tick_style={"font-size": "13px"}),
         bqplot.Axis(
             scale=value_scale,
-            orientation="horizontal",
+            side="bottom",
             label=value_label,
             tick_format="d" if whole_numbers else ".1f",
             tick_values=_whole_ticks(top) if whole_numbers else None,
@@ -111,3 +111,53 @@ def bar_chart(
     box = widgets.VBox(parts)
     box.figure = figure  # type: ignore[attr-defined]
     return box
+
+
+def _shade(value: float, top: float) -> str:
+    """White (0) to dark green (top), with text dark or light to stay readable."""
+    share = 0.0 if top <= 0 or np.isnan(value) else min(max(value / top, 0.0), 1.0)
+    light, dark = np.array([247, 252, 245]), np.array([0, 109, 44])
+    red, green, blue = (light + (dark - light) * share).round().astype(int)
+    ink = "#fff" if share > 0.55 else "#111"
+    return f"background:rgb({red},{green},{blue});color:{ink}"
+
+
+def heat_table(
+    values: np.ndarray,
+    rows: Sequence[str],
+    columns: Sequence[str],
+    *,
+    title: str,
+    unit: str = "",
+    digits: int = 0,
+) -> widgets.HTML:
+    """A square grid of numbers shaded by size, as an HTML table: every row and column label is
+    written out in full (the column labels run upwards), and each cell shows its number, so
+    nothing depends on colour alone and no label can sit under the marks."""
+    values = np.asarray(values, dtype=float)
+    if values.shape != (len(rows), len(columns)):
+        raise ValueError(f"values must be {len(rows)} x {len(columns)}, got {values.shape}")
+    top = float(np.nanmax(values, initial=0.0))
+    head = "".join(
+        f"<th style='writing-mode:vertical-rl;transform:rotate(180deg);text-align:left;"
+        f"padding:4px 2px;font-weight:normal'>{html.escape(c)}</th>"
+        for c in columns
+    )
+    body = "".join(
+        f"<tr><th style='text-align:right;padding:0 6px;font-weight:normal;white-space:nowrap'>"
+        f"{html.escape(row)}</th>"
+        + "".join(
+            f"<td style='{_shade(v, top)};text-align:center;min-width:26px;padding:2px'>"
+            f"{'' if np.isnan(v) else format(v, f'.{digits}f')}</td>"
+            for v in values[index]
+        )
+        + "</tr>"
+        for index, row in enumerate(rows)
+    )
+    caption = f" ({html.escape(unit)})" if unit else ""
+    return widgets.HTML(
+        f"<h4 style='margin:4px 0'>{html.escape(title)}{caption}</h4>"
+        f"<div style='overflow-x:auto'><table class='hl-heat' style='border-collapse:collapse;"
+        f"font-size:12px'><thead><tr><th></th>{head}</tr></thead><tbody>{body}</tbody>"
+        f"</table></div>"
+    )

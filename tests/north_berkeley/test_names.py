@@ -61,3 +61,18 @@ def test_steps_and_outcomes_have_words() -> None:
     assert rows["low income"]["stayed in their home"] == result["outcomes"]["low"]["stayed"]
     for counts in rows.values():
         assert sum(counts.values()) == 12
+
+
+def test_policy_sets_and_measures_have_names() -> None:
+    from housing_lab.north_berkeley.names import MEASURE_NAMES, measure_name, policy_set_name
+    from housing_lab.north_berkeley.sweep import random_boards, sweep
+
+    assert policy_set_name("none") == "No policy"
+    assert policy_set_name("vacancy_control+adu") == "Vacancy Control + ADUs"
+    assert policy_set_name(["adu"], short=False) == "Accessory Dwelling Units"
+    frame = sweep(random_boards(50, seed=1))
+    for key in frame["policies"].unique():
+        assert not MACHINE_ID.search(policy_set_name(key))
+    measures = [c for c in frame.columns if c.split("_")[0] in {"housed", "unhoused", "displaced"}]
+    assert {*measures, "spending", "new_total"} <= set(MEASURE_NAMES)
+    assert measure_name("housed_low") == "Low income housed"

@@ -46,3 +46,17 @@ def test_missing_values_draw_no_bar_and_a_bad_shape_is_refused() -> None:
     assert np.isnan(np.asarray(box.figure.marks[0].y, dtype=float)).sum() == 1
     with pytest.raises(ValueError, match="2 values"):
         bar_chart(["a", "b"], {"x": [1]}, title="t", value_label="v")
+
+
+def test_heat_table_writes_every_label_and_number() -> None:
+    from housing_lab.widgets.lesson_charts import heat_table
+
+    names = ["Developer", "Labor Unions", "Save Our Views"]
+    values = np.array([[50, 0, 10], [0, 30, 2], [10, 2, 40]])
+    table = heat_table(values, names, names, title="Both win", unit="% of boards").value
+    assert table.count("<tr>") == 1 + len(names)
+    for name in names:
+        assert table.count(f">{name}</th>") == 2  # once as a row, once as a column
+    assert ">50</td>" in table and "rgb(0,109,44)" in table  # the largest is the darkest
+    with pytest.raises(ValueError, match="3 x 3"):
+        heat_table(values[:2], names, names, title="t")

@@ -68,24 +68,17 @@ both = (plus.T.astype(float) @ plus.astype(float)) / len(boards)
     (
         "code",
         r"""
-import bqplot
 import numpy as np
 
+from housing_lab.widgets.lesson_charts import bar_chart, heat_table
+
 names = [cards()[c].name for c in CARD_IDS]
-short = [n if len(n) < 22 else n[:20] + "…" for n in names]
-x = bqplot.OrdinalScale()
-y = bqplot.OrdinalScale(reverse=True)
-colour = bqplot.ColorScale(scheme="Greens")
-heat = bqplot.GridHeatMap(color=np.round(both * 100, 1), row=short, column=short,
-                          scales={"row": y, "column": x, "color": colour})
-bqplot.Figure(
-    marks=[heat],
-    axes=[bqplot.Axis(scale=x, tick_rotate=-60, tick_style={"font-size": "10px"}),
-          bqplot.Axis(scale=y, side="left", tick_style={"font-size": "10px"}),
-          bqplot.ColorAxis(scale=colour, label="% of boards where both score +1")],
-    title="How often do two constituents both win?",
-    fig_margin={"top": 50, "bottom": 150, "left": 170, "right": 40},
-    layout={"width": "820px", "height": "780px"},
+heat_table(
+    np.round(both * 100),
+    names,
+    names,
+    title="How often do two constituents both score +1?",
+    unit="% of 200,000 random boards; darker means more often",
 )
 """,
     ),
@@ -100,7 +93,7 @@ never = [
     if both[i, j] == 0
 ]
 print(f"{len(never)} of {len(CARD_IDS) * (len(CARD_IDS) - 1) // 2} pairs never both scored +1")
-pd.DataFrame(never[:12], columns=["card", "and card"])
+pd.DataFrame(never[:12], columns=["Card", "and card"])
 """,
     ),
     (
@@ -122,9 +115,9 @@ pairs = [("developer", "refuse_capitalism"), ("save_our_views", "urbanists"),
 rows = []
 for a, b in pairs:
     best = solve([a, b], seed=0)
-    rows.append({"cards": f"{cards()[a].name} + {cards()[b].name}",
-                 "best total": best.score, "both +1 possible": best.cards[a] == 1 and
-                 best.cards[b] == 1})
+    rows.append({"Cards": f"{cards()[a].name} + {cards()[b].name}",
+                 "Best total": best.score,
+                 "Both +1 possible?": "yes" if best.cards[a] == best.cards[b] == 1 else "no"})
 pd.DataFrame(rows)
 """,
     ),
@@ -167,23 +160,25 @@ from housing_lab.north_berkeley.solver import pareto_frontier
 
 open_space = {"B1": "park", "C1": "park", "B2": "garage", "C2": "park"}
 frontier = pareto_frontier(fixed=open_space, seed=0)
-table = pd.DataFrame([{"low housed": p.low_housed, "spending $": float(p.spending)}
-                      for p in frontier])
+table = pd.DataFrame([{"Low income housed": p.low_housed,
+                       "Cheapest spending ($)": float(p.spending)} for p in frontier])
 table
 """,
     ),
     (
         "code",
         r"""
-import bqplot.pyplot as plt
+from housing_lab.widgets.lesson_charts import INCOME_COLOURS
 
-plt.figure(title="Cheapest way to house low income residents (phase 1: open space)",
-           layout={"width": "560px", "height": "340px"})
-plt.plot(table["spending $"].to_numpy(), table["low housed"].to_numpy(), marker="circle",
-         colors=["#c0392b"])
-plt.xlabel("spending ($)")
-plt.ylabel("low income residents housed")
-plt.show()
+bar_chart(
+    [f"{low} low income housed" for low in table["Low income housed"]],
+    {"cheapest spending": table["Cheapest spending ($)"].tolist()},
+    title="The cheapest board for each number of low income residents housed "
+    "(phase 1: open space)",
+    value_label="spending ($)",
+    colours={"cheapest spending": INCOME_COLOURS["low income"]},
+    whole_numbers=False,
+)
 """,
     ),
     (

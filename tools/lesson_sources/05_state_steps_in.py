@@ -47,23 +47,31 @@ fills = sweep(state_fills(PHASE_1, 20_000, seed=5), progress=bar)
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
-summary = fills[["housed_high", "housed_middle", "housed_low", "spending"]].describe()
-summary.loc[["mean", "min", "25%", "50%", "75%", "max"]].round(2)
+from housing_lab.north_berkeley.names import MEASURE_NAMES
+
+measures = ["housed_high", "housed_middle", "housed_low", "spending"]
+summary = fills[measures].describe().rename(columns=MEASURE_NAMES)
+summary.loc[["mean", "min", "25%", "50%", "75%", "max"]].round(2).rename(index={
+    "mean": "Average", "min": "Lowest", "25%": "A quarter of fills are below",
+    "50%": "Middle value (median)", "75%": "A quarter of fills are above", "max": "Highest",
+})
 """,
     ),
     ("md", "How often does each number of low income residents end up housed?"),
     (
         "code",
         r"""
-import bqplot.pyplot as plt
+from housing_lab.widgets.lesson_charts import INCOME_COLOURS, bar_chart
 
 counts = fills["housed_low"].value_counts().reindex(range(13), fill_value=0)
-plt.figure(title="Low income residents housed when the state fills phase 2 (20,000 fills)",
-           layout={"width": "640px", "height": "340px"})
-plt.bar(list(range(13)), (100 * counts / len(fills)).to_numpy(), colors=["#c0392b"])
-plt.xlabel("low income residents housed (of 12)")
-plt.ylabel("% of fills")
-plt.show()
+bar_chart(
+    [f"{k} of 12 housed" for k in range(13)],
+    {"% of fills": (100 * counts / len(fills)).round(1).tolist()},
+    title="Low income residents housed when the state fills phase 2 (20,000 fills)",
+    value_label="% of the 20,000 fills",
+    colours={"% of fills": INCOME_COLOURS["low income"]},
+    whole_numbers=False,
+)
 """,
     ),
     (
@@ -95,11 +103,13 @@ everything = sweep(random_boards(100_000, seed=6), progress=bar)
 # NBVAL_CHECK_OUTPUT
 import pandas as pd
 
+from housing_lab.north_berkeley.names import INCOME_NAMES
+
 share = pd.DataFrame({
-    income: {
-        "mean housed": everything[f"housed_{income}"].mean(),
-        "% boards with all 12 housed": 100 * (everything[f"housed_{income}"] == 12).mean(),
-        "mean displaced": everything[f"displaced_{income}"].mean(),
+    INCOME_NAMES[income]: {
+        "Average housed (of 12)": everything[f"housed_{income}"].mean(),
+        "% of boards with all 12 housed": 100 * (everything[f"housed_{income}"] == 12).mean(),
+        "Average displaced": everything[f"displaced_{income}"].mean(),
     }
     for income in ("high", "middle", "low")
 }).round(2)
@@ -111,20 +121,23 @@ share
         r"""
 ## A policy sweep
 
-The same 100,000 boards, grouped by the policy set they drew. Each row is the average over
-about 10,000 boards:
+The same 100,000 boards, grouped by the policies they drew. Each row is the average over
+several thousand boards:
 """,
     ),
     (
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
+from housing_lab.north_berkeley.names import policy_set_name
+
 sweep_table = (
     everything.groupby("policies", observed=True)[
         ["housed_high", "housed_middle", "housed_low", "displaced_low", "spending"]]
     .mean()
     .round(2)
-    .sort_values("housed_low", ascending=False)
+    .rename(index=policy_set_name, columns=MEASURE_NAMES)
+    .rename_axis("Policies enacted")
 )
 sweep_table
 """,
@@ -132,14 +145,16 @@ sweep_table
     (
         "code",
         r"""
-plt.figure(title="Average residents housed, by policy set (100,000 random boards)",
-           layout={"width": "820px", "height": "380px"})
-plt.bar(list(sweep_table.index.astype(str)),
-        sweep_table[["housed_high", "housed_middle", "housed_low"]].to_numpy().T,
-        type="grouped", labels=["high", "middle", "low"], display_legend=True,
-        colors=["#8da0cb", "#f2c14e", "#c0392b"])
-plt.ylim(0, 12)
-plt.show()
+low_housed = sweep_table[MEASURE_NAMES["housed_low"]].sort_values(ascending=False)
+bar_chart(
+    list(low_housed.index),
+    {"low income": low_housed.tolist()},
+    title="Average low income residents housed (of 12), by policies enacted "
+    "(100,000 random boards)",
+    value_label="average low income residents housed",
+    value_max=12,
+    whole_numbers=False,
+)
 """,
     ),
     ("md", "## Check yourself"),
@@ -148,14 +163,15 @@ plt.show()
         r"""
 from housing_lab.widgets.quiz import ChoiceQuestion
 
-best = sweep_table["housed_low"].idxmax()
+low_column = MEASURE_NAMES["housed_low"]
+best = sweep_table[low_column].idxmax()
 ChoiceQuestion(
-    "Over random boards, which policy set houses the most low income residents on average?",
-    list(sweep_table.index.astype(str)),
-    answer=str(best),
-    explanation=f"{best}: {sweep_table.loc[best, 'housed_low']} low income residents housed on "
+    "Over random boards, which policies house the most low income residents on average?",
+    list(sweep_table.index),
+    answer=best,
+    explanation=f"{best}: {sweep_table.loc[best, low_column]} low income residents housed on "
     "average. Stopping displacement protects the 4 who already live there.",
-    hint="Sort by the 'housed_low' column (the table is already sorted).",
+    hint="Compare the 'Low income housed' column, or find the longest bar in the chart.",
 )
 """,
     ),
@@ -175,7 +191,7 @@ reveal(
     (
         "md",
         r"""
-### Things to try
+### Things to try (in JupyterLab, where the code is visible)
 
 * Change `PHASE_1` to four public housing towers. How does the distribution move?
 * Use `state_fills(PHASE_1, 20_000, seed=5, policies=["affordable_100"])`: the state may then

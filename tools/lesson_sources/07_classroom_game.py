@@ -66,12 +66,14 @@ finished game looks like: the board, who is housed, and the scores.
         r"""
 # NBVAL_CHECK_OUTPUT
 from housing_lab.north_berkeley.autoplay import play_random_game
+from housing_lab.north_berkeley.names import policy_name
 
 game = play_random_game(["Red", "Blue", "Green"], seed=7)
 log = game.game_log()
-print("Enacted:", ", ".join(log["policies_enacted"]))
-print("Housed:", log["result"]["housed"])
-print("Scores:", log["scores"])
+housed = log["result"]["housed"]
+print("Enacted:", ", ".join(policy_name(p) for p in log["policies_enacted"]))
+print(f"Housed: {housed['high']} high, {housed['middle']} middle, {housed['low']} low income")
+print("Scores:", ", ".join(f"{team} {score:+d}" for team, score in log["scores"].items()))
 print(log["tie_break"])
 """,
     ),
