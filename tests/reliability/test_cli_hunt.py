@@ -128,6 +128,7 @@ def argument_lists(draw: st.DrawFn, files: dict[str, str]) -> list[str]:
     return args
 
 
+@pytest.mark.slow
 @settings(
     max_examples=150,
     deadline=None,
@@ -140,6 +141,7 @@ def test_any_argument_list(files: dict[str, str], data: st.DataObject) -> None:
     assert_contract(code, out, err)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(documents)
 def test_any_document_on_stdin(document: object) -> None:
@@ -150,6 +152,7 @@ def test_any_document_on_stdin(document: object) -> None:
         assert out == json.dumps(expected) + "\n"
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(tricky_json | st.binary(max_size=50).map(lambda b: b.decode("latin-1")))
 def test_tricky_text_on_stdin(text: str) -> None:
@@ -160,6 +163,7 @@ def test_tricky_text_on_stdin(text: str) -> None:
         assert code == 2 and err.count("\n") == 1
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(st.lists(documents, min_size=2, max_size=6))
 def test_json_lines_stop_at_the_first_bad_line_after_writing_the_good_ones(
@@ -251,6 +255,7 @@ def record(tmp_path_factory: pytest.TempPathFactory) -> dict:
     return json.loads((out / "games" / "game-0001.json").read_text())
 
 
+@pytest.mark.slow
 @settings(
     max_examples=120,
     deadline=None,

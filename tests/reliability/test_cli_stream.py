@@ -56,6 +56,7 @@ def batched(text: str, options: RuleOptions, layout=None) -> str:
     return out.getvalue()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda o: repr(o.to_dict()))
 def test_batched_lines_are_the_scalar_lines_byte_for_byte(options: RuleOptions) -> None:
     docs = random_documents(1500, seed=len(repr(options)))

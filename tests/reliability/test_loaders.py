@@ -37,6 +37,7 @@ def test_shown_shortens_and_keeps_one_line() -> None:
 
 
 # --- jsonio -----------------------------------------------------------------------------------
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(json_values)
 def test_any_json_value_round_trips(value: object) -> None:
@@ -117,6 +118,7 @@ def test_write_text_atomic_replaces_whole_files(tmp_path: Path) -> None:
 
 
 # --- scenario JSON ----------------------------------------------------------------------------
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(documents)
 def test_any_document_is_a_scenario_or_one_line(document: object) -> None:
@@ -234,6 +236,7 @@ layout_values = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(layout_values)
 def test_any_layout_data_is_a_layout_or_one_line(data: dict) -> None:

@@ -130,6 +130,7 @@ def candidates(draw: st.DrawFn, game: Game) -> dict:
     return {"lines": lines, "remove": draw(removals) if change == "remove" else action["remove"]}
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**32 - 1),
