@@ -28,6 +28,12 @@ def _whole_ticks(top: float) -> np.ndarray:
     return np.arange(0, int(top) + 1, step)
 
 
+def _label_width(values: np.ndarray, number_format: str) -> float:
+    """Pixels of the widest value label (13px bold digits are about 8px wide)."""
+    shown = [format(v, number_format) for v in values.ravel() if not np.isnan(v)]
+    return 8.0 * max((len(text) for text in shown), default=1)
+
+
 def _legend(colours: Mapping[str, str]) -> str:
     swatches = "".join(
         f"<span style='display:inline-flex;align-items:center;margin-right:14px'>"
@@ -62,23 +68,25 @@ def bar_chart(
     spare = iter(OTHER_COLOURS)
     palette = {name: colours.get(name) or INCOME_COLOURS.get(name) or next(spare) for name in names}
 
+    number_format = ".0f" if whole_numbers else ".1f"
     category_scale = bqplot.OrdinalScale(reverse=True)
     top = value_max if value_max is not None else float(np.nanmax(values, initial=0.0)) or 1.0
     # headroom past the largest bar so its value label is not clipped by the plot area
     value_scale = bqplot.LinearScale(min=0.0, max=float(top) * 1.12)
     bars = bqplot.Bars(
         x=list(categories),
-        y=values if len(names) > 1 else values[0],
+        y=values,  # always 2-D: the label offset below then works for one series too
         scales={"x": category_scale, "y": value_scale},
         orientation="horizontal",
         type="grouped",
         colors=[palette[name] for name in names],
         padding=0.25,
         label_display=True,
-        label_display_format=".0f" if whole_numbers else ".1f",
+        label_display_format=number_format,
         label_font_style={"font-size": "13px", "fill": "#111", "font-weight": "bold"},
-        # with horizontal bars bqplot swaps the offsets: this one moves labels past the bar end
-        label_display_vertical_offset=16.0,
+        # bqplot right-aligns a horizontal bar's label on the bar end, shifted by this offset
+        # (it swaps the offsets' names): shift by the widest label so labels sit past the bars
+        label_display_vertical_offset=_label_width(values, number_format) + 4.0,
         tooltip=bqplot.Tooltip(fields=["x", "y"], labels=["", value_label]),
     )
     label_width = int(max(len(str(c)) for c in categories) * LABEL_PIXELS_PER_CHAR) + 20
@@ -89,15 +97,15 @@ def bar_chart(
             scale=value_scale,
             side="bottom",
             label=value_label,
-            tick_format="d" if whole_numbers else ".1f",
-            tick_values=_whole_ticks(top) if whole_numbers else None,
+            tick_format="d",  # the bars carry the exact values; whole ticks keep the axis calm
+            tick_values=_whole_ticks(top),
             tick_style={"font-size": "12px"},
         ),
     ]
     figure = bqplot.Figure(
         marks=[bars],
         axes=axes,
-        fig_margin={"top": 10, "bottom": 50, "left": label_width, "right": 40},
+        fig_margin={"top": 10, "bottom": 50, "left": label_width, "right": 50},
         layout=widgets.Layout(width=f"{width}px", height=f"{height}px"),
         display_toolbar=False,
         title="",
