@@ -47,11 +47,13 @@ def building(houses: list[str]) -> tuple[str, int]:
 
 
 examples = [["blue", "blue", "blue"], ["blue", "blue", "white"], ["blue", "white", "yellow"]]
-pd.DataFrame([
-    {"the 3 houses around it": ", ".join(houses),
-     "building": "{1} {0} cube(s)".format(*building(houses))}
-    for houses in examples
-])
+rows = []
+for houses in examples:
+    colour, cubes = building(houses)
+    plural = "" if cubes == 1 else "s"
+    rows.append({"The 3 houses around it": ", ".join(houses),
+                 "The building": f"{cubes} {colour} cube{plural}"})
+pd.DataFrame(rows)
 """,
     ),
     (
@@ -77,7 +79,9 @@ from housing_lab.streetcar import Board, Game
 
 board = Board.standard()
 game = Game(board, seed=1)
-print(board.counts())
+counts = board.counts()
+print(f"{counts['hexes']} hexes, {counts['edges']} grid lines, "
+      f"{counts['intersections']} corners where lines meet")
 print("possible opening line moves:", len(game.legal_line_choices()))
 """,
     ),
@@ -117,8 +121,8 @@ from housing_lab.streetcar import play_match
 from housing_lab.streetcar.match import summarise
 
 summary = summarise(["greedy", "random"], play_match(["greedy", "random"], 40, seed=2)).to_dict()
-pd.DataFrame({"games won (of 40)": summary["wins"], "mean score": summary["mean_scores"]},
-             index=summary["bots"])
+pd.DataFrame({"Games won (of 40)": summary["wins"], "Average score": summary["mean_scores"]},
+             index=[f"{bot.capitalize()} bot" for bot in summary["bots"]])
 """,
     ),
     ("md", "One finished game between them, scored the rulebook's way:"),
@@ -131,12 +135,12 @@ from housing_lab.streetcar import make_bot, play_game
 finished = play_game([make_bot("greedy", 1), make_bot("random", 2)], seed=3)
 rows = []
 for player, score in finished.score_breakdown().items():
-    row = {"player": player}
-    row.update({f"{colour} houses x cubes": f"{score.removed[colour]} x "
+    row = {"Player": player.capitalize()}
+    row.update({f"{colour.capitalize()}: houses x cubes": f"{score.removed[colour]} x "
                 f"{score.connected_cubes[colour]}" for colour in score.removed})
-    row.update({"lines": score.lines, "penalty": score.penalty, "total": score.total})
+    row.update({"Separate lines": score.lines, "Penalty": -score.penalty, "Total": score.total})
     rows.append(row)
-pd.DataFrame(rows).set_index("player")
+pd.DataFrame(rows).set_index("Player")
 """,
     ),
     (
