@@ -9,6 +9,8 @@ from housing_lab.north_berkeley.errors import ScenarioFormatError, UnknownIdErro
 
 INCOMES = ("high", "middle", "low")
 RESIDENTS_PER_INCOME = 12
+# The rulebook's kit: 4 of each income start in the existing homes (layout.check_kit checks it).
+EXISTING_PER_INCOME = 4
 
 VACANCY_CONTROL = "vacancy_control"
 AFFORDABLE_100 = "affordable_100"
