@@ -18,7 +18,7 @@ from housing_lab.widgets.game_table_charts import (
     outcomes_so_far,
     totals,
 )
-from housing_lab.widgets.game_table_views import draft_explanation, group_bounds, group_lines
+from housing_lab.widgets.game_table_views import draft_explanation, group_lines
 
 
 def to_draft(table: GameTable, tie_order: list[str] | None = None) -> None:
@@ -199,7 +199,7 @@ def test_move_in_is_played_out_wave_by_wave() -> None:
     assert table.chart is not None and table.chart in table.children[1].children
     result = table.game.result()
     events = result.move_in.events
-    bounds = group_bounds(events)
+    bounds = result.move_in.wave_bounds()
     assert bounds[-1] == len(events)
     waiting = sum(e.kind == "displaced" and e.income == "low" for e in events)
     assert waiting, "this game is chosen for displaced low income residents"
