@@ -62,7 +62,7 @@ function elapsedSeconds(model) {
   return model.get("timer_elapsed") + (started ? Math.max(0, Date.now() - started) / 1000 : 0);
 }
 
-function renderTimer(parent, model, minutes, send) {
+function renderTimer(parent, model, minutes, send, done) {
   const box = h("div", { class: "hl-gt-timer", role: "timer", "aria-live": "off" }, parent);
   const display = h("div", { class: "hl-gt-clock", "data-timer": "" }, box);
   const status = h("div", { class: "hl-gt-clock-status" }, box);
@@ -105,8 +105,9 @@ function renderTimer(parent, model, minutes, send) {
     }
     toggle.disabled = up;
     toggle.textContent = running() ? "Pause timer" : "Start timer";
-    status.textContent = up
-      ? "Time is up: anyone may call the state."
+    status.textContent = done && !running()
+      ? "Negotiation over: every square of this phase has a tile."
+      : up ? "Time is up: anyone may call the state."
       : running() ? "Negotiating\u2026" : "Timer paused. Start it when the negotiation begins.";
   };
   tick();
@@ -136,7 +137,7 @@ function renderBuild(root, d, model, send, timers) {
     h("b", {}, banner, "100% Affordable Housing is in force: ");
     banner.append(`phase-2 tiles may contain only low or middle income homes. Allowed: ${d.affordable_only.join(", ")}.`);
   }
-  timers.tick = renderTimer(root, model, d.minutes, send);
+  timers.tick = renderTimer(root, model, d.minutes, send, d.empty.length === 0);
   h("div", { class: "hl-gt-status", "data-empty": d.empty.join(" ") }, root,
     d.empty.length ? `Empty squares: ${d.empty.join(", ")}` : "Every square of this phase has a tile.");
   tieOrder(root, d.tie_order, send);

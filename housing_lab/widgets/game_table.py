@@ -187,11 +187,13 @@ class GameTable(ipywidgets.VBox):
         """The state steps in: random tiles on the empty squares of this phase.
 
         `minutes_elapsed` (the browser timer sends it) must have reached the negotiation timer;
-        None is the teacher's override ("call it now").
+        None is the teacher's override ("call it now"). Either way the negotiation is over, so
+        the countdown stops (at time up).
         """
         game = self._need_game()
         with self._shown():
             filled = game.call_state(minutes_elapsed=minutes_elapsed)
+        self.panel.stop_timer(game.state.options.negotiation_minutes * 60)  # negotiation is over
         placed = ", ".join(f"{sq} gets {self._tile_names.get(t, t)}" for sq, t in filled.items())
         self._say(f"The state stepped in: {placed}.", on_board=True)
         return filled
