@@ -158,7 +158,7 @@ function renderExtra(root, d, send) {
       () => send({ action: "redraw", team: row.team }),
       { "data-action": "redraw", "data-redraw": row.team, disabled: !row.can_redraw });
   }
-  h("div", { class: "hl-gt-status" }, root, `${d.deck_left} cards left in the deck (7 are kept for the draft).`);
+  h("div", { class: "hl-gt-status" }, root, `${d.deck_left} cards left in the deck (${d.kept_for_draft} are kept for the draft).`);
   tieOrder(root, d.tie_order, send);
   const row = h("div", { class: "hl-gt-row" }, root);
   button(row, d.next_label, "next", () => send({ action: "next" }),
@@ -224,7 +224,7 @@ function renderScoring(root, d, send) {
   h("div", { class: "hl-gt-winner", "data-winners": d.winners.join("|") }, root, d.tie_break);
   const s = d.summary;
   h("div", { class: "hl-gt-status" }, root,
-    `Housed: ${s.housed.high} high, ${s.housed.middle} middle, ${s.housed.low} low income (of 12 each). ` +
+    `Housed: ${s.housed.high} high, ${s.housed.middle} middle, ${s.housed.low} low income (of ${s.residents_per_income} each). ` +
     `New homes: ${s.new_homes.total}. Spending: $${s.spending}.`);
   const grid = h("div", { class: "hl-gt-final" }, root);
   for (const team of d.teams) {

@@ -16,6 +16,7 @@ from housing_lab.north_berkeley.policies import (
     INCOMES,
     POLICY_NAMES,
     POLICY_TEXT,
+    RESIDENTS_PER_INCOME,
     RuleOptions,
 )
 from housing_lab.north_berkeley.rules import (
@@ -206,6 +207,7 @@ def extra_view(game: Game, tie_order: Sequence[str]) -> dict[str, Any]:
         ),
         "rows": rows,
         "deck_left": len(game.state.deck),
+        "kept_for_draft": DRAFT_SIZE,
         "tie_order": list(tie_order),
         "next_label": "Start the draft ▸",
     }
@@ -354,6 +356,7 @@ def result_summary(result: ScenarioResult) -> dict[str, Any]:
         "new_homes": data["new_homes"],
         "housed": data["housed"],
         "displaced": data["displaced"],
+        "residents_per_income": RESIDENTS_PER_INCOME,
     }
 
 

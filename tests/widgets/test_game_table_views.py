@@ -265,3 +265,44 @@ def test_a_placement_sends_one_board_update_and_one_panel_view(recording_comms) 
     assert any(
         u.get("message") == "C2: Low Income Public Housing Midrise." for u in panel.updates()
     )
+
+
+def test_rule_numbers_on_screen_come_from_the_rules_module(monkeypatch) -> None:
+    from housing_lab.widgets import game_table_views as views
+
+    table = GameTable(teams=["A", "B", "C"], seed=3)
+    table.call_state()
+    table.next_phase()
+    assert table.stage == "extra_draw"
+    assert "With 2 or 3 teams" in table.view["decision"]["text"]
+    assert table.view["decision"]["kept_for_draft"] == 7
+    monkeypatch.setattr(views, "DRAFT_SIZE", 5)
+    monkeypatch.setattr(views, "EXTRA_DRAW_MAX_PLAYERS", 4)
+    assert "With 2, 3 or 4 teams" in views.extra_view(table.game, table.teams)["text"]
+    assert views.extra_view(table.game, table.teams)["kept_for_draft"] == 5
+    table.next_phase()
+    assert views.draft_view(table.game)["text"].startswith("Five cards lie face up")
+    assert [s["status"] for s in views.steps("draft", 4)].count("skipped") == 1
+    assert "skipped" not in [s["status"] for s in views.steps("draft", 3)]
+
+
+def test_move_in_header_counts_newcomers_and_waiting_from_the_engine() -> None:
+    table = GameTable(teams=["A", "B", "C"], seed=3)
+    to_movein(table)
+    move_in = table.game.result().move_in
+    bounds = move_in.wave_bounds()
+    table.show_scores()
+    table.back_move_in()
+    for number, group in enumerate(table.view["decision"]["groups"], start=1):
+        income = group["income"]
+        waiting = move_in.outcomes_after(bounds[number - 1])[income]["displaced_waiting"]
+        expected = f"{move_in.newcomers()[income]} newcomers" + (
+            f" + {waiting} displaced" if waiting else ""
+        )
+        assert group["header"].endswith(expected)
+
+
+def test_the_palette_offers_what_the_engine_allows() -> None:
+    table = GameTable(teams=["A", "B", "C", "D"], seed=3)
+    assert table.view["decision"]["affordable_only"] is None
+    assert table.view["decision"]["tie_order"] == table.teams  # 4 teams: no extra draw
