@@ -144,6 +144,12 @@ def team_views(
     return teams
 
 
+def allowed_tiles(game: Game) -> dict[str, list[str]]:
+    """Square -> tiles the engine's `place` accepts there now (none outside its phase), so
+    the palette can grey out the rest; a greyed tile still reaches the engine, which says why."""
+    return {square: list(game.allowed_tiles(square)) for square in game.layout.squares}
+
+
 # --- the decision of each stage ---------------------------------------------------------------
 def build_view(
     game: Game, catalogue_names: Mapping[str, str], tie_order: Sequence[str]
@@ -177,10 +183,11 @@ def build_view(
 
 def extra_view(game: Game, tie_order: Sequence[str]) -> dict[str, Any]:
     scores = game.current_card_scores()
+    legal = game.legal_actions()
     rows = []
     for team in game.players:
         card = game.state.extra[team]
-        can = game.can_redraw(team)
+        can = {"action": "redraw", "player": team} in legal
         if can:
             why = "scores −1 on the board now: the team may discard it and draw again"
         elif scores[card].minus:
@@ -270,10 +277,17 @@ def draft_view(game: Game) -> dict[str, Any]:
 
 
 def policies_view(game: Game) -> dict[str, Any]:
+    """The choices are the engine's legal `enact` actions: each drawn card alone, then both."""
     drawn = game.state.policies_drawn
     policy = [{"id": p, "name": POLICY_NAMES[p], "text": POLICY_TEXT[p]} for p in drawn]
-    choices = [{"label": f"Enact {POLICY_NAMES[p]} only", "policies": [p]} for p in drawn]
-    choices.append({"label": "Enact both", "policies": list(drawn)})
+    enactable = [a["policies"] for a in game.legal_actions() if a["action"] == "enact"]
+    choices = [
+        {
+            "label": f"Enact {POLICY_NAMES[chosen[0]]} only" if len(chosen) == 1 else "Enact both",
+            "policies": list(chosen),
+        }
+        for chosen in enactable
+    ]
     return {
         "kind": "policies",
         "heading": "Policies: enact one or both",

@@ -253,10 +253,16 @@ function renderPalette(palette, model, onChoose, onClear) {
     ? `Square ${selected} selected: choose a tile, or clear it.`
     : "Click a square on the board (or Tab to it and press Enter), then choose a tile.";
   const grid = html("div", { class: "hl-palette-grid" }, palette);
+  // Python sends the tiles the engine accepts on each square; the others are greyed (a click
+  // still goes to Python, and the engine's refusal says why).
+  const allowed = (model.get("allowed") || {})[selected];
   for (const tile of model.get("catalogue")) {
-    const button = html("button", { class: "hl-tile-choice", "data-tile-choice": tile.id,
-      title: `${tile.name}: ${tile.homes.length} home(s), ${money(tile.cost)}`, type: "button" }, grid);
-    if (!selected) button.setAttribute("aria-disabled", "true");
+    const refused = Array.isArray(allowed) && !allowed.includes(tile.id);
+    const title = `${tile.name}: ${tile.homes.length} home(s), ${money(tile.cost)}` +
+      (refused ? ` (not allowed on ${selected} now)` : "");
+    const button = html("button", { class: `hl-tile-choice${refused ? " hl-not-allowed" : ""}`,
+      "data-tile-choice": tile.id, title, type: "button" }, grid);
+    if (!selected || refused) button.setAttribute("aria-disabled", "true");
     const icon = el("svg", { width: 46, height: 34, viewBox: "0 0 46 34", "aria-hidden": "true" }, button);
     if (tile.homes.length) {
       const w = tile.homes.length === 1 ? 20 : 44;
@@ -400,7 +406,7 @@ function render({ model, el: root }) {
   draw();
   const stops = [
     listen(model, ["site", "catalogue", "tiles", "policies", "occupants", "frames", "events",
-      "replay_index", "selected", "message", "message_kind"], schedule),
+      "replay_index", "selected", "allowed", "message", "message_kind"], schedule),
     listen(model, ["download"], () => saveDownload(model, "board.json")),
   ];
   return () => {

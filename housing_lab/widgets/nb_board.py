@@ -59,6 +59,8 @@ class NorthBerkeleyBoard(ActionWidget):
     frames = traitlets.List().tag(sync=True)  # frames[k]: home -> income after k events
     replay_index = traitlets.Int(-1).tag(sync=True)  # -1: after move-in; k: after k events
     selected = traitlets.Unicode("").tag(sync=True)
+    # square -> the tiles the rules accept there now (greyed otherwise); {}: grey out nothing
+    allowed = traitlets.Dict().tag(sync=True)
 
     def __init__(self, result: ScenarioResult | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)

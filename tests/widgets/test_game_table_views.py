@@ -306,3 +306,24 @@ def test_the_palette_offers_what_the_engine_allows() -> None:
     table = GameTable(teams=["A", "B", "C", "D"], seed=3)
     assert table.view["decision"]["affordable_only"] is None
     assert table.view["decision"]["tie_order"] == table.teams  # 4 teams: no extra draw
+    game = table.game
+    assert table.board.allowed["B1"] == list(game.catalogue) and table.board.allowed["A1"] == []
+    to_draft(table)
+    assert all(tiles == [] for tiles in table.board.allowed.values())  # nothing to build now
+    while table.stage == "draft":
+        table.pick(game.draft_turn(), game.state.draft_pool[0])
+    assert "affordable_100" in game.state.policies_drawn  # this seed is chosen for it
+    table.enact(["affordable_100"])
+    allowed = table.board.allowed["A1"]
+    assert allowed == list(game.allowed_tiles("A1")) and len(allowed) < len(game.catalogue)
+    names = {t["id"]: t["name"] for t in table.board.catalogue}
+    assert table.view["decision"]["affordable_only"] == [names[t] for t in allowed]
+
+
+def test_policy_choices_are_the_engines_legal_enact_actions() -> None:
+    table = GameTable(teams=["A", "B", "C"], seed=3)
+    to_draft(table)
+    while table.stage == "draft":
+        table.pick(table.game.draft_turn(), table.game.state.draft_pool[0])
+    legal = [a["policies"] for a in table.game.legal_actions()]
+    assert [c["policies"] for c in table.view["decision"]["choices"]] == legal
