@@ -29,7 +29,6 @@ import numpy as np
 from housing_lab.north_berkeley.batch_boards import Array, Boards
 from housing_lab.north_berkeley.batch_result import BatchResult
 from housing_lab.north_berkeley.batch_rules import (
-    HIGH,
     LOW,
     MIDDLE,
     ArrayFacts,
@@ -267,16 +266,11 @@ class BatchEvaluator:
             existing_per_income=self.existing_per_income,
             low_income_in_adus=options.low_income_in_adus,
         )
-        housed = counts.housed()
         facts = ArrayFacts(
             scale=self.scale,
             spending=spending,
             new_total=sums["new_market"] + sums["new_middle"] + low,
-            housed_high=housed[HIGH],
-            housed_middle=housed[MIDDLE],
-            housed_low=housed[LOW],
-            apartments_middle_or_high=counts.apartments_middle_or_high(apartment_low),
-            houses_all_high=counts.houses_all_high(house_low, house_middle),
+            **counts.facts(house_low, house_middle, apartment_low),
             vacancy_control=vacancy,
             **{name: sums[name] for name in TILE_COUNTS},
         )

@@ -354,7 +354,8 @@ def movein_view(game: Game, result: ScenarioResult, step: int) -> dict[str, Any]
         "step": step,
         "heading": "Move-in" if step == 0 else f"Move-in: {WAVES[step - 1]} income has moved in",
         "text": (
-            "Newcomers arrive in three waves: high income first, then middle, then low. "
+            f"Newcomers arrive in {number_word(len(WAVES)).lower()} waves: high income first, "
+            "then middle, then low. "
             "Watch who finds a home and who is displaced."
         ),
         "groups": groups,
