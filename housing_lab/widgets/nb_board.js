@@ -262,7 +262,8 @@ function renderPalette(palette, model, onChoose, onClear) {
       (refused ? ` (not allowed on ${selected} now)` : "");
     const button = html("button", { class: `hl-tile-choice${refused ? " hl-not-allowed" : ""}`,
       "data-tile-choice": tile.id, title, type: "button" }, grid);
-    if (!selected || refused) button.setAttribute("aria-disabled", "true");
+    if (!selected) button.setAttribute("aria-disabled", "true");
+    if (refused) button.setAttribute("data-not-allowed", "");  // greyed, still clickable
     const icon = el("svg", { width: 46, height: 34, viewBox: "0 0 46 34", "aria-hidden": "true" }, button);
     if (tile.homes.length) {
       const w = tile.homes.length === 1 ? 20 : 44;

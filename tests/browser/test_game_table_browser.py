@@ -119,7 +119,9 @@ def play_whole_game(page: Any, name: str) -> None:
 
     wait_stage(page, "phase2")
     page.click('[data-square="A1"]')
-    page.click('[data-tile-choice="tower_market"]')
+    page.wait_for_selector('[data-tile-choice="tower_market"][data-not-allowed]')  # greyed ...
+    assert page.locator('[data-tile-choice="tower_public"][data-not-allowed]').count() == 0
+    page.click('[data-tile-choice="tower_market"]')  # ... yet a click gets the engine's reason
     page.wait_for_selector(".hl-gt-message.hl-error:has-text('A1 (tower_market)')")
     page.click('[data-tile-choice="tower_public"]')
     wait_until(page, lambda s: s["tiles"].get("A1") == "tower_public", "A1 placed")
