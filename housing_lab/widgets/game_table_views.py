@@ -13,6 +13,7 @@ from housing_lab.north_berkeley.constituents import CardScore, cards
 from housing_lab.north_berkeley.game import Game
 from housing_lab.north_berkeley.movein import DISPLACED_WAITING, WAVES, MoveEvent
 from housing_lab.north_berkeley.policies import (
+    EXISTING_PER_INCOME,
     INCOMES,
     POLICY_NAMES,
     POLICY_TEXT,
@@ -43,7 +44,8 @@ STAGE_LABELS = {
 }
 INCOME_NAMES = {"high": "High income", "middle": "Middle income", "low": "Low income"}
 SCORE_MODE_TEXT = {
-    "as_is": "the cards scored on the board as it stands (only the 12 existing residents "
+    "as_is": "the cards scored on the board as it stands (only the "
+    f"{EXISTING_PER_INCOME * len(INCOMES)} existing residents "
     "live there; nobody has moved in yet)",
     "projected": "the cards scored as if move-in happened now on the board as it stands",
 }
