@@ -259,7 +259,8 @@ function renderSetup(root, view, form, send, redraw) {
     return h("div", { class: "hl-gt-inputs" }, row);
   };
   const count = field("Number of teams");
-  for (let n = 2; n <= 6; n += 1) {
+  const setup = view.setup || {};
+  for (let n = setup.min_teams ?? 2; n <= (setup.max_teams ?? 6); n += 1) {
     button(count, String(n), `count-${n}`, () => {
       while (form.teams.length < n) form.teams.push(form.defaults[form.teams.length] || `Team ${form.teams.length + 1}`);
       form.teams.length = n;

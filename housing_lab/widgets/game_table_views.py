@@ -23,6 +23,7 @@ from housing_lab.north_berkeley.policies import (
 from housing_lab.north_berkeley.rules import (
     DRAFT_SIZE,
     EXTRA_DRAW_MAX_PLAYERS,
+    MAX_PLAYERS,
     MIN_PLAYERS,
     POLICIES_DRAWN,
     cards_dealt,
@@ -420,4 +421,6 @@ def setup_defaults(
         "current_score": options.current_score,
         "hidden_hands": hidden,
         "score_modes": dict(SCORE_MODE_TEXT),
+        "min_teams": MIN_PLAYERS,
+        "max_teams": MAX_PLAYERS,
     }

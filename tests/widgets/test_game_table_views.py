@@ -327,3 +327,10 @@ def test_policy_choices_are_the_engines_legal_enact_actions() -> None:
         table.pick(table.game.draft_turn(), table.game.state.draft_pool[0])
     legal = [a["policies"] for a in table.game.legal_actions()]
     assert [c["policies"] for c in table.view["decision"]["choices"]] == legal
+
+
+def test_the_setup_screen_offers_the_team_counts_of_the_rules() -> None:
+    from housing_lab.north_berkeley.rules import MAX_PLAYERS, MIN_PLAYERS
+
+    setup = GameTable().view["setup"]
+    assert (setup["min_teams"], setup["max_teams"]) == (MIN_PLAYERS, MAX_PLAYERS) == (2, 6)
