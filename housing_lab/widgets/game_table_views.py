@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from housing_lab.north_berkeley import rules
 from housing_lab.north_berkeley.constituents import CardScore, cards
 from housing_lab.north_berkeley.game import Game
 from housing_lab.north_berkeley.movein import DISPLACED_WAITING, WAVES, MoveEvent
@@ -19,15 +20,6 @@ from housing_lab.north_berkeley.policies import (
     POLICY_TEXT,
     RESIDENTS_PER_INCOME,
     RuleOptions,
-)
-from housing_lab.north_berkeley.rules import (
-    DRAFT_SIZE,
-    EXTRA_DRAW_MAX_PLAYERS,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    POLICIES_DRAWN,
-    cards_dealt,
-    has_extra_draw,
 )
 from housing_lab.north_berkeley.scoring import ScenarioResult, score_as_is, score_hand
 from housing_lab.widgets.common import signed
@@ -71,7 +63,7 @@ def number_word(count: int) -> str:
 
 def teams_with_extra_draw() -> str:
     """Which team counts have the extra draw, in words: "2 or 3" (from the rules module)."""
-    counts = [str(n) for n in range(MIN_PLAYERS, EXTRA_DRAW_MAX_PLAYERS + 1)]
+    counts = [str(n) for n in range(rules.MIN_PLAYERS, rules.EXTRA_DRAW_MAX_PLAYERS + 1)]
     return " or ".join([", ".join(counts[:-1]), counts[-1]] if len(counts) > 1 else counts)
 
 
@@ -103,7 +95,7 @@ def steps(stage: str, teams: int) -> list[dict[str, str]]:
     strip = []
     for index, name in enumerate(STAGES):
         status = "done" if index < current else "current" if index == current else "todo"
-        if name == "extra_draw" and not has_extra_draw(teams):
+        if name == "extra_draw" and not rules.has_extra_draw(teams):
             status = "skipped"
         strip.append({"stage": name, "label": STAGE_LABELS[name], "status": status})
     return strip
@@ -115,7 +107,7 @@ def team_views(
 ) -> list[dict[str, Any]]:
     """Each team's cards. Hidden hands: starting cards only for the revealed team; open hands
     (and revealed cards) carry their state now and if move-in happened now."""
-    dealt = cards_dealt(len(game.players))
+    dealt = rules.cards_dealt(len(game.players))
     show_scores = stage not in ("movein", "scoring")
     now = score_as_is(game.scenario()) if show_scores else {}
     projected = result.cards if show_scores else {}
@@ -179,7 +171,7 @@ def build_view(
     allowed = set(game.allowed_tiles(squares[-1])) if squares else set(catalogue_names)
     if set(catalogue_names) - allowed:
         view["affordable_only"] = [n for tile, n in catalogue_names.items() if tile in allowed]
-    if phase == 1 and not has_extra_draw(len(game.players)):
+    if phase == 1 and not rules.has_extra_draw(len(game.players)):
         view["tie_order"] = list(tie_order)
     return view
 
@@ -194,9 +186,8 @@ def extra_view(game: Game, tie_order: Sequence[str]) -> dict[str, Any]:
         if can:
             why = "scores −1 on the board now: the team may discard it and draw again"
         elif scores[card].minus:
-            why = (
-                f"scores −1, but no card can be spared: {DRAFT_SIZE} stay in the deck for the draft"
-            )
+            kept = rules.DRAFT_SIZE
+            why = f"scores −1, but no card can be spared: {kept} stay in the deck for the draft"
         else:
             why = "does not score −1 now: the team keeps it"
         rows.append(
@@ -217,7 +208,7 @@ def extra_view(game: Game, tie_order: Sequence[str]) -> dict[str, Any]:
         ),
         "rows": rows,
         "deck_left": len(game.state.deck),
-        "kept_for_draft": DRAFT_SIZE,
+        "kept_for_draft": rules.DRAFT_SIZE,
         "tie_order": list(tie_order),
         "next_label": "Start the draft ▸",
     }
@@ -270,7 +261,8 @@ def draft_view(game: Game) -> dict[str, Any]:
         "kind": "draft",
         "heading": f"Draft: {turn} picks a constituent",
         "text": (
-            f"{number_word(DRAFT_SIZE)} cards lie face up. In turn, each team takes one, face up."
+            f"{number_word(rules.DRAFT_SIZE)} cards lie face up. "
+            "In turn, each team takes one, face up."
         ),
         "turn": turn,
         "order": order,
@@ -295,7 +287,7 @@ def policies_view(game: Game) -> dict[str, Any]:
         "kind": "policies",
         "heading": "Policies: enact one or both",
         "text": (
-            f"{number_word(POLICIES_DRAWN)} policy cards are drawn. "
+            f"{number_word(rules.POLICIES_DRAWN)} policy cards are drawn. "
             "The table must agree to enact at least one."
         ),
         "drawn": policy,
@@ -421,6 +413,6 @@ def setup_defaults(
         "current_score": options.current_score,
         "hidden_hands": hidden,
         "score_modes": dict(SCORE_MODE_TEXT),
-        "min_teams": MIN_PLAYERS,
-        "max_teams": MAX_PLAYERS,
+        "min_teams": rules.MIN_PLAYERS,
+        "max_teams": rules.MAX_PLAYERS,
     }

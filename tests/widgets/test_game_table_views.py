@@ -268,6 +268,7 @@ def test_a_placement_sends_one_board_update_and_one_panel_view(recording_comms) 
 
 
 def test_rule_numbers_on_screen_come_from_the_rules_module(monkeypatch) -> None:
+    from housing_lab.north_berkeley import rules
     from housing_lab.widgets import game_table_views as views
 
     table = GameTable(teams=["A", "B", "C"], seed=3)
@@ -276,14 +277,15 @@ def test_rule_numbers_on_screen_come_from_the_rules_module(monkeypatch) -> None:
     assert table.stage == "extra_draw"
     assert "With 2 or 3 teams" in table.view["decision"]["text"]
     assert table.view["decision"]["kept_for_draft"] == 7
-    monkeypatch.setattr(views, "DRAFT_SIZE", 5)
-    monkeypatch.setattr(views, "EXTRA_DRAW_MAX_PLAYERS", 4)
-    assert "With 2, 3 or 4 teams" in views.extra_view(table.game, table.teams)["text"]
-    assert views.extra_view(table.game, table.teams)["kept_for_draft"] == 5
-    table.next_phase()
-    assert views.draft_view(table.game)["text"].startswith("Five cards lie face up")
     assert [s["status"] for s in views.steps("draft", 4)].count("skipped") == 1
     assert "skipped" not in [s["status"] for s in views.steps("draft", 3)]
+    monkeypatch.setattr(rules, "DRAFT_SIZE", 5)
+    monkeypatch.setattr(rules, "EXTRA_DRAW_MAX_PLAYERS", 4)
+    assert "With 2, 3 or 4 teams" in views.extra_view(table.game, table.teams)["text"]
+    assert views.extra_view(table.game, table.teams)["kept_for_draft"] == 5
+    assert "skipped" not in [s["status"] for s in views.steps("draft", 4)]
+    table.next_phase()
+    assert views.draft_view(table.game)["text"].startswith("Five cards lie face up")
 
 
 def test_move_in_header_counts_newcomers_and_waiting_from_the_engine() -> None:
