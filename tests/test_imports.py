@@ -129,3 +129,8 @@ def test_no_import_cycles() -> None:
 def test_no_import_cycles_in_the_widgets_even_for_type_checking() -> None:
     cycle = find_cycle(import_graph(typing_too=True, under="housing_lab.widgets"))
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_no_import_cycles_in_the_north_berkeley_engine_even_for_type_checking() -> None:
+    cycle = find_cycle(import_graph(typing_too=True, under="housing_lab.north_berkeley"))
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])

@@ -20,16 +20,15 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 from math import lcm
 
 import numpy as np
 
+from housing_lab.north_berkeley.batch_boards import Array, Boards
 from housing_lab.north_berkeley.batch_result import BatchResult
 from housing_lab.north_berkeley.batch_rules import (
-    HIGH,
     LOW,
     MIDDLE,
     ArrayFacts,
@@ -53,7 +52,6 @@ from housing_lab.north_berkeley.scenario import Scenario
 from housing_lab.north_berkeley.tile_facts import TILE_COUNTS, square_tags, tile_counts
 from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
 
-Array = np.ndarray
 # Per-(square, tile) contributions, summed over the board: the counted facts (`TILE_COUNTS`,
 # ArrayFacts fields) and the two costs (housing tiles are halved by matching funds, garages and
 # parks are not).
@@ -83,34 +81,6 @@ ALL_POLICY_SETS = _policy_sets(range(len(POLICIES) + 1))
 
 def _bit(policy: str) -> int:
     return 1 << POLICIES.index(policy)
-
-
-@dataclass(frozen=True)
-class Boards:
-    """Many scenarios as arrays: tiles (n, squares), policies (n,), existing (n, homes)."""
-
-    tiles: Array
-    policies: Array
-    existing: Array
-
-    def __post_init__(self) -> None:
-        n = len(self.tiles)
-        if (
-            self.tiles.ndim != 2
-            or self.policies.shape != (n,)
-            or self.existing.ndim != 2
-            or self.existing.shape[0] != n
-        ):
-            raise ValueError(
-                f"inconsistent board arrays: tiles {self.tiles.shape}, policies "
-                f"{self.policies.shape}, existing {self.existing.shape}"
-            )
-
-    def __len__(self) -> int:
-        return len(self.tiles)
-
-    def take(self, index: slice | Array) -> Boards:
-        return Boards(self.tiles[index], self.policies[index], self.existing[index])
 
 
 def tile_features(layout: Layout, catalogue: Catalogue) -> tuple[Array, int]:
@@ -296,16 +266,11 @@ class BatchEvaluator:
             existing_per_income=self.existing_per_income,
             low_income_in_adus=options.low_income_in_adus,
         )
-        housed = counts.housed()
         facts = ArrayFacts(
             scale=self.scale,
             spending=spending,
             new_total=sums["new_market"] + sums["new_middle"] + low,
-            housed_high=housed[HIGH],
-            housed_middle=housed[MIDDLE],
-            housed_low=housed[LOW],
-            apartments_middle_or_high=counts.apartments_middle_or_high(apartment_low),
-            houses_all_high=counts.houses_all_high(house_low, house_middle),
+            **counts.facts(house_low, house_middle, apartment_low),
             vacancy_control=vacancy,
             **{name: sums[name] for name in TILE_COUNTS},
         )

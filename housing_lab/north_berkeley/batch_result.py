@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from housing_lab.north_berkeley.batch_boards import Array, Boards, EvaluatorFacts
 from housing_lab.north_berkeley.batch_rules import NOBODY, MoveInCounts
 from housing_lab.north_berkeley.card_rules import CARD_IDS
 from housing_lab.north_berkeley.movein import OUTCOMES
@@ -24,10 +25,6 @@ from housing_lab.north_berkeley.policies import (
 )
 from housing_lab.north_berkeley.scoring import money
 
-if TYPE_CHECKING:
-    from housing_lab.north_berkeley.batch import BatchEvaluator, Boards
-
-Array = np.ndarray
 NEW_HOME_KEYS = ("market", "middle", "low", "total")
 
 
@@ -36,7 +33,7 @@ class BatchResult:
     """Results of many boards. Shapes: (n,), new_homes (n, 4: market, middle, low, total),
     housed / displaced (n, 3: INCOMES), outcomes (n, 3, 5: OUTCOMES), plus / minus (n, 22)."""
 
-    evaluator: BatchEvaluator
+    evaluator: EvaluatorFacts  # the BatchEvaluator that made it
     boards: Boards
     options: RuleOptions
     spending_units: Array  # spending in 1 / evaluator.scale dollars

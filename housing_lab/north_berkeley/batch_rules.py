@@ -101,6 +101,20 @@ class MoveInCounts:
         middle_in = house_middle - self.high_house_middle + self.middle_house_low
         return (low_left == 0) & (middle_in == 0) & (self.middle_adu == 0) & (self.low_adu == 0)
 
+    def facts(
+        self, house_low: Array, house_middle: Array, apartment_low: Array
+    ) -> dict[str, Array]:
+        """The `ArrayFacts` fields move-in decides, given the starting placement (low and
+        middle income residents in houses, low in apartments): one copy for every caller."""
+        housed = self.housed()
+        return {
+            "housed_high": housed[HIGH],
+            "housed_middle": housed[MIDDLE],
+            "housed_low": housed[LOW],
+            "apartments_middle_or_high": self.apartments_middle_or_high(apartment_low),
+            "houses_all_high": self.houses_all_high(house_low, house_middle),
+        }
+
     def existing_after(self, existing: Array, is_house: Array) -> Array:
         """(n, homes + ADU slots) income codes of who lives in each existing home and ADU slot
         after move-in (NOBODY: an empty slot), from `existing` (n, homes) codes.

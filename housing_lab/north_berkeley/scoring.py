@@ -56,8 +56,7 @@ def score_scenario(scenario: Scenario, options: RuleOptions | None = None) -> Sc
     """Run the move-in on a validated scenario and score all 22 cards."""
     options = options or RuleOptions()
     move_in = run_move_in(scenario, options.low_income_in_adus, options.displaced_first)
-    occupancy = {home: move_in.income_in(home) for home in move_in.occupants}
-    facts = board_facts(scenario, occupancy)
+    facts = board_facts(scenario, move_in.incomes_after())
     return ScenarioResult(scenario, move_in, facts, score_all(facts))
 
 

@@ -183,14 +183,10 @@ def solve(
     """The board (and policy set) with the highest total score of `cards` (weights default 1),
     ties: lowest spending. `fixed`: square -> tile; `policies`: one exact policy set;
     `policy_sets`: the candidates; `existing`: the placement (default: shuffled with `seed`)."""
-    started = time.perf_counter()
-    evaluator, problem = _problem(
-        evaluator, cards, weights, fixed, policies, policy_sets, existing, seed, options
-    )
-    scored = search(evaluator, problem, goal="best")
-    pick = _best(scored, nonnegative=False)
-    assert pick is not None  # every policy set has boards
-    return _solution(evaluator, problem, scored, pick, started)
+    question = (cards, weights, fixed, policies, policy_sets, existing, seed, options)
+    solution = _answer("best", evaluator, *question)
+    assert solution is not None  # every policy set has boards
+    return solution
 
 
 def every_card_nonnegative(
@@ -207,15 +203,19 @@ def every_card_nonnegative(
 ) -> Solution | None:
     """A board on which no card of the coalition scores -1 (the best such total, then the
     cheapest), or None when no board allows it."""
+    question = (cards, weights, fixed, policies, policy_sets, existing, seed, options)
+    return _answer("nonnegative", evaluator, *question)
+
+
+def _answer(goal: str, evaluator: BatchEvaluator | None, *question: Any) -> Solution | None:
+    """`solve` ("best") and `every_card_nonnegative` ("nonnegative"): search the boards for
+    `goal`, pick the best total (then cheapest) among those the goal accepts, and check it
+    with the scalar engine. `question` is `_problem`'s arguments after the evaluator."""
     started = time.perf_counter()
-    evaluator, problem = _problem(
-        evaluator, cards, weights, fixed, policies, policy_sets, existing, seed, options
-    )
-    scored = search(evaluator, problem, goal="nonnegative")
-    pick = _best(scored, nonnegative=True)
-    if pick is None:
-        return None
-    return _solution(evaluator, problem, scored, pick, started)
+    evaluator, problem = _problem(evaluator, *question)
+    scored = search(evaluator, problem, goal=goal)
+    pick = _best(scored, nonnegative=goal == "nonnegative")
+    return None if pick is None else _solution(evaluator, problem, scored, pick, started)
 
 
 def pareto_frontier(

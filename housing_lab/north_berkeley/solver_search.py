@@ -251,23 +251,16 @@ def _base(
 
 
 @lru_cache(maxsize=8)
-def _space(
-    evaluator: BatchEvaluator,
-    allowed: tuple[tuple[int, ...], ...],
-    atoms: Atoms,
-    policy_sets: tuple[frozenset[str], ...],
-    placement: tuple[int, int, int, int],
-    low_income_in_adus: bool,
-) -> BoardSpace:
-    """Every state of the reduced board space (cached: the questions on one coalition share
-    it)."""
-    return _base(evaluator, allowed, atoms, policy_sets, placement, low_income_in_adus).built()
+def _complete(base: BoardSpace) -> BoardSpace:
+    """Every state of a reduced board space from `_base` (cached: `_base` hands the same
+    object to the questions on one coalition, so they share it)."""
+    return base.built()
 
 
 def clear_cache() -> None:
     """Forget the cached board spaces (benchmarks time searches from scratch)."""
     _base.cache_clear()
-    _space.cache_clear()
+    _complete.cache_clear()
     _bounds.cache_clear()
     _pruned.cache_clear()
 
@@ -328,17 +321,29 @@ def _card_scores(
             placement,
             low_income_in_adus,
         )
-        facts.housed_high, facts.housed_middle, facts.housed_low = (
-            counts.housed()[i] for i in (HIGH, MIDDLE, LOW)
-        )
-        facts.apartments_middle_or_high = counts.apartments_middle_or_high(np.int64(placement[2]))
-        facts.houses_all_high = counts.houses_all_high(
-            np.int64(placement[0]), np.int64(placement[1])
-        )
+        house_low, house_middle, apartment_low = (np.int64(n) for n in placement[:3])
+        for name, value in counts.facts(house_low, house_middle, apartment_low).items():
+            setattr(facts, name, value)
         low_housed = facts.housed_low
     _check_facts(facts, cards)
     plus, minus = card_scores(facts, cards)
     return plus.astype(np.int64) - minus, spending, halved, low_housed
+
+
+def _final_scores(
+    evaluator: BatchEvaluator,
+    problem: Problem,
+    space: BoardSpace,
+    keys: Array,
+    costs: Array,
+    policies: frozenset[str],
+    placement: tuple[int, int, int, int],
+) -> tuple[Array, Array, Array, Array | None]:
+    """`_card_scores` of the problem's cards on final states `keys` (least costs `costs`) of
+    `space`: what both the answer (`_score`) and the pruning (`_totals`) score."""
+    values = space.decode(keys)
+    adus = problem.options.low_income_in_adus
+    return _card_scores(evaluator, problem.cards, values, costs, policies, placement, adus)
 
 
 def _score(
@@ -349,14 +354,8 @@ def _score(
     placement: tuple[int, int, int, int],
 ) -> Scored:
     keys, costs = space.final
-    scores, spending, halved, low_housed = _card_scores(
-        evaluator,
-        problem.cards,
-        space.decode(keys),
-        costs,
-        policies,
-        placement,
-        problem.options.low_income_in_adus,
+    scores, spending, halved, low_housed = _final_scores(
+        evaluator, problem, space, keys, costs, policies, placement
     )
     if all(isinstance(w, int) for w in problem.weights):
         total = scores @ np.array(problem.weights, dtype=np.int64)
@@ -434,15 +433,7 @@ def _totals(
     """Exact totals and "every card >= 0" (n, policy sets) of final states."""
     totals, nonnegative = [], []
     for policies in sharing:
-        scores = _card_scores(
-            evaluator,
-            problem.cards,
-            space.decode(keys),
-            costs,
-            policies,
-            placement,
-            problem.options.low_income_in_adus,
-        )[0]
+        scores = _final_scores(evaluator, problem, space, keys, costs, policies, placement)[0]
         totals.append(scores @ np.array(problem.weights, dtype=np.float64))
         nonnegative.append((scores >= 0).all(axis=1))
     return np.stack(totals, axis=1), np.stack(nonnegative, axis=1)
@@ -585,7 +576,7 @@ def search(
     for policies in problem.policy_sets:
         allowed = allowed_by_set[policies]
         if goal is None:
-            space = _space(evaluator, allowed, atoms, spaces[allowed], placement, adus)
+            space = _complete(_base(evaluator, allowed, atoms, spaces[allowed], placement, adus))
         else:
             space = pruned[allowed]
         scored.append(_score(evaluator, problem, space, policies, placement))

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from housing_lab.jsonio import JsonInputError, load_path, write_text_atomic
 from housing_lab.streetcar.board import Board, hex_json, parse_hex
 from housing_lab.streetcar.errors import IllegalMoveError, RecordError, StreetcarError
 from housing_lab.streetcar.game import Game
@@ -104,6 +105,9 @@ def _setup(record: dict[str, Any]) -> Game:
     goals = record.get("goals", [])
     if not isinstance(goals, list):
         raise StreetcarError(f"goals must be a list of names, not {goals!r}")
+    for goal in goals:
+        if not isinstance(goal, str):
+            raise StreetcarError(f"a goal is a name (a string), not {goal!r}")
     rules = Rules(penalty=penalty, goals=frozenset(goals))
     houses = record.get("houses")
     if not isinstance(houses, list):
@@ -137,15 +141,16 @@ def _check_final(recorded: object, game: Game) -> None:
 
 
 def write_record(path: str | Path, game: Game) -> None:
-    """Write a game's record as JSON (one file per game)."""
-    Path(path).write_text(json.dumps(to_record(game)) + "\n", encoding="utf-8")
+    """Write a game's record as JSON (one file per game), atomically: an interrupted write
+    leaves the old file, never half a record."""
+    write_text_atomic(path, json.dumps(to_record(game)) + "\n")
 
 
 def read_record(path: str | Path, *, require_complete: bool = True) -> Game:
-    """Read and replay a record file; malformed JSON is a RecordError, a missing file OSError."""
-    text = Path(path).read_text(encoding="utf-8")
+    """Read and replay a record file. It is read like every user document (`jsonio`: UTF-8,
+    nesting depth, no duplicate keys); an unreadable file or bad JSON is a RecordError."""
     try:
-        record = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RecordError(f"{path} is not valid JSON: {error.msg} at line {error.lineno}") from None
+        record = load_path(path)
+    except JsonInputError as error:
+        raise RecordError(str(error)) from None
     return replay(record, require_complete=require_complete)

@@ -62,7 +62,7 @@ function elapsedSeconds(model) {
   return model.get("timer_elapsed") + (started ? Math.max(0, Date.now() - started) / 1000 : 0);
 }
 
-function renderTimer(parent, model, minutes, send) {
+function renderTimer(parent, model, minutes, send, done) {
   const box = h("div", { class: "hl-gt-timer", role: "timer", "aria-live": "off" }, parent);
   const display = h("div", { class: "hl-gt-clock", "data-timer": "" }, box);
   const status = h("div", { class: "hl-gt-clock-status" }, box);
@@ -105,8 +105,9 @@ function renderTimer(parent, model, minutes, send) {
     }
     toggle.disabled = up;
     toggle.textContent = running() ? "Pause timer" : "Start timer";
-    status.textContent = up
-      ? "Time is up: anyone may call the state."
+    status.textContent = done && !running()
+      ? "Negotiation over: every square of this phase has a tile."
+      : up ? "Time is up: anyone may call the state."
       : running() ? "Negotiating\u2026" : "Timer paused. Start it when the negotiation begins.";
   };
   tick();
@@ -136,7 +137,7 @@ function renderBuild(root, d, model, send, timers) {
     h("b", {}, banner, "100% Affordable Housing is in force: ");
     banner.append(`phase-2 tiles may contain only low or middle income homes. Allowed: ${d.affordable_only.join(", ")}.`);
   }
-  timers.tick = renderTimer(root, model, d.minutes, send);
+  timers.tick = renderTimer(root, model, d.minutes, send, d.empty.length === 0);
   h("div", { class: "hl-gt-status", "data-empty": d.empty.join(" ") }, root,
     d.empty.length ? `Empty squares: ${d.empty.join(", ")}` : "Every square of this phase has a tile.");
   tieOrder(root, d.tie_order, send);
@@ -157,7 +158,7 @@ function renderExtra(root, d, send) {
       () => send({ action: "redraw", team: row.team }),
       { "data-action": "redraw", "data-redraw": row.team, disabled: !row.can_redraw });
   }
-  h("div", { class: "hl-gt-status" }, root, `${d.deck_left} cards left in the deck (7 are kept for the draft).`);
+  h("div", { class: "hl-gt-status" }, root, `${d.deck_left} cards left in the deck (${d.kept_for_draft} are kept for the draft).`);
   tieOrder(root, d.tie_order, send);
   const row = h("div", { class: "hl-gt-row" }, root);
   button(row, d.next_label, "next", () => send({ action: "next" }),
@@ -223,7 +224,7 @@ function renderScoring(root, d, send) {
   h("div", { class: "hl-gt-winner", "data-winners": d.winners.join("|") }, root, d.tie_break);
   const s = d.summary;
   h("div", { class: "hl-gt-status" }, root,
-    `Housed: ${s.housed.high} high, ${s.housed.middle} middle, ${s.housed.low} low income (of 12 each). ` +
+    `Housed: ${s.housed.high} high, ${s.housed.middle} middle, ${s.housed.low} low income (of ${s.residents_per_income} each). ` +
     `New homes: ${s.new_homes.total}. Spending: $${s.spending}.`);
   const grid = h("div", { class: "hl-gt-final" }, root);
   for (const team of d.teams) {
@@ -258,7 +259,8 @@ function renderSetup(root, view, form, send, redraw) {
     return h("div", { class: "hl-gt-inputs" }, row);
   };
   const count = field("Number of teams");
-  for (let n = 2; n <= 6; n += 1) {
+  const setup = view.setup || {};
+  for (let n = setup.min_teams ?? 2; n <= (setup.max_teams ?? 6); n += 1) {
     button(count, String(n), `count-${n}`, () => {
       while (form.teams.length < n) form.teams.push(form.defaults[form.teams.length] || `Team ${form.teams.length + 1}`);
       form.teams.length = n;

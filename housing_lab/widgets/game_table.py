@@ -171,27 +171,27 @@ class GameTable(ipywidgets.VBox):
 
     # --- decisions, each routed to the engine ---------------------------------------------
     def place(self, square: str, tile: str) -> None:
-        game = self._need_game()
-        with self._shown(on_board=True):
-            game.place(square, tile)
+        self._play({"action": "place", "square": square, "tile": tile}, on_board=True)
         self.board.selected = square
         self._say(f"{square}: {self._tile_names[tile]}.", on_board=True)
 
     def clear(self, square: str) -> None:
-        game = self._need_game()
-        with self._shown(on_board=True):
-            game.clear(square)
+        self._play({"action": "clear", "square": square}, on_board=True)
         self._say(f"{square} cleared.", on_board=True)
 
     def call_state(self, minutes_elapsed: float | None = None) -> dict[str, str]:
         """The state steps in: random tiles on the empty squares of this phase.
 
         `minutes_elapsed` (the browser timer sends it) must have reached the negotiation timer;
-        None is the teacher's override ("call it now").
+        None is the teacher's override ("call it now"). Either way the negotiation is over, so
+        the countdown stops (at time up).
         """
-        game = self._need_game()
-        with self._shown():
-            filled = game.call_state(minutes_elapsed=minutes_elapsed)
+        action: dict[str, Any] = {"action": "call_state"}
+        if minutes_elapsed is not None:
+            action["minutes_elapsed"] = minutes_elapsed
+        filled: dict[str, str] = dict(self._play(action)["tiles"])
+        minutes = self._need_game().state.options.negotiation_minutes
+        self.panel.stop_timer(minutes * 60)
         placed = ", ".join(f"{sq} gets {self._tile_names.get(t, t)}" for sq, t in filled.items())
         self._say(f"The state stepped in: {placed}.", on_board=True)
         return filled
@@ -202,39 +202,39 @@ class GameTable(ipywidgets.VBox):
         `tie_order` (every team once) breaks ties in the draft order; default: the order set
         on the table (seating order unless changed).
         """
-        game = self._need_game()
+        self._need_game()
         if self.stage == "movein":
             return self.step_move_in()
         order = list(tie_order) if tie_order is not None else (self._tie_order or None)
-        with self._shown():
-            game.advance(tie_order=order)
-            self.playback.step = 0
-            if tie_order is not None:
-                self._tie_order = list(tie_order)
+        action: dict[str, Any] = {"action": "advance"}
+        if order is not None:
+            action["tie_order"] = order
+        self._play(action)
+        self.playback.step = 0
+        if tie_order is not None:
+            self._tie_order = list(tie_order)
         self._say(self._entered_text())
         return self.stage
 
     def redraw(self, team: str) -> str:
-        game = self._need_game()
-        with self._shown():
-            old = game.state.extra.get(team, "")
-            card = game.redraw(team)
+        record = self._play({"action": "redraw", "player": team})
+        old, card = record["discarded"], record["drew"]
         self._say(f"{team} discards {cards()[old].name} and draws {cards()[card].name}.")
-        return card
+        return str(card)
 
     def pick(self, team: str, card: str) -> None:
         game = self._need_game()
-        with self._shown():
-            game.pick(team, card)
+        self._play({"action": "pick", "player": team, "card": card})
         text = f"{team} takes {cards()[card].name}."
         if game.phase == "policies":
-            text += " The draft is over: two policy cards are drawn."
+            drawn = views.number_word(len(game.state.policies_drawn)).lower()
+            text += f" The draft is over: {drawn} policy cards are drawn."
         self._say(text)
 
     def enact(self, policies: str | Sequence[str]) -> None:
         game = self._need_game()
-        with self._shown():
-            game.enact(policies)
+        chosen = [policies] if isinstance(policies, str) else list(policies)
+        self._play({"action": "enact", "policies": chosen})
         names = " and ".join(POLICY_NAMES[p] for p in game.state.policies)
         self._say(f"Enacted {names}. Phase 2 begins.")
 
@@ -389,6 +389,14 @@ class GameTable(ipywidgets.VBox):
                 )
             )
         return self.game
+
+    def _play(self, action: dict[str, Any], on_board: bool = False) -> dict[str, Any]:
+        """One decision through the engine's `apply` (the rules live there); returns the log
+        record it left (the tiles the state drew, the card a redraw drew)."""
+        game = self._need_game()
+        with self._shown(on_board=on_board):
+            game.apply(action)
+        return dict(game.state.log[-1])
 
     def _refused(self, error: HousingLabError) -> HousingLabError:
         self._say(str(error), "error")

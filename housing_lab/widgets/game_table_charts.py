@@ -1,8 +1,8 @@
 """The move-in chart of the game table: stacked bars per income that grow wave by wave.
 
 The lab's `OutcomeChart` shows the end of move-in; on the table the class watches it happen, so
-this chart replays the engine's event log up to a point and also shows residents who have been
-displaced and are still looking for a home. After the last event it equals the lab's chart.
+this chart shows the engine's `outcomes_after` part-way through, including residents who have
+been displaced and are still looking for a home. After the last event it equals the lab's chart.
 """
 
 from __future__ import annotations
@@ -13,35 +13,22 @@ from typing import Any
 import bqplot
 import ipywidgets
 
-from housing_lab.north_berkeley.movein import OUTCOMES, MoveInResult
+from housing_lab.north_berkeley.movein import DISPLACED_WAITING, OUTCOMES, MoveInResult
 from housing_lab.north_berkeley.policies import INCOMES, RESIDENTS_PER_INCOME
 from housing_lab.widgets.nb_charts import INCOME_LABELS, OUTCOME_COLORS, OUTCOME_LABELS
 
-WAITING = "displaced_waiting"
+WAITING = DISPLACED_WAITING
 CATEGORIES = (*OUTCOMES[:3], WAITING, *OUTCOMES[3:])
 LABELS = {**OUTCOME_LABELS, WAITING: "displaced, looking for a home"}
 COLORS = [*OUTCOME_COLORS[:3], "#f28e2b", *OUTCOME_COLORS[3:]]
 
 
 def outcomes_so_far(move_in: MoveInResult, count: int | None = None) -> dict[str, dict[str, int]]:
-    """Per income, how many residents are in each category after the first `count` events
-    (None: all). Newcomers who have not had their turn yet are not counted."""
-    events = move_in.events if count is None else move_in.events[:count]
-    status: dict[str, str] = {resident: "stayed" for resident in move_in.initial.values()}
-    for event in events:
-        resident = move_in.residents[event.resident]
-        if event.kind == "displaced":
-            status[event.resident] = WAITING
-        elif event.kind == "placed":
-            was_displaced = status.get(event.resident) == WAITING and not resident.newcomer
-            status[event.resident] = "rehoused" if was_displaced else "newcomer_housed"
-        else:
-            was_displaced = status.get(event.resident) == WAITING and not resident.newcomer
-            status[event.resident] = "displaced_left" if was_displaced else "newcomer_left"
-    table = {income: dict.fromkeys(CATEGORIES, 0) for income in INCOMES}
-    for resident, category in status.items():
-        table[move_in.residents[resident].income][category] += 1
-    return table
+    """Per income, how many residents are in each chart category after the first `count`
+    events (None: all): the engine's `outcomes_after`, without the newcomers still waiting
+    for their turn (the bars grow to 12 as they arrive)."""
+    progress = move_in.outcomes_after(count)
+    return {income: {c: progress[income][c] for c in CATEGORIES} for income in INCOMES}
 
 
 def chart_rows(table: dict[str, dict[str, int]]) -> list[list[int]]:

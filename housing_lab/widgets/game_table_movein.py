@@ -7,14 +7,14 @@ changes no game state, just how much of the engine's move-in the board and the c
 from __future__ import annotations
 
 from housing_lab.north_berkeley.errors import IllegalActionError
+from housing_lab.north_berkeley.movein import WAVES
 from housing_lab.north_berkeley.scoring import ScenarioResult
 from housing_lab.widgets import game_table_views as views
 from housing_lab.widgets.game_table_charts import MoveInChart
 from housing_lab.widgets.nb_board import NorthBerkeleyBoard
 
-MOVEIN_STEPS = 3  # high, middle, low; one more step shows the scores
+MOVEIN_STEPS = len(WAVES)  # high, middle, low; one more step shows the scores
 SCORING_STEP = MOVEIN_STEPS + 1
-WAVES = ("high", "middle", "low")
 
 
 def chart_title(step: int) -> str:
@@ -60,7 +60,7 @@ class MoveInPlayback:
 
     def show(self, board: NorthBerkeleyBoard, stage: str, result: ScenarioResult) -> None:
         """The board replayed up to the current wave; in move-in, the chart as well."""
-        bounds = views.group_bounds(result.move_in.events)
+        bounds = result.move_in.wave_bounds()
         index = 0
         if stage == "scoring" or (stage == "movein" and self.step >= MOVEIN_STEPS):
             index = -1

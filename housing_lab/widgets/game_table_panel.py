@@ -41,3 +41,9 @@ class TablePanel(ActionWidget):
         with self.hold_sync():
             self.timer_elapsed = 0.0
             self.timer_started = 0.0
+
+    def stop_timer(self, seconds: float) -> None:
+        """Stop the countdown at `seconds` elapsed (the state was called: negotiation is over)."""
+        with self.hold_sync():
+            self.timer_elapsed = float(seconds)
+            self.timer_started = 0.0

@@ -135,6 +135,7 @@ class TableScreen:
         if game is not None and stage != "setup":
             result = game.result()
             self.playback.show(self.board, stage, result)
+            self.board.allowed = views.allowed_tiles(game)
         view = table_view(
             stage,
             game,

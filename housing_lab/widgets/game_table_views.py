@@ -9,14 +9,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from housing_lab.north_berkeley import rules
 from housing_lab.north_berkeley.constituents import CardScore, cards
-from housing_lab.north_berkeley.game import Game, cards_dealt
-from housing_lab.north_berkeley.movein import MoveEvent
+from housing_lab.north_berkeley.game import Game
+from housing_lab.north_berkeley.movein import DISPLACED_WAITING, WAVES, MoveEvent
 from housing_lab.north_berkeley.policies import (
-    AFFORDABLE_100,
+    EXISTING_PER_INCOME,
     INCOMES,
     POLICY_NAMES,
     POLICY_TEXT,
+    RESIDENTS_PER_INCOME,
     RuleOptions,
 )
 from housing_lab.north_berkeley.scoring import ScenarioResult, score_as_is, score_hand
@@ -35,7 +37,8 @@ STAGE_LABELS = {
 }
 INCOME_NAMES = {"high": "High income", "middle": "Middle income", "low": "Low income"}
 SCORE_MODE_TEXT = {
-    "as_is": "the cards scored on the board as it stands (only the 12 existing residents "
+    "as_is": "the cards scored on the board as it stands (only the "
+    f"{EXISTING_PER_INCOME * len(INCOMES)} existing residents "
     "live there; nobody has moved in yet)",
     "projected": "the cards scored as if move-in happened now on the board as it stands",
 }
@@ -48,6 +51,20 @@ STEP_PLACES = {
     "displace_houses": "Existing houses",
     "displace_apartments": "Existing apartments",
 }
+
+
+NUMBER_WORDS = ("No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine")
+
+
+def number_word(count: int) -> str:
+    """A small count spelled out at the start of a sentence ("Seven cards ..."), else digits."""
+    return NUMBER_WORDS[count] if 0 <= count < len(NUMBER_WORDS) else str(count)
+
+
+def teams_with_extra_draw() -> str:
+    """Which team counts have the extra draw, in words: "2 or 3" (from the rules module)."""
+    counts = [str(n) for n in range(rules.MIN_PLAYERS, rules.EXTRA_DRAW_MAX_PLAYERS + 1)]
+    return " or ".join([", ".join(counts[:-1]), counts[-1]] if len(counts) > 1 else counts)
 
 
 def card_state(score: CardScore | None) -> dict[str, Any] | None:
@@ -78,7 +95,7 @@ def steps(stage: str, teams: int) -> list[dict[str, str]]:
     strip = []
     for index, name in enumerate(STAGES):
         status = "done" if index < current else "current" if index == current else "todo"
-        if name == "extra_draw" and teams > 3:
+        if name == "extra_draw" and not rules.has_extra_draw(teams):
             status = "skipped"
         strip.append({"stage": name, "label": STAGE_LABELS[name], "status": status})
     return strip
@@ -90,7 +107,7 @@ def team_views(
 ) -> list[dict[str, Any]]:
     """Each team's cards. Hidden hands: starting cards only for the revealed team; open hands
     (and revealed cards) carry their state now and if move-in happened now."""
-    dealt = cards_dealt(len(game.players))
+    dealt = rules.cards_dealt(len(game.players))
     show_scores = stage not in ("movein", "scoring")
     now = score_as_is(game.scenario()) if show_scores else {}
     projected = result.cards if show_scores else {}
@@ -122,6 +139,12 @@ def team_views(
     return teams
 
 
+def allowed_tiles(game: Game) -> dict[str, list[str]]:
+    """Square -> tiles the engine's `place` accepts there now (none outside its phase), so
+    the palette can grey out the rest; a greyed tile still reaches the engine, which says why."""
+    return {square: list(game.allowed_tiles(square)) for square in game.layout.squares}
+
+
 # --- the decision of each stage ---------------------------------------------------------------
 def build_view(
     game: Game, catalogue_names: Mapping[str, str], tie_order: Sequence[str]
@@ -145,26 +168,26 @@ def build_view(
         "tie_order": None,
         "next_label": f"Finish phase {phase} ▸",
     }
-    if phase == 2 and AFFORDABLE_100 in game.state.policies:
-        allowed = [
-            name for tile, name in catalogue_names.items() if game.catalogue[tile].affordable_only
-        ]
-        view["affordable_only"] = allowed
-    if phase == 1 and len(game.players) > 3:
+    allowed = set(game.allowed_tiles(squares[-1])) if squares else set(catalogue_names)
+    if set(catalogue_names) - allowed:
+        view["affordable_only"] = [n for tile, n in catalogue_names.items() if tile in allowed]
+    if phase == 1 and not rules.has_extra_draw(len(game.players)):
         view["tie_order"] = list(tie_order)
     return view
 
 
 def extra_view(game: Game, tie_order: Sequence[str]) -> dict[str, Any]:
     scores = game.current_card_scores()
+    legal = game.legal_actions()
     rows = []
     for team in game.players:
         card = game.state.extra[team]
-        can = game.can_redraw(team)
+        can = {"action": "redraw", "player": team} in legal
         if can:
             why = "scores −1 on the board now: the team may discard it and draw again"
         elif scores[card].minus:
-            why = "scores −1, but no card can be spared: 7 stay in the deck for the draft"
+            kept = rules.DRAFT_SIZE
+            why = f"scores −1, but no card can be spared: {kept} stay in the deck for the draft"
         else:
             why = "does not score −1 now: the team keeps it"
         rows.append(
@@ -179,11 +202,13 @@ def extra_view(game: Game, tie_order: Sequence[str]) -> dict[str, Any]:
         "kind": "extra",
         "heading": "Extra card: each team draws one more, face up",
         "text": (
-            "With 2 or 3 teams each team gets one more constituent, face up. A card "
+            f"With {teams_with_extra_draw()} teams each team gets one more constituent, "
+            "face up. A card "
             "that already scores −1 may be discarded for a new one, again and again."
         ),
         "rows": rows,
         "deck_left": len(game.state.deck),
+        "kept_for_draft": rules.DRAFT_SIZE,
         "tie_order": list(tie_order),
         "next_label": "Start the draft ▸",
     }
@@ -235,7 +260,10 @@ def draft_view(game: Game) -> dict[str, Any]:
     return {
         "kind": "draft",
         "heading": f"Draft: {turn} picks a constituent",
-        "text": "Seven cards lie face up. In turn, each team takes one, face up.",
+        "text": (
+            f"{number_word(rules.DRAFT_SIZE)} cards lie face up. "
+            "In turn, each team takes one, face up."
+        ),
         "turn": turn,
         "order": order,
         "explanation": draft_explanation(game),
@@ -244,31 +272,33 @@ def draft_view(game: Game) -> dict[str, Any]:
 
 
 def policies_view(game: Game) -> dict[str, Any]:
+    """The choices are the engine's legal `enact` actions: each drawn card alone, then both."""
     drawn = game.state.policies_drawn
     policy = [{"id": p, "name": POLICY_NAMES[p], "text": POLICY_TEXT[p]} for p in drawn]
-    choices = [{"label": f"Enact {POLICY_NAMES[p]} only", "policies": [p]} for p in drawn]
-    choices.append({"label": "Enact both", "policies": list(drawn)})
+    enactable = [a["policies"] for a in game.legal_actions() if a["action"] == "enact"]
+    choices = [
+        {
+            "label": f"Enact {POLICY_NAMES[chosen[0]]} only" if len(chosen) == 1 else "Enact both",
+            "policies": list(chosen),
+        }
+        for chosen in enactable
+    ]
     return {
         "kind": "policies",
         "heading": "Policies: enact one or both",
-        "text": "Two policy cards are drawn. The table must agree to enact at least one.",
+        "text": (
+            f"{number_word(rules.POLICIES_DRAWN)} policy cards are drawn. "
+            "The table must agree to enact at least one."
+        ),
         "drawn": policy,
         "choices": choices,
     }
 
 
 # --- move-in ----------------------------------------------------------------------------------
-def group_bounds(events: Sequence[MoveEvent]) -> list[int]:
-    """Event counts after 0, 1, 2, 3 income groups (high, middle, low)."""
-    bounds = [0]
-    for income in INCOMES:
-        bounds.append(bounds[-1] + sum(1 for e in events if e.step.startswith(f"{income}:")))
-    return bounds
-
-
 def group_lines(events: Sequence[MoveEvent], income: str) -> list[str]:
     """What one income group did, step by step, in counts a class can follow."""
-    mine = [e for e in events if e.step.startswith(f"{income}:")]
+    mine = [e for e in events if e.wave == income]
     lines = []
     for step in dict.fromkeys(e.step.split(":", 1)[1] for e in mine):
         here = [e for e in mine if e.step == f"{income}:{step}"]
@@ -291,12 +321,12 @@ def group_lines(events: Sequence[MoveEvent], income: str) -> list[str]:
 
 
 def movein_view(game: Game, result: ScenarioResult, step: int) -> dict[str, Any]:
-    events = result.move_in.events
+    move_in = result.move_in
+    events, bounds, newcomers = move_in.events, move_in.wave_bounds(), move_in.newcomers()
     groups = []
-    for number, income in enumerate(INCOMES, start=1):
-        before = events[: group_bounds(events)[number - 1]]
-        waiting = sum(1 for e in before if e.kind == "displaced" and e.income == income)
-        header = f"{INCOME_NAMES[income]}: 8 newcomers"
+    for number, income in enumerate(WAVES, start=1):
+        waiting = move_in.outcomes_after(bounds[number - 1])[income][DISPLACED_WAITING]
+        header = f"{INCOME_NAMES[income]}: {newcomers[income]} newcomers"
         if waiting and number - 1 <= step:  # known once the waves before it have moved in
             header += f" + {waiting} displaced"
         groups.append(
@@ -308,7 +338,7 @@ def movein_view(game: Game, result: ScenarioResult, step: int) -> dict[str, Any]
                 "lines": group_lines(events, income) if number <= step else [],
             }
         )
-    labels = [f"{INCOME_NAMES[i]} moves in ▸" for i in INCOMES] + ["Show the final scores ▸"]
+    labels = [f"{INCOME_NAMES[i]} moves in ▸" for i in WAVES] + ["Show the final scores ▸"]
     notes = []
     if "vacancy_control" in result.scenario.policies:
         notes.append("Vacancy control is in force: nobody can be displaced.")
@@ -317,9 +347,10 @@ def movein_view(game: Game, result: ScenarioResult, step: int) -> dict[str, Any]
     return {
         "kind": "movein",
         "step": step,
-        "heading": "Move-in" if step == 0 else f"Move-in: {INCOMES[step - 1]} income has moved in",
+        "heading": "Move-in" if step == 0 else f"Move-in: {WAVES[step - 1]} income has moved in",
         "text": (
-            "Newcomers arrive in three waves: high income first, then middle, then low. "
+            f"Newcomers arrive in {number_word(len(WAVES)).lower()} waves: high income first, "
+            "then middle, then low. "
             "Watch who finds a home and who is displaced."
         ),
         "groups": groups,
@@ -335,6 +366,7 @@ def result_summary(result: ScenarioResult) -> dict[str, Any]:
         "new_homes": data["new_homes"],
         "housed": data["housed"],
         "displaced": data["displaced"],
+        "residents_per_income": RESIDENTS_PER_INCOME,
     }
 
 
@@ -381,4 +413,6 @@ def setup_defaults(
         "current_score": options.current_score,
         "hidden_hands": hidden,
         "score_modes": dict(SCORE_MODE_TEXT),
+        "min_teams": rules.MIN_PLAYERS,
+        "max_teams": rules.MAX_PLAYERS,
     }

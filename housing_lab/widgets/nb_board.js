@@ -16,19 +16,12 @@ function money(cost) {
   return Number.isInteger(cost) ? `$${cost}` : `$${cost.toFixed(1)}`;
 }
 
-// Who lives where after the first `count` events (count < 0: all of them).
+// Who lives where after the first `count` events (count < 0: all of them): a frame Python
+// computed with the engine (`frames[count]`), never a replay of the log here.
 function occupancyAt(model, count) {
-  const final = model.get("occupants");
-  const events = model.get("events");
-  if (count < 0 || count >= events.length) return final;
-  const occ = {};
-  for (const home of Object.keys(final)) occ[home] = null;
-  for (const [home, income] of Object.entries(model.get("initial"))) occ[home] = income;
-  for (const event of events.slice(0, count)) {
-    if (event.kind === "placed") occ[event.home] = event.income;
-    else if (event.kind === "displaced") occ[event.home] = null;
-  }
-  return occ;
+  const frames = model.get("frames");
+  if (count < 0 || count >= frames.length) return model.get("occupants");
+  return frames[count];
 }
 
 function squareOrigin(square) {
@@ -260,10 +253,17 @@ function renderPalette(palette, model, onChoose, onClear) {
     ? `Square ${selected} selected: choose a tile, or clear it.`
     : "Click a square on the board (or Tab to it and press Enter), then choose a tile.";
   const grid = html("div", { class: "hl-palette-grid" }, palette);
+  // Python sends the tiles the engine accepts on each square; the others are greyed (a click
+  // still goes to Python, and the engine's refusal says why).
+  const allowed = (model.get("allowed") || {})[selected];
   for (const tile of model.get("catalogue")) {
-    const button = html("button", { class: "hl-tile-choice", "data-tile-choice": tile.id,
-      title: `${tile.name}: ${tile.homes.length} home(s), ${money(tile.cost)}`, type: "button" }, grid);
+    const refused = Array.isArray(allowed) && !allowed.includes(tile.id);
+    const title = `${tile.name}: ${tile.homes.length} home(s), ${money(tile.cost)}` +
+      (refused ? ` (not allowed on ${selected} now)` : "");
+    const button = html("button", { class: `hl-tile-choice${refused ? " hl-not-allowed" : ""}`,
+      "data-tile-choice": tile.id, title, type: "button" }, grid);
     if (!selected) button.setAttribute("aria-disabled", "true");
+    if (refused) button.setAttribute("data-not-allowed", "");  // greyed, still clickable
     const icon = el("svg", { width: 46, height: 34, viewBox: "0 0 46 34", "aria-hidden": "true" }, button);
     if (tile.homes.length) {
       const w = tile.homes.length === 1 ? 20 : 44;
@@ -336,7 +336,7 @@ function render({ model, el: root }) {
   const message = html("div", { class: "hl-message", role: "status", "aria-live": "polite" }, root);
   const main = html("div", { class: "hl-board-main" }, root);
   const svg = el("svg", { class: "hl-board-svg", viewBox: "0 0 590 590", role: "group",
-    "aria-label": "North Berkeley site: 9 squares by the station" }, main);
+    "aria-label": "North Berkeley site by the station" }, main);
   const palette = html("div", { class: "hl-palette" }, main);
   const replay = html("div", { class: "hl-replay" }, root);
   const legend = html("div", { class: "hl-legend" }, root);
@@ -406,8 +406,8 @@ function render({ model, el: root }) {
 
   draw();
   const stops = [
-    listen(model, ["site", "catalogue", "tiles", "policies", "occupants", "initial", "events",
-      "replay_index", "selected", "message", "message_kind"], schedule),
+    listen(model, ["site", "catalogue", "tiles", "policies", "occupants", "frames", "events",
+      "replay_index", "selected", "allowed", "message", "message_kind"], schedule),
     listen(model, ["download"], () => saveDownload(model, "board.json")),
   ];
   return () => {

@@ -1,6 +1,7 @@
 """The North Berkeley board widget: SVG site, tile palette, messages and move-in replay.
 
-It is a view: it shows the traits Python gives it and sends the student's clicks back as
+It is a view: it shows the traits Python gives it (the move-in replay steps through frames
+the engine computed) and sends the student's clicks back as
 `{"action": "place" | "clear", ...}` messages to `on_action`. It never decides a rule.
 """
 
@@ -36,6 +37,13 @@ def catalogue_state(catalogue: Catalogue) -> list[dict[str, Any]]:
     ]
 
 
+def move_in_frames(result: ScenarioResult) -> list[dict[str, str | None]]:
+    """Who lives where (home -> income) after 0, 1, ... all move-in events, as the engine says:
+    the replay shows these frames and does not replay the log itself."""
+    move_in = result.move_in
+    return [move_in.incomes_after(count) for count in range(len(move_in.events) + 1)]
+
+
 class NorthBerkeleyBoard(ActionWidget):
     """The board alone; `NorthBerkeleyLab` wires it to the engine."""
 
@@ -46,11 +54,13 @@ class NorthBerkeleyBoard(ActionWidget):
     catalogue = traitlets.List().tag(sync=True)
     tiles = traitlets.Dict().tag(sync=True)
     policies = traitlets.List().tag(sync=True)
-    initial = traitlets.Dict().tag(sync=True)  # existing home -> income before move-in
     occupants = traitlets.Dict().tag(sync=True)  # every home -> income or None after move-in
-    events = traitlets.List().tag(sync=True)
+    events = traitlets.List().tag(sync=True)  # the engine's move-in log, for the replay's text
+    frames = traitlets.List().tag(sync=True)  # frames[k]: home -> income after k events
     replay_index = traitlets.Int(-1).tag(sync=True)  # -1: after move-in; k: after k events
     selected = traitlets.Unicode("").tag(sync=True)
+    # square -> the tiles the rules accept there now (greyed otherwise); {}: grey out nothing
+    allowed = traitlets.Dict().tag(sync=True)
 
     def __init__(self, result: ScenarioResult | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -72,7 +82,7 @@ class NorthBerkeleyBoard(ActionWidget):
                 self.catalogue = catalogue_state(scenario.catalogue)
             self.tiles = dict(scenario.to_dict()["tiles"])
             self.policies = sorted(scenario.policies)
-            self.initial = dict(scenario.existing)
-            self.occupants = {home: move_in.income_in(home) for home in move_in.occupants}
+            self.occupants = move_in.incomes_after()
             self.events = [event.to_dict() for event in move_in.events]
+            self.frames = move_in_frames(result)
             self.replay_index = -1

@@ -22,7 +22,12 @@ import ipywidgets
 from housing_lab.errors import HousingLabError
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.layout import Layout, default_layout
-from housing_lab.north_berkeley.policies import POLICY_NAMES, RuleOptions, check_policy
+from housing_lab.north_berkeley.policies import (
+    POLICY_NAMES,
+    RESIDENTS_PER_INCOME,
+    RuleOptions,
+    check_policy,
+)
 from housing_lab.north_berkeley.scenario import (
     Scenario,
     check_square,
@@ -46,7 +51,7 @@ def summary(result: Mapping[str, Any]) -> str:
     housed = result["housed"]
     return (
         f"Housed: {housed['high']} high, {housed['middle']} middle, {housed['low']} low "
-        f"income (of 12 each). Spending ${result['spending']:g}."
+        f"income (of {RESIDENTS_PER_INCOME} each). Spending ${result['spending']:g}."
     )
 
 

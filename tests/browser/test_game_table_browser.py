@@ -119,13 +119,22 @@ def play_whole_game(page: Any, name: str) -> None:
 
     wait_stage(page, "phase2")
     page.click('[data-square="A1"]')
-    page.click('[data-tile-choice="tower_market"]')
+    page.wait_for_selector('[data-tile-choice="tower_market"][data-not-allowed]')  # greyed ...
+    assert page.locator('[data-tile-choice="tower_public"][data-not-allowed]').count() == 0
+    page.click('[data-tile-choice="tower_market"]')  # ... yet a click gets the engine's reason
     page.wait_for_selector(".hl-gt-message.hl-error:has-text('A1 (tower_market)')")
     page.click('[data-tile-choice="tower_public"]')
     wait_until(page, lambda s: s["tiles"].get("A1") == "tower_public", "A1 placed")
     screenshot(table, f"{name}-5-phase2")
+    page.click('[data-action="timer-toggle"]')  # the countdown runs ...
+    page.wait_for_selector('.hl-gt-clock-status:has-text("Negotiating")')
     page.click('[data-action="call-now"]')
     wait_until(page, lambda s: len(s["tiles"]) == 9, "the state filling phase 2")
+    page.wait_for_selector('.hl-gt-clock-status:has-text("Negotiation over")')  # ... and stops
+    clock = page.locator("[data-timer]")
+    stopped = clock.inner_text()
+    time.sleep(1.2)
+    assert clock.inner_text() == stopped == "0:00"
     page.click('[data-action="next"]')
 
     wait_stage(page, "movein")

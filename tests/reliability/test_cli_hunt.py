@@ -273,11 +273,6 @@ def test_replay_of_any_damaged_record(
     assert_contract(*run(["streetcar", "replay", str(path)]))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=TypeError,
-    reason="streetcar/record.py does not check that goals are strings (reported, not my file)",
-)
 def test_replay_of_a_record_with_a_list_as_goal(record: dict, tmp_path: Path) -> None:
     path = tmp_path / "r.json"
     path.write_text(json.dumps({**record, "goals": [["parks"]]}))

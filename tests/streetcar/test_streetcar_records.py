@@ -138,6 +138,7 @@ def test_final_block_must_match(record: dict) -> None:
         ({"players": ["red", "purple"]}, "players must be"),
         ({"penalty": "ten"}, "penalty must be an integer"),
         ({"goals": ["skyscraper"]}, "unknown development goal 'skyscraper'"),
+        ({"goals": [["parks"]]}, r"a goal is a name \(a string\), not \['parks'\]"),
         ({"houses": [[0, -4, "green"]]}, "unknown colour 'green'"),
         ({"houses": []}, "has no house"),
         ({"turns": {}}, "turns must be a list"),
@@ -151,10 +152,13 @@ def test_bad_setup(record: dict, change: dict, message: str) -> None:
 def test_bad_json_and_missing_file(tmp_path: Path) -> None:
     path = tmp_path / "broken.json"
     path.write_text("{")
-    with pytest.raises(RecordError, match="is not valid JSON"):
+    with pytest.raises(RecordError, match="malformed JSON"):
         read_record(path)
-    with pytest.raises(OSError):
+    with pytest.raises(RecordError, match="cannot read"):
         read_record(tmp_path / "missing.json")
+    path.write_text('{"board": [], "board": []}')
+    with pytest.raises(RecordError, match="board"):
+        read_record(path)  # duplicate keys are refused, not last-one-wins
     with pytest.raises(RecordError, match="JSON object"):
         replay([])
 

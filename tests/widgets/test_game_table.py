@@ -225,10 +225,19 @@ def test_timer_minutes_are_checked_by_the_engine_and_reset_each_phase() -> None:
     assert table.panel.timer_elapsed == 0.0 and table.panel.timer_started == 0.0
 
 
-def test_call_it_now_override_skips_the_timer() -> None:
-    table = GameTable(teams=["A", "B", "C"], seed=2)
+def test_call_it_now_override_skips_the_timer_and_stops_the_countdown() -> None:
+    table = GameTable(teams=["A", "B", "C"], seed=2, options=RuleOptions(negotiation_minutes=4))
+    table.panel.timer_elapsed, table.panel.timer_started = 30.0, 1.7e12  # running in a browser
     table.panel._handle_message(table.panel, {"action": "call_state", "override": True}, [])
     assert len(table.game.state.tiles) == 4 and table.panel.message.startswith("The state")
+    assert (table.panel.timer_started, table.panel.timer_elapsed) == (0.0, 240.0)
+
+
+def test_a_refused_call_leaves_the_countdown_running() -> None:
+    table = GameTable(teams=["A", "B", "C"], seed=2, options=RuleOptions(negotiation_minutes=4))
+    table.panel.timer_elapsed, table.panel.timer_started = 30.0, 1.7e12
+    table.panel._handle_message(table.panel, {"action": "call_state", "minutes_elapsed": 1}, [])
+    assert (table.panel.timer_started, table.panel.timer_elapsed) == (1.7e12, 30.0)
 
 
 def test_clicks_route_to_the_engine_and_refusals_only_show() -> None:

@@ -18,7 +18,7 @@ from housing_lab.widgets.game_table_charts import (
     outcomes_so_far,
     totals,
 )
-from housing_lab.widgets.game_table_views import draft_explanation, group_bounds, group_lines
+from housing_lab.widgets.game_table_views import draft_explanation, group_lines
 
 
 def to_draft(table: GameTable, tie_order: list[str] | None = None) -> None:
@@ -199,7 +199,7 @@ def test_move_in_is_played_out_wave_by_wave() -> None:
     assert table.chart is not None and table.chart in table.children[1].children
     result = table.game.result()
     events = result.move_in.events
-    bounds = group_bounds(events)
+    bounds = result.move_in.wave_bounds()
     assert bounds[-1] == len(events)
     waiting = sum(e.kind == "displaced" and e.income == "low" for e in events)
     assert waiting, "this game is chosen for displaced low income residents"
@@ -265,3 +265,74 @@ def test_a_placement_sends_one_board_update_and_one_panel_view(recording_comms) 
     assert any(
         u.get("message") == "C2: Low Income Public Housing Midrise." for u in panel.updates()
     )
+
+
+def test_rule_numbers_on_screen_come_from_the_rules_module(monkeypatch) -> None:
+    from housing_lab.north_berkeley import rules
+    from housing_lab.widgets import game_table_views as views
+
+    table = GameTable(teams=["A", "B", "C"], seed=3)
+    table.call_state()
+    table.next_phase()
+    assert table.stage == "extra_draw"
+    assert "With 2 or 3 teams" in table.view["decision"]["text"]
+    assert table.view["decision"]["kept_for_draft"] == 7
+    assert [s["status"] for s in views.steps("draft", 4)].count("skipped") == 1
+    assert "skipped" not in [s["status"] for s in views.steps("draft", 3)]
+    monkeypatch.setattr(rules, "DRAFT_SIZE", 5)
+    monkeypatch.setattr(rules, "EXTRA_DRAW_MAX_PLAYERS", 4)
+    assert "With 2, 3 or 4 teams" in views.extra_view(table.game, table.teams)["text"]
+    assert views.extra_view(table.game, table.teams)["kept_for_draft"] == 5
+    assert "skipped" not in [s["status"] for s in views.steps("draft", 4)]
+    table.next_phase()
+    assert views.draft_view(table.game)["text"].startswith("Five cards lie face up")
+
+
+def test_move_in_header_counts_newcomers_and_waiting_from_the_engine() -> None:
+    table = GameTable(teams=["A", "B", "C"], seed=3)
+    to_movein(table)
+    move_in = table.game.result().move_in
+    bounds = move_in.wave_bounds()
+    table.show_scores()
+    table.back_move_in()
+    for number, group in enumerate(table.view["decision"]["groups"], start=1):
+        income = group["income"]
+        waiting = move_in.outcomes_after(bounds[number - 1])[income]["displaced_waiting"]
+        expected = f"{move_in.newcomers()[income]} newcomers" + (
+            f" + {waiting} displaced" if waiting else ""
+        )
+        assert group["header"].endswith(expected)
+
+
+def test_the_palette_offers_what_the_engine_allows() -> None:
+    table = GameTable(teams=["A", "B", "C", "D"], seed=3)
+    assert table.view["decision"]["affordable_only"] is None
+    assert table.view["decision"]["tie_order"] == table.teams  # 4 teams: no extra draw
+    game = table.game
+    assert table.board.allowed["B1"] == list(game.catalogue) and table.board.allowed["A1"] == []
+    to_draft(table)
+    assert all(tiles == [] for tiles in table.board.allowed.values())  # nothing to build now
+    while table.stage == "draft":
+        table.pick(game.draft_turn(), game.state.draft_pool[0])
+    assert "affordable_100" in game.state.policies_drawn  # this seed is chosen for it
+    table.enact(["affordable_100"])
+    allowed = table.board.allowed["A1"]
+    assert allowed == list(game.allowed_tiles("A1")) and len(allowed) < len(game.catalogue)
+    names = {t["id"]: t["name"] for t in table.board.catalogue}
+    assert table.view["decision"]["affordable_only"] == [names[t] for t in allowed]
+
+
+def test_policy_choices_are_the_engines_legal_enact_actions() -> None:
+    table = GameTable(teams=["A", "B", "C"], seed=3)
+    to_draft(table)
+    while table.stage == "draft":
+        table.pick(table.game.draft_turn(), table.game.state.draft_pool[0])
+    legal = [a["policies"] for a in table.game.legal_actions()]
+    assert [c["policies"] for c in table.view["decision"]["choices"]] == legal
+
+
+def test_the_setup_screen_offers_the_team_counts_of_the_rules() -> None:
+    from housing_lab.north_berkeley.rules import MAX_PLAYERS, MIN_PLAYERS
+
+    setup = GameTable().view["setup"]
+    assert (setup["min_teams"], setup["max_teams"]) == (MIN_PLAYERS, MAX_PLAYERS) == (2, 6)

@@ -238,3 +238,16 @@ def test_the_lab_never_disagrees_with_the_engine(seed: int, steps) -> None:
         assert lab.result == engine(lab)
         assert lab.board.tiles == lab.scenario["tiles"]
         assert sorted(lab.board.policies) == sorted(lab.scenario["policies"])
+
+
+def test_the_board_replays_frames_the_engine_computed() -> None:
+    lab = NorthBerkeleyLab(seed=4)
+    for square, tile in {"A1": "tower_market", "B2": "midrise_workforce", "C3": "park"}.items():
+        lab.place(square, tile)
+    lab.set_policy("adu", True)
+    move_in = score_scenario(scenario_from_dict(lab.scenario)).move_in
+    frames = lab.board.frames
+    assert len(frames) == len(lab.board.events) + 1 == len(move_in.events) + 1
+    assert frames[0] == {h: lab.scenario["existing"].get(h) for h in lab.board.occupants}
+    assert frames[-1] == lab.board.occupants
+    assert frames[5] == move_in.incomes_after(5) and frames[5] != frames[0]
