@@ -26,7 +26,7 @@ from housing_lab.north_berkeley.policies import RuleOptions
 from housing_lab.north_berkeley.solver import every_card_nonnegative, pareto_frontier, solve
 from housing_lab.north_berkeley.sweep import random_boards
 
-SAMPLE_CHUNK = 1 << 14  # boards evaluated and written at a time
+SAMPLE_CHUNK = 1 << 12  # boards evaluated and written at a time (keeps peak memory well < 300 MB)
 DRAW_CHUNK = 1 << 16  # boards drawn at a time: memory stays flat for any --boards
 MAX_BOARDS = 10**9
 

@@ -42,7 +42,7 @@ from housing_lab.north_berkeley.scoring import money, score_scenario
 
 Row = tuple[tuple[int, ...], int, tuple[int, ...]]  # tile codes, policy mask, income codes
 FIRST_CHUNK, LAST_CHUNK = 64, 4096  # chunks grow: the first lines appear at once
-MAX_CACHED = 100_000  # JSON fragments kept per result section
+MAX_CACHED = 20_000  # JSON fragments kept per result section (about 30 MB at most)
 
 
 def chunk_sizes(last: int = LAST_CHUNK) -> Iterator[int]:
