@@ -53,17 +53,19 @@ def bar_chart(
     colours: Mapping[str, str] | None = None,
     value_max: float | None = None,
     whole_numbers: bool = True,
-    width: int = 760,
+    plot_width: int = 480,
 ) -> widgets.VBox:
     """Horizontal (grouped) bars: one row per category, one bar per series in each row.
 
-    `series` maps a series name (shown in the legend) to one value per category; NaN draws no
-    bar. Returns a box holding the title, the legend (when there are several series) and the
-    figure; `box.figure` is the bqplot Figure for tests and later updates."""
+    `series` maps a series name (shown in the legend) to one value per category. Returns a
+    box holding the title, the legend (when there are several series) and the figure;
+    `box.figure` is the bqplot Figure for tests and later updates."""
     names = list(series)
     values = np.array([list(series[name]) for name in names], dtype=float)
     if values.shape[1:] != (len(categories),):
         raise ValueError(f"each series needs {len(categories)} values, got {values.shape}")
+    if not np.isfinite(values).all():  # bqplot would draw a NaN-wide rect and log an error
+        raise ValueError("every value must be a number: give 0 and say why in the category")
     colours = dict(colours or {})
     spare = iter(OTHER_COLOURS)
     palette = {name: colours.get(name) or INCOME_COLOURS.get(name) or next(spare) for name in names}
@@ -106,7 +108,8 @@ def bar_chart(
         marks=[bars],
         axes=axes,
         fig_margin={"top": 10, "bottom": 50, "left": label_width, "right": 50},
-        layout=widgets.Layout(width=f"{width}px", height=f"{height}px"),
+        # the plot area keeps its width however long the labels are
+        layout=widgets.Layout(width=f"{label_width + plot_width + 50}px", height=f"{height}px"),
         display_toolbar=False,
         title="",
     )

@@ -50,7 +50,8 @@ def play_with_the_lab(page, name: str) -> None:
     scenario["tiles"] = {"C1": "tower_market"}
     after = wait_until_page_shows(page, scenario)
     assert after["bars"] != before["bars"], "the chart did not change"
-    assert "Placed tower_market on C1" in after["message"]
+    # the message may reach the page a moment after the board and the chart
+    page.wait_for_selector(".hl-nb-board .hl-message:has-text('Placed tower_market on C1')")
 
     page.locator(".hl-policy-vacancy_control input").check()
     scenario["policies"] = ["vacancy_control"]

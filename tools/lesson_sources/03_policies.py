@@ -92,8 +92,8 @@ table.astype(object).where(table.notna(), "")  # an empty cell where the policy 
         "md",
         r"""
 Numbers are easier to compare as a picture. Low income residents housed, per policy and board
-(a missing bar means the policy is not allowed on that board: 100% Affordable Housing forbids
-the market rate board's phase-2 buildings):
+(100% Affordable Housing forbids the market rate board's phase-2 buildings, so that board has no
+result under it):
 """,
     ),
     (
@@ -104,9 +104,13 @@ from housing_lab.widgets.lesson_charts import bar_chart
 allowed = table[table["Allowed?"] == "yes"]
 policies = [POLICY_LABEL[p] for p in POLICY_SETTINGS]
 low = allowed["Low income housed"].unstack("Board").reindex(policies)
+refused = {policy: [board for board in BOARDS if pd.isna(low.loc[policy, board])]
+           for policy in policies}
+labels = [f"{policy} (not allowed on the {', '.join(refused[policy])} board)"
+          if refused[policy] else policy for policy in policies]
 bar_chart(
-    policies,
-    {board: low[board].astype(float).tolist() for board in BOARDS},
+    labels,
+    {board: low[board].fillna(0).astype(float).tolist() for board in BOARDS},
     title="Low income residents housed (of 12), by policy and board",
     value_label="low income residents housed",
     colours=dict(zip(BOARDS, ["#0072B2", "#E69F00", "#009E73"], strict=True)),
