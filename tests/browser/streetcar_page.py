@@ -85,6 +85,8 @@ def bars_agree(bars: list[list[float]], products: list[list[int]]) -> bool:
     top = max(max(row) for row in products)
     if top == 0:
         return top_drawn < 1
+    if top_drawn == 0:  # the bars are not drawn yet (the caller polls again)
+        return False
     return all(
         abs(h / top_drawn - v / top) < 0.02
         for row_h, row_v in zip(drawn, products, strict=True)

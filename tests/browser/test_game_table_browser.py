@@ -228,6 +228,7 @@ def test_hidden_hands_handouts_setup_and_resume_in_voila(browser, tmp_path: path
         page.wait_for_selector(f'{TABLE} [data-square="A1"]', timeout=90_000)
         teams = page.locator(".hl-gt-part-teams")
         red_card = reference.state.hands["Red"][0]
+        teams.locator(".hl-gt-secret").nth(3).wait_for()  # the teams panel draws after the board
         assert teams.locator(".hl-gt-secret").count() == 4
         assert teams.locator("[data-card]").count() == 0  # nothing of the hands on screen
 
@@ -248,6 +249,7 @@ def test_hidden_hands_handouts_setup_and_resume_in_voila(browser, tmp_path: path
         page.click('[data-action="load"]')  # a button opens the hidden file input
         page.set_input_files(".hl-gt-file", str(resume_file(tmp_path)))
         wait_stage(page, "draft")
+        page.locator(".hl-gt-order li").nth(1).wait_for()
         assert page.locator(".hl-gt-order li").count() == 2
 
         page.click('[data-action="new-game"]')
@@ -263,6 +265,7 @@ def test_hidden_hands_handouts_setup_and_resume_in_voila(browser, tmp_path: path
         screenshot(page.locator(TABLE), "game-table-voila-setup")
         page.click('[data-action="start"]')
         wait_stage(page, "phase1")
+        teams.locator('.hl-gt-team[data-team="Owls"]').wait_for()  # its panel draws a moment later
         assert teams.locator(".hl-gt-team").count() == 2
         dealt = Game(["Hawks", "Owls"], seed=8).state.hands["Hawks"]
         for card in dealt:  # open hands: every card on screen
