@@ -10,7 +10,9 @@ document are already written when its error stops the run.
 
 from __future__ import annotations
 
+import itertools
 import json
+import random
 from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
 from functools import lru_cache
@@ -43,6 +45,8 @@ from housing_lab.north_berkeley.scoring import money, score_scenario
 Row = tuple[tuple[int, ...], int, tuple[int, ...]]  # tile codes, policy mask, income codes
 FIRST_CHUNK, LAST_CHUNK = 64, 4096  # chunks grow: the first lines appear at once
 MAX_CACHED = 20_000  # JSON fragments kept per result section (about 30 MB at most)
+HOMES_PER_GROUP = 4  # 4 codes a home: 256 precomputed fragments per group of 4 homes
+CARDS_PER_GROUP = 4  # (plus, minus) per card: 256 per group of 4 cards
 
 
 def chunk_sizes(last: int = LAST_CHUNK) -> Iterator[int]:
@@ -75,7 +79,20 @@ class BoardRows:
         per_income = len(self.homes) // len(INCOMES)
         self.even_split = [code for code in range(len(INCOMES)) for _ in range(per_income)]
         self.keys = frozenset(SCENARIO_KEYS)
-        self.shuffled = lru_cache(maxsize=4096)(self._shuffled)
+        self.empty_row = [evaluator.empty] * len(self.square_index)
+        # the seeded shuffle of setup step 1 (see scenario.shuffled_existing), written out
+        residents = layout.existing_ids
+        per = len(residents) // len(INCOMES)
+        self.resident_codes = [code for code in range(len(INCOMES)) for _ in range(per)]
+        self.shuffle_steps = [
+            (i, i + 1, (i + 1).bit_length()) for i in range(len(residents) - 1, 0, -1)
+        ]
+        positions = [residents.index(home) for home in self.homes]
+        self.home_positions = None if positions == sorted(positions) else positions
+        fast_is_exact = all(self._shuffled_fast(s) == self._shuffled(s) for s in range(64))
+        self.shuffled = lru_cache(maxsize=4096)(
+            self._shuffled_fast if fast_is_exact else self._shuffled
+        )
 
     def row(self, document: Any) -> Row:
         """The board row of a document; a bad one raises the scalar engine's error."""
@@ -98,31 +115,49 @@ class BoardRows:
         placement = shuffled_existing(self.evaluator.layout, seed)
         return tuple(self.income_code[placement[h]] for h in self.evaluator.homes)
 
+    def _shuffled_fast(self, seed: int) -> tuple[int, ...]:
+        """`_shuffled`, with `random.shuffle`'s steps written out (a third of the time per
+        line); `__init__` checks it gives the library's order and uses the library if not."""
+        codes = list(self.resident_codes)
+        getrandbits = random.Random(seed).getrandbits
+        for i, n, bits in self.shuffle_steps:
+            j = getrandbits(bits)
+            while j >= n:
+                j = getrandbits(bits)
+            codes[i], codes[j] = codes[j], codes[i]
+        if self.home_positions is None:
+            return tuple(codes)
+        return tuple(codes[p] for p in self.home_positions)
+
     def _fast_row(self, document: dict[str, Any]) -> Row | None:
-        """The row of a plainly valid document, or None to let the scalar parser decide."""
+        """The row of a plainly valid document, or None to let the scalar parser decide.
+
+        A lookup that fails (an unknown id, or a list where an id belongs: unhashable) means
+        "not plainly valid"; catching that is cheaper per line than checking types first."""
         if not self.keys.issuperset(document):
             return None
         tiles = document.get("tiles")
-        codes = [self.evaluator.empty] * len(self.square_index)
-        if tiles is not None:
-            if type(tiles) is not dict:
-                return None
-            for square, tile in tiles.items():
-                index = self.square_index.get(square)
-                code = self.tile_code.get(tile) if type(tile) is str else None
-                if index is None or code is None:
-                    return None
-                codes[index] = code
+        codes = list(self.empty_row)
         mask = 0
-        policies = document.get("policies")
-        if policies is not None:
-            if type(policies) is not list:
-                return None
-            for policy in policies:
-                bit = self.policy_bit.get(policy) if type(policy) is str else None
-                if bit is None or mask & bit:
+        try:
+            if tiles is not None:
+                if type(tiles) is not dict:
                     return None
-                mask |= bit
+                square_index, tile_code = self.square_index, self.tile_code
+                for square, tile in tiles.items():
+                    codes[square_index[square]] = tile_code[tile]
+            policies = document.get("policies")
+            if policies is not None:
+                if type(policies) is not list:
+                    return None
+                policy_bit = self.policy_bit
+                for policy in policies:
+                    bit = policy_bit[policy]
+                    if mask & bit:
+                        return None
+                    mask |= bit
+        except (KeyError, TypeError):
+            return None
         if mask & self.restricted_bit and any(
             codes[i] in self.market_tiles for i in self.phase_two
         ):
@@ -155,88 +190,131 @@ def _packed(values: np.ndarray, bits: int) -> list[int]:
     return (flat << shifts).sum(axis=1).tolist()
 
 
+class FragmentTable:
+    """JSON fragments for a row of small codes, precomputed for groups of a few columns.
+
+    A row of n codes (each below `base`) is written as n fragments joined by ", ". Instead of
+    caching whole rows (22 cards have 4^22 combinations, so a cache of rows misses on varied
+    input), every combination of each group of columns is written once, up front: a row is then
+    a few list lookups."""
+
+    def __init__(self, fragments: list[list[str]], sizes: list[int]):
+        self.base = len(fragments[0])
+        starts = list(itertools.accumulate(sizes, initial=0))
+        self.groups = [fragments[a:b] for a, b in itertools.pairwise(starts)]
+        self.tables = [
+            [", ".join(combination) for combination in _combinations(group)]
+            for group in self.groups
+        ]
+
+    def keys(self, codes: np.ndarray) -> list[tuple[int, ...]]:
+        """Per row, the index of its combination in each group's table."""
+        keys, start = [], 0
+        for group in self.groups:
+            part = codes[:, start : start + len(group)].astype(np.int64)
+            weights = self.base ** np.arange(len(group), dtype=np.int64)[::-1]
+            keys.append((part * weights).sum(axis=1).tolist())
+            start += len(group)
+        return list(zip(*keys, strict=True))
+
+    def text(self, keys: tuple[int, ...], groups: int | None = None) -> str:
+        """The fragments of one row (of its first `groups` groups), joined."""
+        tables = self.tables if groups is None else self.tables[:groups]
+        return ", ".join(map(list.__getitem__, tables, keys))
+
+
+def _sizes(columns: int, most: int) -> list[int]:
+    """Group sizes of at most `most` covering `columns` columns."""
+    return [min(most, columns - start) for start in range(0, columns, most)]
+
+
+def _combinations(group: list[list[str]]) -> Iterator[tuple[str, ...]]:
+    """Every choice of one fragment per column, the first column varying slowest."""
+    return itertools.product(*group)
+
+
 class ResultLines:
-    """The scalar engine's JSON result lines, assembled from fragments cached by value."""
+    """The scalar engine's JSON result lines, assembled from precomputed or cached fragments."""
 
     def __init__(self, evaluator: BatchEvaluator):
         self.evaluator = evaluator
         names = {-1: "null", **{c: json.dumps(i) for c, i in enumerate(INCOMES)}}
-        # "home": "income" for every home and every code (index code + 1: NOBODY is -1)
-        self.homes = [
-            [f"{json.dumps(h)}: {names[c]}" for c in range(-1, len(INCOMES))]
-            for h in evaluator.homes
-        ]
-        self.slots = [
-            [f"{json.dumps(s)}: {names[c]}" for c in range(-1, len(INCOMES))]
-            for s in evaluator.layout.adu_slots
-        ]
+        # "home": "income" for every home, slot and code (index code + 1: NOBODY is -1)
+        places = list(evaluator.homes) + list(evaluator.layout.adu_slots)
+        home_sizes = _sizes(len(evaluator.homes), HOMES_PER_GROUP)
+        self.after = FragmentTable(
+            [[f"{json.dumps(h)}: {names[c]}" for c in range(-1, len(INCOMES))] for h in places],
+            home_sizes + _sizes(len(evaluator.layout.adu_slots), HOMES_PER_GROUP),
+        )
+        self.home_groups = len(home_sizes)  # without `adu`, the slots' groups are left out
+        self.cards = FragmentTable(CARD_FRAGMENTS, _sizes(len(CARD_FRAGMENTS), CARDS_PER_GROUP))
         self.adu_bit = POLICIES.index(ADU)
         self.caches: dict[str, dict[int, str]] = {}
 
     def lines(self, result: BatchResult) -> Iterator[str]:
-        """The result line of every board of `result`, in order."""
+        """The result line of every board of `result`, in order.
+
+        Cached sections are keyed by one packed integer per board; a board's values are read
+        from the arrays (`row(i)`) only when its key is new, since converting whole arrays to
+        Python lists would cost more than all the rest."""
         scale = self.evaluator.scale
-        spending = result.spending_units.tolist()
-        new_homes, housed = result.new_homes.tolist(), result.housed.tolist()
-        displaced = result.displaced.tolist()
-        adu = ((result.boards.policies >> self.adu_bit) & 1).astype(np.int64)
-        after = result.existing_after_codes()
-        after_rows = after.tolist()
-        cards = result.plus.astype(np.int64) + 2 * result.minus.astype(np.int64)
-        card_rows, outcome_rows = cards.tolist(), result.outcomes.tolist()
-        adu_rows = adu.tolist()
+        units = result.spending_units
+        new_homes, housed = result.new_homes, result.housed
+        displaced, outcomes = result.displaced, result.outcomes
         sections: list[tuple[str, list[int], Callable[[int], str]]] = [
             (
                 "spending",
-                spending,
-                lambda i: '{"spending": ' + json.dumps(money(Fraction(spending[i], scale))),
+                units.tolist(),
+                lambda i: '{"spending": ' + json.dumps(money(Fraction(int(units[i]), scale))),
             ),
             (
                 "new_homes",
-                _packed(result.new_homes, 6),
-                lambda i: ', "new_homes": ' + _new_homes(new_homes[i]),
+                _packed(new_homes, 6),
+                lambda i: ', "new_homes": ' + _new_homes(new_homes[i].tolist()),
             ),
-            ("housed", _packed(result.housed, 4), lambda i: ', "housed": ' + _housed(housed[i])),
+            (
+                "housed",
+                _packed(housed, 4),
+                lambda i: ', "housed": ' + _housed(housed[i].tolist()),
+            ),
             (
                 "displaced",
-                _packed(result.displaced, 4),
-                lambda i: ', "displaced": ' + _by_income(displaced[i]),
-            ),
-            (
-                "existing_after",
-                _packed(np.column_stack([adu, after + 1]), 2),
-                lambda i: ', "existing_after": ' + self._after(after_rows[i], bool(adu_rows[i])),
-            ),
-            (
-                "constituents",
-                _packed(cards, 2),
-                lambda i: ', "constituents": ' + _constituents(card_rows[i]),
-            ),
-            (
-                "outcomes",
-                _packed(result.outcomes, 4),
-                lambda i: ', "outcomes": ' + _outcomes(outcome_rows[i]) + "}",
+                _packed(displaced, 4),
+                lambda i: ', "displaced": ' + _by_income(displaced[i].tolist()),
             ),
         ]
         plan = [(self.caches.setdefault(name, {}), keys, build) for name, keys, build in sections]
+        outcome_cache, outcome_keys = self.caches.setdefault("outcomes", {}), _packed(outcomes, 4)
+
+        def outcome_text(i: int) -> str:
+            return _outcomes(outcomes[i].tolist())
+
+        adu_rows = ((result.boards.policies >> self.adu_bit) & 1).astype(bool).tolist()
+        after_keys = self.after.keys(result.existing_after_codes() + 1)
+        card_keys = self.cards.keys(
+            result.plus.astype(np.int64) + 2 * result.minus.astype(np.int64)
+        )
+        after_text, card_text, home_groups = self.after.text, self.cards.text, self.home_groups
         for i in range(len(result)):
-            parts = []
-            for cache, keys, build in plan:
-                text = cache.get(keys[i])
-                if text is None:
-                    if len(cache) > MAX_CACHED:  # flat memory on adversarial inputs
-                        cache.clear()
-                    text = cache[keys[i]] = build(i)
-                parts.append(text)
+            parts = [_cached(cache, keys[i], build, i) for cache, keys, build in plan]
+            parts.append(', "existing_after": {')
+            parts.append(after_text(after_keys[i], None if adu_rows[i] else home_groups))
+            parts.append('}, "constituents": {')
+            parts.append(card_text(card_keys[i]))
+            parts.append('}, "outcomes": ')
+            parts.append(_cached(outcome_cache, outcome_keys[i], outcome_text, i))
+            parts.append("}")
             yield "".join(parts)
 
-    def _after(self, codes: list[int], adu: bool) -> str:
-        """`existing_after`: the homes, then (with `adu`) the ADU slots."""
-        homes = len(self.homes)
-        pairs = [home[c + 1] for home, c in zip(self.homes, codes[:homes], strict=True)]
-        if adu:
-            pairs += [slot[c + 1] for slot, c in zip(self.slots, codes[homes:], strict=True)]
-        return "{" + ", ".join(pairs) + "}"
+
+def _cached(cache: dict[int, str], key: int, build: Callable[[int], str], i: int) -> str:
+    """`build(i)`, remembered under `key` (a cache that never grows past MAX_CACHED)."""
+    text = cache.get(key)
+    if text is None:
+        if len(cache) > MAX_CACHED:  # flat memory on adversarial inputs
+            cache.clear()
+        text = cache[key] = build(i)
+    return text
 
 
 def _by_income(values: list[int]) -> str:

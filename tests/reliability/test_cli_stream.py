@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from housing_lab.commands.score_stream import BoardRows, ResultLines, score_batched
 from housing_lab.jsonio import documents
@@ -149,3 +151,11 @@ def test_score_memory_stays_flat_on_a_large_input(tmp_path: Path) -> None:
     first, peak_mb, code = _run_measured(["nb", "score", "-"], stdin_path=path)
     assert code == 0 and peak_mb < 300, peak_mb
     assert first < 30, first
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**64 - 1))
+def test_the_written_out_shuffle_is_the_engines_shuffle(seed: int) -> None:
+    rows = BoardRows(default_evaluator())
+    assert rows.shuffled.__wrapped__ == rows._shuffled_fast  # the fast path is the one in use
+    assert rows._shuffled_fast(seed) == rows._shuffled(seed)
