@@ -1,0 +1,65 @@
+"""The three no-code apps checked by axe-core (axe-playwright-python, which bundles axe.min.js:
+nothing is fetched) in Chromium at a Chromebook's 1366x768.
+
+A serious or critical violation fails the test (contrast, missing names on controls, images
+without text, ARIA misuse). Moderate and minor findings are written to
+test-artifacts/accessibility/APP.txt for people to read: the one left today is axe's "region"
+rule (content outside landmarks), which comes from Voila's page template, not from our widgets.
+"""
+
+from __future__ import annotations
+
+import pathlib
+from typing import Any
+
+import pytest
+
+from .harness import ROOT, PageWatch, screenshot, voila
+
+pytestmark = pytest.mark.browser
+
+APPS = {
+    "lab": ".hl-nb-lab",
+    "streetcar": ".sc-lab",
+    "table": ".widget-box",
+}
+REPORTS = ROOT / "test-artifacts" / "accessibility"
+# Voila's own page template links Font Awesome on a CDN although its bundle already holds it;
+# offline the request fails and the page is unchanged. Nothing of ours may reach out.
+VOILA_TEMPLATE_CDN = "https://cdn.jsdelivr.net/npm/@fortawesome/"
+BLOCKING = ("serious", "critical")
+
+
+def describe(violation: dict[str, Any]) -> str:
+    """One violation as lines a developer can act on: rule, impact, help and where."""
+    places = "; ".join(" ".join(node["target"]) for node in violation["nodes"][:5])
+    return f"{violation['impact']} {violation['id']}: {violation['help']} at {places}"
+
+
+@pytest.mark.parametrize("app", sorted(APPS))
+def test_app_has_no_serious_accessibility_violations(
+    browser: Any, tmp_path: pathlib.Path, app: str
+) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    notebook = ROOT / "housing_lab" / "apps" / f"{app}.ipynb"
+    with voila(notebook, tmp_path) as url:
+        page = browser.new_page(viewport={"width": 1366, "height": 768})
+        watch = PageWatch()
+        watch.attach(page)
+        page.goto(url)
+        page.wait_for_selector(APPS[app], timeout=120_000)
+        page.wait_for_load_state("networkidle")
+        results = Axe().run(page)
+        screenshot(page, f"accessibility-{app}")
+        page.close()
+    violations = results.response["violations"]
+    REPORTS.mkdir(parents=True, exist_ok=True)
+    (REPORTS / f"{app}.txt").write_text(
+        "\n".join(describe(v) for v in violations) + "\n", encoding="utf-8"
+    )
+    blocking = [describe(v) for v in violations if v["impact"] in BLOCKING]
+    assert blocking == [], "\n".join(blocking)
+    assert results.response["passes"], "axe ran no checks: the page did not render"
+    ours = [url for url in watch.blocked if not url.startswith(VOILA_TEMPLATE_CDN)]
+    assert ours == [], f"the app reached outside 127.0.0.1: {ours}"
