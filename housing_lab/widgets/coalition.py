@@ -13,6 +13,7 @@ import ipywidgets
 
 from housing_lab.errors import HousingLabError
 from housing_lab.north_berkeley.constituents import CARD_IDS, cards, check_card
+from housing_lab.north_berkeley.names import policy_set_name
 from housing_lab.north_berkeley.scoring import score_scenario
 from housing_lab.north_berkeley.solver import Solution, solve
 from housing_lab.widgets.nb_board import NorthBerkeleyBoard
@@ -32,11 +33,12 @@ def solution_summary(solution: Solution, chosen: Sequence[str]) -> str:
         if solution.nonnegative_possible
         else "<b>No</b>: on every possible board at least one of these cards scores &minus;1."
     )
+    policies = policy_set_name(solution.scenario.to_dict()["policies"], short=False)
     return (
         f"<div style='font-size:15px'><b>Best total: {solution.score:g}</b> "
         f"(spending ${float(solution.spending):g}; searched every board in "
         f"{solution.seconds:.2f} s)<br>"
-        f"Policies: {', '.join(solution.scenario.to_dict()['policies']) or 'none'}<br>"
+        f"Policies: {html.escape(policies)}<br>"
         f"<table style='margin:6px 0'>{rows}</table>"
         f"Can every card score at least 0 together? {together}</div>"
     )

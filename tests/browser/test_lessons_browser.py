@@ -4,11 +4,13 @@ error and its widgets drawn; one lesson also runs as a Voila app."""
 from __future__ import annotations
 
 import pathlib
+import re
 import shutil
 from collections.abc import Iterator
 
 import pytest
 
+from .chart_geometry import chart_problems
 from .harness import (
     ROOT,
     PageWatch,
@@ -20,6 +22,10 @@ from .harness import (
     wait_for_all_cells,
 )
 
+# the pattern of tests/test_lesson_pages.py: snake_case ids, home/resident ids, quadrant squares
+MACHINE_ID = re.compile(
+    r"\b[a-z]+_[a-z0-9_]+\b|\b(?:house|apartment|adu|high|middle|low)-\d+\b|\b[A-C][1-3]-\d\b"
+)
 LESSONS = sorted((ROOT / "lessons").glob("[0-9][0-9]_*.ipynb"))
 FOREIGN_ERRORS = ("@jupyter-notebook/lab-extension",)  # Notebook 7's extension inside Voila
 
@@ -58,6 +64,13 @@ def test_lesson_runs_in_jupyterlab(browser, lessons_server, lesson: pathlib.Path
             screenshot(outputs.nth(index), f"lesson-{lesson.stem}-widget-{index + 1}")
         assert watch.our_errors() == [], watch.console_errors
         assert watch.blocked == [], f"requests tried to leave 127.0.0.1: {watch.blocked}"
+        charts = chart_problems(page)
+        assert charts["problems"] == [], "\n".join(charts["problems"])
+        widget_text = page.locator(
+            ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output .jupyter-widgets"
+        ).all_inner_texts()
+        ids = sorted({m for text in widget_text for m in MACHINE_ID.findall(text)})
+        assert ids == [], f"machine ids visible in {lesson.stem}'s widgets: {ids}"
     finally:
         page.close()
 

@@ -36,3 +36,14 @@ def test_choose_and_refusals() -> None:
         explorer.find()
     explorer._find_quietly()
     assert "at least one" in explorer.summary.value
+
+
+def test_the_summary_names_policies_as_printed_not_by_id() -> None:
+    from housing_lab.north_berkeley.policies import POLICY_NAMES
+    from housing_lab.north_berkeley.solver import solve
+    from housing_lab.widgets.coalition import solution_summary
+
+    solution = solve(["developer"], policies=["vacancy_control"])
+    text = solution_summary(solution, ["developer"])
+    assert POLICY_NAMES["vacancy_control"] in text
+    assert "vacancy_control" not in text
