@@ -81,9 +81,7 @@ class BoardRows:
         self.keys = frozenset(SCENARIO_KEYS)
         self.empty_row = [evaluator.empty] * len(self.square_index)
         # the seeded shuffle of setup step 1 (see scenario.shuffled_existing), written out
-        residents = layout.existing_ids
-        per = len(residents) // len(INCOMES)
-        self.resident_codes = [code for code in range(len(INCOMES)) for _ in range(per)]
+        residents = layout.existing_ids  # shuffled in this order: the engine's even split
         self.shuffle_steps = [
             (i, i + 1, (i + 1).bit_length()) for i in range(len(residents) - 1, 0, -1)
         ]
@@ -118,7 +116,7 @@ class BoardRows:
     def _shuffled_fast(self, seed: int) -> tuple[int, ...]:
         """`_shuffled`, with `random.shuffle`'s steps written out (a third of the time per
         line); `__init__` checks it gives the library's order and uses the library if not."""
-        codes = list(self.resident_codes)
+        codes = list(self.even_split)
         getrandbits = random.Random(seed).getrandbits
         for i, n, bits in self.shuffle_steps:
             j = getrandbits(bits)
@@ -203,7 +201,7 @@ class FragmentTable:
         starts = list(itertools.accumulate(sizes, initial=0))
         self.groups = [fragments[a:b] for a, b in itertools.pairwise(starts)]
         self.tables = [
-            [", ".join(combination) for combination in _combinations(group)]
+            [", ".join(combination) for combination in itertools.product(*group)]
             for group in self.groups
         ]
 
@@ -228,11 +226,6 @@ def _sizes(columns: int, most: int) -> list[int]:
     return [min(most, columns - start) for start in range(0, columns, most)]
 
 
-def _combinations(group: list[list[str]]) -> Iterator[tuple[str, ...]]:
-    """Every choice of one fragment per column, the first column varying slowest."""
-    return itertools.product(*group)
-
-
 class ResultLines:
     """The scalar engine's JSON result lines, assembled from precomputed or cached fragments."""
 
@@ -255,8 +248,8 @@ class ResultLines:
         """The result line of every board of `result`, in order.
 
         Cached sections are keyed by one packed integer per board; a board's values are read
-        from the arrays (`row(i)`) only when its key is new, since converting whole arrays to
-        Python lists would cost more than all the rest."""
+        from the arrays (`values[i].tolist()`) only when its key is new, since converting
+        whole arrays to Python lists would cost more than all the rest."""
         scale = self.evaluator.scale
         units = result.spending_units
         new_homes, housed = result.new_homes, result.housed
@@ -337,14 +330,6 @@ def _card_fragment(card: str, code: int) -> str:
 
 # every card's JSON for each (plus, minus) pair, coded plus + 2 * minus
 CARD_FRAGMENTS = [[_card_fragment(card, code) for code in range(4)] for card in CARD_IDS]
-
-
-def _constituents(codes: list[int]) -> str:
-    return (
-        "{"
-        + ", ".join(fragments[code] for fragments, code in zip(CARD_FRAGMENTS, codes, strict=True))
-        + "}"
-    )
 
 
 def _outcomes(rows: list[list[int]]) -> str:
