@@ -25,7 +25,7 @@ from housing_lab.north_berkeley.batch import BatchEvaluator, Boards, default_eva
 from housing_lab.north_berkeley.batch_result import BatchResult
 from housing_lab.north_berkeley.constituents import CARD_IDS
 from housing_lab.north_berkeley.layout import Layout, default_layout
-from housing_lab.north_berkeley.movein import OUTCOMES
+from housing_lab.north_berkeley.movein import OUTCOMES, VACANT_KEYS
 from housing_lab.north_berkeley.policies import (
     ADU,
     AFFORDABLE_100,
@@ -282,6 +282,12 @@ class ResultLines:
         def outcome_text(i: int) -> str:
             return _outcomes(outcomes[i].tolist())
 
+        vacant = result.vacant
+        vacant_cache, vacant_keys = self.caches.setdefault("vacant", {}), _packed(vacant, 6)
+
+        def vacant_text(i: int) -> str:
+            return json.dumps(dict(zip(VACANT_KEYS, vacant[i].tolist(), strict=True)))
+
         adu_rows = ((result.boards.policies >> self.adu_bit) & 1).astype(bool).tolist()
         after_keys = self.after.keys(result.existing_after_codes() + 1)
         card_keys = self.cards.keys(
@@ -296,6 +302,8 @@ class ResultLines:
             parts.append(card_text(card_keys[i]))
             parts.append('}, "outcomes": ')
             parts.append(_cached(outcome_cache, outcome_keys[i], outcome_text, i))
+            parts.append(', "vacant": ')
+            parts.append(_cached(vacant_cache, vacant_keys[i], vacant_text, i))
             parts.append("}")
             yield "".join(parts)
 

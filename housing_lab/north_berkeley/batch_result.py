@@ -15,7 +15,7 @@ import numpy as np
 from housing_lab.north_berkeley.batch_boards import Array, Boards, EvaluatorFacts
 from housing_lab.north_berkeley.batch_rules import NOBODY, MoveInCounts
 from housing_lab.north_berkeley.card_rules import CARD_IDS
-from housing_lab.north_berkeley.movein import OUTCOMES
+from housing_lab.north_berkeley.movein import OUTCOMES, VACANT_KEYS
 from housing_lab.north_berkeley.policies import (
     ADU,
     INCOMES,
@@ -31,7 +31,8 @@ NEW_HOME_KEYS = ("market", "middle", "low", "total")
 @dataclass(frozen=True)
 class BatchResult:
     """Results of many boards. Shapes: (n,), new_homes (n, 4: market, middle, low, total),
-    housed / displaced (n, 3: INCOMES), outcomes (n, 3, 5: OUTCOMES), plus / minus (n, 22)."""
+    housed / displaced (n, 3: INCOMES), outcomes (n, 3, 5: OUTCOMES), plus / minus (n, 22);
+    `vacant` (n, 4: VACANT_KEYS) is derived from the move-in counts."""
 
     evaluator: EvaluatorFacts  # the BatchEvaluator that made it
     boards: Boards
@@ -62,6 +63,26 @@ class BatchResult:
         """Card scores -1, 0 or +1, shape (n, 22), columns in CARD_IDS order."""
         return self.plus.astype(np.int8) - self.minus.astype(np.int8)
 
+    @property
+    def vacant(self) -> Array:
+        """Homes left empty, shape (n, 4: `VACANT_KEYS` market, middle, low, adu), from the
+        move-in counts: low income fills low homes first, then middle, then market."""
+        counts = self.counts
+        market, middle, low = (self.new_homes[:, c].astype(np.int16) for c in range(3))
+        has_adu = (self.boards.policies >> POLICIES.index(ADU)) & 1
+        slots = has_adu.astype(np.int16) * len(self.evaluator.layout.houses)
+        low_new = counts.low_new.astype(np.int16)
+        in_low = np.minimum(low_new, low)
+        middle_left = middle - counts.middle_middle
+        in_middle = np.minimum(low_new - in_low, middle_left)
+        market_left = market - counts.high_market - counts.middle_market
+        in_market = low_new - in_low - in_middle
+        adu_taken = counts.high_adu + counts.middle_adu + counts.low_adu
+        return np.stack(
+            [market_left - in_market, middle_left - in_middle, low - in_low, slots - adu_taken],
+            axis=1,
+        )
+
     def existing_after_codes(self) -> Array:
         """(n, homes + ADU slots) income codes after move-in; NOBODY for an empty ADU slot."""
         existing = self.boards.existing
@@ -91,10 +112,11 @@ class BatchResult:
             self.plus[index].tolist(),
             self.minus[index].tolist(),
             self.outcomes[index].tolist(),
+            self.vacant[index].tolist(),
             strict=True,
         )
         out = []
-        for spend, new, housed, displaced, codes, adu, plus, minus, outcomes in rows:
+        for spend, new, housed, displaced, codes, adu, plus, minus, outcomes, vacant in rows:
             names = [None if c == NOBODY else INCOMES[c] for c in codes]
             existing_after = dict(zip(homes, names, strict=False))
             if adu:
@@ -117,6 +139,7 @@ class BatchResult:
                         income: dict(zip(OUTCOMES, row, strict=True))
                         for income, row in zip(INCOMES, outcomes, strict=True)
                     },
+                    "vacant": dict(zip(VACANT_KEYS, vacant, strict=True)),
                 }
             )
         return out

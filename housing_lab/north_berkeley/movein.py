@@ -27,6 +27,9 @@ PROGRESS = (*OUTCOMES, DISPLACED_WAITING, NEWCOMER_WAITING)
 WAVES = ("high", "middle", "low")
 """The order in which the income groups move in (each wave is one income group)."""
 INCOME_RANK = {"low": 0, "middle": 1, "high": 2}
+VACANT_KEYS = ("market", "middle", "low", "adu")
+"""Kinds of home that can be left empty: new homes by type, and ADU slots (existing homes are
+never empty: a displaced resident's home goes straight to the displacer)."""
 # (event kind, newcomer?) -> where the resident stands after that event
 _STATUS_AFTER = {
     ("displaced", False): DISPLACED_WAITING,
@@ -91,6 +94,7 @@ class MoveInResult:
     new_homes: tuple[NewHome, ...]
     events: tuple[MoveEvent, ...]
     displaced: frozenset[str]
+    adu_slots: tuple[str, ...] = ()  # the ADU slots in play (none without the `adu` policy)
 
     def income_in(self, home: str) -> str | None:
         resident = self.occupants.get(home)
@@ -118,6 +122,17 @@ class MoveInResult:
         for resident_id, resident in self.residents.items():
             table[resident.income][self.outcome_of(resident_id)] += 1
         return table
+
+    def vacant(self) -> dict[str, int]:
+        """Per kind (`VACANT_KEYS`), how many homes nobody lives in after move-in.
+
+        Income-restricted homes stay empty when their income group has run out of people
+        (vacancy control, for one, leaves nobody displaced to fill them); the lessons show it."""
+        counts = dict.fromkeys(VACANT_KEYS, 0)
+        for home in self.new_homes:
+            counts[home.type] += self.occupants[home.id] is None
+        counts["adu"] = sum(self.occupants[slot] is None for slot in self.adu_slots)
+        return counts
 
     def newcomers(self) -> dict[str, int]:
         """Per income, how many newcomers try to move in (RULES.md: 8 each)."""
@@ -321,6 +336,7 @@ class _MoveIn:
             new_homes=self.new_homes,
             events=tuple(self.events),
             displaced=frozenset(self.displaced),
+            adu_slots=tuple(self.adu_slots),
         )
 
 

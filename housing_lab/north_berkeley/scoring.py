@@ -49,6 +49,7 @@ class ScenarioResult:
             "existing_after": self.existing_after(),
             "constituents": {card: score.to_dict() for card, score in self.cards.items()},
             "outcomes": outcomes,
+            "vacant": self.move_in.vacant(),
         }
 
 

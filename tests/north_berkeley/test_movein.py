@@ -237,3 +237,55 @@ def test_move_in_queries_refuse_counts_outside_the_log(count: object) -> None:
             IllegalActionError, match=re.escape(f"40 events; cannot show the state after {count!r}")
         ):
             query(count)  # type: ignore[arg-type]
+
+
+PUBLIC_HOUSING = {
+    "B1": "tower_public",
+    "C1": "tower_public",
+    "B2": "midrise_public",
+    "C2": "townhouse_low",
+    "A1": "park",
+    "A2": "midrise_public",
+    "A3": "tower_public",
+    "B3": "townhouse_low",
+    "C3": "park",
+}
+
+
+@pytest.mark.parametrize(("policies", "empty_low"), [([], 6), (["vacancy_control"], 10)])
+def test_vacant_counts_the_public_housing_homes_nobody_fills(
+    policies: list[str], empty_low: int
+) -> None:
+    """Lesson 03's public housing board: 18 low income homes, 12 low income residents at most
+    (fewer to fill them once vacancy control stops displacement)."""
+    out = score_scenario(make_scenario(PUBLIC_HOUSING, policies, seed=3)).to_dict()
+    assert out["new_homes"]["low"] == 18
+    assert out["vacant"] == {"market": 0, "middle": 0, "low": empty_low, "adu": 0}
+    assert out["outcomes"]["middle"]["newcomer_left"] == 8  # no home a middle income can take
+
+
+def test_vacant_adu_slots_unless_low_income_may_take_them() -> None:
+    # 12 new market homes: 8 high income newcomers take 8, the 8 middle income newcomers take
+    # the other 4 and 4 of the 6 ADU slots; low income does not take ADUs by default
+    towers = {"A1": "tower_market", "B1": "tower_market", "C1": "tower_market"}
+    out = run(towers, ["adu", "vacancy_control"]).to_dict()
+    assert out["vacant"] == {"market": 0, "middle": 0, "low": 0, "adu": 2}
+    out = run(towers, ["adu", "vacancy_control"], low_income_in_adus=True).to_dict()
+    assert out["vacant"]["adu"] == 0
+    assert run(towers, ["vacancy_control"]).to_dict()["vacant"]["adu"] == 0  # no ADU policy
+
+
+def test_vacant_equals_the_empty_homes_of_the_final_board() -> None:
+    for tiles, policies in [
+        ({}, []),
+        ({}, ["adu"]),
+        ({"A1": "tower_market", "B1": "midrise_workforce"}, ["adu", "vacancy_control"]),
+        (PUBLIC_HOUSING, ["adu"]),
+    ]:
+        move_in = run(tiles, policies).move_in
+        types = {home.id: home.type for home in move_in.new_homes}
+        types.update(dict.fromkeys(move_in.adu_slots, "adu"))
+        empty = [types[h] for h, r in move_in.occupancy_after().items() if r is None]
+        vacant = move_in.vacant()
+        assert sum(vacant.values()) == len(empty)
+        assert all(vacant[kind] == empty.count(kind) for kind in vacant)
