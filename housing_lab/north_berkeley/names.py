@@ -143,3 +143,17 @@ def outcome_rows(outcomes: Mapping[str, Mapping[str, int]]) -> dict[str, dict[st
         INCOME_NAMES[income]: {OUTCOME_NAMES[key]: value for key, value in counts.items()}
         for income, counts in outcomes.items()
     }
+
+
+VACANT_NAMES = {
+    "market": "new market rate homes",
+    "middle": "new middle income homes",
+    "low": "new low income homes",
+    "adu": "ADUs",
+}
+"""The kinds of the result's `vacant` entry (movein.VACANT_KEYS), as a student reads them."""
+
+
+def vacant_rows(vacant: Mapping[str, int]) -> dict[str, int]:
+    """A result's `vacant` entry in words: {"new low income homes": 6, ...}."""
+    return {VACANT_NAMES[kind]: count for kind, count in vacant.items()}

@@ -131,3 +131,11 @@ class PredictThenRun(ipywidgets.VBox):
         parts.append(f"<br><b>Why:</b> {self.explanation}")
         self.feedback.value = " ".join(parts)
         return right
+
+
+DIRECTIONS = ("More", "The same", "Fewer")
+
+
+def direction(before: float, after: float) -> str:
+    """ "More", "The same" or "Fewer": the usual options of a before/after prediction."""
+    return DIRECTIONS[0] if after > before else DIRECTIONS[1] if after == before else DIRECTIONS[2]

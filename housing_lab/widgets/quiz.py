@@ -5,7 +5,7 @@ Lessons are self-guided, so each question gives feedback at once and explains th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import ipywidgets
 
@@ -50,19 +50,35 @@ class _Question(ipywidgets.VBox):
             self.feedback.value = RIGHT + self.explanation
         else:
             hint = self.hint or "Look again at the board or the table above."
-            self.feedback.value = WRONG + hint
+            why = self.why_wrong()
+            self.feedback.value = WRONG + (f"{why} {hint}" if why else hint)
         return correct
+
+    def why_wrong(self) -> str:
+        """Why the current (wrong) answer fails, when the question says so; else ""."""
+        return ""
 
 
 class ChoiceQuestion(_Question):
-    """Pick one option; feedback explains the answer."""
+    """Pick one option; feedback explains the answer, and `why_not` says why a wrong option
+    fails (self-guided learners need more than "not quite")."""
 
     def __init__(
-        self, question: str, options: Sequence[str], answer: str, explanation: str, hint: str = ""
+        self,
+        question: str,
+        options: Sequence[str],
+        answer: str,
+        explanation: str,
+        hint: str = "",
+        why_not: Mapping[str, str] | None = None,
     ) -> None:
         if answer not in options:
             raise ValueError(f"answer {answer!r} is not among the options {list(options)}")
+        unknown = [option for option in why_not or {} if option not in options]
+        if unknown:
+            raise ValueError(f"why_not names {unknown[0]!r}, which is not an option")
         self.answer = answer
+        self.why_not = dict(why_not or {})
         self.choice = ipywidgets.RadioButtons(
             options=list(options), value=None, layout=ipywidgets.Layout(width="max-content")
         )
@@ -70,6 +86,9 @@ class ChoiceQuestion(_Question):
 
     def is_correct(self) -> bool:
         return self.choice.value == self.answer
+
+    def why_wrong(self) -> str:
+        return self.why_not.get(self.choice.value, "")
 
 
 class NumberQuestion(_Question):

@@ -289,3 +289,13 @@ def test_vacant_equals_the_empty_homes_of_the_final_board() -> None:
         vacant = move_in.vacant()
         assert sum(vacant.values()) == len(empty)
         assert all(vacant[kind] == empty.count(kind) for kind in vacant)
+
+
+def test_vacant_kinds_have_names_a_student_reads() -> None:
+    from housing_lab.north_berkeley.movein import VACANT_KEYS
+    from housing_lab.north_berkeley.names import vacant_rows
+
+    vacant = score_scenario(make_scenario(PUBLIC_HOUSING, [], seed=3)).to_dict()["vacant"]
+    rows = vacant_rows(vacant)
+    assert list(vacant) == list(VACANT_KEYS)
+    assert rows["new low income homes"] == 6 and len(rows) == len(VACANT_KEYS)

@@ -7,6 +7,7 @@ import pytest
 from housing_lab.errors import HousingLabError
 from housing_lab.north_berkeley import make_scenario, score_scenario
 from housing_lab.widgets.predict import Outcome, PredictThenRun
+from housing_lab.widgets.quiz import ChoiceQuestion
 
 
 def _vacancy_control_outcome() -> Outcome:
@@ -86,3 +87,26 @@ def test_an_answer_outside_the_options_is_refused() -> None:
     with pytest.raises(HousingLabError, match="'z'"):
         question.reveal()
     assert question.outcome is None
+
+
+def test_a_choice_question_says_why_a_wrong_option_fails() -> None:
+    question = ChoiceQuestion(
+        "Who may live in an M home?",
+        ["Only middle income", "Middle or low income"],
+        "Middle or low income",
+        explanation="Low income residents take any M home still empty.",
+        hint="Read the tile key.",
+        why_not={"Only middle income": "Low income residents may take an empty M home too."},
+    )
+    question.choice.value = "Only middle income"
+    assert not question.submit()
+    assert "may take an empty M home too" in question.feedback.value
+    assert "Read the tile key." in question.feedback.value
+    with pytest.raises(ValueError, match="'Anyone'"):
+        ChoiceQuestion("?", ["a", "b"], "a", "", why_not={"Anyone": "no"})
+
+
+def test_direction_names_the_change() -> None:
+    from housing_lab.widgets.predict import direction
+
+    assert [direction(6, 10), direction(4, 4), direction(9, 5)] == ["More", "The same", "Fewer"]

@@ -36,6 +36,35 @@ for the buildings their lines connect.
     (
         "md",
         r"""
+## The real place behind the game
+
+North Berkeley BART is a real station, and the game's streets (Sacramento, Delaware, Acton and
+Virginia) are the edges of its real parking lots, about 8 acres in all. In 2018 California passed
+**AB 2923**, which lets BART build housing on land it owns next to its stations and sets minimum
+zoning there: at North Berkeley, room for at least 7 stories and 75 homes per acre, at most one
+parking space for every two homes, and a share of the homes (at least 20%) affordable. After
+years of public hearings the city approved a plan of about 735 homes in 13 buildings of 3 to 8
+stories, roughly half of them subsidised affordable homes, with a smaller garage for BART riders.
+The game asks the question those hearings asked: *what* should be built, and *for whom*?
+
+**Words you will meet**
+
+* **Transit-oriented development (TOD):** putting homes, jobs and shops within walking distance
+  (about a quarter to half a mile) of a station, so people can live without driving everywhere.
+* **Area median income (AMI):** the middle household income of a region. Housing programmes
+  define groups by it: a household under 80% of AMI counts as *low income*. The game's "low",
+  "middle" and "high income" are simplified versions of these bands.
+* **Inclusionary housing:** a rule or deal that makes a share of the homes in a new building
+  affordable (the game's *Inclusionary* towers have 25% or 50% income-restricted homes).
+* **Displacement:** a resident losing their home because someone who can pay more takes it.
+
+*Sources: [the project's source list](../docs/sources.md) (S1 to S4 for the station, S20 to S24
+for the definitions).*
+""",
+    ),
+    (
+        "md",
+        r"""
 ## How to use it: your first widget
 
 Below is the **North Berkeley lab**. It shows the 9 squares (A1 to C3), the streets,
@@ -104,19 +133,45 @@ print(f"Housed: {housed['high']} high, {housed['middle']} middle, {housed['low']
   project's documentation for teachers says what we chose.
 """,
     ),
-    ("md", "## Check yourself"),
+    ("md", "## Check yourself: predict, then run"),
     (
         "code",
         r"""
-from housing_lab.widgets.quiz import ChoiceQuestion, reveal
+from housing_lab.widgets.predict import Outcome, PredictThenRun
+from housing_lab.widgets.quiz import reveal
 
-ChoiceQuestion(
-    "When newcomers move in, which income group looks for a home first?",
-    ["High income", "Middle income", "Low income", "Everyone at the same time"],
-    answer="High income",
-    explanation="The 8 high income newcomers move in first, then middle, then low income. "
-    "That order is why displacement hits low and middle income residents.",
-    hint="Look at what happened when you placed the market rate tower.",
+options = [
+    "More low income residents housed, and nobody else loses out",
+    "More low income residents housed, but fewer middle income residents",
+    "No change: the same people end up housed",
+]
+
+
+def swap_the_tower() -> Outcome:
+    before = score_scenario(make_scenario({"B1": "tower_market"}, seed=1)).to_dict()["housed"]
+    after = score_scenario(make_scenario({"B1": "tower_public"}, seed=1)).to_dict()["housed"]
+    low, middle = after["low"] - before["low"], after["middle"] - before["middle"]
+    answer = options[2] if low == middle == 0 else options[1] if middle < 0 else options[0]
+    return Outcome(answer, f"low income housed {before['low']} \u2192 {after['low']}, middle "
+                   f"income housed {before['middle']} \u2192 {after['middle']}, high income "
+                   f"{before['high']} \u2192 {after['high']}.")
+
+
+PredictThenRun(
+    "Replace the Market Rate Tower on B1 with a Low Income Public Housing Tower (same seed). "
+    "What happens?",
+    options,
+    swap_the_tower,
+    explanation="The public tower's 4 homes are for low income residents only, so the 8 high "
+    "income newcomers find no new home at all: they displace more of the existing middle income "
+    "residents, who have nowhere to go. Building for one group can shift the shortage onto "
+    "another, because the newcomers come either way.",
+    why_not={
+        options[0]: "The high income newcomers still arrive; with no market rate homes they "
+        "take existing homes, and someone else loses theirs.",
+        options[2]: "Who may live in the new homes decides who is housed: the public tower is "
+        "closed to the high income newcomers who took the market homes.",
+    },
 )
 """,
     ),
@@ -127,7 +182,8 @@ reveal(
     "Why would a city care how many low income residents are housed, not just how many homes "
     "are built?",
     "Because new homes can all go to the people who can pay most. A neighbourhood can grow and "
-    "still push out the residents it had: that is displacement.",
+    "still push out the residents it had: that is displacement. In the real plan, that is why "
+    "AB 2923 and the city asked for a share of affordable homes.",
 )
 """,
     ),
@@ -141,7 +197,8 @@ reveal(
 * Widgets respond to clicks, and the same actions work from code with the same results.
 * The rules are on the **How to play** page, in plain words.
 
-**Next:** Lesson 2, *Build the neighbourhood*, looks closely at how move-in and displacement work.
+**Next:** [Lesson 2, *Build the neighbourhood*](02_build_the_neighbourhood.ipynb) looks closely at how
+move-in and displacement work.
 """,
     ),
 ]

@@ -105,6 +105,22 @@ outcomes
     (
         "md",
         r"""
+The last column of outcomes, *could not move in*, counts the newcomers turned away. The other
+side of the ledger is the homes nobody lives in: the engine counts them by kind.
+""",
+    ),
+    (
+        "code",
+        r"""
+# NBVAL_CHECK_OUTPUT
+from housing_lab.north_berkeley.names import vacant_rows
+
+pd.DataFrame(vacant_rows(result.to_dict()["vacant"]), index=["homes left empty"])
+""",
+    ),
+    (
+        "md",
+        r"""
 Every row adds up to 12: each resident is either housed or not. The **move-in log** tells the
 story in order. The first 12 events:
 """,
@@ -158,20 +174,52 @@ lab = NorthBerkeleyLab(seed=1)
 lab
 """,
     ),
-    ("md", "## Check yourself"),
+    (
+        "md",
+        r"""
+> **What the model leaves out.** The move-in is a sorting rule, not a housing market. Here:
+>
+> * **Demand is fixed.** Exactly 24 newcomers come whatever is built: the rulebook's "if you
+>   don't build it, they'll still come". Real demand depends on rents, jobs and transport.
+> * **Everyone rents.** Every existing resident, in a house too, can be displaced in one step.
+>   Many real residents own their homes; renters are displaced over years (rent rises,
+>   evictions, sales), not on one day.
+> * **Empty market rate homes go to whoever is next**, at no extra cost, so a middle or low
+>   income newcomer can rent a brand-new market rate home. Real new homes rent at high prices.
+>
+> The full list, with what real cities do instead: [What the model leaves out](../docs/model_limits.md).
+""",
+    ),
+    ("md", "## Check yourself: predict, then run"),
     (
         "code",
         r"""
-from housing_lab.widgets.quiz import NumberQuestion
+from housing_lab.widgets.predict import DIRECTIONS, Outcome, PredictThenRun, direction
 
-low = result.to_dict()
-NumberQuestion(
-    "In the example board above, how many low income residents were displaced "
-    "(rehoused or not)?",
-    answer=low["displaced"]["low"],
-    explanation=f"{low['displaced']['low']} low income residents lost their home: high income "
-    "newcomers displace low income residents first.",
-    hint="Look for 'displaced by' in the move-in log, or at the outcomes table.",
+swapped = make_scenario({**example.tiles, "B1": "tower_public"}, policies=[], seed=1)
+
+
+def swap_b1() -> Outcome:
+    before = result.to_dict()["housed"]
+    after = score_scenario(swapped).to_dict()["housed"]
+    return Outcome(direction(before["middle"], after["middle"]),
+                   f"middle income housed {before['middle']} \u2192 {after['middle']}; "
+                   f"low income housed {before['low']} \u2192 {after['low']}.")
+
+
+PredictThenRun(
+    "In the example board, replace the Market Rate Tower on B1 with a Low Income Public Housing "
+    "Tower. Will more, the same or fewer middle income residents be housed?",
+    DIRECTIONS,
+    swap_b1,
+    explanation="The 8 high income newcomers lose the tower's 4 market rate homes, so more of "
+    "them displace existing residents: low income first, then middle income. The public "
+    "tower helps low income residents, but the shortage moves to the middle.",
+    why_not={
+        "More": "No new home in the public tower is open to middle income residents.",
+        "The same": "The high income newcomers still need homes: with fewer market rate homes "
+        "they take more existing homes, and middle income residents are next in line.",
+    },
 )
 """,
     ),
@@ -186,6 +234,11 @@ ChoiceQuestion(
     answer="Middle or low income residents",
     explanation="M homes are for middle or low income residents. Middle income residents "
     "look for them first; low income residents take any that are still vacant.",
+    why_not={
+        "Only middle income residents": "Low income residents may take an M home that no "
+        "middle income resident wanted: they look for any vacant new home.",
+        "Anyone": "High income residents may not: an M home is income-restricted.",
+    },
 )
 """,
     ),
@@ -210,7 +263,8 @@ boards from the whole class.
 * Every resident ends up **stayed, newcomer housed, displaced and rehoused, displaced and
   left, or unable to move in**.
 
-**Next:** Lesson 3 compares the four policies on the same boards.
+**Next:** [Lesson 3, *Policies, side by side*](03_policies.ipynb) compares the four policies on
+the same boards.
 """,
     ),
 ]

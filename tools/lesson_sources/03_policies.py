@@ -40,6 +40,7 @@ import pandas as pd
 from housing_lab.errors import HousingLabError
 from housing_lab.north_berkeley import make_scenario, score_scenario
 from housing_lab.north_berkeley.names import policy_name
+from housing_lab.north_berkeley.policies import INCOMES
 
 BOARDS = {
     "market rate": {"B1": "tower_market", "C1": "tower_inclusionary_25", "B2": "tower_market",
@@ -74,11 +75,94 @@ for board, tiles in BOARDS.items():
             "Low income housed": out["housed"]["low"],
             "Displaced": sum(out["displaced"].values()), "Spending ($)": out["spending"],
             "New homes": out["new_homes"]["total"],
+            "New homes left empty": sum(out["vacant"].values()),
+            "Newcomers turned away (high, middle, low)": ", ".join(
+                str(out["outcomes"][income]["newcomer_left"]) for income in INCOMES),
         })
 table = pd.DataFrame(rows).set_index(["Board", "Policy"])
 counts = ["High income housed", "Middle income housed", "Low income housed", "Displaced",
-          "New homes"]
+          "New homes", "New homes left empty"]
 table[counts] = table[counts].astype("Int64")  # whole numbers
+""",
+    ),
+    (
+        "md",
+        r"""
+### Predict first
+
+Before you look at the table, commit to two predictions. The model answers when you press
+**Run the model**.
+""",
+    ),
+    (
+        "code",
+        r"""
+from housing_lab.widgets.predict import DIRECTIONS, Outcome, PredictThenRun, direction
+
+
+def result_of(board, policies):
+    return score_scenario(make_scenario(BOARDS[board], policies, seed=3)).to_dict()
+
+
+def empty_low_homes() -> Outcome:
+    before = result_of("public housing", [])["vacant"]["low"]
+    after = result_of("public housing", ["vacancy_control"])["vacant"]["low"]
+    return Outcome(direction(before, after), f"{before} of the 18 new low income homes stay empty "
+                   f"with no policy, {after} with vacancy control.")
+
+
+PredictThenRun(
+    "The public housing board builds 18 low income homes. Enact vacancy control: will more, the "
+    "same or fewer of those homes stay empty?",
+    DIRECTIONS,
+    empty_low_homes,
+    explanation="Without vacancy control, high income newcomers displace the 4 low income "
+    "residents who already live here, and those 4 then move into the new low income homes "
+    "with the 8 newcomers. With vacancy control nobody is displaced, so only the 8 newcomers "
+    "look for a new home: protecting existing tenants leaves more income-restricted homes "
+    "empty, because in this model nobody else is eligible to fill them.",
+    why_not={
+        "Fewer": "Vacancy control adds no low income residents; it only keeps the existing ones "
+        "where they are.",
+        "The same": "Count who looks for a new low income home: with displacement, the 4 "
+        "displaced residents join the 8 newcomers.",
+    },
+)
+""",
+    ),
+    (
+        "code",
+        r"""
+market, public = result_of("market rate", []), result_of("public housing", [])
+choices = ["Public housing, by far", "About the same", "Market rate, by far"]
+
+
+def low_income_by_board() -> Outcome:
+    gap = public["housed"]["low"] - market["housed"]["low"]
+    answer = choices[0] if gap > 2 else choices[2] if gap < -2 else choices[1]
+    return Outcome(answer, f"market rate board: {market['housed']['low']} low income residents "
+                   f"housed for ${market['spending']}; public housing board: "
+                   f"{public['housed']['low']} for ${public['spending']}, and "
+                   f"{sum(public['displaced'].values())} residents displaced.")
+
+
+PredictThenRun(
+    "With no policy, which board houses more low income residents: the market rate board or the "
+    "public housing board?",
+    choices,
+    low_income_by_board,
+    explanation="In this model an empty market rate home goes to the next person in line at no "
+    "cost, so once the high and middle income newcomers are housed, low income newcomers rent "
+    "the rest of the market rate homes. That instant 'filtering' is the model's simplification: "
+    "real new market rate homes rent at high prices, and studies find that lower income "
+    "households gain from them slowly and partly, through chains of moves. Read the box below.",
+    why_not={
+        "Public housing, by far": "Count the market rate board's homes: 23 new homes for 24 "
+        "newcomers, and the model lets low income newcomers rent any that are left.",
+        "Market rate, by far": "The public housing board also houses every low income resident "
+        "it can; the difference is cost and who else is displaced.",
+    },
+)
 """,
     ),
     (
@@ -130,6 +214,48 @@ bar_chart(
   only when at least 7 low income homes are built.
 * **100% affordable** is refused on the market rate board: it works by limiting *what can be
   built* in phase 2, not by changing the move-in.
+
+> **What the model leaves out.** Read the table with these in mind:
+>
+> * **Instant filtering.** Empty market rate homes go to middle and low income newcomers at no
+>   subsidy, which is why the market rate board houses so many low income residents for $1.
+> * **Empty restricted homes.** The column *New homes left empty* counts income-restricted homes
+>   nobody in the model may fill. Real affordable homes are open to any eligible household.
+> * **Vacancy control is total.** Here it forbids every displacement. Real rent control limits
+>   rent rises and evictions, and in California vacancy control itself is not allowed (below).
+> * **ADUs on every house, at once, for free**; real ADUs are each a homeowner's choice.
+> * **No budget.** Spending is counted but never runs out, so matching funds cannot "build
+>   more": they only lower the bill.
+>
+> The full list: [What the model leaves out](../docs/model_limits.md).
+
+### The policies in the real world
+
+* **Rent control in Berkeley** began with a 1980 voter-passed ordinance that limits rent rises
+  and requires a good cause for eviction. Until 1995 Berkeley also had *vacancy control*: the
+  rent stayed controlled when a tenant moved out.
+* **Costa-Hawkins (1995)** is the state law that ended that: when a unit becomes vacant, the
+  owner may set a new rent, and single-family houses, condominiums and newer buildings are
+  exempt from rent control. The game's *Vacancy Control* card is a policy California cities
+  cannot enact today.
+* **What rent control does:** a study of San Francisco's 1994 expansion of rent control found
+  that covered tenants were about 20% more likely to stay in their homes, but landlords of
+  covered buildings cut the number of rental homes by 15% (converting to condos, selling, or
+  rebuilding), which pushed rents up across the city. The game shows the first effect and
+  leaves out the second.
+* **ADUs:** state laws in force since 2020 limit the rules (size, number, setbacks, parking)
+  a California city may put on accessory dwelling units and allow an ADU and a smaller "junior"
+  ADU on one lot; the legislature calls ADUs an essential part of meeting the state's housing
+  needs. Each one is still built only if a homeowner decides to.
+* **New market rate housing:** an economist followed the previous addresses of 52,000 people who
+  moved into new buildings; the chain of moves reached lower-income neighbourhoods quickly, and
+  100 new market rate homes led 45 to 70 people to move out of below-median-income areas within
+  about five years. That is real but slower and smaller than the game's instant filtering.
+* **Inclusionary and 100% affordable:** cities ask new buildings to include a share of
+  affordable homes (AB 2923 asks at least 20% on BART land); the approved North Berkeley plan
+  is about half subsidised affordable homes.
+
+*Sources: S2, S3 and S10 to S19 in [the source list](../docs/sources.md).*
 
 ## How to use it: compare in the lab
 
@@ -193,16 +319,27 @@ lab
         r"""
 from housing_lab.widgets.quiz import ChoiceQuestion
 
-public = allowed.loc["public housing"]
-best = public["Middle income housed"].idxmax()
+with_control = result_of("public housing", ["vacancy_control"])
+reasons = [
+    "Nobody is displaced, so fewer low income residents are looking for a new home",
+    "Vacancy control makes the low income homes more expensive",
+    "The state forbids low income newcomers from moving in",
+]
 ChoiceQuestion(
-    "The public housing board has no middle income homes. Which policy houses the most "
-    "middle income residents there?",
-    list(public.index),
-    answer=best,
-    explanation=f"{best}: {public.loc[best, 'Middle income housed']} middle income residents "
-    f"housed, against {public.loc['No policy', 'Middle income housed']} with no policy.",
-    hint="Read the 'Middle income housed' column of the public housing rows.",
+    f"On the public housing board, vacancy control leaves {with_control['vacant']['low']} low "
+    f"income homes empty instead of {public['vacant']['low']}, and turns away "
+    f"{with_control['outcomes']['high']['newcomer_left']} high income newcomers. Why?",
+    reasons,
+    answer=reasons[0],
+    explanation="The 4 low income residents keep their existing homes, so only the 8 low income "
+    "newcomers move into the 18 new ones; and high income newcomers, who may not displace "
+    "anyone, find no home at all. Protection for existing tenants moves the shortage onto "
+    "newcomers.",
+    why_not={
+        reasons[1]: "The game has no rents: a home is either open to an income group or not.",
+        reasons[2]: "Every low income newcomer is housed; the homes are empty because there is "
+        "nobody else eligible in the model.",
+    },
 )
 """,
     ),
@@ -213,8 +350,9 @@ from housing_lab.widgets.quiz import reveal
 
 reveal(
     "Matching funds never changed who was housed. Why would a city want them?",
-    "They halve what affordable housing costs the city, so the same budget builds more. In "
-    "the game, lower spending keeps cards like Fiscal Conservatives and the Developer happy.",
+    "They halve what affordable housing costs the city, so a real, limited budget builds more. "
+    "The game has no budget limit, so it can only show the lower bill: lower spending keeps "
+    "cards like Fiscal Conservatives and the Developer happy.",
 )
 """,
     ),
@@ -239,7 +377,8 @@ The table above is a small **policy sweep**. Lesson 5 runs thousands of boards.
 * Comparing the same board with and without a policy separates the policy's effect from the
   board's.
 
-**Next:** Lesson 4, *Who wants what*: the 22 constituents and what a coalition can agree on.
+**Next:** [Lesson 4, *Who wants what*](04_who_wants_what.ipynb): the 22 constituents and what a
+coalition can agree on.
 """,
     ),
 ]
