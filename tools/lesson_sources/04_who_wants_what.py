@@ -198,15 +198,32 @@ bar_chart(
     (
         "code",
         r"""
-from housing_lab.widgets.quiz import ChoiceQuestion
+from housing_lab.widgets.predict import Outcome, PredictThenRun
 
-answer = "Yes" if solve(["developer", "affordable_housing_orgs"]).score == 2 else "No"
-ChoiceQuestion(
-    "Is there a board on which both the Developer and Affordable Housing Organizations score +1?",
-    ["Yes", "No"],
-    answer=answer,
-    explanation="The exact solver found one: enough market rate homes for the Developer, and a "
-    "policy and board that still house all 12 low income residents.",
+both_options = ["Yes, on some board", "No, never"]
+
+
+def developer_and_affordable() -> Outcome:
+    best = solve(["developer", "affordable_housing_orgs"], seed=0)
+    answer = both_options[0] if best.score == 2 else both_options[1]
+    return Outcome(answer, f"the exact solver's best board for the pair scores {best.score} "
+                   "(2 means both +1).")
+
+
+PredictThenRun(
+    "Is there a board on which both the Developer and Affordable Housing Organizations score "
+    "+1?",
+    both_options,
+    developer_and_affordable,
+    explanation="The Developer wants at least 10 market rate homes and low spending; "
+    "Affordable Housing Organizations want all 12 low income residents housed. In this model "
+    "empty market rate homes go to low income newcomers once the richer ones are housed, so "
+    "enough homes of any kind can satisfy both. (That instant filtering is one of the model's "
+    "simplifications: see lesson 3.)",
+    why_not={
+        both_options[1]: "Their goals sound opposed, but neither card forbids what the other "
+        "wants: a large board with many market rate homes can house everyone.",
+    },
 )
 """,
     ),

@@ -121,9 +121,48 @@ share
         r"""
 ## A policy sweep
 
-The same 100,000 boards, grouped by the policies they drew. Each row is the average over
-several thousand boards:
+The same 100,000 boards, grouped by the policies they drew. Before you look, predict.
 """,
+    ),
+    (
+        "code",
+        r"""
+from housing_lab.north_berkeley.names import policy_set_name
+from housing_lab.widgets.predict import Outcome, PredictThenRun
+
+SINGLE = ["vacancy_control", "adu", "matching_funds", "affordable_100"]
+
+
+def best_single_policy() -> Outcome:
+    low = everything.groupby("policies", observed=True)["housed_low"].mean()
+    singles = {policy_set_name(p): low[p] for p in SINGLE}
+    best = max(singles, key=singles.get)
+    return Outcome(best, "; ".join(f"{name}: {value:.2f}" for name, value in singles.items())
+                   + " low income residents housed on average (of 12).")
+
+
+PredictThenRun(
+    "Over 100,000 random boards, which policy enacted on its own houses the most low income "
+    "residents on average?",
+    [policy_set_name(p) for p in SINGLE],
+    best_single_policy,
+    explanation="Each policy works through a different step of the move-in. Vacancy Control "
+    "keeps the 4 low income residents who already live here in their homes, whatever is built. "
+    "ADUs add 6 homes, but high and middle income newcomers take them first. Matching Funds "
+    "change only the bill. 100% Affordable forbids market rate homes in phase 2, so the high "
+    "income newcomers, who still come, displace more existing residents.",
+    why_not={
+        policy_set_name("matching_funds"): "Matching funds lower spending; they never change "
+        "who moves in where.",
+        policy_set_name("affordable_100"): "Fewer market rate homes do not stop the high "
+        "income newcomers: they take existing homes instead.",
+    },
+)
+""",
+    ),
+    (
+        "md",
+        "Now the whole table. Each row is the average over several thousand boards:",
     ),
     (
         "code",
@@ -157,24 +196,24 @@ bar_chart(
 )
 """,
     ),
-    ("md", "## Check yourself"),
     (
-        "code",
+        "md",
         r"""
-from housing_lab.widgets.quiz import ChoiceQuestion
-
-low_column = MEASURE_NAMES["housed_low"]
-best = sweep_table[low_column].idxmax()
-ChoiceQuestion(
-    "Over random boards, which policies house the most low income residents on average?",
-    list(sweep_table.index),
-    answer=best,
-    explanation=f"{best}: {sweep_table.loc[best, low_column]} low income residents housed on "
-    "average. Stopping displacement protects the 4 who already live there.",
-    hint="Compare the 'Low income housed' column, or find the longest bar in the chart.",
-)
+> **What the model leaves out.** Averages over random boards are averages *of the model*:
+>
+> * **Demand is fixed** at 24 newcomers on every board; real demand responds to what is built.
+> * **Filtering is instant:** empty market rate homes go to middle and low income newcomers at
+>   no subsidy, which flatters boards with many market rate homes.
+> * **Vacancy control is total** here, and forbidden in California since 1995 (lesson 3).
+> * **There is no budget**, so the sweep cannot show the real trade-off of matching funds: more
+>   affordable homes for the same money.
+> * **The state's random fill** is a game device; a real state steps in through laws such as
+>   AB 2923 (minimum zoning and affordability on BART land) or SB 9, not by drawing tiles.
+>
+> The full list: [What the model leaves out](../docs/model_limits.md).
 """,
     ),
+    ("md", "## Check yourself"),
     (
         "code",
         r"""
@@ -210,7 +249,8 @@ their results.
 * A distribution says more than one example: look at the middle *and* the spread.
 * A policy sweep compares policies over many boards, not just one.
 
-**Next:** Lesson 6, *Streetcar*.
+**Next:** [Lesson 6, *Streetcar*](06_streetcar.ipynb): remove single-family limits and connect
+the new buildings with transit.
 """,
     ),
 ]

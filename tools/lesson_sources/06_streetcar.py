@@ -28,6 +28,33 @@ turn you:
 
 Wherever an empty space is surrounded by **exactly 3 houses**, an apartment **building** appears.
 Houses next to a building are *flipped*: they can no longer be removed.
+
+The rulebook sets the scene: *it is against the law to build housing or transit in this wealthy
+neighbourhood*. Removing "single-family housing limits" lets citizens build, making the
+neighbourhood more affordable and diverse, and your lines connect what they build.
+""",
+    ),
+    (
+        "md",
+        r"""
+## The real history: single-family zoning started here
+
+**Single-family zoning** means a lot may hold only one house: no duplex, no apartment building.
+The first such rule in the United States was written in Berkeley, in 1916, for the Elmwood
+neighbourhood; its authors said it would protect homes from "the less desirable and floating
+renter class", and it worked together with deeds that barred people of colour from buying or
+renting in parts of the city. In February 2021 Berkeley's city council voted 9-0 to end
+exclusionary zoning: the resolution stated an intent and started a two-year rewrite of the
+city's plan rather than changing any rule that night. The state acted too: **SB 9** (2021,
+in force from January 2022) lets the owner of a single-family lot split it in two and build a
+duplex on each half, with limits (the owner must live there for three years; homes that were
+rent controlled or rented in the last three years may not be torn down). Together with the ADU
+laws of lesson 3, that is the real version of "removing a limit".
+
+Transit is the other half. **Transit-oriented development** puts homes within walking distance of
+stations, which is what AB 2923 asks of the land around BART stations (lesson 1).
+
+*Sources: S5 to S9 and S20 in [the source list](../docs/sources.md).*
 """,
     ),
     ("md", "## How it works: which building appears?"),
@@ -107,10 +134,78 @@ lab
     (
         "md",
         r"""
-## Why transit lines matter
+## Why transit lines matter: a fair test
 
-Removing houses only scores if **your lines reach the buildings**. Let two computer players
-play 40 games: a *greedy* bot that plans lines and removals together, and a *random* bot.
+A *greedy* bot usually beats a *random* bot by a lot, but that comparison mixes two differences:
+the random bot also scatters many separate lines, each costing 10 points. To see what
+**connecting buildings** is worth on its own, the computer runs a controlled experiment. Two
+players take turns against the same opponent, on the same deals:
+
+* both remove **the same houses** in the same order (a seeded draw that ignores lines), so the
+  **same buildings** appear;
+* both keep extending **one line** (no extra penalty for either);
+* the only difference: one steers its line **towards** the buildings, the other **away**.
+
+Predict first, then run the experiment.
+""",
+    ),
+    (
+        "code",
+        r"""
+from housing_lab.streetcar.line_experiment import line_experiment, summary
+from housing_lab.widgets.predict import Outcome, PredictThenRun
+
+GAMES = 40
+answers = ["The player whose line reaches the buildings", "About the same",
+           "The player whose line avoids them"]
+
+
+def run_experiment() -> Outcome:
+    experiment = summary(line_experiment(GAMES, seed=2))
+    near, far = experiment["connect"], experiment["avoid"]
+    gap = near["score"] - far["score"]
+    answer = answers[0] if gap > 3 else answers[2] if gap < -3 else answers[1]
+    return Outcome(answer, f"over {GAMES} games, {near['score']:.1f} points on average against "
+                   f"{far['score']:.1f}, with {near['separate_lines']:.0f} line each and the "
+                   f"same {near['houses_removed']:.1f} houses removed.")
+
+
+PredictThenRun(
+    "Same houses removed, same number of lines. Which player scores more?",
+    answers,
+    run_experiment,
+    explanation="A removed house scores 1 point for every cube of its colour that your lines "
+    "connect. The houses and the buildings are the same in both arms, so the whole difference "
+    "comes from the cubes the line reaches: new housing is worth most to a city when transit "
+    "actually serves it.",
+    why_not={
+        answers[1]: "The removals are the same, but a removed house is worth nothing until a "
+        "line reaches buildings of its colour.",
+        answers[2]: "Avoiding buildings saves nothing: the line costs the same either way.",
+    },
+)
+""",
+    ),
+    (
+        "code",
+        r"""
+# NBVAL_CHECK_OUTPUT
+fair = summary(line_experiment(GAMES, seed=2))
+pd.DataFrame(
+    {"Average score": [fair[a]["score"] for a in fair],
+     "Separate lines": [fair[a]["separate_lines"] for a in fair],
+     "Cubes connected": [fair[a]["connected_cubes"] for a in fair],
+     "Houses removed": [fair[a]["houses_removed"] for a in fair]},
+    index=["Line towards the buildings", "Line away from the buildings"],
+).round(1)
+""",
+    ),
+    (
+        "md",
+        r"""
+For comparison, the uncontrolled match: a *greedy* bot that plans lines and removals together
+against a *random* bot, 40 games. Its gap is larger because the random bot also pays for many
+separate lines.
 """,
     ),
     (
@@ -120,9 +215,9 @@ play 40 games: a *greedy* bot that plans lines and removals together, and a *ran
 from housing_lab.streetcar import play_match
 from housing_lab.streetcar.match import summarise
 
-summary = summarise(["greedy", "random"], play_match(["greedy", "random"], 40, seed=2)).to_dict()
-pd.DataFrame({"Games won (of 40)": summary["wins"], "Average score": summary["mean_scores"]},
-             index=[f"{bot.capitalize()} bot" for bot in summary["bots"]])
+summary_40 = summarise(["greedy", "random"], play_match(["greedy", "random"], 40, seed=2)).to_dict()
+pd.DataFrame({"Games won (of 40)": summary_40["wins"], "Average score": summary_40["mean_scores"]},
+             index=[f"{bot.capitalize()} bot" for bot in summary_40["bots"]])
 """,
     ),
     ("md", "One finished game between them, scored the rulebook's way:"),
@@ -154,6 +249,23 @@ pd.DataFrame(rows).set_index("Player")
   city grows.
 """,
     ),
+    (
+        "md",
+        r"""
+> **What the model leaves out.**
+>
+> * **Zoning changes house by house.** Real zoning changes cover whole areas at once, by a
+>   council vote or a state law, and a lot only gets more homes if its owner decides to build.
+> * **Buildings appear by a geometric rule.** Real buildings need land, money, permits and a
+>   builder; where they go depends on prices and demand.
+> * **Lines are free** apart from the penalty per separate line. Real transit is expensive to
+>   build and to run, and its value depends on frequency and the jobs it reaches too.
+> * **The same players build housing and transit.** In reality developers build homes and public
+>   agencies run transit: coordinating them is the hard part of transit-oriented development.
+>
+> The full list: [What the model leaves out](../docs/model_limits.md).
+""",
+    ),
     ("md", "## Check yourself"),
     (
         "code",
@@ -166,6 +278,11 @@ ChoiceQuestion(
     ["3 yellow cubes", "1 blue cube", "Nothing", "1 cube of each colour"],
     answer=f"{cubes} {colour} cube",
     explanation="Three different colours give 1 cube of the missing fourth colour: blue.",
+    why_not={
+        "3 yellow cubes": "Three cubes need three houses of one colour; these are all different.",
+        "Nothing": "A building appears wherever an empty space has exactly 3 houses around it.",
+        "1 cube of each colour": "A building is one colour: the colour none of the 3 houses has.",
+    },
 )
 """,
     ),
@@ -201,6 +318,11 @@ many games and saves each as a record you can load back into the lab (**Load gam
 * Removing single-family limits lets buildings appear where 3 houses surround an empty space.
 * Cubes follow the colours of the houses around them.
 * Lines matter: points come only from buildings your lines connect, and scattered lines cost.
+  With the same houses and the same number of lines, a line that reaches the buildings wins.
+* Single-family zoning began in Berkeley in 1916; Berkeley and California have been undoing it
+  since 2021.
+
+**Next:** [Lesson 7, *A classroom game*](07_classroom_game.ipynb): play North Berkeley as a class.
 """,
     ),
 ]

@@ -77,20 +77,71 @@ print("Scores:", ", ".join(f"{team} {score:+d}" for team, score in log["scores"]
 print(log["tie_break"])
 """,
     ),
-    ("md", "## Check yourself"),
+    ("md", "## Check yourself: predict, then run"),
     (
         "code",
         r"""
-from housing_lab.widgets.quiz import ChoiceQuestion
+from housing_lab.north_berkeley import make_scenario, score_scenario
+from housing_lab.widgets.predict import DIRECTIONS, Outcome, PredictThenRun, direction
 
-ChoiceQuestion(
-    "In the draft, who chooses a constituent card first?",
-    ["The team with the highest current score", "The team with the lowest current score",
-     "The team that placed the most tiles", "Teams choose in seating order"],
-    answer="The team with the lowest current score",
-    explanation="The lowest current score picks first; ties go to whoever last took part in a "
-    "political activity (the table decides; by default, seating order).",
+final = game.scenario()
+
+
+def add_vacancy_control() -> Outcome:
+    before = score_scenario(final).to_dict()
+    policies = list(dict.fromkeys([*final.policies, "vacancy_control"]))
+    after = score_scenario(make_scenario(final.tiles, policies, final.existing)).to_dict()
+    return Outcome(
+        direction(before["housed"]["low"], after["housed"]["low"]),
+        f"low income housed {before['housed']['low']} \u2192 {after['housed']['low']}. On this "
+        f"board {before['displaced']['low']} low income and {before['displaced']['middle']} "
+        f"middle income residents were displaced, and {sum(before['vacant'].values())} "
+        "homes (ADUs included) stayed empty.",
+    )
+
+
+PredictThenRun(
+    "Take the computer's finished board and add Vacancy Control. Will more, the same or fewer "
+    "low income residents be housed?",
+    DIRECTIONS,
+    add_vacancy_control,
+    explanation="Vacancy control works only by stopping displacement. Where few or no existing "
+    "residents were displaced, it changes little; what decides how many low income residents "
+    "are housed is how many homes they may live in. Here empty ADUs do not help, because in "
+    "these rules low income residents do not move into ADUs.",
+    why_not={
+        "More": "Check the number displaced: vacancy control can only help residents who would "
+        "otherwise have lost their home.",
+        "Fewer": "Vacancy control never takes a home from a low income resident; it only stops "
+        "others taking theirs.",
+    },
 )
+""",
+    ),
+    (
+        "md",
+        r"""
+## Debrief: who are these constituents in real life?
+
+Every card stands for people who spoke, wrote or built in the real North Berkeley BART debate
+(lesson 1). After the game, sort your cards into the four groups below and answer the
+questions with your team.
+
+| Group | Cards in the game | Who that was in the real debate |
+|---|---|---|
+| **Homes for people who need them** | Affordable Housing Organizations, Anti-Gentrification Activists, Refuse Capitalism, Inclusionary Housing for All, Middle Class Millennials | The non-profit affordable housing developers in the team that won approval; residents who argued that public land should carry mostly affordable homes |
+| **Builders and money** | Developer, Labor Unions, Tech Corporations, Real Estate Speculators, Landlords, Fiscal Conservatives, North Berkeley Business Improvement District | The market-rate builder in the same team; the city and voters paying for subsidised homes; BART, which owns the land |
+| **Neighbours and the place** | Stop the Shadows, Save Our Views, Friends of Neighborhood Character, People Concerned About Property Values, Neighbors for More Parks, Eco-Primitivists | Neighbours who asked for lower buildings stepping down towards the houses across the street, and for open space |
+| **Getting around** | East Bay Park and Ride Coalition, Save Our Parking, The Bike Lobby, Urbanists | BART riders who drive to the station (the plan keeps a smaller garage for them); people who wanted fewer cars and more homes by transit |
+
+1. Which group did your table's board serve best, and which worst? Use the scores.
+2. Which people affected by the board had **no card**? (Think of the 24 newcomers.)
+3. In real life the state stepped in before any vote: AB 2923 set minimum heights and
+   densities. How is that like, and unlike, "calling the state" in the game?
+4. Pick one card whose goal the real plan (about 735 homes, half affordable, 3 to 8 stories,
+   120 BART parking spaces) would meet, and one it would not.
+
+*Sources: S1 to S4 and S25 to S27 in [the source list](../docs/sources.md).*
 """,
     ),
     (
@@ -127,6 +178,11 @@ exactly. Compare your class's board with it.
 * A policy game is a negotiation between goals that conflict.
 * The rules (who picks first, when the state steps in) shape the outcome as much as the players.
 * Displacement follows from what is built: the move-in shows it resident by resident.
+* The cards stand for real stakeholders: the debrief maps them onto the real debate.
+
+**Next:** the whole path again from [Lesson 1](01_start_here.ipynb), or read
+[What the model leaves out](../docs/model_limits.md) and ask which simplification changed your
+game the most.
 """,
     ),
 ]
