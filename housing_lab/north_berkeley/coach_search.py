@@ -1,27 +1,34 @@
 """The coach's search: the fewest changes to a board (and its policies) that reach a card's goal.
 
 The solver's board space (`solver_space.BoardSpace`) steps through the squares keeping only what
-a question can see of the partial sums. The coach asks it one more thing: how many squares
-differ from the board as it stands. That count is one more feature (1 on every (square, tile)
-that is not the square's current tile, the empty square included), kept exactly in the state, so
-each state of the last layer is "boards with these sums and this many changed squares", with the
-least spending of them. Policies are not searched square by square: each of the 16 policy sets
-is scored on the final states, adding how many policies it enacts or repeals.
+a question can see of the partial sums, each state with the least cost of the boards reaching it.
+The coach keeps in the state everything the card sees (spending through the card's thresholds
+too) and makes the cost "changes, then spending": changes x `unit` + spending, where a change is
+a square that differs from the board as it stands (the empty square is a value like any tile).
+All boards of a state score the same for the card, so the state's least cost is the best answer
+among them, and the best final state over all policy sets is the best answer of all. Policies
+are not searched square by square: each of the 16 policy sets scores the final states, adding
+the policies it enacts or repeals to the changes.
 
-Why the least spending is enough: every card's score is non-increasing in spending when its other
-facts are fixed (`solver_search._least_cost`), so among the boards of a state the cheapest reaches
-a goal if any does, and it is also the answer the tie rule wants.
+`affordable_100` is the engine's `tile_allowed`: a feature counts the tiles it refuses on the
+squares it restricts (`violations`), its states are kept apart only as none / some, and a policy
+set with `affordable_100` accepts only final states with none.
 
-The tie order (docs/coach.md): among the answers with the fewest changes and then the lowest
+What the state sees does not depend on the board as it stands, only the costs do: the space is
+built once per card and placement of residents (`_base`, cached) and each question only steps its
+own costs through it (`CoachSpace.with_costs`, `built`).
+
+Tie order (docs/coach.md): among the answers with the fewest changes and then the lowest
 spending, the one whose first change comes earliest: squares in layout order (A1, B1, C1, A2,
-...), then policies in `POLICIES` order; at the same square the tile that comes first in the
-catalogue, the empty square last. The space steps through the squares in reverse layout order,
-so walking back from the final states decides A1 first: at each square the best tile that still
-leads to an answer is taken, which gives exactly that order.
+...), then policies in `POLICIES` order; at one square the tile that comes first in the
+catalogue, then the empty square. The space steps through the squares in reverse layout order,
+so walking back from the final states decides A1 first: each square takes the best tile through
+which some answer still leads (`walk_back`), which is exactly that order.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -32,14 +39,25 @@ from housing_lab.north_berkeley.batch import (
     ALL_POLICY_SETS,
     FEATURES,
     BatchEvaluator,
+    policies_of,
     policy_mask,
 )
 from housing_lab.north_berkeley.batch_boards import Boards
 from housing_lab.north_berkeley.card_rules import CARD_IDS
+from housing_lab.north_berkeley.coach_enumerate import (
+    ChangeSets,
+    change_sets,
+    evaluate,
+    first_in_order,
+)
 from housing_lab.north_berkeley.policies import (
+    ADU,
+    AFFORDABLE_100,
     INCOMES,
+    MATCHING_FUNDS,
     MATCHING_FUNDS_LOW_HOMES,
     POLICIES,
+    VACANCY_CONTROL,
     RuleOptions,
 )
 from housing_lab.north_berkeley.scenario import tile_allowed
@@ -52,22 +70,38 @@ from housing_lab.north_berkeley.solver_search import (
 from housing_lab.north_berkeley.solver_space import BoardSpace, Group
 
 Array = np.ndarray
-CHANGES = "changes"  # the extra feature: squares that differ from the board as it stands
+VIOLATIONS = "violations"  # tiles `affordable_100` would refuse where they stand
 GOALS = ("win", "no-loss")
+# The move-in reads two policies (`solver_search.move_in`: ADU slots, vacancy control), and
+# spending one more (matching funds): one policy set of each kind tells the states apart as all
+# 16 would (the brute-force tests check the answers), in a quarter of the time.
+SIGNATURE_POLICY_SETS = tuple(
+    frozenset({MATCHING_FUNDS, *p})
+    for p in ((), (ADU,), (VACANCY_CONTROL,), (ADU, VACANCY_CONTROL))
+)
 UNCHANGED_RANK = 1 << 8  # in the tie order, keeping a square comes after every change to it
+ENUMERATED = 2  # sets of at most this many changes are scored one by one before searching
 
 
-class ReadingOrderSpace(BoardSpace):
+class CoachSpace(BoardSpace):
     """A board space stepping through the squares in reverse layout order (C3 first, A1 last),
-    so that walking back from the end decides A1 first (the tie order)."""
+    so that walking back from the end decides A1 first (the tie order), whose costs can be
+    swapped for another question's."""
 
     def _order(self) -> list[int]:
         return list(range(len(self.parts)))[::-1]
 
+    def with_costs(self, costs: Array) -> CoachSpace:
+        """This space (merges, bit fields: all shared) with costs `costs[s, t, column]`, no
+        larger than the costs it was made with (they fix the width of a cost)."""
+        space = copy.copy(self)
+        space.costs = [costs[s][tiles].astype(np.int64) for s, tiles in enumerate(self.allowed)]
+        return space
+
 
 @dataclass(frozen=True)
 class Question:
-    """One coach question, as the search needs it (hashable: spaces are cached per question).
+    """One coach question, as the search needs it (hashable, for the caches).
 
     `current`: tile code per square (the evaluator's `empty` for an empty square);
     `existing`: income code (`INCOMES` order) of who lives in each existing home."""
@@ -77,18 +111,18 @@ class Question:
     current: tuple[int, ...]
     policies: frozenset[str]
     existing: tuple[int, ...]
-    low_income_in_adus: bool
+    low_income_in_adus: bool = False
 
     def placement(self, evaluator: BatchEvaluator) -> tuple[int, int, int, int]:
-        return resident_placement(
-            evaluator, tuple(zip(evaluator.homes, (INCOMES[c] for c in self.existing), strict=True))
-        )
+        """Low and middle income residents in houses, then in apartments."""
+        homes = zip(evaluator.homes, (INCOMES[c] for c in self.existing), strict=True)
+        return resident_placement(evaluator, tuple(homes))
 
 
 @dataclass(frozen=True)
 class Found:
-    """The answer of the search: tile code per square, the policy set, the number of changes
-    and the spending (1/scale dollars); None fields when no board reaches the goal."""
+    """What the search found: tile code per square, the policy set, the number of changes and
+    the spending after them (1/scale dollars). All None when no board reaches the goal."""
 
     tiles: tuple[int, ...] | None
     policies: frozenset[str] | None
@@ -106,15 +140,31 @@ def policy_changes(policies: frozenset[str], current: frozenset[str]) -> int:
     return len(policies ^ current)
 
 
-def _atoms(card: str) -> tuple:
-    """What the states keep apart: the card's atoms, and whether matching funds would halve the
-    housing (7 low income homes); not spending (each state keeps its least)."""
-    merged = merge([card_atoms(card), {"new_low": (MATCHING_FUNDS_LOW_HOMES,)}])
-    merged.pop("spending", None)
-    return tuple(sorted(merged.items()))
+def policy_key(policies: frozenset[str], current: frozenset[str]) -> list[int]:
+    """A policy set's place in the tie order: per policy (`POLICIES` order) 0 when it changes
+    (the earliest change comes first), 1 when it stays."""
+    return [0 if (p in policies) != (p in current) else 1 for p in POLICIES]
 
 
-def _allowed(evaluator: BatchEvaluator, policies: frozenset[str]) -> tuple[tuple[int, ...], ...]:
+def tie_ranks(evaluator: BatchEvaluator, current: Sequence[int]) -> list[Array]:
+    """Per square, each tile code's rank in the tie order: catalogue order, the empty square
+    last, and keeping the square as it is after every change to it."""
+    ranks = []
+    for code in current:
+        rank = np.arange(evaluator.empty + 1, dtype=np.int64)
+        rank[code] = UNCHANGED_RANK
+        ranks.append(rank)
+    return ranks
+
+
+def board_key(ranks: Sequence[Array], board: Sequence[int]) -> list[int]:
+    """A board's place in the tie order (compare lists: the smaller comes first)."""
+    return [int(ranks[s][t]) for s, t in enumerate(board)]
+
+
+def allowed_codes(
+    evaluator: BatchEvaluator, policies: frozenset[str]
+) -> tuple[tuple[int, ...], ...]:
     """Tile codes allowed on each square under `policies` (the empty square always is)."""
     layout, catalogue = evaluator.layout, evaluator.catalogue
     return tuple(
@@ -130,177 +180,219 @@ def _allowed(evaluator: BatchEvaluator, policies: frozenset[str]) -> tuple[tuple
     )
 
 
-def _spaces(
-    evaluator: BatchEvaluator,
-) -> dict[tuple[tuple[int, ...], ...], tuple[frozenset[str], ...]]:
-    """The 16 policy sets grouped by the tiles they allow (one board space per group)."""
-    spaces: dict[tuple[tuple[int, ...], ...], tuple[frozenset[str], ...]] = {}
-    for policies in ALL_POLICY_SETS:
-        allowed = _allowed(evaluator, policies)
-        spaces[allowed] = (*spaces.get(allowed, ()), policies)
-    return spaces
+def _atoms(card: str) -> tuple:
+    """What the states keep apart: the card's atoms (spending through its thresholds), and
+    whether matching funds would halve the housing (7 low income homes)."""
+    merged = merge([card_atoms(card), {"new_low": (MATCHING_FUNDS_LOW_HOMES,)}])
+    return tuple(sorted(merged.items()))
 
 
-def _tables(evaluator: BatchEvaluator, current: tuple[int, ...]) -> tuple[Array, Array]:
-    """Each (square, tile)'s features with the `CHANGES` column, and its costs (whole, and
-    with matching funds halving housing) in 1/scale dollars."""
-    tiles = evaluator.features.shape[1]
-    changed = (np.arange(tiles)[None, :] != np.array(current)[:, None]).astype(np.int64)
-    contributions = np.concatenate([evaluator.features, changed[:, :, None]], axis=2)
+def _violations(evaluator: BatchEvaluator) -> Array:
+    """(squares, tiles + 1): 1 where `affordable_100` refuses the tile on the square."""
+    refused = np.ones((len(evaluator.squares), evaluator.empty + 1), dtype=np.int64)
+    for s, codes in enumerate(allowed_codes(evaluator, frozenset({AFFORDABLE_100}))):
+        refused[s, list(codes)] = 0
+    return refused
+
+
+def _some(values: Array) -> Array:
+    return (values > 0).astype(np.int64)
+
+
+def _spending(evaluator: BatchEvaluator) -> Array:
+    """(squares, tiles + 1, 2) spending in 1/scale dollars: whole, and with matching funds
+    halving the housing."""
     housing = evaluator.features[:, :, FEATURES.index("housing_cost")]
     other = evaluator.features[:, :, FEATURES.index("other_cost")]
-    costs = np.stack([2 * (housing + other), housing + 2 * other], axis=2)
-    return contributions, costs
+    return np.stack([2 * (housing + other), housing + 2 * other], axis=2)
 
 
-@lru_cache(maxsize=64)
-def _built(
+def cost_unit(evaluator: BatchEvaluator) -> int:
+    """One change in the cost: more than any board's spending, so changes count first."""
+    return int(_spending(evaluator)[:, :, 0].max(axis=1).sum()) + 1
+
+
+def _costs(evaluator: BatchEvaluator, current: Sequence[int] | None) -> Array:
+    """Changes x `cost_unit` + spending, per (square, tile) and cost column. `current` None:
+    every tile counts as a change (the largest costs, which fix the width of a cost)."""
+    tiles = evaluator.empty + 1
+    if current is None:
+        changed = np.ones((len(evaluator.squares), tiles), dtype=np.int64)
+    else:
+        changed = (np.arange(tiles)[None, :] != np.array(current)[:, None]).astype(np.int64)
+    return changed[:, :, None] * cost_unit(evaluator) + _spending(evaluator)
+
+
+@lru_cache(maxsize=32)
+def _base(
     evaluator: BatchEvaluator,
-    question: Question,
-    allowed: tuple[tuple[int, ...], ...],
-    sharing: tuple[frozenset[str], ...],
-) -> BoardSpace:
-    """Every board of `allowed` reduced to what the card sees and how many squares changed."""
+    card: str,
+    placement: tuple[int, int, int, int],
+    low_income_in_adus: bool,
+) -> CoachSpace:
+    """Every board (any tile or none on every square) reduced to what `card` sees under every
+    policy set, and whether `affordable_100` refuses a tile; layers not built (cached: only
+    the costs depend on the board as it stands)."""
     groups = search_groups(
-        evaluator,
-        dict(_atoms(question.card)),
-        sharing,
-        question.placement(evaluator),
-        question.low_income_in_adus,
+        evaluator, dict(_atoms(card)), SIGNATURE_POLICY_SETS, placement, low_income_in_adus
     )
-    contributions, costs = _tables(evaluator, question.current)
-    space = ReadingOrderSpace(
-        contributions, (*FEATURES, CHANGES), costs, allowed, [*groups, Group((CHANGES,))]
+    contributions = np.concatenate([evaluator.features, _violations(evaluator)[:, :, None]], axis=2)
+    every = tuple(tuple(range(evaluator.empty + 1)) for _ in evaluator.squares)
+    return CoachSpace(
+        contributions,
+        (*FEATURES, VIOLATIONS),
+        _costs(evaluator, None),
+        every,
+        [*groups, Group((VIOLATIONS,), _some)],
     )
-    return space.built()
 
 
 @dataclass
 class _Scored:
-    """One policy set's final states: whether the goal is met, changes in all, spending and
-    which cost column (housing halved or not) that spending is."""
+    """One policy set's final states: goal met (and allowed), cost (changes x unit +
+    spending, policy changes included) and which cost column (housing halved or not)."""
 
     policies: frozenset[str]
-    space: BoardSpace
-    keys: Array
     ok: Array
-    changes: Array
-    spending: Array
+    cost: Array
     column: Array
 
 
-def _scored(evaluator: BatchEvaluator, question: Question) -> list[_Scored]:
+def _scored(evaluator: BatchEvaluator, question: Question, space: BoardSpace) -> list[_Scored]:
+    keys, costs = space.final
+    unit = cost_unit(evaluator)
+    values = space.decode(keys)
+    allowed = values[VIOLATIONS] == 0
+    placement = question.placement(evaluator)
     out = []
-    for allowed, sharing in _spaces(evaluator).items():
-        space = _built(evaluator, question, allowed, sharing)
-        keys, costs = space.final
-        values = space.decode(keys)
-        for policies in sharing:
-            scores, spending, halved, _ = state_card_scores(
-                evaluator,
-                (question.card,),
-                values,
-                costs,
-                policies,
-                question.placement(evaluator),
-                question.low_income_in_adus,
-            )
-            out.append(
-                _Scored(
-                    policies,
-                    space,
-                    keys,
-                    reaches(scores[:, 0], question.goal),
-                    values[CHANGES] + policy_changes(policies, question.policies),
-                    spending,
-                    halved.astype(np.int64),
-                )
-            )
+    for policies in ALL_POLICY_SETS:
+        scores, _, halved, _ = state_card_scores(
+            evaluator,
+            (question.card,),
+            values,
+            costs % unit,  # spending: the card reads it through its thresholds, kept in state
+            policies,
+            placement,
+            question.low_income_in_adus,
+        )
+        ok = reaches(scores[:, 0], question.goal)
+        if AFFORDABLE_100 in policies:
+            ok &= allowed
+        column = halved.astype(np.int64)
+        cost = np.where(halved, costs[:, -1], costs[:, 0])
+        extra = policy_changes(policies, question.policies) * unit
+        out.append(_Scored(policies, ok, cost + extra, column))
     return out
 
 
-def search(evaluator: BatchEvaluator, question: Question) -> Found:
-    """The fewest changes (then the least spending, then the tie order) reaching the goal."""
-    scored = _scored(evaluator, question)
-    best: tuple[int, int] | None = None
-    for part in scored:
-        if part.ok.any():
-            fewest = int(part.changes[part.ok].min())
-            cheapest = int(part.spending[part.ok & (part.changes == fewest)].min())
-            if best is None or (fewest, cheapest) < best:
-                best = (fewest, cheapest)
-    if best is None:
+def search(evaluator: BatchEvaluator, question: Question, enumerated: int = ENUMERATED) -> Found:
+    """The fewest changes (then the least spending, then the tie order) reaching the goal:
+    every set of at most `enumerated` changes is scored first (`coach_enumerate`), the board
+    space is searched only when none of them answers."""
+    if enumerated >= 0:
+        found = _enumerated(evaluator, question, enumerated)
+        if found is not None:
+            return found
+    return searched(evaluator, question)
+
+
+@lru_cache(maxsize=16)
+def scored_change_sets(
+    evaluator: BatchEvaluator,
+    current: tuple[int, ...],
+    policies: frozenset[str],
+    existing: tuple[int, ...],
+    low_income_in_adus: bool,
+    most: int,
+) -> tuple[ChangeSets, Array, Array]:
+    """Every set of at most `most` changes, with every card's score and the spending
+    (cached: the coach's questions on one board, every card and the hand's, share them)."""
+    sets = change_sets(evaluator, current, policies, existing, most, UNCHANGED_RANK)
+    scores, spending = evaluate(evaluator, sets, low_income_in_adus)
+    return sets, scores, spending
+
+
+def _enumerated(evaluator: BatchEvaluator, question: Question, most: int) -> Found | None:
+    sets, scores, spending = scored_change_sets(
+        evaluator,
+        question.current,
+        question.policies,
+        question.existing,
+        question.low_income_in_adus,
+        most,
+    )
+    ok = reaches(scores[:, CARD_IDS.index(question.card)], question.goal)
+    first = first_in_order(ok, sets.changes, spending, sets.order)
+    if first is None:
+        return None
+    return Found(
+        tuple(sets.boards.tiles[first].tolist()),
+        frozenset(policies_of(int(sets.boards.policies[first]))),
+        int(sets.changes[first]),
+        int(spending[first]),
+    )
+
+
+def searched(evaluator: BatchEvaluator, question: Question) -> Found:
+    """The answer found by searching the board space (every number of changes)."""
+    base = _base(
+        evaluator, question.card, question.placement(evaluator), question.low_income_in_adus
+    )
+    space = base.with_costs(_costs(evaluator, question.current)).built()
+    scored = _scored(evaluator, question, space)
+    least = min((int(p.cost[p.ok].min()) for p in scored if p.ok.any()), default=None)
+    if least is None:
         return Found(None, None, None, None)
-    # per board space, the final states of every answer; the first board in the tie order
-    by_space: dict[int, tuple[BoardSpace, list[tuple[Array, Array]]]] = {}
-    for part in scored:
-        hit = part.ok & (part.changes == best[0]) & (part.spending == best[1])
-        if hit.any():
-            entry = by_space.setdefault(id(part.space), (part.space, []))
-            entry[1].append((part.keys[hit], part.column[hit]))
+    keys = space.final[0]
+    targets = [
+        (keys[hit], p.column[hit]) for p in scored if (hit := p.ok & (p.cost == least)).any()
+    ]
     ranks = tie_ranks(evaluator, question.current)
-    boards = [walk_back(space, targets, ranks) for space, targets in by_space.values()]
-    board = min(boards, key=lambda b: [ranks[s][t] for s, t in enumerate(b)])
-    return Found(tuple(board), _first_policy_set(evaluator, question, board, best), *best)
+    board = walk_back(space, targets, ranks)
+    changes, spending = divmod(least, cost_unit(evaluator))
+    policies = _first_policy_set(evaluator, question, board, changes, spending)
+    return Found(tuple(board), policies, changes, spending)
 
 
 def _first_policy_set(
-    evaluator: BatchEvaluator, question: Question, board: list[int], best: tuple[int, int]
+    evaluator: BatchEvaluator, question: Question, board: list[int], changes: int, spending: int
 ) -> frozenset[str]:
-    """The first policy set (tie order) under which `board` answers: the goal met with the
-    fewest changes and the least spending (the batch evaluator scores the board under all)."""
+    """The first policy set (tie order) under which `board` answers: the goal met with
+    `changes` changes in all at `spending` (the batch evaluator scores the board under each)."""
     board_changes = sum(t != c for t, c in zip(board, question.current, strict=True))
     sets = [
         p
         for p in ALL_POLICY_SETS
-        if board_changes + policy_changes(p, question.policies) == best[0]
-        and all(t in a for t, a in zip(board, _allowed(evaluator, p), strict=True))
+        if board_changes + policy_changes(p, question.policies) == changes
+        and all(t in a for t, a in zip(board, allowed_codes(evaluator, p), strict=True))
     ]
     n = len(sets)
     result = evaluator.evaluate(
         Boards(
             np.array([board] * n, dtype=np.uint8).reshape(n, len(board)),
             np.array([policy_mask(p) for p in sets], dtype=np.uint8),
-            np.array([question.existing] * n, dtype=np.uint8).reshape(n, len(question.existing)),
+            np.array([question.existing] * n, dtype=np.uint8).reshape(n, -1),
         ),
         RuleOptions(low_income_in_adus=question.low_income_in_adus),
     )
     column = CARD_IDS.index(question.card)
-    good = reaches(result.scores[:, column], question.goal) & (result.spending_units == best[1])
+    good = reaches(result.scores[:, column], question.goal) & (result.spending_units == spending)
     answers = [p for p, ok in zip(sets, good.tolist(), strict=True) if ok]
     if not answers:  # pragma: no cover - the search and the batch evaluator disagree: a bug
-        raise RuntimeError(f"no policy set answers with board {board}")
+        raise RuntimeError(f"no policy set answers {question} with board {board}")
     return min(answers, key=lambda p: policy_key(p, question.policies))
-
-
-def policy_key(policies: frozenset[str], current: frozenset[str]) -> list[int]:
-    """A policy set's place in the tie order: per policy (POLICIES order), 0 when it changes
-    (the earliest change comes first), 1 when it stays."""
-    return [0 if (p in policies) != (p in current) else 1 for p in POLICIES]
-
-
-def tie_ranks(evaluator: BatchEvaluator, current: tuple[int, ...]) -> list[Array]:
-    """Per square, the rank of each tile code in the tie order: catalogue order, the empty
-    square last, and keeping the square's current tile after every change."""
-    ranks = []
-    for code in current:
-        rank = np.arange(evaluator.empty + 1, dtype=np.int64)
-        rank[code] = UNCHANGED_RANK
-        ranks.append(rank)
-    return ranks
 
 
 def walk_back(
     space: BoardSpace, targets: Sequence[tuple[Array, Array]], ranks: Sequence[Array]
 ) -> list[int]:
-    """The first board in the tie order among those reaching any target (final state, cost
-    column) at that state's least cost. Walking back from the last square (A1 in a
-    `ReadingOrderSpace`), each square takes the best-ranked tile that some target still
-    leads through; the states it leads from are the next frontier."""
-    frontier = (
-        np.concatenate([k for k, _ in targets]),
-        np.concatenate([c for _, c in targets]),
-    )
+    """The first board in the tie order among those reaching a target (final state, cost
+    column) at its least cost. Walking back from the last square stepped (A1 in a
+    `CoachSpace`), each square takes the best-ranked tile through which some target is still
+    reached; the states it comes from are the next frontier. (A board reaching a state at its
+    least cost reaches every earlier state on its way at that state's least cost too.)"""
+    frontier_keys = np.concatenate([k for k, _ in targets])
+    frontier_columns = np.concatenate([c for _, c in targets])
     tiles: dict[int, int] = {}
     for depth in range(len(space.order), 0, -1):
         square = space.order[depth - 1]
@@ -308,22 +400,21 @@ def walk_back(
         after_keys, after_costs = space.layers[depth]
         stepped = space.advance(depth - 1, before_keys)  # (states, tiles)
         where = np.searchsorted(after_keys, stepped)
-        found_rows, found_tiles, found_columns = [], [], []
-        for column in np.unique(frontier[1]).tolist():
-            wanted = np.unique(frontier[0][frontier[1] == column])
-            at = np.clip(np.searchsorted(wanted, stepped), 0, len(wanted) - 1)
+        rows, positions, columns = [], [], []
+        for column in np.unique(frontier_columns).tolist():
+            wanted = np.unique(frontier_keys[frontier_columns == column])
+            at = np.minimum(np.searchsorted(wanted, stepped), len(wanted) - 1)
             cost = before_costs[:, column][:, None] + space.costs[square][:, column][None, :]
             hit = (wanted[at] == stepped) & (cost == after_costs[where, column])
-            rows, positions = np.nonzero(hit)
-            found_rows.append(rows)
-            found_tiles.append(positions)
-            found_columns.append(np.full(len(rows), column))
-        rows = np.concatenate(found_rows)
-        positions = np.concatenate(found_tiles)
-        columns = np.concatenate(found_columns)
-        codes = space.allowed[square][positions]
+            found = np.nonzero(hit)
+            rows.append(found[0])
+            positions.append(found[1])
+            columns.append(np.full(len(found[0]), column))
+        row, position = np.concatenate(rows), np.concatenate(positions)
+        codes = space.allowed[square][position]
         rank = ranks[square][codes]
         first = rank == rank.min()
         tiles[square] = int(codes[first][0])
-        frontier = (before_keys[rows[first]], columns[first])
+        frontier_keys = before_keys[row[first]]
+        frontier_columns = np.concatenate(columns)[first]
     return [tiles[s] for s in range(len(space.order))]
