@@ -26,7 +26,7 @@ from housing_lab.streetcar.game import Game
 from housing_lab.streetcar.greedy import QuickGreedyBot
 from housing_lab.streetcar.moves import Move
 
-DEFAULT_ITERATIONS = 48
+DEFAULT_ITERATIONS = 24
 SCALE = 20.0  # score margin that counts as a clear win (value tanh(margin / SCALE))
 
 
@@ -53,7 +53,7 @@ class MctsBot:
         iterations: int | None = None,
         seconds: float | None = None,
         candidates: int = 6,
-        depth: int | None = 12,
+        depth: int | None = 6,
         exploration: float = 0.7,
     ) -> None:
         if iterations is not None and iterations < 1:
