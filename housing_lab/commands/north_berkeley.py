@@ -8,6 +8,7 @@ import sys
 from typing import IO
 
 from housing_lab.commands import arguments
+from housing_lab.commands.nb_coach import register_coach
 from housing_lab.commands.north_berkeley_analysis import register_analysis
 from housing_lab.commands.score_stream import score_batched, score_scalar
 from housing_lab.errors import quote_path
@@ -72,6 +73,7 @@ def register(groups: argparse._SubParsersAction) -> None:
     )
     play.set_defaults(func=run_play)
     register_analysis(commands)  # sample, solve
+    register_coach(commands)
 
 
 def run_score(args: argparse.Namespace) -> int:

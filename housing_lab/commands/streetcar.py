@@ -20,6 +20,8 @@ from housing_lab.streetcar.record import final_block, replay, to_record
 
 MAX_GAMES = 100_000
 MAX_PENALTY = 1000
+MAX_ITERATIONS = 1_000_000
+MAX_SECONDS = 3600.0
 
 
 def register(groups: argparse._SubParsersAction) -> None:
@@ -63,6 +65,19 @@ def register(groups: argparse._SubParsersAction) -> None:
     simulate.add_argument(
         "--goals", type=arguments.text, default="", help="development goals, comma separated"
     )
+    budget = simulate.add_mutually_exclusive_group()
+    budget.add_argument(
+        "--iterations",
+        type=arguments.count(1, MAX_ITERATIONS, "the number of iterations"),
+        default=None,
+        help="search iterations per move for the mcts bot (reproducible)",
+    )
+    budget.add_argument(
+        "--seconds",
+        type=seconds,
+        default=None,
+        help="thinking time per move for the mcts bot (not reproducible: depends on the load)",
+    )
     simulate.set_defaults(func=_simulate)
 
     replay = commands.add_parser(
@@ -85,15 +100,29 @@ def _simulate(args: argparse.Namespace) -> int:
     bots = [name.strip() for name in args.bots.split(",")]
     goals = frozenset(name.strip() for name in args.goals.split(",") if name.strip())
     rules = Rules(goals=goals) if args.penalty is None else Rules(args.penalty, goals)
-    check_series(bots, args.games)
+    budget = {"iterations": args.iterations, "seconds": args.seconds}
+    check_series(bots, args.games, **budget)
     out = output_folder(args.out, force=args.force)
     summary = MatchSummary((bots[0], bots[1]))
-    for played in play_match(bots, args.games, seed=args.seed, rules=rules):
+    for played in play_match(bots, args.games, seed=args.seed, rules=rules, **budget):
         record = json.dumps(to_record(played.game)) + "\n"
         write_text_atomic(out / f"game-{played.index + 1:04d}.json", record)
         summary.add(played)
     print(json.dumps({**summary.to_dict(), "out": str(out)}))  # last: every record is written
     return 0
+
+
+def seconds(text: str) -> float:
+    """A time budget: a number of seconds above 0 and at most an hour."""
+    try:
+        value = float(text) if len(text) <= 30 else None
+    except ValueError:
+        value = None
+    if value is None or not 0 < value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(
+            f"seconds must be a number above 0 and at most {MAX_SECONDS:g}, got {text!r}"
+        )
+    return value
 
 
 def output_folder(path: str, force: bool = False) -> Path:

@@ -97,7 +97,7 @@ def _least_cost(problem: Problem, goal: str | None) -> bool:
     return goal in ("best", "nonnegative") and all(w >= 0 for w in problem.weights)
 
 
-def _placement(
+def resident_placement(
     evaluator: BatchEvaluator, existing: tuple[tuple[str, str], ...]
 ) -> tuple[int, int, int, int]:
     """Low and middle income residents in houses, then in apartments."""
@@ -182,7 +182,7 @@ def _signature(
     return signature
 
 
-def _groups(
+def search_groups(
     evaluator: BatchEvaluator,
     atoms: dict[str, Spec],
     policy_sets: tuple[frozenset[str], ...],
@@ -241,7 +241,7 @@ def _base(
     low_income_in_adus: bool,
 ) -> BoardSpace:
     """The reduced board space, its layers not yet built (cached: questions share it)."""
-    groups = _groups(evaluator, dict(atoms), policy_sets, placement, low_income_in_adus)
+    groups = search_groups(evaluator, dict(atoms), policy_sets, placement, low_income_in_adus)
     housing = evaluator.features[:, :, FEATURES.index("housing_cost")]
     other = evaluator.features[:, :, FEATURES.index("other_cost")]
     costs = [2 * (housing + other)]  # spending in 1 / scale dollars, and halved by matching funds
@@ -284,7 +284,7 @@ class Scored:
         return self.space.board(int(self.keys[state]), column, int(self.spending[state]))
 
 
-def _card_scores(
+def state_card_scores(
     evaluator: BatchEvaluator,
     cards: tuple[str, ...],
     values: dict[str, Array],
@@ -343,7 +343,7 @@ def _final_scores(
     `space`: what both the answer (`_score`) and the pruning (`_totals`) score."""
     values = space.decode(keys)
     adus = problem.options.low_income_in_adus
-    return _card_scores(evaluator, problem.cards, values, costs, policies, placement, adus)
+    return state_card_scores(evaluator, problem.cards, values, costs, policies, placement, adus)
 
 
 def _score(
@@ -408,7 +408,7 @@ def _bounds(
     def scorer(
         cards: tuple[str, ...], values: dict[str, Array], costs: Array, policies: frozenset[str]
     ) -> Array:
-        return _card_scores(evaluator, cards, values, costs, policies, placement, adus)[0]
+        return state_card_scores(evaluator, cards, values, costs, policies, placement, adus)[0]
 
     return Bounds(
         evaluator,
@@ -555,7 +555,7 @@ def search(
     With `goal` ("best", "nonnegative", "pareto": see `_keep`), only the final states that
     can matter to that question, found by pruning the layers with `solver_bound` bounds."""
     atoms = _atoms(problem, pareto, _least_cost(problem, goal))
-    placement = _placement(evaluator, problem.existing)
+    placement = resident_placement(evaluator, problem.existing)
     adus = problem.options.low_income_in_adus
     # policy sets allowing the same tiles share one board space
     allowed_by_set = {p: _allowed(evaluator, problem, p) for p in problem.policy_sets}

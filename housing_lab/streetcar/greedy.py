@@ -142,3 +142,129 @@ class GreedyBot:
             trial.pop()
             result.append(((items[me].total - items[them].total, *key[1:]), line, x))
         return result
+
+    def ranked_moves(self, game: Game, limit: int | None = None) -> list[tuple[float, Move]]:
+        """Moves best first with greedy's value, one per house (its best lines); turn 1: lines.
+
+        The search bot (mcts.py) takes its candidate moves from here: greedy's exact one-turn
+        value orders them and `limit` keeps the best few, so the tree never sees the ~300 x 40
+        raw moves. The first entry is the move `choose` would play from the same RNG state.
+        """
+        lines = self._lines(game)
+        edges, hexes = game.board.edges, game.board.hexes
+        if game.turn == 1:
+            keyed = sorted(lines, key=lambda ln: (ln.value, ln.reach, ln.luck), reverse=True)
+            return [(ln.value, Move([edges[e] for e in ln.edges])) for ln in keyed[:limit]]
+        ranked = self._per_house(game, lines)
+        if game.rules.goals:
+            ranked = self._rescore(game, ranked)
+        ranked.sort(key=lambda item: item[0], reverse=True)
+        return [
+            (key[0], Move([edges[e] for e in line.edges], hexes[x]))
+            for key, line, x in ranked[:limit]
+        ]
+
+
+class QuickGreedyBot(GreedyBot):
+    """GreedyBot, computed faster: the same moves from the same seed (tested move for move).
+
+    The search bot plays thousands of greedy turns per move in its rollouts, so here the
+    per-line work is done once per intersection (the hexes it newly reaches, its line label)
+    and set unions in C replace the per-line generator loops; `_per_house` lists the lines
+    touching a hex only for the hexes where a removal would build. Every tie-break draws the
+    RNG in the same order as GreedyBot, so the choices are identical.
+    """
+
+    def _lines(self, game: Game) -> list[_Line]:
+        board, p, tables = game.board, game.player_index, game.tables()
+        vowner, bcol, bcubes = tables.vertex_owners, tables.building_colours, tables.building_cubes
+        removed, penalty = tables.removed[p], game.rules.penalty
+        mine = connected_hexes(game, p)
+        label = line_components(game, p)
+        vertex_line: dict[int, int] = {}
+        ends_of = board.edge_vertices
+        for e, who in enumerate(tables.edge_owners):
+            if who == p:
+                for v in ends_of[e]:
+                    vertex_line[v] = label[e]
+        empty: frozenset[int] = frozenset()
+        vertex_hexes = board.vertex_hexes
+        reach_of: dict[int, frozenset[int]] = {}  # fresh intersection -> hexes it newly reaches
+        built = frozenset(x for x, c in enumerate(bcol) if c >= 0)
+        rand = self.rng.random
+        result = []
+        for choice in game.line_choice_ids():
+            if len(choice) == 2:
+                a, b = ends_of[choice[0]]
+                c, d = ends_of[choice[1]]
+                ends = {a, b, c, d}
+            elif choice:
+                ends = set(ends_of[choice[0]])
+            else:
+                ends = set()
+            reached = empty
+            fresh = 0
+            joined = set()
+            for v in ends:
+                if vowner[v] != p:
+                    fresh += 1
+                    hexes = reach_of.get(v)
+                    if hexes is None:
+                        hexes = reach_of[v] = frozenset(x for x in vertex_hexes[v] if x not in mine)
+                    reached = reached | hexes
+                if v in vertex_line:
+                    joined.add(vertex_line[v])
+            change = (1 if choice else 0) - len(joined)
+            by_colour = [0, 0, 0, 0]
+            value = -penalty * change
+            for x in reached & built:
+                by_colour[bcol[x]] += bcubes[x]
+                value += removed[bcol[x]] * bcubes[x]
+            result.append(_Line(choice, value, tuple(by_colour), fresh, rand(), reached))
+        return result
+
+    def _per_house(
+        self, game: Game, lines: list[_Line]
+    ) -> list[tuple[tuple[float, ...], _Line, int]]:
+        p, tables = game.player_index, game.tables()
+        bcol, bcubes = tables.building_colours, tables.building_cubes
+        removed, theirs = tables.removed[p], tables.removed[1 - p]
+        mine, their_hexes = connected_hexes(game, p), connected_hexes(game, 1 - p)
+        cubes_now = [0, 0, 0, 0]
+        for x in mine:
+            if bcol[x] >= 0:
+                cubes_now[bcol[x]] += bcubes[x]
+        best_for_colour = [
+            max(lines, key=lambda ln, c=c: (ln.value + ln.by_colour[c], ln.reach, ln.luck))
+            for c in range(4)
+        ]
+        builds = {x: game.buildings_after_ids(x) for x in tables.removable}
+        wanted = {y for new in builds.values() for y, _, _ in new if y not in mine}
+        touching: dict[int, list[_Line]] = {y: [] for y in wanted}
+        if wanted:
+            for line in lines:
+                for x in line.hexes & wanted:
+                    touching[x].append(line)
+        ranked = []
+        for x in tables.removable:
+            colour = tables.houses[x]
+            after = list(removed)
+            after[colour] += 1
+            new = builds[x]
+            base = cubes_now[colour]
+            for y, c, k in new:
+                if y in mine:
+                    base += k * after[c]
+                if y in their_hexes:
+                    base -= k * theirs[c]
+            line = best_for_colour[colour]
+            key = (base + line.value + line.by_colour[colour], line.reach, line.luck)
+            for y in {y for y, _, _ in new if y not in mine}:
+                for other in touching[y]:
+                    extra = sum(k * after[c] for z, c, k in new if z in other.hexes)
+                    value = base + other.value + other.by_colour[colour] + extra
+                    candidate = (value, other.reach, other.luck)
+                    if candidate > key:
+                        key, line = candidate, other
+            ranked.append(((*key, self.rng.random()), line, x))
+        return ranked
