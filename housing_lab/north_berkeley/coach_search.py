@@ -157,11 +157,6 @@ def tie_ranks(evaluator: BatchEvaluator, current: Sequence[int]) -> list[Array]:
     return ranks
 
 
-def board_key(ranks: Sequence[Array], board: Sequence[int]) -> list[int]:
-    """A board's place in the tie order (compare lists: the smaller comes first)."""
-    return [int(ranks[s][t]) for s, t in enumerate(board)]
-
-
 def allowed_codes(
     evaluator: BatchEvaluator, policies: frozenset[str]
 ) -> tuple[tuple[int, ...], ...]:
@@ -245,6 +240,13 @@ def _base(
         every,
         [*groups, Group((VIOLATIONS,), _some)],
     )
+
+
+def clear_cache() -> None:
+    """Forget the cached board spaces and scored change sets (benchmarks time from scratch;
+    tests that change a card's declaration start afresh)."""
+    _base.cache_clear()
+    scored_change_sets.cache_clear()
 
 
 @dataclass
