@@ -81,6 +81,7 @@ SIGNATURE_POLICY_SETS = tuple(
 )
 UNCHANGED_RANK = 1 << 8  # in the tie order, keeping a square comes after every change to it
 ENUMERATED = 2  # sets of at most this many changes are scored one by one before searching
+FIRST_PASS = 3  # the search first keeps only boards at most this many squares away
 
 
 class CoachSpace(BoardSpace):
@@ -336,13 +337,27 @@ def _enumerated(evaluator: BatchEvaluator, question: Question, most: int) -> Fou
 
 
 def searched(evaluator: BatchEvaluator, question: Question) -> Found:
-    """The answer found by searching the board space (every number of changes)."""
+    """The answer found by searching the board space (every number of changes).
+
+    A first pass keeps only states at most `FIRST_PASS` squares away from the board (most
+    answers beyond the enumeration need that few, and the pass is several times smaller); when
+    it finds no answer of at most that many changes, a second pass keeps every state. Either
+    pass is exact for what it keeps: a board's partial states are never further away than the
+    board itself, so every board within reach passes through kept states only."""
     base = _base(
         evaluator, question.card, question.placement(evaluator), question.low_income_in_adus
     )
-    space = base.with_costs(_costs(evaluator, question.current)).built()
-    scored = _scored(evaluator, question, space)
-    least = min((int(p.cost[p.ok].min()) for p in scored if p.ok.any()), default=None)
+    costed = base.with_costs(_costs(evaluator, question.current))
+    unit = cost_unit(evaluator)
+    for most in (FIRST_PASS, None):
+        if most is None:
+            space = costed.built()
+        else:
+            space = costed.built(lambda _s, _d, _k, costs, most=most: costs[:, 0] // unit <= most)
+        scored = _scored(evaluator, question, space)
+        least = min((int(p.cost[p.ok].min()) for p in scored if p.ok.any()), default=None)
+        if least is not None and (most is None or least // unit <= most):
+            break
     if least is None:
         return Found(None, None, None, None)
     keys = space.final[0]
@@ -351,7 +366,7 @@ def searched(evaluator: BatchEvaluator, question: Question) -> Found:
     ]
     ranks = tie_ranks(evaluator, question.current)
     board = walk_back(space, targets, ranks)
-    changes, spending = divmod(least, cost_unit(evaluator))
+    changes, spending = divmod(least, unit)
     policies = _first_policy_set(evaluator, question, board, changes, spending)
     return Found(tuple(board), policies, changes, spending)
 
@@ -401,13 +416,14 @@ def walk_back(
         before_keys, before_costs = space.layers[depth - 1]
         after_keys, after_costs = space.layers[depth]
         stepped = space.advance(depth - 1, before_keys)  # (states, tiles)
-        where = np.searchsorted(after_keys, stepped)
+        where = np.minimum(np.searchsorted(after_keys, stepped), len(after_keys) - 1)
+        kept = after_keys[where] == stepped  # (a pass may have dropped states)
         rows, positions, columns = [], [], []
         for column in np.unique(frontier_columns).tolist():
             wanted = np.unique(frontier_keys[frontier_columns == column])
             at = np.minimum(np.searchsorted(wanted, stepped), len(wanted) - 1)
             cost = before_costs[:, column][:, None] + space.costs[square][:, column][None, :]
-            hit = (wanted[at] == stepped) & (cost == after_costs[where, column])
+            hit = kept & (wanted[at] == stepped) & (cost == after_costs[where, column])
             found = np.nonzero(hit)
             rows.append(found[0])
             positions.append(found[1])
