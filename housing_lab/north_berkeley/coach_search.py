@@ -43,6 +43,7 @@ from housing_lab.north_berkeley.batch import (
     policy_mask,
 )
 from housing_lab.north_berkeley.batch_boards import Boards
+from housing_lab.north_berkeley.batch_rules import ArrayFacts, card_scores
 from housing_lab.north_berkeley.card_rules import CARD_IDS
 from housing_lab.north_berkeley.coach_enumerate import (
     ChangeSets,
@@ -61,7 +62,7 @@ from housing_lab.north_berkeley.policies import (
     RuleOptions,
 )
 from housing_lab.north_berkeley.scenario import tile_allowed
-from housing_lab.north_berkeley.solver_atoms import card_atoms, merge
+from housing_lab.north_berkeley.solver_atoms import NEW_HOMES_GROUP_FACTS, card_atoms, merge
 from housing_lab.north_berkeley.solver_search import (
     resident_placement,
     search_groups,
@@ -82,6 +83,7 @@ SIGNATURE_POLICY_SETS = tuple(
 UNCHANGED_RANK = 1 << 8  # in the tie order, keeping a square comes after every change to it
 ENUMERATED = 2  # sets of at most this many changes are scored one by one before searching
 FIRST_PASS = 3  # the search first keeps only boards at most this many squares away
+SPLIT_COUNTS = ("new_market", "new_middle", "new_low", "new_total")
 
 
 class CoachSpace(BoardSpace):
@@ -219,6 +221,26 @@ def _costs(evaluator: BatchEvaluator, current: Sequence[int] | None) -> Array:
     return changed[:, :, None] * cost_unit(evaluator) + _spending(evaluator)
 
 
+def _split_counts(atoms: dict) -> tuple[str, ...]:
+    """The new-home counts a card reads on their own (`SPLIT_COUNTS`) when it reads nothing
+    else of them (no move-in, no relation): each can then be a group of its own, merged by its
+    thresholds, instead of the three counts together (the solver's group, which the move-in
+    needs); () otherwise."""
+    reads = [f for f in atoms if f in NEW_HOMES_GROUP_FACTS]
+    return tuple(reads) if set(reads) <= set(SPLIT_COUNTS) else ()
+
+
+def _threshold_group(fact: str, spec: tuple | None) -> Group:
+    if spec is None:
+        return Group((fact,))
+    cuts = np.array(spec)
+
+    def signature(values: Array) -> Array:
+        return np.searchsorted(cuts, values[:, :1], side="right")
+
+    return Group((fact,), signature)
+
+
 @lru_cache(maxsize=32)
 def _base(
     evaluator: BatchEvaluator,
@@ -229,14 +251,21 @@ def _base(
     """Every board (any tile or none on every square) reduced to what `card` sees under every
     policy set, and whether `affordable_100` refuses a tile; layers not built (cached: only
     the costs depend on the board as it stands)."""
-    groups = search_groups(
-        evaluator, dict(_atoms(card)), SIGNATURE_POLICY_SETS, placement, low_income_in_adus
+    atoms = dict(_atoms(card))
+    split = _split_counts(atoms)
+    groups = [_threshold_group(f, atoms.pop(f)) for f in split]
+    groups += search_groups(evaluator, atoms, SIGNATURE_POLICY_SETS, placement, low_income_in_adus)
+    homes = evaluator.features[
+        :, :, [FEATURES.index(f) for f in ("new_market", "new_middle", "new_low")]
+    ]
+    contributions = np.concatenate(
+        [evaluator.features, homes.sum(axis=2, keepdims=True), _violations(evaluator)[:, :, None]],
+        axis=2,
     )
-    contributions = np.concatenate([evaluator.features, _violations(evaluator)[:, :, None]], axis=2)
     every = tuple(tuple(range(evaluator.empty + 1)) for _ in evaluator.squares)
     return CoachSpace(
         contributions,
-        (*FEATURES, VIOLATIONS),
+        (*FEATURES, "new_total", VIOLATIONS),
         _costs(evaluator, None),
         every,
         [*groups, Group((VIOLATIONS,), _some)],
@@ -268,16 +297,21 @@ def _scored(evaluator: BatchEvaluator, question: Question, space: BoardSpace) ->
     allowed = values[VIOLATIONS] == 0
     placement = question.placement(evaluator)
     out = []
+    split = "new_market" not in values or "new_middle" not in values
     for policies in ALL_POLICY_SETS:
-        scores, _, halved, _ = state_card_scores(
-            evaluator,
-            (question.card,),
-            values,
-            costs % unit,  # spending: the card reads it through its thresholds, kept in state
-            policies,
-            placement,
-            question.low_income_in_adus,
-        )
+        # spending: the card reads it through its thresholds, kept in the state
+        if split:
+            scores, halved = _split_scores(evaluator, question.card, values, costs % unit, policies)
+        else:
+            scores, _, halved, _ = state_card_scores(
+                evaluator,
+                (question.card,),
+                values,
+                costs % unit,
+                policies,
+                placement,
+                question.low_income_in_adus,
+            )
         ok = reaches(scores[:, 0], question.goal)
         if AFFORDABLE_100 in policies:
             ok &= allowed
@@ -286,6 +320,31 @@ def _scored(evaluator: BatchEvaluator, question: Question, space: BoardSpace) ->
         extra = policy_changes(policies, question.policies) * unit
         out.append(_Scored(policies, ok, cost + extra, column))
     return out
+
+
+def _split_scores(
+    evaluator: BatchEvaluator,
+    card: str,
+    values: dict[str, Array],
+    costs: Array,
+    policies: frozenset[str],
+) -> tuple[Array, Array]:
+    """Card scores (n, 1) and whether housing was halved, for states whose new-home counts
+    are split (`_split_counts`): no move-in is needed, the counts are facts as they stand."""
+    n = len(costs)
+    halved = np.zeros(n, dtype=bool)
+    if MATCHING_FUNDS in policies:
+        halved = values["new_low"] >= MATCHING_FUNDS_LOW_HOMES
+    facts = ArrayFacts(
+        scale=evaluator.scale,
+        spending=np.where(halved, costs[:, -1], costs[:, 0]),
+        vacancy_control=np.full(n, VACANCY_CONTROL in policies),
+    )
+    for name, value in values.items():
+        if name in ArrayFacts.__dataclass_fields__ and name != "scale":
+            setattr(facts, name, value)
+    plus, minus = card_scores(facts, (card,))
+    return plus.astype(np.int64) - minus, halved
 
 
 def search(evaluator: BatchEvaluator, question: Question, enumerated: int = ENUMERATED) -> Found:
