@@ -277,6 +277,7 @@ def clear_cache() -> None:
     tests that change a card's declaration start afresh)."""
     _base.cache_clear()
     scored_change_sets.cache_clear()
+    search.cache_clear()
 
 
 @dataclass
@@ -347,10 +348,12 @@ def _split_scores(
     return plus.astype(np.int64) - minus, halved
 
 
+@lru_cache(maxsize=256)
 def search(evaluator: BatchEvaluator, question: Question, enumerated: int = ENUMERATED) -> Found:
     """The fewest changes (then the least spending, then the tie order) reaching the goal:
     every set of at most `enumerated` changes is scored first (`coach_enumerate`), the board
-    space is searched only when none of them answers."""
+    space is searched only when none of them answers. Answers are cached (a widget asking
+    again after an undo gets its answer at once)."""
     if enumerated >= 0:
         found = _enumerated(evaluator, question, enumerated)
         if found is not None:
