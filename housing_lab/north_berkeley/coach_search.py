@@ -43,6 +43,7 @@ from housing_lab.north_berkeley.batch import (
     policy_mask,
 )
 from housing_lab.north_berkeley.batch_boards import Boards
+from housing_lab.north_berkeley.batch_rules import ArrayFacts, card_scores
 from housing_lab.north_berkeley.card_rules import CARD_IDS
 from housing_lab.north_berkeley.coach_enumerate import (
     ChangeSets,
@@ -61,7 +62,7 @@ from housing_lab.north_berkeley.policies import (
     RuleOptions,
 )
 from housing_lab.north_berkeley.scenario import tile_allowed
-from housing_lab.north_berkeley.solver_atoms import card_atoms, merge
+from housing_lab.north_berkeley.solver_atoms import NEW_HOMES_GROUP_FACTS, card_atoms, merge
 from housing_lab.north_berkeley.solver_search import (
     resident_placement,
     search_groups,
@@ -81,6 +82,8 @@ SIGNATURE_POLICY_SETS = tuple(
 )
 UNCHANGED_RANK = 1 << 8  # in the tie order, keeping a square comes after every change to it
 ENUMERATED = 2  # sets of at most this many changes are scored one by one before searching
+FIRST_PASS = 3  # the search first keeps only boards at most this many squares away
+SPLIT_COUNTS = ("new_market", "new_middle", "new_low", "new_total")
 
 
 class CoachSpace(BoardSpace):
@@ -157,11 +160,6 @@ def tie_ranks(evaluator: BatchEvaluator, current: Sequence[int]) -> list[Array]:
     return ranks
 
 
-def board_key(ranks: Sequence[Array], board: Sequence[int]) -> list[int]:
-    """A board's place in the tie order (compare lists: the smaller comes first)."""
-    return [int(ranks[s][t]) for s, t in enumerate(board)]
-
-
 def allowed_codes(
     evaluator: BatchEvaluator, policies: frozenset[str]
 ) -> tuple[tuple[int, ...], ...]:
@@ -223,6 +221,26 @@ def _costs(evaluator: BatchEvaluator, current: Sequence[int] | None) -> Array:
     return changed[:, :, None] * cost_unit(evaluator) + _spending(evaluator)
 
 
+def _split_counts(atoms: dict) -> tuple[str, ...]:
+    """The new-home counts a card reads on their own (`SPLIT_COUNTS`) when it reads nothing
+    else of them (no move-in, no relation): each can then be a group of its own, merged by its
+    thresholds, instead of the three counts together (the solver's group, which the move-in
+    needs); () otherwise."""
+    reads = [f for f in atoms if f in NEW_HOMES_GROUP_FACTS]
+    return tuple(reads) if set(reads) <= set(SPLIT_COUNTS) else ()
+
+
+def _threshold_group(fact: str, spec: tuple | None) -> Group:
+    if spec is None:
+        return Group((fact,))
+    cuts = np.array(spec)
+
+    def signature(values: Array) -> Array:
+        return np.searchsorted(cuts, values[:, :1], side="right")
+
+    return Group((fact,), signature)
+
+
 @lru_cache(maxsize=32)
 def _base(
     evaluator: BatchEvaluator,
@@ -233,18 +251,33 @@ def _base(
     """Every board (any tile or none on every square) reduced to what `card` sees under every
     policy set, and whether `affordable_100` refuses a tile; layers not built (cached: only
     the costs depend on the board as it stands)."""
-    groups = search_groups(
-        evaluator, dict(_atoms(card)), SIGNATURE_POLICY_SETS, placement, low_income_in_adus
+    atoms = dict(_atoms(card))
+    split = _split_counts(atoms)
+    groups = [_threshold_group(f, atoms.pop(f)) for f in split]
+    groups += search_groups(evaluator, atoms, SIGNATURE_POLICY_SETS, placement, low_income_in_adus)
+    homes = evaluator.features[
+        :, :, [FEATURES.index(f) for f in ("new_market", "new_middle", "new_low")]
+    ]
+    contributions = np.concatenate(
+        [evaluator.features, homes.sum(axis=2, keepdims=True), _violations(evaluator)[:, :, None]],
+        axis=2,
     )
-    contributions = np.concatenate([evaluator.features, _violations(evaluator)[:, :, None]], axis=2)
     every = tuple(tuple(range(evaluator.empty + 1)) for _ in evaluator.squares)
     return CoachSpace(
         contributions,
-        (*FEATURES, VIOLATIONS),
+        (*FEATURES, "new_total", VIOLATIONS),
         _costs(evaluator, None),
         every,
         [*groups, Group((VIOLATIONS,), _some)],
     )
+
+
+def clear_cache() -> None:
+    """Forget the cached board spaces and scored change sets (benchmarks time from scratch;
+    tests that change a card's declaration start afresh)."""
+    _base.cache_clear()
+    scored_change_sets.cache_clear()
+    search.cache_clear()
 
 
 @dataclass
@@ -265,16 +298,21 @@ def _scored(evaluator: BatchEvaluator, question: Question, space: BoardSpace) ->
     allowed = values[VIOLATIONS] == 0
     placement = question.placement(evaluator)
     out = []
+    split = "new_market" not in values or "new_middle" not in values
     for policies in ALL_POLICY_SETS:
-        scores, _, halved, _ = state_card_scores(
-            evaluator,
-            (question.card,),
-            values,
-            costs % unit,  # spending: the card reads it through its thresholds, kept in state
-            policies,
-            placement,
-            question.low_income_in_adus,
-        )
+        # spending: the card reads it through its thresholds, kept in the state
+        if split:
+            scores, halved = _split_scores(evaluator, question.card, values, costs % unit, policies)
+        else:
+            scores, _, halved, _ = state_card_scores(
+                evaluator,
+                (question.card,),
+                values,
+                costs % unit,
+                policies,
+                placement,
+                question.low_income_in_adus,
+            )
         ok = reaches(scores[:, 0], question.goal)
         if AFFORDABLE_100 in policies:
             ok &= allowed
@@ -285,10 +323,37 @@ def _scored(evaluator: BatchEvaluator, question: Question, space: BoardSpace) ->
     return out
 
 
+def _split_scores(
+    evaluator: BatchEvaluator,
+    card: str,
+    values: dict[str, Array],
+    costs: Array,
+    policies: frozenset[str],
+) -> tuple[Array, Array]:
+    """Card scores (n, 1) and whether housing was halved, for states whose new-home counts
+    are split (`_split_counts`): no move-in is needed, the counts are facts as they stand."""
+    n = len(costs)
+    halved = np.zeros(n, dtype=bool)
+    if MATCHING_FUNDS in policies:
+        halved = values["new_low"] >= MATCHING_FUNDS_LOW_HOMES
+    facts = ArrayFacts(
+        scale=evaluator.scale,
+        spending=np.where(halved, costs[:, -1], costs[:, 0]),
+        vacancy_control=np.full(n, VACANCY_CONTROL in policies),
+    )
+    for name, value in values.items():
+        if name in ArrayFacts.__dataclass_fields__ and name != "scale":
+            setattr(facts, name, value)
+    plus, minus = card_scores(facts, (card,))
+    return plus.astype(np.int64) - minus, halved
+
+
+@lru_cache(maxsize=256)
 def search(evaluator: BatchEvaluator, question: Question, enumerated: int = ENUMERATED) -> Found:
     """The fewest changes (then the least spending, then the tie order) reaching the goal:
     every set of at most `enumerated` changes is scored first (`coach_enumerate`), the board
-    space is searched only when none of them answers."""
+    space is searched only when none of them answers. Answers are cached (a widget asking
+    again after an undo gets its answer at once)."""
     if enumerated >= 0:
         found = _enumerated(evaluator, question, enumerated)
         if found is not None:
@@ -334,13 +399,27 @@ def _enumerated(evaluator: BatchEvaluator, question: Question, most: int) -> Fou
 
 
 def searched(evaluator: BatchEvaluator, question: Question) -> Found:
-    """The answer found by searching the board space (every number of changes)."""
+    """The answer found by searching the board space (every number of changes).
+
+    A first pass keeps only states at most `FIRST_PASS` squares away from the board (most
+    answers beyond the enumeration need that few, and the pass is several times smaller); when
+    it finds no answer of at most that many changes, a second pass keeps every state. Either
+    pass is exact for what it keeps: a board's partial states are never further away than the
+    board itself, so every board within reach passes through kept states only."""
     base = _base(
         evaluator, question.card, question.placement(evaluator), question.low_income_in_adus
     )
-    space = base.with_costs(_costs(evaluator, question.current)).built()
-    scored = _scored(evaluator, question, space)
-    least = min((int(p.cost[p.ok].min()) for p in scored if p.ok.any()), default=None)
+    costed = base.with_costs(_costs(evaluator, question.current))
+    unit = cost_unit(evaluator)
+    for most in (FIRST_PASS, None):
+        if most is None:
+            space = costed.built()
+        else:
+            space = costed.built(lambda _s, _d, _k, costs, most=most: costs[:, 0] // unit <= most)
+        scored = _scored(evaluator, question, space)
+        least = min((int(p.cost[p.ok].min()) for p in scored if p.ok.any()), default=None)
+        if least is not None and (most is None or least // unit <= most):
+            break
     if least is None:
         return Found(None, None, None, None)
     keys = space.final[0]
@@ -349,7 +428,7 @@ def searched(evaluator: BatchEvaluator, question: Question) -> Found:
     ]
     ranks = tie_ranks(evaluator, question.current)
     board = walk_back(space, targets, ranks)
-    changes, spending = divmod(least, cost_unit(evaluator))
+    changes, spending = divmod(least, unit)
     policies = _first_policy_set(evaluator, question, board, changes, spending)
     return Found(tuple(board), policies, changes, spending)
 
@@ -399,13 +478,14 @@ def walk_back(
         before_keys, before_costs = space.layers[depth - 1]
         after_keys, after_costs = space.layers[depth]
         stepped = space.advance(depth - 1, before_keys)  # (states, tiles)
-        where = np.searchsorted(after_keys, stepped)
+        where = np.minimum(np.searchsorted(after_keys, stepped), len(after_keys) - 1)
+        kept = after_keys[where] == stepped  # (a pass may have dropped states)
         rows, positions, columns = [], [], []
         for column in np.unique(frontier_columns).tolist():
             wanted = np.unique(frontier_keys[frontier_columns == column])
             at = np.minimum(np.searchsorted(wanted, stepped), len(wanted) - 1)
             cost = before_costs[:, column][:, None] + space.costs[square][:, column][None, :]
-            hit = (wanted[at] == stepped) & (cost == after_costs[where, column])
+            hit = kept & (wanted[at] == stepped) & (cost == after_costs[where, column])
             found = np.nonzero(hit)
             rows.append(found[0])
             positions.append(found[1])
