@@ -7,7 +7,8 @@ the standard board and rules. Prints one JSON object: mcts's wins (a shared win 
 won), its win rate with the 95% Wilson score interval, and seconds per move for both bots,
 measured in this same run: wall-clock (what a player waits; it grows with the machine's load)
 and CPU time of this process (what the move costs). Greedy's time is the same-run baseline, so
-the ratio mcts / greedy holds from machine to machine. A line per game goes to stderr.
+the ratio mcts / greedy holds from machine to machine. A line per game goes to stderr, and
+the figures so far every `--every` games (a long run stopped early still says something).
 """
 
 from __future__ import annotations
@@ -46,10 +47,41 @@ def spread(times: list[float]) -> dict[str, float]:
     }
 
 
+def figures(
+    args: argparse.Namespace,
+    wins: int,
+    shared: int,
+    margins: list[int],
+    wall: dict[str, list[float]],
+    cpu: dict[str, list[float]],
+    start: float,
+) -> dict[str, object]:
+    """The figures of the games played so far."""
+    games = len(margins)
+    low, high = wilson(wins, games)
+    return {
+        "games": games,
+        "seed": args.seed,
+        "budget": {"iterations": args.iterations, "seconds": args.seconds},
+        "mcts_wins": wins,
+        "shared": shared,
+        "win_rate": round(wins / games, 4),
+        "win_rate_95ci_wilson": [round(low, 4), round(high, 4)],
+        "mean_margin": round(statistics.fmean(margins), 2),
+        "seconds_per_move_wall": {name: spread(times) for name, times in wall.items()},
+        "seconds_per_move_cpu": {name: spread(times) for name, times in cpu.items()},
+        "mcts_over_greedy_cpu": round(
+            statistics.fmean(cpu["mcts"]) / max(statistics.fmean(cpu["greedy"]), 1e-9), 1
+        ),
+        "run_seconds": round(time.perf_counter() - start, 1),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--every", type=int, default=20, help="figures so far every N games")
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument("--iterations", type=int, default=None)
     budget.add_argument("--seconds", type=float, default=None)
@@ -86,24 +118,10 @@ def main() -> None:
             file=sys.stderr,
             flush=True,
         )
-    low, high = wilson(wins, args.games)
-    figures = {
-        "games": args.games,
-        "seed": args.seed,
-        "budget": {"iterations": args.iterations, "seconds": args.seconds},
-        "mcts_wins": wins,
-        "shared": shared,
-        "win_rate": round(wins / args.games, 4),
-        "win_rate_95ci_wilson": [round(low, 4), round(high, 4)],
-        "mean_margin": round(statistics.fmean(margins), 2),
-        "seconds_per_move_wall": {name: spread(times) for name, times in wall.items()},
-        "seconds_per_move_cpu": {name: spread(times) for name, times in cpu.items()},
-        "mcts_over_greedy_cpu": round(
-            statistics.fmean(cpu["mcts"]) / max(statistics.fmean(cpu["greedy"]), 1e-9), 1
-        ),
-        "run_seconds": round(time.perf_counter() - start, 1),
-    }
-    print(json.dumps(figures, indent=2))
+        if args.every and (index + 1) % args.every == 0 and index + 1 < args.games:
+            so_far = figures(args, wins, shared, margins, wall, cpu, start)
+            print(json.dumps(so_far), file=sys.stderr, flush=True)
+    print(json.dumps(figures(args, wins, shared, margins, wall, cpu, start), indent=2))
 
 
 if __name__ == "__main__":

@@ -3,8 +3,8 @@
 A turn has hundreds of legal moves (334 on turn 1, line choices x houses later), far too many
 for a tree to try each. So every node lists only its best few moves by greedy's exact one-turn
 value (`GreedyBot.ranked_moves`), and opens them one at a time as the node is visited more
-(progressive widening). Each iteration walks down by UCT (OpenSpiel's `UCTSearch`: mean value
-plus `c * sqrt(ln N / n)`, unvisited children first, in greedy's order), opens one new node and
+(progressive widening). Each iteration walks down by UCT (OpenSpiel's `SearchNode.uct_value`:
+mean value plus `c * sqrt(ln N / n)`; unvisited children first, in greedy's order), opens a node,
 plays the game on with greedy for both players (a rollout), for at most `depth` turns; the
 score margin then is backed up. Greedy rollouts make the bot ask, of each candidate, "how does
 this end if both sides then play greedily?", which is what one-turn greedy cannot see (a house

@@ -80,7 +80,8 @@ def test_greedy_beats_random_in_200_seeded_games() -> None:
 
 def test_make_bot_and_match_checks() -> None:
     assert make_bot("greedy", 1).name == "greedy"
-    with pytest.raises(ValueError, match="unknown bot 'smart'"):
+    assert make_bot("mcts", 1).name == "mcts"
+    with pytest.raises(ValueError, match=r"unknown bot 'smart' \(known: random, greedy, mcts\)"):
         make_bot("smart")
     with pytest.raises(ValueError, match="needs 2 bots"):
         list(itertools.islice(play_match(["random"], 1), 1))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from housing_lab.streetcar import read_record
 
 
@@ -114,3 +116,49 @@ def test_replay_of_missing_or_broken_files(run_cli, tmp_path: Path) -> None:
     broken.write_text("not json")
     code, stdout, stderr = run_cli("streetcar", "replay", str(broken))
     assert (code, stdout) == (2, "") and "malformed JSON" in stderr and "broken.json" in stderr
+
+
+def test_simulate_mcts_reports_seconds_per_move_per_bot(run_cli, tmp_path: Path) -> None:
+    code, stdout, stderr = run_cli(
+        "streetcar",
+        "simulate",
+        "--bots",
+        "mcts,greedy",
+        "--iterations",
+        "2",
+        "--seed",
+        "5",
+        "--out",
+        str(tmp_path / "games"),
+    )
+    assert (code, stderr) == (0, "")
+    summary = json.loads(stdout)
+    assert summary["bots"] == ["mcts", "greedy"]
+    seconds = summary["seconds_per_move"]
+    assert len(seconds) == 2 and all(isinstance(s, float) and s > 0 for s in seconds)
+    assert read_record(tmp_path / "games" / "game-0001.json").is_over()
+
+
+@pytest.mark.slow
+def test_simulate_mcts_is_reproducible_with_an_iteration_budget(run_cli, tmp_path: Path) -> None:
+    for name in ("a", "b"):
+        args = ["--bots", "random,mcts", "--iterations", "2", "--seed", "8"]
+        run_cli("streetcar", "simulate", *args, "--out", str(tmp_path / name))
+    game = "game-0001.json"
+    assert (tmp_path / "a" / game).read_text() == (tmp_path / "b" / game).read_text()
+
+
+def test_simulate_refuses_bad_search_budgets(run_cli, tmp_path: Path) -> None:
+    out = str(tmp_path / "x")
+    cases = [
+        (["--bots", "greedy,random", "--iterations", "5"], "is a search bot's budget (mcts)"),
+        (["--bots", "mcts,random", "--iterations", "0"], "at least 1"),
+        (["--bots", "mcts,random", "--seconds", "0"], "seconds must be a number above 0"),
+        (["--bots", "mcts,random", "--seconds", "soon"], "got 'soon'"),
+        (["--bots", "mcts,random", "--seconds", "1", "--iterations", "3"], "not allowed with"),
+    ]
+    for args, message in cases:
+        code, stdout, stderr = run_cli("streetcar", "simulate", *args, "--out", out)
+        assert (code, stdout) == (2, ""), args
+        assert len(stderr.splitlines()) == 1 and message in stderr, stderr
+    assert not (tmp_path / "x").exists()
