@@ -131,14 +131,15 @@ def line_experiment(games: int, seed: int = 0) -> list[ArmResult]:
 
 
 def summary(results: Sequence[ArmResult]) -> dict[str, dict[str, float]]:
-    """Per aim, the average score, separate lines, cubes connected and houses removed."""
+    """Per aim, the average score, separate lines, cubes connected and houses removed, to one
+    decimal (rounded here once, so every page that shows them shows the same figure)."""
     table: dict[str, dict[str, float]] = {}
     for aim in AIMS:
         rows = [r for r in results if r.aim == aim]
         if not rows:
             continue
         table[aim] = {
-            name: sum(getattr(r, name) for r in rows) / len(rows)
+            name: round(sum(getattr(r, name) for r in rows) / len(rows), 1)
             for name in ("score", "separate_lines", "connected_cubes", "houses_removed")
         }
     return table

@@ -59,11 +59,15 @@ class PredictThenRun(ipywidgets.VBox):
         self.choice = ipywidgets.RadioButtons(
             options=options, value=None, layout=ipywidgets.Layout(width="max-content")
         )
+        wide = ipywidgets.Layout(width="max-content", padding="0 14px")  # never cut the label
         self.lock = ipywidgets.Button(
-            description="Lock in my prediction", button_style="primary", disabled=True
+            description="Lock in my prediction", button_style="primary", disabled=True, layout=wide
         )
         self.run_button = ipywidgets.Button(
-            description="Run the model", button_style="success", disabled=True
+            description="Run the model",
+            button_style="success",
+            disabled=True,
+            layout=ipywidgets.Layout(width="max-content", padding="0 14px"),
         )
         self.status = ipywidgets.HTML("<i>Choose what you expect, then lock it in.</i>")
         self.feedback = ipywidgets.HTML()

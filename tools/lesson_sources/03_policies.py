@@ -75,13 +75,13 @@ for board, tiles in BOARDS.items():
             "Low income housed": out["housed"]["low"],
             "Displaced": sum(out["displaced"].values()), "Spending ($)": out["spending"],
             "New homes": out["new_homes"]["total"],
-            "New homes left empty": sum(out["vacant"].values()),
-            "Newcomers turned away (high, middle, low)": ", ".join(
+            "Homes left empty": sum(out["vacant"].values()),
+            "Turned away: high, middle, low": ", ".join(
                 str(out["outcomes"][income]["newcomer_left"]) for income in INCOMES),
         })
 table = pd.DataFrame(rows).set_index(["Board", "Policy"])
 counts = ["High income housed", "Middle income housed", "Low income housed", "Displaced",
-          "New homes", "New homes left empty"]
+          "New homes", "Homes left empty"]
 table[counts] = table[counts].astype("Int64")  # whole numbers
 """,
     ),
@@ -219,8 +219,8 @@ bar_chart(
 >
 > * **Instant filtering.** Empty market rate homes go to middle and low income newcomers at no
 >   subsidy, which is why the market rate board houses so many low income residents for $1.
-> * **Empty restricted homes.** The column *New homes left empty* counts income-restricted homes
->   nobody in the model may fill. Real affordable homes are open to any eligible household.
+> * **Empty restricted homes.** The column *Homes left empty* counts income-restricted homes (and
+>   ADUs) nobody in the model may fill. Real affordable homes are open to any eligible household.
 > * **Vacancy control is total.** Here it forbids every displacement. Real rent control limits
 >   rent rises and evictions, and in California vacancy control itself is not allowed (below).
 > * **ADUs on every house, at once, for free**; real ADUs are each a homeowner's choice.

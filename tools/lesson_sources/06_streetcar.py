@@ -167,7 +167,7 @@ def run_experiment() -> Outcome:
     answer = answers[0] if gap > 3 else answers[2] if gap < -3 else answers[1]
     return Outcome(answer, f"over {GAMES} games, {near['score']:.1f} points on average against "
                    f"{far['score']:.1f}, with {near['separate_lines']:.0f} line each and the "
-                   f"same {near['houses_removed']:.1f} houses removed.")
+                   f"same houses removed ({near['houses_removed']:.1f} per game on average).")
 
 
 PredictThenRun(

@@ -1,0 +1,342 @@
+"""Printable worksheets, exit tickets and the answer key for the seven lessons, as HTML.
+
+A class without a laptop each, or a teacher who wants a written record, needs paper: one page
+per lesson with the lesson's "predict, then run" questions (a box for the prediction, one for
+what the model did, one for why), and an exit ticket to hand in. The answer key computes its
+numbers with the engine, so it cannot drift from the lessons. Print from the browser (the pages
+carry print CSS); no PDF library is needed.
+
+    python -m housing_lab.worksheets OUT_FOLDER      # writes lesson-1.html .. answer-key.html
+"""
+
+from __future__ import annotations
+
+import html
+import pathlib
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from housing_lab.errors import HousingLabError, WriteError, quote_path
+
+STYLE = """
+body { font-family: system-ui, sans-serif; font-size: 15px; line-height: 1.4; margin: 24px;
+       color: #102a43; max-width: 46em; }
+h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 18px 0 6px; }
+.meta { color: #486581; margin-bottom: 12px; }
+.q { border: 1px solid #9fb3c8; border-radius: 6px; padding: 8px 12px; margin: 10px 0;
+     break-inside: avoid; }
+.box { border: 1px dashed #829ab1; min-height: 3.2em; margin: 4px 0 8px; padding: 4px; }
+.label { font-size: 13px; font-weight: 700; color: #334e68; text-transform: uppercase; }
+.ticket { border: 2px solid #334e68; padding: 8px 12px; margin-top: 18px; break-inside: avoid; }
+.answer { background: #f0f4f8; padding: 6px 10px; margin: 4px 0 10px; }
+@media print { body { margin: 12mm; } .q, .ticket { page-break-inside: avoid; } }
+"""
+
+
+@dataclass(frozen=True)
+class Worksheet:
+    """One lesson's sheet: predictions to commit to, and the exit ticket's questions."""
+
+    lesson: int
+    title: str
+    minutes: str
+    predictions: tuple[str, ...]
+    exit_ticket: tuple[str, ...]
+
+
+WORKSHEETS = (
+    Worksheet(
+        1,
+        "Start here",
+        "15",
+        (
+            "Replace the Market Rate Tower on B1 with a Low Income Public Housing Tower. What "
+            "happens to low and middle income residents?",
+        ),
+        (
+            "In one sentence: what is displacement?",
+            "Define transit-oriented development, and say why a BART station is a place for it.",
+        ),
+    ),
+    Worksheet(
+        2,
+        "Build the neighbourhood",
+        "30",
+        (
+            "In the example board, swap the Market Rate Tower on B1 for a Low Income Public "
+            "Housing Tower. More, the same or fewer middle income residents housed?",
+        ),
+        (
+            "Write the move-in order in three steps.",
+            "Name one thing the model leaves out, and how it could change the result.",
+        ),
+    ),
+    Worksheet(
+        3,
+        "Policies, side by side",
+        "30",
+        (
+            "On the public housing board, enact vacancy control. Will more, the same or fewer "
+            "of the 18 new low income homes stay empty?",
+            "With no policy, which board houses more low income residents: market rate or "
+            "public housing?",
+        ),
+        (
+            "Vacancy control protects existing tenants. Who pays for it, in the model?",
+            "Why can no California city enact the game's Vacancy Control card today?",
+        ),
+    ),
+    Worksheet(
+        4,
+        "Who wants what",
+        "35",
+        ("Can the Developer and Affordable Housing Organizations both score +1 on one board?",),
+        (
+            "Name a conflict about money, one about who is housed, and one about place.",
+            "Which card would you add to your coalition, and what would you trade for it?",
+        ),
+    ),
+    Worksheet(
+        5,
+        "When the state steps in",
+        "30",
+        (
+            "Over 100,000 random boards, which single policy houses the most low income "
+            "residents on average?",
+        ),
+        (
+            "When is it rational for a table to let the state decide?",
+            "Why can the model not show what matching funds are really for?",
+        ),
+    ),
+    Worksheet(
+        6,
+        "Streetcar",
+        "30",
+        (
+            "Same houses removed, same number of lines: does the player whose line reaches the "
+            "buildings score more, the same, or less?",
+        ),
+        (
+            "What did Berkeley's 1916 zoning rule forbid, and what did the city decide in 2021?",
+            "In one sentence: why does transit make new housing more valuable?",
+        ),
+    ),
+    Worksheet(
+        7,
+        "A classroom game",
+        "50-70",
+        (
+            "Add Vacancy Control to the computer's finished board: more, the same or fewer low "
+            "income residents housed?",
+        ),
+        (
+            "Which real stakeholder did your team's cards stand for?",
+            "Who was affected by your table's board but had no card?",
+        ),
+    ),
+)
+
+
+def worksheet_for(lesson: object) -> Worksheet:
+    """The worksheet of lesson 1..7, or a HousingLabError naming the bad number."""
+    for sheet in WORKSHEETS:
+        if type(lesson) is int and sheet.lesson == lesson:
+            return sheet
+    raise HousingLabError(f"no lesson {lesson!r}: worksheets exist for lessons 1 to 7")
+
+
+def _page(title: str, body: str) -> str:
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{html.escape(title)}</title><style>{STYLE}</style></head>"
+        f"<body>{body}</body></html>\n"
+    )
+
+
+def worksheet_html(lesson: object) -> str:
+    """A printable worksheet with the lesson's predictions and its exit ticket."""
+    sheet = worksheet_for(lesson)
+    parts = [
+        f"<h1>Lesson {sheet.lesson} · {html.escape(sheet.title)}</h1>",
+        f"<div class='meta'>Name: ______________________ &nbsp; Date: ____________ &nbsp; "
+        f"(about {sheet.minutes} minutes)</div>",
+        "<h2>Predict, then run</h2>",
+        "<p>Write your prediction <b>before</b> you press <i>Run the model</i>.</p>",
+    ]
+    for number, question in enumerate(sheet.predictions, start=1):
+        parts.append(
+            f"<div class='q'><b>{number}. {html.escape(question)}</b>"
+            "<div class='label'>My prediction</div><div class='box'></div>"
+            "<div class='label'>What the model did (numbers)</div><div class='box'></div>"
+            "<div class='label'>Why (the mechanism)</div><div class='box'></div></div>"
+        )
+    parts.append("<div class='ticket'><h2>Exit ticket</h2>")
+    for number, question in enumerate(sheet.exit_ticket, start=1):
+        parts.append(f"<p><b>{number}. {html.escape(question)}</b></p><div class='box'></div>")
+    parts.append("</div>")
+    return _page(f"Lesson {sheet.lesson} worksheet", "".join(parts))
+
+
+# --- the answer key: numbers from the engine -------------------------------------------------
+
+
+def _housed(tiles: dict[str, str], policies: list[str], seed: int) -> dict:
+    from housing_lab.north_berkeley import make_scenario, score_scenario
+
+    return score_scenario(make_scenario(tiles, policies, seed=seed)).to_dict()
+
+
+def _key_1() -> str:
+    before = _housed({"B1": "tower_market"}, [], 1)["housed"]
+    after = _housed({"B1": "tower_public"}, [], 1)["housed"]
+    return (
+        f"Low income housed {before['low']} → {after['low']}, middle income {before['middle']} "
+        f"→ {after['middle']}: the high income newcomers lose the market rate homes and "
+        "displace more middle income residents. The shortage moves, it does not vanish."
+    )
+
+
+EXAMPLE_2 = {"B1": "tower_market", "C1": "tower_inclusionary_25", "B2": "midrise_workforce"}
+EXAMPLE_2 = {**EXAMPLE_2, "C2": "park"}
+PUBLIC_HOUSING = {
+    "B1": "tower_public",
+    "C1": "tower_public",
+    "B2": "midrise_public",
+    "C2": "townhouse_low",
+    "A1": "park",
+    "A2": "midrise_public",
+    "A3": "tower_public",
+    "B3": "townhouse_low",
+    "C3": "park",
+}
+MARKET_RATE = {
+    "B1": "tower_market",
+    "C1": "tower_inclusionary_25",
+    "B2": "tower_market",
+    "C2": "midrise_market",
+    "A1": "townhouse_market",
+    "A2": "midrise_inclusionary_50",
+    "A3": "tower_inclusionary_25",
+    "B3": "midrise_market",
+    "C3": "park",
+}
+
+
+def _key_2() -> str:
+    before = _housed(EXAMPLE_2, [], 1)["housed"]["middle"]
+    after = _housed({**EXAMPLE_2, "B1": "tower_public"}, [], 1)["housed"]["middle"]
+    return (
+        f"Fewer: middle income housed {before} → {after}. High income newcomers displace low "
+        "income residents first, then middle income ones."
+    )
+
+
+def _key_3() -> str:
+    empty = _housed(PUBLIC_HOUSING, [], 3)["vacant"]["low"]
+    controlled = _housed(PUBLIC_HOUSING, ["vacancy_control"], 3)
+    market, public = _housed(MARKET_RATE, [], 3), _housed(PUBLIC_HOUSING, [], 3)
+    return (
+        f"(1) More: {empty} → {controlled['vacant']['low']} empty low income homes. Nobody is "
+        "displaced, so only the newcomers look for the new homes; "
+        f"{controlled['outcomes']['high']['newcomer_left']} high income newcomers are turned "
+        f"away. (2) About the same: {market['housed']['low']} low income residents housed for "
+        f"${market['spending']} on the market rate board, {public['housed']['low']} for "
+        f"${public['spending']} on the public housing board. The model fills empty market rate "
+        "homes with low income newcomers at once (instant filtering); real new homes rent high."
+    )
+
+
+def _key_7() -> str:
+    from housing_lab.north_berkeley import make_scenario, score_scenario
+    from housing_lab.north_berkeley.autoplay import play_random_game
+
+    final = play_random_game(["Red", "Blue", "Green"], seed=7).scenario()
+    before = score_scenario(final).to_dict()
+    policies = list(dict.fromkeys([*final.policies, "vacancy_control"]))
+    after = score_scenario(make_scenario(final.tiles, policies, final.existing)).to_dict()
+    return (
+        f"Low income housed {before['housed']['low']} → {after['housed']['low']}: "
+        f"{before['displaced']['low'] + before['displaced']['middle']} residents were displaced "
+        "on that board, and vacancy control only stops displacement."
+    )
+
+
+def _key_5() -> str:
+    from housing_lab.north_berkeley.names import policy_set_name
+    from housing_lab.north_berkeley.sweep import random_boards, sweep
+
+    boards = sweep(random_boards(100_000, seed=6))  # the lesson's boards
+    low = boards.groupby("policies", observed=True)["housed_low"].mean()
+    singles = {policy_set_name(p): low[p] for p in SINGLE_POLICIES}
+    ranked = sorted(singles, key=singles.__getitem__, reverse=True)
+    averages = ", ".join(f"{name} {singles[name]:.2f}" for name in ranked)
+    return (
+        f"{ranked[0]} (average low income residents housed, of 12: {averages}). Each policy "
+        "acts on a different move-in step; vacancy control keeps the existing low income "
+        "residents in place whatever is built."
+    )
+
+
+def _key_6() -> str:
+    from housing_lab.streetcar.line_experiment import line_experiment, summary
+
+    table = summary(line_experiment(40, seed=2))  # the lesson's experiment
+    near, far = table["connect"], table["avoid"]
+    return (
+        f"The line that reaches the buildings: {near['score']:.1f} against {far['score']:.1f} "
+        f"points on average over 40 games, {near['separate_lines']:.0f} line each and the same "
+        "houses removed. A removed house scores only for the cubes its owner's lines connect."
+    )
+
+
+SINGLE_POLICIES = ("vacancy_control", "adu", "matching_funds", "affordable_100")
+ANSWER_KEY: dict[int, Callable[[], str]] = {
+    1: _key_1,
+    2: _key_2,
+    3: _key_3,
+    4: lambda: (
+        "Yes: the exact solver finds a board of only market rate buildings where both score +1, "
+        "because the model lets low income newcomers rent the market rate homes left over."
+    ),
+    5: _key_5,
+    6: _key_6,
+    7: _key_7,
+}
+
+
+def answer_key_html() -> str:
+    """The teacher's key: each prediction's answer, with the engine's numbers."""
+    parts = ["<h1>Answer key: predict, then run</h1>"]
+    for sheet in WORKSHEETS:
+        parts.append(f"<h2>Lesson {sheet.lesson} · {html.escape(sheet.title)}</h2>")
+        for question in sheet.predictions:
+            parts.append(f"<p><b>{html.escape(question)}</b></p>")
+        parts.append(f"<div class='answer'>{html.escape(ANSWER_KEY[sheet.lesson]())}</div>")
+    return _page("Answer key", "".join(parts))
+
+
+def write_worksheets(folder: str | pathlib.Path) -> list[pathlib.Path]:
+    """Write lesson-1.html .. lesson-7.html and answer-key.html into `folder`."""
+    target = pathlib.Path(folder)
+    pages = {f"lesson-{s.lesson}.html": worksheet_html(s.lesson) for s in WORKSHEETS}
+    pages["answer-key.html"] = answer_key_html()
+    written = []
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        for name, text in pages.items():
+            path = target / name
+            path.write_text(text, encoding="utf-8")
+            written.append(path)
+    except OSError as error:
+        raise WriteError(f"cannot write worksheets to {quote_path(target)}: {error}") from None
+    return written
+
+
+if __name__ == "__main__":  # pragma: no cover - a thin command line
+    try:
+        for page in write_worksheets(sys.argv[1] if len(sys.argv) > 1 else "worksheets"):
+            print(page)
+    except HousingLabError as error:
+        sys.exit(f"error: {error}")
