@@ -29,6 +29,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from housing_lab.north_berkeley import saves
 from housing_lab.north_berkeley.actions import Action, action_of_record, check_action
 from housing_lab.north_berkeley.constituents import CARD_IDS, CardScore, check_card
 from housing_lab.north_berkeley.errors import (
@@ -445,24 +446,22 @@ class Game:
 
     def to_json(self) -> str:
         """The saved game, version 2: players, seed, options and the action log."""
-        from housing_lab.north_berkeley import saves
-
         return saves.save_json(self)
 
     @classmethod
     def from_dict(
         cls, data: Any, layout: Layout | None = None, catalogue: Catalogue | None = None
     ) -> Game:
-        """Resume a saved game (version 2, or 1): its log is replayed through `apply`."""
-        from housing_lab.north_berkeley import saves
-
-        return saves.load_dict(data, layout, catalogue)
+        """Resume a saved game (version 2, or 1): set up from its seed, its log replayed
+        through `apply`; one error line names the first action the rules refuse."""
+        saved = saves.read_save(data)
+        game = cls(saved.players, saved.seed, saved.options, layout, catalogue)
+        saves.replay(game, saved)
+        return game
 
     @classmethod
     def from_json(cls, text: str, layout: Layout | None = None) -> Game:
-        from housing_lab.north_berkeley import saves
-
-        return saves.load_json(text, layout)
+        return cls.from_dict(saves.parse_json(text), layout)
 
     def game_log(self) -> dict[str, Any]:
         """The summary the CLI prints: who held what, the board, the result and the winners."""

@@ -25,8 +25,11 @@ loaded and saved again is the same text whatever the key order of the file read.
 >>> saved = save_dict(game)
 >>> saved["log"]
 [{'action': 'place', 'square': 'B1', 'tile': 'park'}]
->>> load_dict(saved).to_dict() == game.to_dict()
+>>> Game.from_dict(saved).to_dict() == game.to_dict()
 True
+
+`Game.from_dict` / `Game.from_json` are the way in: `read_save` checks the file's shape and
+`replay` plays it on the game set up from it (this module never builds a `Game` itself).
 """
 
 from __future__ import annotations
@@ -34,19 +37,31 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from housing_lab import jsonio
 from housing_lab.errors import HousingLabError, one_line, shown
 from housing_lab.north_berkeley.actions import ACTION_KINDS, Action, action_of_record
 from housing_lab.north_berkeley.errors import NorthBerkeleyError, ScenarioFormatError
 from housing_lab.north_berkeley.game_state import STATE_FORMAT, check_players, check_seed
-from housing_lab.north_berkeley.layout import Layout
 from housing_lab.north_berkeley.policies import RuleOptions
-from housing_lab.north_berkeley.tiles import Catalogue
 
-if TYPE_CHECKING:  # game.py imports this module lazily; no import cycle at run time
-    from housing_lab.north_berkeley.game import Game
+
+class Game(Protocol):
+    """What this module needs of `game.Game` (which calls it, so it is not imported here)."""
+
+    state: Any
+
+    @property
+    def players(self) -> list[str]: ...
+
+    def history(self) -> list[Action]: ...
+
+    def apply(self, action: Mapping[str, Any]) -> None: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
+
 
 VERSION = 2
 GAME = "north-berkeley"
@@ -100,35 +115,58 @@ def save_json(game: Game, table: Mapping[str, Any] | None = None) -> str:
 
 
 # --- loading --------------------------------------------------------------------------------
-def load_json(
-    text: str | bytes, layout: Layout | None = None, catalogue: Catalogue | None = None
-) -> Game:
-    """A game from saved JSON text (version 2 or 1); one `HousingLabError` line if refused."""
+@dataclass(frozen=True)
+class SavedGame:
+    """A saved game read and shape-checked, ready to replay: how to set the game up, the
+    actions to play, and (version 1) the state the replay must reach."""
+
+    players: list[str]
+    seed: int
+    options: RuleOptions
+    actions: list[Any]
+    expected: Mapping[str, Any] | None = None
+
+
+def parse_json(text: object) -> Any:
+    """The JSON value of saved-game text, within `jsonio`'s limits (no NaN, no duplicate
+    keys, no deep nesting); one `ScenarioFormatError` line otherwise."""
     if not isinstance(text, (str, bytes)):
         raise ScenarioFormatError(f"a saved game is JSON text, not {type(text).__name__}")
     try:
-        data = jsonio.loads(text, source="")
+        return jsonio.loads(text, source="")
     except HousingLabError as error:
         raise ScenarioFormatError(f"saved game is not valid JSON: {error}") from None
-    return load_dict(data, layout, catalogue)
 
 
-def load_dict(
-    data: object, layout: Layout | None = None, catalogue: Catalogue | None = None
-) -> Game:
-    """A game from a saved-game object (version 2 or 1), replayed from its seed and log."""
+def read_save(data: object) -> SavedGame:
+    """Check a saved-game object (version 2, or 1) and say how to set it up and replay it."""
     if not isinstance(data, Mapping):
         raise ScenarioFormatError(
             f"a saved game is a JSON object, not {type(data).__name__} {shown(data, 60)}"
         )
     if "version" in data:
-        return _load_v2(data, layout, catalogue)
+        return _read_v2(data)
     if data.get("format") == STATE_FORMAT:
-        return _load_v1(data, layout, catalogue)
+        return _read_v1(data)
     raise ScenarioFormatError(
         f"not a saved North Berkeley game: no 'version' (expected {VERSION}) and format "
         f"{shown(data.get('format'), 80)}, not {STATE_FORMAT!r}"
     )
+
+
+def replay(game: Game, saved: SavedGame) -> None:
+    """Play the saved actions on `game` (just set up from `saved`); the first refused one
+    stops the load, named by its number; a version-1 state must equal the replayed one."""
+    for number, action in enumerate(saved.actions, start=1):
+        _check_finite(action, number)
+        try:
+            game.apply(action)
+        except NorthBerkeleyError as error:
+            raise type(error)(
+                one_line(f"saved game: action {number} {shown(action)} refused: {error}")
+            ) from None
+    if saved.expected is not None:
+        _compare_v1(saved.expected, json.loads(json.dumps(game.to_dict())))
 
 
 def table_settings(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -154,7 +192,7 @@ def check_table(table: object) -> dict[str, Any]:
     return {key: table[key] for key in TABLE_SETTINGS if key in table}
 
 
-def _load_v2(data: Mapping[str, Any], layout: Layout | None, catalogue: Catalogue | None) -> Game:
+def _read_v2(data: Mapping[str, Any]) -> SavedGame:
     version = data["version"]
     if type(version) is not int or version != VERSION:
         raise ScenarioFormatError(
@@ -167,39 +205,33 @@ def _load_v2(data: Mapping[str, Any], layout: Layout | None, catalogue: Catalogu
             f"saved game is for the game {shown(data['game'], 60)}, not {GAME!r}"
         )
     table_settings(data)
-    log = _check_log(data["log"], "log")
-    return _replay(data, log, layout, catalogue)
+    return _setup(data, _check_log(data["log"], "log"))
 
 
-def _load_v1(data: Mapping[str, Any], layout: Layout | None, catalogue: Catalogue | None) -> Game:
-    what = "saved game (version 1)"
-    _check_keys(data, V1_KEYS, (), what)
+def _read_v1(data: Mapping[str, Any]) -> SavedGame:
+    _check_keys(data, V1_KEYS, (), "saved game (version 1)")
     records = _check_log(data["log"], "log", V1_RECORDS)
     actions = [action for action in map(action_of_record, records) if action is not None]
-    game = _replay(data, actions, layout, catalogue)
-    replayed = json.loads(json.dumps(game.to_dict()))
+    return _setup(data, actions, expected=data)
+
+
+def _compare_v1(saved: Mapping[str, Any], replayed: Mapping[str, Any]) -> None:
     for key in V1_KEYS:
-        difference = _first_difference(data[key], replayed[key], key)
+        difference = _first_difference(saved[key], replayed[key], key)
         if difference is not None:
-            where, saved, expected = difference
+            where, mine, theirs = difference
             raise ScenarioFormatError(
                 one_line(
-                    f"{what} does not match its own log: {where} is {saved} in the file, "
-                    f"but replaying the log gives {expected}"
+                    f"saved game (version 1) does not match its own log: {where} is {mine} in "
+                    f"the file, but replaying the log gives {theirs}"
                 )
             )
-    return game
 
 
-def _replay(
-    data: Mapping[str, Any],
-    actions: list[Any],
-    layout: Layout | None,
-    catalogue: Catalogue | None,
-) -> Game:
-    """Set the game up from players, seed and options, then play every action in order."""
-    from housing_lab.north_berkeley.game import Game  # game.py delegates here: import late
-
+def _setup(
+    data: Mapping[str, Any], actions: list[Any], expected: Mapping[str, Any] | None = None
+) -> SavedGame:
+    """Players, seed and options checked as the engine takes them."""
     players = data["players"]
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise ScenarioFormatError(
@@ -216,16 +248,7 @@ def _replay(
         rules = RuleOptions.from_dict(dict(options))
     except TypeError as error:  # a key that is not text
         raise ScenarioFormatError(f"saved game: bad options {shown(options)}: {error}") from None
-    game = Game(check_players(players), seed, rules, layout, catalogue)
-    for number, action in enumerate(actions, start=1):
-        _check_finite(action, number)
-        try:
-            game.apply(action)
-        except NorthBerkeleyError as error:
-            raise type(error)(
-                one_line(f"saved game: action {number} {shown(action)} refused: {error}")
-            ) from None
-    return game
+    return SavedGame(check_players(players), seed, rules, actions, expected)
 
 
 def _check_keys(
