@@ -25,23 +25,22 @@ True
 from __future__ import annotations
 
 import copy
-import json
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from housing_lab.north_berkeley import saves
 from housing_lab.north_berkeley.actions import Action, action_of_record, check_action
 from housing_lab.north_berkeley.constituents import CARD_IDS, CardScore, check_card
 from housing_lab.north_berkeley.errors import (
     IllegalActionError,
     NorthBerkeleyError,
-    ScenarioFormatError,
 )
 from housing_lab.north_berkeley.game_state import (
     PHASES,
     GameState,
     check_players,
-    state_from_dict,
+    check_seed,
 )
 from housing_lab.north_berkeley.layout import Layout, default_layout
 from housing_lab.north_berkeley.policies import (
@@ -98,8 +97,7 @@ class Game:
         self.layout = layout or default_layout()
         self.catalogue = catalogue if catalogue is not None else default_catalogue()
         players = check_players(players)
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise ScenarioFormatError(f"seed must be an integer, got {seed!r}")
+        seed = check_seed(seed)
         options = options or RuleOptions()
         deck = list(CARD_IDS)
         random.Random(f"{seed}:constituents").shuffle(deck)
@@ -418,7 +416,8 @@ class Game:
 
     def history(self) -> list[Action]:
         """The actions played since setup, in order (undone ones left out): the game's log."""
-        return [action for action in map(action_of_record, self.state.log) if action is not None]
+        actions = [a for a in map(action_of_record, self.state.log) if a is not None]
+        return copy.deepcopy(actions)  # the caller may change them; the log stays as it was
 
     @classmethod
     def from_actions(
@@ -440,32 +439,29 @@ class Game:
                 raise type(error)(f"action {number} {action!r}: {error}") from None
         return game
 
-    # --- saving and resuming ----------------------------------------------------------------
+    # --- saving and resuming (the file format is saves.py's job) ----------------------------
     def to_dict(self) -> dict[str, Any]:
+        """The whole state as plain data (the version-1 saved game; `from_dict` reads it)."""
         return self.state.to_dict()
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict())
+        """The saved game, version 2: players, seed, options and the action log."""
+        return saves.save_json(self)
 
     @classmethod
     def from_dict(
         cls, data: Any, layout: Layout | None = None, catalogue: Catalogue | None = None
     ) -> Game:
-        """Resume a saved game; every id in it is checked."""
-        game = cls.__new__(cls)
-        game.layout = layout or default_layout()
-        game.catalogue = catalogue if catalogue is not None else default_catalogue()
-        game.state = state_from_dict(data, game.layout, game.catalogue)
-        game._history = []
+        """Resume a saved game (version 2, or 1): set up from its seed, its log replayed
+        through `apply`; one error line names the first action the rules refuse."""
+        saved = saves.read_save(data)
+        game = cls(saved.players, saved.seed, saved.options, layout, catalogue)
+        saves.replay(game, saved)
         return game
 
     @classmethod
     def from_json(cls, text: str, layout: Layout | None = None) -> Game:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ScenarioFormatError(f"saved game is not valid JSON: {error}") from None
-        return cls.from_dict(data, layout)
+        return cls.from_dict(saves.parse_json(text), layout)
 
     def game_log(self) -> dict[str, Any]:
         """The summary the CLI prints: who held what, the board, the result and the winners."""
@@ -583,7 +579,10 @@ class _Change:
 
     def __enter__(self) -> GameState:
         self.before = self.game.state
-        self.game.state = copy.deepcopy(self.before)
+        # log records are never changed once written: share them (a long log replays in
+        # linear time instead of copying every record at every action)
+        log = self.before.log
+        self.game.state = copy.deepcopy(self.before, memo={id(log): list(log)})
         return self.game.state
 
     def __exit__(self, kind: object, error: object, traceback: object) -> None:

@@ -1,24 +1,20 @@
-"""The plain-data state of a North Berkeley game, and reading it back from saved JSON.
+"""The plain-data state of a North Berkeley game, and the checks of who plays with what seed.
 
-Kept apart from `game.py` (the rules of each action) because saving, resuming and checking a
-saved file are one job: every id in a saved game is validated before a `Game` trusts it.
+Kept apart from `game.py` (the rules of each action): the state is what `Game.to_dict` returns
+and what `saves.py` compares a version-1 file against after replaying its log.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from housing_lab.errors import HousingLabError
-from housing_lab.north_berkeley.constituents import CARD_IDS, check_card
+from housing_lab.errors import shown
 from housing_lab.north_berkeley.errors import ScenarioFormatError
-from housing_lab.north_berkeley.layout import Layout
-from housing_lab.north_berkeley.policies import RuleOptions, check_policy
+from housing_lab.north_berkeley.policies import RuleOptions
 from housing_lab.north_berkeley.rules import cards_dealt
-from housing_lab.north_berkeley.scenario import check_existing, check_square, check_tile
-from housing_lab.north_berkeley.tiles import Catalogue
 
 PHASES = ("phase1", "extra_draw", "draft", "policies", "phase2", "over")
 STATE_FORMAT = "housing_lab.north_berkeley.game/1"
@@ -84,51 +80,13 @@ def check_players(players: Sequence[str]) -> list[str]:
     return names
 
 
-def state_from_dict(data: Any, layout: Layout, catalogue: Catalogue) -> GameState:
-    if not isinstance(data, Mapping):
-        raise ScenarioFormatError("a saved game must be a JSON object")
-    if data.get("format") != STATE_FORMAT:
-        raise ScenarioFormatError(
-            f"not a saved North Berkeley game: format {data.get('format')!r}, "
-            f"expected {STATE_FORMAT!r}"
-        )
-    try:
-        players = check_players(data["players"])
-        state = GameState(
-            players=players,
-            seed=int(data["seed"]),
-            options=RuleOptions.from_dict(data.get("options")),
-            existing=check_existing(data["existing"], layout),
-            deck=[check_card(c) for c in data["deck"]],
-            policy_deck=[check_policy(p) for p in data["policy_deck"]],
-            phase=str(data["phase"]),
-            tiles={
-                check_square(s, layout): check_tile(t, catalogue) for s, t in data["tiles"].items()
-            },
-            policies=[check_policy(p) for p in data["policies"]],
-            hands={str(p): [check_card(c) for c in h] for p, h in data["hands"].items()},
-            discard=[check_card(c) for c in data["discard"]],
-            extra={str(p): check_card(c) for p, c in data["extra"].items()},
-            draft_pool=[check_card(c) for c in data["draft_pool"]],
-            draft_order=[str(p) for p in data["draft_order"]],
-            draft_picks=int(data["draft_picks"]),
-            policies_drawn=[check_policy(p) for p in data["policies_drawn"]],
-            state_calls=int(data["state_calls"]),
-            log=list(data.get("log", [])),
-        )
-    except HousingLabError:
-        raise
-    except KeyError as error:
-        raise ScenarioFormatError(f"saved game is missing {error}") from None
-    except (TypeError, ValueError, AttributeError) as error:
-        raise ScenarioFormatError(f"saved game has a malformed value: {error}") from None
-    if state.phase not in PHASES:
-        raise ScenarioFormatError(f"saved game has unknown phase {state.phase!r}")
-    if set(state.hands) != set(players):
-        raise ScenarioFormatError(f"saved game hands {sorted(state.hands)} do not match players")
-    everything = (
-        state.deck + state.discard + state.draft_pool + [c for h in state.hands.values() for c in h]
-    )
-    if sorted(everything) != sorted(CARD_IDS):
-        raise ScenarioFormatError("saved game does not hold each of the 22 cards exactly once")
-    return state
+SEED_LIMIT = 2**64  # seeds are whole numbers with |seed| < 2**64 (the CLI takes 0 to 2**64 - 1)
+
+
+def check_seed(seed: object, what: str = "seed") -> int:
+    """A seed as the engine takes it: a whole number (not true/false, 1.9, "7" or Infinity)."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ScenarioFormatError(f"{what} must be an integer, got {shown(seed, 60)}")
+    if not -SEED_LIMIT < seed < SEED_LIMIT:
+        raise ScenarioFormatError(f"{what} must be between -2**64 and 2**64, got {shown(seed, 60)}")
+    return seed

@@ -121,8 +121,10 @@ def handouts(
 
 
 def game_handouts(game: Game, hidden: bool = True) -> dict[str, str]:
-    """The handouts of a game as it stands: every team's current hand."""
-    return handouts(game.state.hands, secret_cards(game), hidden, game.state.seed)
+    """The handouts of a game as it stands: every team's current hand, numbered in seating
+    order (never the order of the hands' keys, which a hand-edited file may shuffle)."""
+    hands = {team: game.state.hands[team] for team in game.players}
+    return handouts(hands, secret_cards(game), hidden, game.state.seed)
 
 
 def all_handouts_page(game: Game, hidden: bool = True) -> str:

@@ -34,7 +34,9 @@ function stateChip(parent, label, state) {
 
 // One constituent card: name, the +1 and -1 conditions, and (when known) its state.
 function card(parent, data, extraClass = "") {
-  const box = h("div", { class: `hl-gt-card ${extraClass}`, "data-card": data.id }, parent);
+  // the title keeps the wording at hand where a compact layout shows only the card's name
+  const box = h("div", { class: `hl-gt-card ${extraClass}`, "data-card": data.id,
+    title: `+1 ${data.plus_text}\n\u22121 ${data.minus_text}` }, parent);
   const title = h("div", { class: "hl-gt-card-name" }, box, data.name);
   if (data.secret) h("span", { class: "hl-gt-tag" }, title, "starting card");
   const plus = h("div", { class: "hl-gt-card-plus" }, box);

@@ -20,35 +20,45 @@ here -> the decision method here -> the engine.
 from __future__ import annotations
 
 import contextlib
+import json
 import pathlib
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import ipywidgets
 
-from housing_lab.errors import HousingLabError
-from housing_lab.north_berkeley import handouts
+from housing_lab import jsonio
+from housing_lab.errors import HousingLabError, WriteError, quote_path, shown
+from housing_lab.north_berkeley import handouts, saves
 from housing_lab.north_berkeley.constituents import cards
-from housing_lab.north_berkeley.errors import IllegalActionError
+from housing_lab.north_berkeley.errors import IllegalActionError, ScenarioFormatError
 from housing_lab.north_berkeley.game import Game
 from housing_lab.north_berkeley.policies import POLICY_NAMES, RuleOptions
 from housing_lab.widgets import game_table_views as views
-from housing_lab.widgets.common import JsonSource, save_json
+from housing_lab.widgets.common import JsonSource
 from housing_lab.widgets.game_table_charts import MoveInChart
-from housing_lab.widgets.game_table_files import handout_file, read_game, save_name
+from housing_lab.widgets.game_table_checks import (
+    check_flag,
+    check_minutes,
+    check_optional_text,
+    check_path,
+    check_text,
+    check_texts,
+    checked_setup,
+)
+from housing_lab.widgets.game_table_files import (
+    handout_file,
+    read_document,
+    read_game,
+    save_name,
+)
 from housing_lab.widgets.game_table_movein import MoveInPlayback
 from housing_lab.widgets.game_table_panel import TablePanel
 from housing_lab.widgets.game_table_screen import TableScreen
 from housing_lab.widgets.nb_board import NorthBerkeleyBoard
 
 DEFAULT_TEAMS = ("Red", "Blue", "Green", "Orange", "Purple", "Teal")
-
-
-def rule_options(options: RuleOptions | Mapping[str, Any] | None) -> RuleOptions:
-    """Rules as the engine takes them (the browser sends a plain dict)."""
-    if options is None or isinstance(options, RuleOptions):
-        return options or RuleOptions()
-    return RuleOptions.from_dict(dict(options))
 
 
 class GameTable(ipywidgets.VBox):
@@ -65,11 +75,12 @@ class GameTable(ipywidgets.VBox):
         options: RuleOptions | Mapping[str, Any] | None = None,
         hidden_hands: bool = False,
     ) -> None:
-        self.game: Game | None = None
-        self.hidden_hands = bool(hidden_hands)
-        self._setup = views.setup_defaults(
-            teams or DEFAULT_TEAMS[:3], seed, rule_options(options), self.hidden_hands
+        names, seed, rules, hidden = checked_setup(
+            DEFAULT_TEAMS[:3] if teams is None else teams, seed, options, hidden_hands
         )
+        self.game: Game | None = None
+        self.hidden_hands = hidden
+        self._setup = views.setup_defaults(names, seed, rules, hidden)
         self._on_setup = teams is None
         self._revealed: str | None = None
         self._tie_order: list[str] = []
@@ -86,7 +97,7 @@ class GameTable(ipywidgets.VBox):
         )
         super().__init__([self.panel])
         if teams is not None:
-            self.start(teams, seed, options, hidden_hands)
+            self.start(names, seed, rules, hidden)
         else:
             self._refresh()
 
@@ -101,8 +112,9 @@ class GameTable(ipywidgets.VBox):
     # --- what lessons and tests read ------------------------------------------------------
     @property
     def state(self) -> dict[str, Any]:
-        """The engine's saved-game dict (JSON-able); `GameTable.from_json` resumes it."""
-        return self._need_game().to_dict()
+        """The saved game (version 2: teams, seed, rules, the action log, and whether hands
+        are hidden); what `save` writes and `GameTable.from_json` resumes."""
+        return saves.save_dict(self._need_game(), {"hidden_hands": self.hidden_hands})
 
     @property
     def stage(self) -> str:
@@ -146,9 +158,10 @@ class GameTable(ipywidgets.VBox):
     ) -> None:
         """A new game (setup: residents shuffled, cards dealt); the old one is dropped."""
         with self._reported():
-            game = Game(list(teams), seed=seed, options=rule_options(options))
+            names, seed, rules, hidden = checked_setup(teams, seed, options, hidden_hands)
+            game = Game(names, seed=seed, options=rules)
         self.game = game
-        self.hidden_hands = bool(hidden_hands)
+        self.hidden_hands = hidden
         self._new_game_view()
         dealt = len(game.state.hands[game.players[0]])
         hands = "hidden: print the handouts" if self.hidden_hands else "open"
@@ -171,11 +184,16 @@ class GameTable(ipywidgets.VBox):
 
     # --- decisions, each routed to the engine ---------------------------------------------
     def place(self, square: str, tile: str) -> None:
+        with self._reported():
+            check_text(square, "square")
+            check_text(tile, "tile")
         self._play({"action": "place", "square": square, "tile": tile}, on_board=True)
         self.board.selected = square
         self._say(f"{square}: {self._tile_names[tile]}.", on_board=True)
 
     def clear(self, square: str) -> None:
+        with self._reported():
+            check_text(square, "square")
         self._play({"action": "clear", "square": square}, on_board=True)
         self._say(f"{square} cleared.", on_board=True)
 
@@ -186,6 +204,8 @@ class GameTable(ipywidgets.VBox):
         None is the teacher's override ("call it now"). Either way the negotiation is over, so
         the countdown stops (at time up).
         """
+        with self._reported():
+            minutes_elapsed = check_minutes(minutes_elapsed)
         action: dict[str, Any] = {"action": "call_state"}
         if minutes_elapsed is not None:
             action["minutes_elapsed"] = minutes_elapsed
@@ -203,6 +223,9 @@ class GameTable(ipywidgets.VBox):
         on the table (seating order unless changed).
         """
         self._need_game()
+        with self._reported():
+            if tie_order is not None:
+                tie_order = check_texts(tie_order, "tie_order")
         if self.stage == "movein":
             return self.step_move_in()
         order = list(tie_order) if tie_order is not None else (self._tie_order or None)
@@ -217,6 +240,8 @@ class GameTable(ipywidgets.VBox):
         return self.stage
 
     def redraw(self, team: str) -> str:
+        with self._reported():
+            check_text(team, "team")
         record = self._play({"action": "redraw", "player": team})
         old, card = record["discarded"], record["drew"]
         self._say(f"{team} discards {cards()[old].name} and draws {cards()[card].name}.")
@@ -224,6 +249,9 @@ class GameTable(ipywidgets.VBox):
 
     def pick(self, team: str, card: str) -> None:
         game = self._need_game()
+        with self._reported():
+            check_text(team, "team")
+            check_text(card, "card")
         self._play({"action": "pick", "player": team, "card": card})
         text = f"{team} takes {cards()[card].name}."
         if game.phase == "policies":
@@ -233,7 +261,8 @@ class GameTable(ipywidgets.VBox):
 
     def enact(self, policies: str | Sequence[str]) -> None:
         game = self._need_game()
-        chosen = [policies] if isinstance(policies, str) else list(policies)
+        with self._reported():
+            chosen = [policies] if isinstance(policies, str) else check_texts(policies, "policies")
         self._play({"action": "enact", "policies": chosen})
         names = " and ".join(POLICY_NAMES[p] for p in game.state.policies)
         self._say(f"Enacted {names}. Phase 2 begins.")
@@ -249,6 +278,8 @@ class GameTable(ipywidgets.VBox):
     def set_tie_order(self, order: Sequence[str]) -> None:
         """Who goes first among teams tied on score in the draft (checked when it is used)."""
         game = self._need_game()
+        with self._reported():
+            order = check_texts(order, "tie order")
         if sorted(order) != sorted(game.players):
             raise self._refused(
                 IllegalActionError(f"tie order {list(order)} must name every team exactly once")
@@ -282,6 +313,8 @@ class GameTable(ipywidgets.VBox):
     def reveal(self, team: str | None) -> None:
         """Show one team's starting cards on the screen (None: hide them again)."""
         game = self._need_game()
+        with self._reported():
+            team = check_optional_text(team, "team")
         if team is not None and team not in game.players:
             raise self._refused(
                 IllegalActionError(f"unknown team {team!r} (teams: {', '.join(game.players)})")
@@ -294,58 +327,96 @@ class GameTable(ipywidgets.VBox):
         return handouts.game_handouts(self._need_game(), self.hidden_hands)
 
     def write_handouts(self, folder: str | pathlib.Path) -> list[pathlib.Path]:
-        return handouts.write_handouts(self._need_game(), folder, self.hidden_hands)
+        """Write one printable page per team (and one with all of them) into `folder`."""
+        game = self._need_game()
+        with self._reported():
+            target = check_path(folder, "folder")
+            try:
+                return handouts.write_handouts(game, target, self.hidden_hands)
+            except OSError as error:
+                raise WriteError(f"cannot write {quote_path(target)}: {error.strerror}") from None
 
     def offer_handout(self, team: str | None = None) -> None:
         """Send one team's handout (None: all teams in one printable file) to the browser."""
         game = self._need_game()
         with self._reported():
+            team = check_optional_text(team, "team")
             name, page = handout_file(game, team, self.hidden_hands)
         self.panel.offer_download(name, page)
 
     def save(self, path: str | pathlib.Path | None = None) -> dict[str, Any]:
-        """The saved game (the engine's dict); also written as JSON to `path` when given."""
-        return save_json(self.state, path)
+        """The saved game (`state`); also written as JSON to `path` when given (whole or
+        not at all: a temporary file is renamed)."""
+        saved = self.state
+        if path is not None:
+            with self._reported():
+                target = check_path(path, "path")
+                jsonio.write_text_atomic(target, json.dumps(saved, indent=2) + "\n")
+        return saved
 
     def offer_save(self) -> None:
         """The saved game as a JSON download in the browser."""
         self.panel.offer_json(save_name(self._need_game()), self.state)
 
-    def load(self, source: JsonSource) -> None:
-        """Resume a saved game: a dict, a JSON string or a file path."""
+    def load(self, source: JsonSource, hidden_hands: bool | None = None) -> None:
+        """Resume a saved game: a dict, a JSON string or a file path. All or nothing: a file
+        the engine refuses (its log replayed action by action) leaves the table as it was.
+
+        `hidden_hands` None: as the file says (else as the table was)."""
         with self._reported():
-            game = read_game(source)
-        self.game = game
-        self._new_game_view()
-        self._say(
-            f"Game loaded: {', '.join(game.players)}, seed {game.state.seed}, at "
-            f"{views.STAGE_LABELS[self.stage]}."
-        )
+            if hidden_hands is not None:
+                check_flag(hidden_hands, "hidden_hands")
+            game, settings = read_game(source)
+        self._resume(game, settings, hidden_hands)
 
     @classmethod
-    def from_json(cls, source: JsonSource, hidden_hands: bool = False) -> GameTable:
+    def from_json(cls, source: JsonSource, hidden_hands: bool | None = None) -> GameTable:
         """A new table resuming a saved game (see `load`)."""
-        table = cls(hidden_hands=hidden_hands)
-        table.load(source)
+        if hidden_hands is not None:
+            check_flag(hidden_hands, "hidden_hands")
+        game, settings = read_game(source)
+        table = cls()
+        table._resume(game, settings, hidden_hands)
         return table
+
+    def _resume(self, game: Game, settings: dict[str, Any], hidden: bool | None) -> None:
+        """Show a loaded game; if drawing it fails, put everything back as it was."""
+        kept = (self.game, self.hidden_hands, self._setup, self._on_setup, self._revealed)
+        kept_more = (list(self._tie_order), self.playback.step, self.board.selected)
+        try:
+            self.game = game
+            if hidden is None:
+                hidden = settings.get("hidden_hands", self.hidden_hands)
+            self.hidden_hands = bool(hidden)
+            self._new_game_view()
+        except Exception:
+            self.game, self.hidden_hands, self._setup, self._on_setup, self._revealed = kept
+            self._tie_order, self.playback.step, self.board.selected = kept_more
+            self._refresh(reset_timer=False)
+            raise
+        hands = "hidden" if self.hidden_hands else "open"
+        self._say(
+            f"Game loaded: {', '.join(game.players)}, seed {game.state.seed}, at "
+            f"{views.STAGE_LABELS[self.stage]} ({hands} hands)."
+        )
 
     # --- clicks from the browser (a refusal has been shown already) -----------------------
     def _on_board_action(self, action: dict[str, Any]) -> None:
         with contextlib.suppress(HousingLabError):
             if action.get("action") == "place":
-                self.place(str(action.get("square")), str(action.get("tile")))
+                self.place(action.get("square"), action.get("tile"))  # type: ignore[arg-type]
             elif action.get("action") == "clear":
-                self.clear(str(action.get("square")))
+                self.clear(action.get("square"))  # type: ignore[arg-type]
 
     def _on_panel_action(self, action: dict[str, Any]) -> None:
         """Every button of the panels, routed to the method a lesson would call."""
         name = action.get("action")
         handlers: dict[str, Callable[[], object]] = {
             "start": lambda: self.start(
-                list(action.get("teams") or []),
+                action.get("teams"),
                 _int(action.get("seed")),
                 action.get("options") or {},
-                bool(action.get("hidden_hands")),
+                action.get("hidden_hands") is True,
             ),
             "new_game": self.new_game,
             "back_to_game": self.back_to_game,
@@ -353,26 +424,34 @@ class GameTable(ipywidgets.VBox):
                 None if action.get("override") else _float(action.get("minutes_elapsed"))
             ),
             "next": lambda: self.next_phase(),
-            "redraw": lambda: self.redraw(str(action.get("team"))),
-            "pick": lambda: self.pick(str(action.get("team")), str(action.get("card"))),
-            "enact": lambda: self.enact(list(action.get("policies") or [])),
+            "redraw": lambda: self.redraw(action.get("team")),
+            "pick": lambda: self.pick(action.get("team"), action.get("card")),
+            "enact": lambda: self.enact(action.get("policies")),
             "undo": self.undo,
             "save": self.offer_save,
-            "load": lambda: self.load(str(action.get("text", ""))),
+            "load": lambda: self._load_upload(action.get("text")),
             "handout": lambda: self.offer_handout(action.get("team")),
             "reveal": lambda: self.reveal(action.get("team")),
-            "tie_up": lambda: self._tie_up(str(action.get("team"))),
+            "tie_up": lambda: self._tie_up(action.get("team")),
             "movein_back": self.back_move_in,
             "scores": self.show_scores,
         }
-        handler = handlers.get(str(name))
+        handler = handlers.get(name) if isinstance(name, str) else None
         if handler is None:
-            self._say(f"unknown action {name!r}", "error")
+            self._say(f"unknown action {shown(name, 60)}", "error")
             return
         with contextlib.suppress(HousingLabError):
             handler()
 
-    def _tie_up(self, team: str) -> None:
+    def _load_upload(self, text: object) -> None:
+        """A file chosen in the browser: always read as JSON text, never as a path here."""
+        with self._reported():
+            if not isinstance(text, str):
+                raise ScenarioFormatError(f"the uploaded file is not text: {shown(text, 60)}")
+            data = read_document(jsonio.loads(text, source="the uploaded file"))
+        self.load(data)
+
+    def _tie_up(self, team: object) -> None:
         """The panel's "move up" button: swap a team with the one before it in the tie order."""
         order = self.tie_order
         if team in order and order.index(team) > 0:
@@ -475,17 +554,17 @@ class GameTable(ipywidgets.VBox):
             self.children = children
 
 
-def _int(value: Any) -> int:
-    """Seeds typed in the browser; a bad one is left for the engine to refuse by name."""
-    try:
+def _int(value: Any) -> Any:
+    """Seeds typed in the browser: digits become a number; anything else is left for the
+    seed check to refuse by name (1.9 is not rounded, "7.5" not cut)."""
+    if isinstance(value, str) and re.fullmatch(r"\s*-?[0-9]{1,30}\s*", value):
         return int(value)
-    except (TypeError, ValueError):
-        return value  # type: ignore[no-any-return]
+    return value
 
 
 def _float(value: Any) -> float | None:
     """Minutes from the browser timer; garbage counts as no time elapsed (the engine refuses)."""
     try:
         return None if value is None else float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return 0.0

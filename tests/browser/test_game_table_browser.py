@@ -13,7 +13,15 @@ import pytest
 from housing_lab.north_berkeley.game import Game
 from housing_lab.widgets.game_table_charts import chart_rows, outcomes_so_far
 
-from .harness import PageWatch, jupyter_lab, run_all_cells_in_lab, screenshot, voila, write_notebook
+from .harness import (
+    SCREENSHOTS,
+    PageWatch,
+    jupyter_lab,
+    run_all_cells_in_lab,
+    screenshot,
+    voila,
+    write_notebook,
+)
 from .nb_page import bar_values
 from .test_nb_lab_browser import check_watch
 
@@ -270,5 +278,112 @@ def test_hidden_hands_handouts_setup_and_resume_in_voila(browser, tmp_path: path
         dealt = Game(["Hawks", "Owls"], seed=8).state.hands["Hawks"]
         for card in dealt:  # open hands: every card on screen
             assert teams.locator(f'.hl-gt-team[data-team="Hawks"] [data-card="{card}"]').count()
+        check_watch(watch)
+        page.close()
+
+
+# --- a projector and a Chromebook: every stage on one screen ---------------------------------
+GEOMETRY = """() => {
+  for (const n of document.querySelectorAll('*')) if (n.scrollTop) n.scrollTop = 0;
+  window.scrollTo(0, 0);  // measured as the page opens: scrolled to the top
+  const box = (s) => { const n = document.querySelector(s);
+    if (!n) return null; const r = n.getBoundingClientRect();
+    return {left: r.left, right: r.right, top: r.top + scrollY, bottom: r.bottom + scrollY}; };
+  let lowest = 0, widest = 0, name = '';
+  for (const n of document.querySelectorAll('.hl-game-table *')) {
+    const r = n.getBoundingClientRect();
+    if (!r.width || !r.height || getComputedStyle(n).visibility === 'hidden') continue;
+    if (r.bottom + scrollY > lowest) {
+      lowest = r.bottom + scrollY; name = n.className && n.className.baseVal === undefined
+        ? String(n.className) : n.tagName; }
+    widest = Math.max(widest, r.right);
+  }
+  const t = '.hl-game-table ';
+  return {board: box(t + '.hl-nb-board'), panel: box(t + '.hl-gt-part-top'),
+          chart: box(t + '.hl-movein-chart'), teams: box(t + '.hl-gt-part-teams'),
+          lowest, lowestName: name, widest, page: document.documentElement.scrollWidth};
+}"""
+
+APP = pathlib.Path(__file__).resolve().parents[2] / "housing_lab" / "apps" / "table.ipynb"
+
+
+def geometry(page: Any) -> dict[str, Any]:
+    return page.evaluate(GEOMETRY)
+
+
+def side_by_side(first: dict[str, float], second: dict[str, float]) -> bool:
+    """Two boxes next to each other: apart horizontally, overlapping vertically."""
+    apart = first["right"] <= second["left"] + 1 or second["right"] <= first["left"] + 1
+    return apart and first["top"] < second["bottom"] and second["top"] < first["bottom"]
+
+
+def walk_stages(page: Any, name: str, height: int, strict: bool) -> dict[str, dict[str, Any]]:
+    """Click through every stage (the state called at once); on each, a viewport screenshot
+    and the geometry: board beside the phase panel, nothing lower than `height` px."""
+    seen: dict[str, dict[str, Any]] = {}
+
+    def check(stage: str) -> None:
+        time.sleep(0.8)  # bqplot animates; the teams panel draws after the board
+        shape = geometry(page)
+        seen[stage] = shape
+        page.screenshot(path=str(SCREENSHOTS / f"{name}-{stage}.png"))
+        if strict:
+            assert shape["lowest"] <= height, f"{stage}: {shape['lowestName']} ends at {shape}"
+            assert side_by_side(shape["board"], shape["panel"]), f"{stage}: {shape}"
+            assert shape["widest"] <= page.viewport_size["width"], f"{stage}: {shape}"
+
+    wait_stage(page, "phase1")
+    page.click('[data-square="B1"]')
+    page.click('[data-tile-choice="park"]')
+    wait_until(page, lambda s: s["tiles"].get("B1") == "park", "B1 placed")
+    check("phase1")
+    page.click('[data-action="call-now"]')
+    wait_until(page, lambda s: len(s["tiles"]) == 4, "the state filling phase 1")
+    page.click('[data-action="next"]')
+    wait_stage(page, "extra_draw")
+    check("extra_draw")
+    page.click('[data-action="next"]')
+    wait_stage(page, "draft")
+    check("draft")
+    for _ in range(3):
+        heading = read(page)["heading"]
+        page.locator("[data-pick]").first.click()
+        wait_until(page, lambda s, h=heading: s["heading"] != h, "the next pick")
+    wait_stage(page, "policies")
+    check("policies")
+    page.locator("[data-enact]").first.click()
+    wait_stage(page, "phase2")
+    page.click('[data-square="A1"]')
+    check("phase2")
+    page.click('[data-action="call-now"]')
+    wait_until(page, lambda s: len(s["tiles"]) == 9, "the state filling phase 2")
+    page.click('[data-action="next"]')
+    wait_stage(page, "movein")
+    page.wait_for_selector(".hl-movein-chart rect.bar")
+    page.click('[data-action="next"]')
+    wait_until(page, lambda s: "high income has moved in" in s["heading"], "the first wave")
+    check("movein")
+    page.click('[data-action="scores"]')
+    wait_stage(page, "scoring")
+    check("scoring")
+    return seen
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(("width", "height"), [(1920, 1080), (1366, 768)])
+def test_every_stage_fits_the_screen(browser, tmp_path: pathlib.Path, width, height) -> None:
+    """The app as projected: at 1920x1080 the board sits beside the phase panel and no stage
+    reaches below 1080 px; at 1366x768 (a Chromebook) the same layout, smaller, screenshots
+    only (it cannot fit 768 px with readable cards). Three teams, so the extra draw is shown."""
+    notebook = tmp_path / "table.ipynb"  # the app as `housing-lab app table` opens it
+    notebook.write_text(APP.read_text(encoding="utf-8"), encoding="utf-8")
+    with voila(notebook, tmp_path) as url:
+        page = browser.new_page(viewport={"width": width, "height": height})
+        watch = PageWatch()
+        watch.attach(page)
+        page.goto(url)
+        page.wait_for_selector(f'{TABLE} [data-square="A1"]', timeout=90_000)
+        seen = walk_stages(page, f"game-table-{width}x{height}", height, strict=width == 1920)
+        print(json.dumps(seen, indent=1))
         check_watch(watch)
         page.close()

@@ -240,14 +240,14 @@ def test_redraw_keeps_the_draft_reserve() -> None:
         for square in game.phase_squares():
             game.place(square, "park")
         game.advance()
-        data = game.to_dict()
-        swap = {"park_and_ride": data["extra"]["A"], data["extra"]["A"]: "park_and_ride"}
-        for pile in (data["deck"], data["discard"], *data["hands"].values()):
+        state = game.state  # arranged in place: no saved game replays to this position
+        swap = {"park_and_ride": state.extra["A"], state.extra["A"]: "park_and_ride"}
+        for pile in (state.deck, state.discard, *state.hands.values()):
             pile[:] = [swap.get(card, card) for card in pile]
-        data["extra"] = {p: swap.get(card, card) for p, card in data["extra"].items()}
-        data["discard"] += data["deck"][size:]
-        data["deck"] = data["deck"][:size]
-        return Game.from_dict(data)  # the arranged state passes the save checks
+        state.extra = {p: swap.get(card, card) for p, card in state.extra.items()}
+        state.discard += state.deck[size:]
+        state.deck = state.deck[:size]
+        return game
 
     assert extra_draw_with_deck(DRAFT_SIZE + 1).can_redraw("A")
     assert {"action": "redraw", "player": "A"} in extra_draw_with_deck(
