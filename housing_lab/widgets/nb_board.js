@@ -336,9 +336,12 @@ function renderPalette(palette, model, onChoose, onClear) {
   clear.addEventListener("click", () => selected && onClear(selected));
 }
 
-// Ids unique per board on the page (several boards may share a notebook).
+// Ids unique per board view on the page (several boards may share a notebook).
+let boardViews = 0;
+const viewIds = new WeakMap();
 function paletteId(model, part) {
-  return `hl-nb-${model.model_id || "board"}-${part}`;
+  if (!viewIds.has(model)) viewIds.set(model, ++boardViews);
+  return `hl-nb-board-${viewIds.get(model)}-${part}`;
 }
 
 function describeEvent(event) {

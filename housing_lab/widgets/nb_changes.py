@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 INCOMES = ("high", "middle", "low")
-MAX_CARDS_NAMED = 3
+MAX_CARDS_NAMED = 2
 NO_CHANGE = "No change in who has a home or in any card's score."
 
 
@@ -28,20 +28,33 @@ def _people(count: int, income: str) -> str:
     return f"{count} more {income} income {noun}"
 
 
+def _incomes(counts: list[tuple[int, str]]) -> str:
+    """[(1, "high"), (2, "low")] -> "1 more high and 2 more low income resident(s)"."""
+    parts = [f"{n} more {income}" for n, income in counts]
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    total = sum(n for n, _ in counts)
+    return f"{listed} income {'resident' if total == 1 else 'residents'}"
+
+
 def housing_phrases(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
-    """One phrase per income whose housed or displaced count moved."""
-    phrases = []
+    """Who gained a home, who lost one, who was displaced but rehoused (one phrase each)."""
+    found, left, moved = [], [], []
     for income in INCOMES:
         housed = after["housed"][income] - before["housed"][income]
         displaced = after["displaced"][income] - before["displaced"][income]
         if housed > 0:
-            phrases.append(f"{_people(housed, income)} found a home")
+            found.append((housed, income))
         elif housed < 0:
-            phrases.append(f"{_people(-housed, income)} had to leave")
+            left.append((-housed, income))
         elif displaced > 0:
-            phrases.append(f"{_people(displaced, income)} were displaced (and rehoused)")
-        elif displaced < 0:
-            phrases.append(f"{-displaced} fewer {income} income displaced")
+            moved.append((displaced, income))
+    phrases = []
+    if found:
+        phrases.append(f"{_incomes(found)} found a home")
+    if left:
+        phrases.append(f"{_incomes(left)} had to leave")
+    if moved:
+        phrases.append(f"{_incomes(moved)} displaced (and rehoused)")
     return phrases
 
 
@@ -66,7 +79,7 @@ def card_phrases(
     ]
     if len(moved) > MAX_CARDS_NAMED:
         more = len(moved) - MAX_CARDS_NAMED
-        phrases.append(f"{more} more card{'s' if more > 1 else ''} changed score")
+        phrases.append(f"{more} more card{'s' if more > 1 else ''} changed")
     return phrases
 
 

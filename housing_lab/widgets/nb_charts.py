@@ -56,7 +56,9 @@ def housed_totals(result: Mapping[str, Any]) -> list[int]:
     return [result["housed"][income] for income in INCOMES]
 
 
-def delta_cells(result: Mapping[str, Any], previous: Mapping[str, Any] | None) -> str:
+def delta_cells(
+    result: Mapping[str, Any], previous: Mapping[str, Any] | None, plot_width: int = 370
+) -> str:
     """One cell per bar under the chart: "9 housed (+2)" so the change is read, not guessed."""
     cells = []
     for income in INCOMES:
@@ -69,10 +71,17 @@ def delta_cells(result: Mapping[str, Any], previous: Mapping[str, Any] | None) -
             text += f" ({signed(delta, plus=True)})" if delta else " (no change)"
         cells.append(f"<span class='hl-delta hl-delta-{kind}' data-income='{income}'>{text}</span>")
     return (
-        "<div class='hl-outcome-deltas' style='display:flex;margin-left:50px;width:370px;"
+        f"<div class='hl-outcome-deltas' style='display:flex;margin-left:50px;width:{plot_width}px;"
         "font-size:13px;font-weight:600;text-align:center'>"
         + "".join(f"<div style='flex:1'>{cell}</div>" for cell in cells)
-        + "</div><style>.hl-delta-up{color:#1b7837}.hl-delta-down{color:#b2182b}"
+        + "</div>"
+        + (
+            "<div style='font-size:12px;margin-left:50px'>Black outline: housed before the last"
+            " change.</div>"
+            if previous is not None and housed_totals(previous) != housed_totals(result)
+            else ""
+        )
+        + "<style>.hl-delta-up{color:#1b7837}.hl-delta-down{color:#b2182b}"
         ".hl-delta-same{color:#3e4c59}</style>"
     )
 
@@ -129,7 +138,10 @@ class OutcomeChart(ipywidgets.VBox):
             display_toolbar=False,
         )
         self.figure.add_class("hl-outcome-chart")
-        self.deltas = ipywidgets.HTML(delta_cells({"housed": dict.fromkeys(INCOMES, 0)}, None))
+        self.plot_width = width - 70  # fig_margin left + right
+        self.deltas = ipywidgets.HTML(
+            delta_cells({"housed": dict.fromkeys(INCOMES, 0)}, None, self.plot_width)
+        )
         self.deltas.add_class("hl-outcome-delta-line")
         super().__init__([self.figure, self.deltas, outcome_legend()], **kwargs)
 
@@ -148,7 +160,7 @@ class OutcomeChart(ipywidgets.VBox):
             self.ghost.visible = moved
             if title is not None:
                 self.figure.title = title
-        self.deltas.value = delta_cells(result, previous)
+        self.deltas.value = delta_cells(result, previous, self.plot_width)
 
 
 class HomesChart(ipywidgets.VBox):

@@ -62,7 +62,7 @@ from housing_lab.widgets.nb_toolbar import LabToolbar
 
 SCENARIO = "a scenario"
 FIRST_HINT = "Nothing changed yet: click a square, then a building; or tick a policy."
-TABS = ("Who is pleased (cards)", "New homes", "Compare", "Policies explained", "Save and load")
+TABS = ("Who is pleased", "New homes", "Compare", "Policies", "Save and load")
 HOMES_TAB = 1
 COMPARE_TAB = 2
 
@@ -165,7 +165,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         self.board.on_action = self._on_board_action
         self.policy_panel = PolicyPanel(compact=True)
         self.policy_panel.on_toggle = self._on_policy_toggle
-        self.outcome_chart = OutcomeChart(width=420, height=300)
+        self.outcome_chart = OutcomeChart(width=420, height=290)
         self.homes_chart = HomesChart()
         self.scoreboard = Scoreboard(hand)
         self.compare = ComparePanel()
@@ -195,7 +195,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
             "The chart shows who finds a home and who has to leave.</div>"
         )
         right = ipywidgets.VBox(
-            [self.change_line, self.outcome_chart, self.policy_panel],
+            [self.change_line, self.outcome_chart],
             layout=ipywidgets.Layout(width="430px", flex="0 0 430px", margin="0 0 0 14px"),
         )
         right.add_class("hl-nb-side")
@@ -219,7 +219,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
             titles=TABS,
         )
         self.tabs.observe(self._tab_shown, names="selected_index")
-        return [title, main, self.tabs]
+        return [title, self.policy_panel, main, self.tabs]
 
     def __repr__(self) -> str:
         return f"NorthBerkeleyLab(seed={self._scenario.seed}, tiles={len(self._scenario.tiles)})"
@@ -349,7 +349,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
             self.board.changed = self._changed_places()
             self._show_palette()
         self.change_line.value = (
-            "<div style='font-size:15px;line-height:1.3;min-height:2.6em;padding:4px 8px;"
+            "<div style='font-size:14px;line-height:1.3;min-height:2.6em;padding:4px 8px;"
             "background:#fff8e1;border-left:4px solid #d55e00;border-radius:4px'>"
             f"<b>What changed:</b> {html.escape(self.last_change)}</div>"
         )

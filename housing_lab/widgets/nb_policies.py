@@ -18,7 +18,7 @@ class PolicyPanel(ipywidgets.VBox):
         self.on_toggle: Callable[[str, bool], None] | None = None
         self.checkboxes: dict[str, ipywidgets.Checkbox] = {}
         rows: list[ipywidgets.Widget] = [
-            ipywidgets.HTML("<b style='font-size:15px'>Policies</b> (tick to enact)")
+            ipywidgets.HTML("<b style='font-size:15px'>Policies</b> (tick to enact):")
         ]
         for policy in POLICIES:
             box = ipywidgets.Checkbox(
@@ -26,7 +26,7 @@ class PolicyPanel(ipywidgets.VBox):
                 description=POLICY_NAMES[policy],
                 indent=False,
                 tooltip=POLICY_TEXT[policy],
-                layout=ipywidgets.Layout(width="100%" if compact else "260px"),
+                layout=ipywidgets.Layout(width="auto" if compact else "260px"),
             )
             box.add_class(f"hl-policy-{policy}")
             box.observe(self._changed, names="value")
@@ -38,6 +38,13 @@ class PolicyPanel(ipywidgets.VBox):
             explanation = ipywidgets.HTML(f"<span style='font-size:14px'>{text}</span>")
             rows.append(ipywidgets.HBox([box, explanation]))
         self._quiet = False
+        if compact:  # one row across the screen: `children` holds the heading and the boxes
+            kwargs.setdefault(
+                "layout",
+                ipywidgets.Layout(
+                    display="flex", flex_flow="row wrap", align_items="center", margin="0 0 4px"
+                ),
+            )
         super().__init__(rows, **kwargs)
         self.add_class("hl-policies")
 

@@ -36,7 +36,7 @@ def test_more_housed_and_cards_moved_in_words() -> None:
     deltas = outcome_deltas(before, after)
     for income, delta in deltas.items():
         if delta > 0:
-            assert f"{delta} more {income} income" in sentence
+            assert f"{delta} more {income}" in sentence
     assert "found a home" in sentence
     assert machine_ids(sentence) == []  # names, not ids
     moved = [c for c in NAMES if before["constituents"][c] != after["constituents"][c]]
