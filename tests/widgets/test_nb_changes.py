@@ -55,11 +55,11 @@ def test_fewer_housed_reads_had_to_leave() -> None:
     assert housing_phrases(before, one) == ["1 more high income resident had to leave"]
 
 
-def test_card_phrases_name_three_then_count() -> None:
+def test_card_phrases_name_two_then_count() -> None:
     old = {"constituents": {c: {"score": 0} for c in NAMES}}
     new = {"constituents": {c: {"score": 1} for c in NAMES}}
     phrases = card_phrases(old, new, NAMES)
-    assert len(phrases) == 4 and phrases[-1] == f"{len(NAMES) - 3} more cards changed score"
+    assert len(phrases) == 3 and phrases[-1] == f"{len(NAMES) - 2} more cards changed"
     assert phrases[0] == f"{NAMES[next(iter(NAMES))]} now +1"
     hand = ["urbanists"]
     assert card_phrases(old, new, NAMES, hand) == ["Urbanists now +1"]
