@@ -128,7 +128,25 @@ def outside_view(page: Any, slack: float = 1.0) -> list[str]:
             or box["right"] > view["right"] + slack
         ):
             problems.append(f"{name}: {box} outside {view}")
-    return problems
+    return problems + overlaps(page)
+
+
+def overlaps(page: Any) -> list[str]:
+    """Board parts drawn over by the chart column (or the other way round)."""
+    boxes = page.evaluate(GEOMETRY, ONE_SCREEN)["boxes"]
+    left, right = ("board", "palette"), ("chart", "last change")
+    found = []
+    for a in left:
+        for b in right:
+            p, q = boxes[a], boxes[b]
+            if (
+                p
+                and q
+                and min(p["right"], q["right"]) - max(p["left"], q["left"]) > 1
+                and (min(p["bottom"], q["bottom"]) - max(p["top"], q["top"]) > 1)
+            ):
+                found.append(f"{a} and {b} overlap")
+    return found
 
 
 def visible_words(page: Any) -> str:

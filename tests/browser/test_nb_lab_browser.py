@@ -145,14 +145,16 @@ def collapse_left_sidebar(page) -> None:
 def test_lab_in_jupyterlab_fits_one_screen(
     browser, notebook: pathlib.Path, tmp_path: pathlib.Path
 ) -> None:
+    for size in SIZES:  # a notebook per page: a second page on the same file opens a dialog
+        write_notebook(notebook.parent / f"lab-{size}.ipynb", CELLS)
     with jupyter_lab(notebook.parent, tmp_path) as url:
         for size, (width, height) in SIZES.items():
             page = browser.new_page(viewport={"width": width, "height": height})
             watch = PageWatch()
             watch.attach(page)
-            page.goto(url.format(path=notebook.name))
-            collapse_left_sidebar(page)
+            page.goto(url.format(path=f"lab-{size}.ipynb"))
             run_all_cells_in_lab(page, '.hl-nb-lab [data-square="A1"]')
+            collapse_left_sidebar(page)
             play_with_the_lab(page, f"nb-lab-jupyterlab-{size}")
             check_watch(watch)
             assert not watch.blocked
@@ -205,7 +207,9 @@ def test_example_board_looks_read_only(browser, tmp_path: pathlib.Path) -> None:
         square = page.locator('.hl-nb-board [data-square="A1"]')
         assert square.get_attribute("tabindex") is None and square.get_attribute("role") == "img"
         assert square.evaluate("(n) => getComputedStyle(n).cursor") != "pointer"
-        page.click('[data-action="replay-step"]')
+        page.click('[data-action="replay-step"]')  # to "before move-in"
+        page.click('[data-action="replay-step"]')  # the first event
+        page.wait_for_selector(".hl-replay-text:has-text('Step 1 of')")
         text = page.locator(".hl-replay-text").inner_text()
         assert "Step 1 of" in text and machine_ids(text) == [], text
         screenshot(page, "nb-example-board")
