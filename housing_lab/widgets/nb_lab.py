@@ -156,6 +156,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         else:
             self._scenario = read_scenario(scenario, self.site, self.catalogue)
         self._result: ScenarioResult = score_scenario(self._scenario, self.options)
+        self._result_dict = self._result.to_dict()
         self._previous: ScenarioResult | None = None
         self._names = display_names(self.catalogue)
         self._refusals: dict[tuple[frozenset[str], int], str] = {}
@@ -252,8 +253,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
                 done = f"Placed the {name} on {square}."
             else:
                 done = f"Replaced the {self._names[old]} on {square} with the {name}."
-            self._try(tiles=tiles, done=done)
-        self.board.selected = square
+            self._try(tiles=tiles, done=done, select=square)
 
     def clear(self, square: str) -> None:
         with self._shown_on_board():
@@ -318,7 +318,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
             self.policy_panel.show(self._scenario.policies)
             raise
 
-    def _try(self, done: str, **changes: Any) -> None:
+    def _try(self, done: str, select: str | None = None, **changes: Any) -> None:
         current = self._scenario
         values = {
             "tiles": current.tiles,
@@ -329,32 +329,42 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         values.update({k: (sorted(v) if k == "policies" else v) for k, v in changes.items()})
         with self._shown_on_board():
             scenario = make_scenario(layout=self.site, catalogue=self.catalogue, **values)
-        self._commit(scenario, done)
+        self._commit(scenario, done, select)
 
-    def _commit(self, scenario: Scenario, done: str) -> None:
+    def _commit(self, scenario: Scenario, done: str, select: str | None = None) -> None:
+        previous = self._result_dict
         self._previous = self._result
         self._scenario = scenario
         self._result = score_scenario(scenario, self.options)
-        change = describe_change(
-            self._previous.to_dict(), self.result, self._names, self.scoreboard.hand
-        )
+        self._result_dict = self._result.to_dict()
+        change = describe_change(previous, self._result_dict, self._names, self.scoreboard.hand)
         self.last_change = f"{done} {change}"
-        self._refresh()
-        self.board.say(done)
+        self._refresh(previous, done, select)
 
-    def _refresh(self) -> None:
-        result, previous = self.result, self._previous
-        with self.board.hold_sync():
-            self.board.show_result(self._result)
-            self.board.changed = self._changed_places()
-            self._show_palette()
+    def _refresh(
+        self,
+        previous: dict[str, Any] | None = None,
+        done: str | None = None,
+        select: str | None = None,
+    ) -> None:
+        """Show the result: the chart first (what the student watches), then the board in one
+        message (tiles, residents, changes, palette, message line and selection)."""
+        result = self._result_dict
+        self.outcome_chart.update(result, previous=previous)
         self.change_line.value = (
             "<div style='font-size:14px;line-height:1.3;min-height:2.6em;padding:4px 8px;"
             "background:#fff8e1;border-left:4px solid #d55e00;border-radius:4px'>"
             f"<b>What changed:</b> {html.escape(self.last_change)}</div>"
         )
+        with self.board.hold_sync():
+            self.board.show_result(self._result)
+            self.board.changed = self._changed_places()
+            self._show_palette()
+            if done is not None:
+                self.board.say(done)
+            if select is not None:
+                self.board.selected = select
         self.policy_panel.show(self._scenario.policies)
-        self.outcome_chart.update(result, previous=previous.to_dict() if previous else None)
         self.homes_chart.update(result)
         self.scoreboard.update(score_as_is(self._scenario), self._result.cards)
         self.toolbar.show_seed(self._scenario.seed)
@@ -423,7 +433,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         return self._refusals[key]
 
     def _show_compare(self) -> None:
-        self.compare.show(self.result, describe(self._scenario))
+        self.compare.show(self._result_dict, describe(self._scenario))
 
     def _tab_shown(self, change: dict[str, Any]) -> None:
         if change["new"] == HOMES_TAB and not self._homes_box.children:
