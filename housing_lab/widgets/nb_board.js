@@ -40,7 +40,7 @@ function residentDot(parent, x, y, income, r = 9) {
 }
 
 // Quadrant boxes of a tile, inside (x, y, w, h); residents drawn in them when known.
-function drawHomes(parent, tile, x, y, w, h, occupancy, square) {
+function drawHomes(parent, tile, x, y, w, h, occupancy, square, changed = null) {
   const n = tile.homes.length;
   const cols = n >= 2 ? 2 : 1;
   const rows = Math.ceil(n / cols);
@@ -52,6 +52,7 @@ function drawHomes(parent, tile, x, y, w, h, occupancy, square) {
     const home = square ? `${square}-${i + 1}` : null;
     const g = el("g", { class: `hl-home hl-home-${type}`, "data-home-type": type }, parent);
     if (home) g.setAttribute("data-home", home);
+    if (home && changed && changed.has(home)) g.classList.add("hl-changed");
     el("rect", { x: cx + 1, y: cy + 1, width: cw - 2, height: ch - 2, rx: 3 }, g);
     if (HOME_LETTER[type]) {
       el("text", { x: cx + 5, y: cy + 12, class: "hl-home-letter" }, g, HOME_LETTER[type]);
@@ -64,7 +65,7 @@ function drawHomes(parent, tile, x, y, w, h, occupancy, square) {
   });
 }
 
-function drawTile(parent, tile, x, y, size, occupancy, square) {
+function drawTile(parent, tile, x, y, size, occupancy, square, changed = null) {
   const g = el("g", { class: `hl-tile hl-kind-${tile.kind}`, "data-tile": tile.id }, parent);
   el("text", { x: x + size / 2, y: y + 35, "text-anchor": "middle", class: "hl-tile-name" }, g,
     KIND_NAME[tile.kind] || tile.kind);
@@ -73,7 +74,7 @@ function drawTile(parent, tile, x, y, size, occupancy, square) {
   if (tile.homes.length) {
     const w = tile.homes.length === 1 ? size * 0.45 : size - 24;
     const left = x + (size - w) / 2;
-    drawHomes(g, tile, left, y + 41, w, size - 58, occupancy, square);
+    drawHomes(g, tile, left, y + 41, w, size - 58, occupancy, square, changed);
   } else if (tile.kind === "park") {
     el("circle", { cx: x + size / 2, cy: y + 72, r: 22, class: "hl-park-tree" }, g);
     el("rect", { x: x + size / 2 - 3, y: y + 90, width: 6, height: 14, class: "hl-park-trunk" }, g);
@@ -88,6 +89,12 @@ function drawTile(parent, tile, x, y, size, occupancy, square) {
 
 function streetOf(layout, home) {
   return (home.street || "").toLowerCase();
+}
+
+// "house 2 on Acton Street": an existing home said by place, never by its id.
+function homeWords(home) {
+  const number = String(home.id).split("-").pop();
+  return `${home.kind} ${number}${home.street ? ` on ${home.street} Street` : ""}`;
 }
 
 // Positions of the existing homes: houses along Acton (west) and Delaware (south), apartments
@@ -114,6 +121,7 @@ function drawExisting(svg, model, occupancy) {
   const layout = model.get("site");
   const policies = model.get("policies");
   const positions = existingPositions(layout);
+  const changed = new Set(model.get("changed") || []);
   const buildings = {};
   for (const home of layout.existing.filter((h) => h.kind === "apartment")) {
     const street = streetOf(layout, home);
@@ -150,13 +158,15 @@ function drawExisting(svg, model, occupancy) {
         el("rect", { x: ax - 9, y: ay - 9, width: 18, height: 18, rx: 3,
           class: adu ? "hl-adu-box" : "hl-adu-box hl-empty" }, ag);
         if (adu) residentDot(ag, ax, ay, adu, 7);
-        el("title", {}, ag, `ADU of ${home.id}${adu ? ": " + INCOME_NAME[adu] : " (empty)"}`);
+        el("title", {}, ag, `ADU at ${homeWords(home)}${adu ? ": " + INCOME_NAME[adu] : " (empty)"}`);
+        if (changed.has(slot)) ag.classList.add("hl-changed");
       }
     } else {
       el("rect", { x: x - 16, y: y - 16, width: 32, height: 32, rx: 2, class: "hl-apartment-shape" }, g);
     }
     if (income) residentDot(g, x, y + 3, income, 10);
-    el("title", {}, g, `${home.id}${income ? ": " + INCOME_NAME[income] : ""}`);
+    el("title", {}, g, `${homeWords(home)}${income ? ": " + INCOME_NAME[income] : ": empty"}`);
+    if (changed.has(home.id)) g.classList.add("hl-changed");
   }
 }
 
@@ -204,20 +214,41 @@ function phaseOf(layout, square) {
   return "?";
 }
 
+// What a screen reader says for a square: place, phase, building and who lives there.
+function squareWords(square, phase, tile, occupancy) {
+  if (!tile) return `Square ${square}, phase ${phase}: empty`;
+  const people = tile.homes.map((_, i) => occupancy[`${square}-${i + 1}`]).filter(Boolean);
+  const who = tile.homes.length
+    ? `; ${tile.homes.length} home${tile.homes.length > 1 ? "s" : ""}` +
+      (people.length ? `, residents: ${people.map((p) => INCOME_NAME[p]).join(", ")}` : ", empty")
+    : "";
+  return `Square ${square}, phase ${phase}: ${tile.name}${who}`;
+}
+
 function drawSquares(svg, model, occupancy, onSelect, onClear, onMove) {
   const layout = model.get("site");
   const tiles = model.get("tiles");
   const catalogue = Object.fromEntries(model.get("catalogue").map((t) => [t.id, t]));
   const selected = model.get("selected");
+  const interactive = model.get("interactive");
+  const changed = new Set(model.get("changed") || []);
   for (const square of layout.squares) {
     const [x, y] = squareOrigin(square);
     const phase = phaseOf(layout, square);
     const tile = tiles[square] ? catalogue[tiles[square]] : null;
+    const classes = `hl-square hl-phase-${phase}${square === selected ? " hl-selected" : ""}` +
+      (changed.has(square) ? " hl-changed" : "");
     const g = el("g", {
-      class: `hl-square hl-phase-${phase}${square === selected ? " hl-selected" : ""}`,
-      "data-square": square, "data-phase": phase, tabindex: 0, role: "button",
-      "aria-label": `${square}, phase ${phase}, ${tile ? tile.name : "empty"}`,
+      class: classes, "data-square": square, "data-phase": phase,
+      "aria-label": squareWords(square, phase, tile, occupancy),
     }, svg);
+    if (interactive) {
+      g.setAttribute("tabindex", 0);
+      g.setAttribute("role", "button");
+      if (square === selected) g.setAttribute("aria-pressed", "true");
+    } else {
+      g.setAttribute("role", "img");
+    }
     if (tile) g.setAttribute("data-tile", tile.id);
     el("rect", { x: x + 3, y: y + 3, width: SQUARE - 6, height: SQUARE - 6, rx: 6,
       class: "hl-square-bg" }, g);
@@ -227,7 +258,8 @@ function drawSquares(svg, model, occupancy, onSelect, onClear, onMove) {
       el("text", { x: x + SQUARE - 10, y: y + SQUARE - 9, "text-anchor": "end",
         class: "hl-greenway-tag" }, g, "Greenway");
     }
-    if (tile) drawTile(g, tile, x + 3, y + 3, SQUARE - 6, occupancy, square);
+    if (tile) drawTile(g, tile, x + 3, y + 3, SQUARE - 6, occupancy, square, changed);
+    if (!interactive) continue;
     g.addEventListener("click", () => onSelect(square));
     g.addEventListener("keydown", (event) => {
       if (event.key === "Enter" || event.key === " ") {
@@ -248,23 +280,41 @@ function drawSquares(svg, model, occupancy, onSelect, onClear, onMove) {
 function renderPalette(palette, model, onChoose, onClear) {
   palette.replaceChildren();
   const selected = model.get("selected");
-  const heading = html("div", { class: "hl-palette-heading" }, palette);
+  const heading = html("div", { class: "hl-palette-heading", id: paletteId(model, "heading") },
+    palette);
   heading.textContent = selected
-    ? `Square ${selected} selected: choose a tile, or clear it.`
-    : "Click a square on the board (or Tab to it and press Enter), then choose a tile.";
-  const grid = html("div", { class: "hl-palette-grid" }, palette);
-  // Python sends the tiles the engine accepts on each square; the others are greyed (a click
-  // still goes to Python, and the engine's refusal says why).
+    ? `Square ${selected}: choose a building, or clear it.`
+    : "Click a square on the board (or Tab to it and press Enter), then choose a building.";
+  // Python sends the tiles the engine accepts on each square and, for the others, the engine's
+  // reason in words. Refused tiles are greyed; a click still goes to Python, which refuses it.
   const allowed = (model.get("allowed") || {})[selected];
+  const reason = (model.get("refused") || {})[selected] || "";
+  const costs = model.get("costs") || {};
+  const why = html("div", { class: "hl-palette-reason", id: paletteId(model, "reason"),
+    "aria-live": "polite" }, palette);
+  why.textContent = reason ? `Greyed out on ${selected}: ${reason}` : "";
+  const note = model.get("cost_note");
+  if (note) html("div", { class: "hl-cost-note" }, palette, note);
+  const grid = html("div", { class: "hl-palette-grid", role: "group",
+    "aria-labelledby": paletteId(model, "heading") }, palette);
   for (const tile of model.get("catalogue")) {
     const refused = Array.isArray(allowed) && !allowed.includes(tile.id);
-    const title = `${tile.name}: ${tile.homes.length} home(s), ${money(tile.cost)}` +
-      (refused ? ` (not allowed on ${selected} now)` : "");
+    const cost = tile.id in costs ? costs[tile.id] : tile.cost;
+    const price = cost === tile.cost ? money(cost) : `${money(cost)} (was ${money(tile.cost)})`;
+    const homes = tile.homes.length ? `${tile.homes.length} home${tile.homes.length > 1 ? "s" : ""}`
+      : "no homes";
+    const title = `${tile.name}: ${homes}, ${price}` +
+      (refused ? `. Not allowed on ${selected} now: ${reason}` : "");
     const button = html("button", { class: `hl-tile-choice${refused ? " hl-not-allowed" : ""}`,
-      "data-tile-choice": tile.id, title, type: "button" }, grid);
-    if (!selected) button.setAttribute("aria-disabled", "true");
-    if (refused) button.setAttribute("data-not-allowed", "");  // greyed, still clickable
-    const icon = el("svg", { width: 46, height: 34, viewBox: "0 0 46 34", "aria-hidden": "true" }, button);
+      "data-tile-choice": tile.id, title, "aria-label": title, type: "button" }, grid);
+    // greyed but still focusable and clickable: the engine's refusal then says why
+    if (!selected || refused) button.setAttribute("aria-disabled", "true");
+    if (refused) {
+      button.setAttribute("data-not-allowed", "");
+      button.setAttribute("aria-describedby", paletteId(model, "reason"));
+    }
+    const icon = el("svg", { width: 30, height: 22, viewBox: "0 0 46 34", "aria-hidden": "true" },
+      button);
     if (tile.homes.length) {
       const w = tile.homes.length === 1 ? 20 : 44;
       drawHomes(icon, tile, (46 - w) / 2, 1, w, 32, null, null);
@@ -273,19 +323,33 @@ function renderPalette(palette, model, onChoose, onClear) {
         tile.kind === "park" ? "♣" : "P");
     }
     html("span", { class: "hl-choice-name" }, button, tile.name);
-    html("span", { class: "hl-choice-cost" }, button, money(tile.cost));
+    const costNode = html("span", { class: "hl-choice-cost" }, button, money(cost));
+    if (cost !== tile.cost) {
+      costNode.classList.add("hl-discounted");
+      html("s", { class: "hl-full-cost" }, costNode, money(tile.cost));
+    }
     button.addEventListener("click", () => onChoose(tile.id));
   }
   const clear = html("button", { class: "hl-clear", "data-action": "clear", type: "button" }, palette,
     "Clear square (Delete)");
+  if (!selected) clear.setAttribute("aria-disabled", "true");
   clear.addEventListener("click", () => selected && onClear(selected));
+}
+
+// Ids unique per board view on the page (several boards may share a notebook).
+let boardViews = 0;
+const viewIds = new WeakMap();
+function paletteId(model, part) {
+  if (!viewIds.has(model)) viewIds.set(model, ++boardViews);
+  return `hl-nb-board-${viewIds.get(model)}-${part}`;
 }
 
 function describeEvent(event) {
   if (!event) return "";
-  const who = `${event.resident} (${INCOME_NAME[event.income]})`;
-  if (event.kind === "placed") return `${who} moves into ${event.home}`;
-  if (event.kind === "displaced") return `${who} is displaced from ${event.home} by ${event.by}`;
+  // Python normally sends each event in words (`event_texts`); this is the fallback.
+  const who = `a ${INCOME_NAME[event.income]} resident`;
+  if (event.kind === "placed") return `${who} moves in`;
+  if (event.kind === "displaced") return `${who} is displaced`;
   return `${who} cannot find a home and leaves`;
 }
 
@@ -328,11 +392,15 @@ function renderReplay(bar, model, timers) {
   const text = html("span", { class: "hl-replay-text", "aria-live": "polite" }, bar);
   if (index < 0) text.textContent = `After move-in (${events.length} events).`;
   else if (index === 0) text.textContent = "Before move-in: only the existing residents.";
-  else text.textContent = `Step ${shown} of ${events.length}: ${describeEvent(events[shown - 1])}`;
+  else {
+    const words = (model.get("event_texts") || [])[shown - 1] || describeEvent(events[shown - 1]);
+    text.textContent = `Step ${shown} of ${events.length}: ${words}`;
+  }
 }
 
 function render({ model, el: root }) {
   root.classList.add("hl-nb-board");
+  const caption = html("div", { class: "hl-caption" }, root);
   const message = html("div", { class: "hl-message", role: "status", "aria-live": "polite" }, root);
   const main = html("div", { class: "hl-board-main" }, root);
   const svg = el("svg", { class: "hl-board-svg", viewBox: "0 0 590 590", role: "group",
@@ -342,12 +410,13 @@ function render({ model, el: root }) {
   const legend = html("div", { class: "hl-legend" }, root);
   for (const income of ["high", "middle", "low"]) {
     const item = html("span", { class: "hl-legend-item" }, legend);
-    const dot = el("svg", { width: 22, height: 22, viewBox: "0 0 22 22" }, item);
+    const dot = el("svg", { width: 22, height: 22, viewBox: "0 0 22 22", "aria-hidden": "true" },
+      item);
     residentDot(dot, 11, 11, income, 9);
     html("span", {}, item, INCOME_NAME[income]);
   }
   html("span", { class: "hl-legend-item hl-legend-homes" }, legend,
-    "Homes: M = middle income only (middle or low residents), L = low income only, blank = market rate (anyone).");
+    "Homes: M = middle income only, L = low income only, blank = market rate (anyone).");
   const timers = { play: null };
 
   const select = (square) => {
@@ -385,6 +454,12 @@ function render({ model, el: root }) {
       message.textContent = "No board to show yet.";
       return;
     }
+    const interactive = model.get("interactive");
+    root.classList.toggle("hl-compact", Boolean(model.get("compact")));
+    root.classList.toggle("hl-readonly", !interactive);
+    caption.textContent = interactive ? "" :
+      "An example board, to look at: it does not take clicks. Use the replay buttons to watch move-in.";
+    palette.hidden = !interactive;
     const focused = root.querySelector(":focus");
     const focusKey = focused ? focused.getAttribute("data-square") : null;
     svg.replaceChildren();
@@ -393,7 +468,7 @@ function render({ model, el: root }) {
     drawSquares(svg, model, occupancy, select, clear, move);
     drawGreenway(svg, model.get("site"));
     drawExisting(svg, model, occupancy);
-    renderPalette(palette, model, choose, clear);
+    if (interactive) renderPalette(palette, model, choose, clear);
     renderReplay(replay, model, timers);
     showMessage(message, "hl", model.get("message"), model.get("message_kind"));
     if (focusKey) {
@@ -407,7 +482,8 @@ function render({ model, el: root }) {
   draw();
   const stops = [
     listen(model, ["site", "catalogue", "tiles", "policies", "occupants", "frames", "events",
-      "replay_index", "selected", "allowed", "message", "message_kind"], schedule),
+      "replay_index", "selected", "allowed", "message", "message_kind", "refused", "costs",
+      "cost_note", "changed", "interactive", "compact", "event_texts"], schedule),
     listen(model, ["download"], () => saveDownload(model, "board.json")),
   ];
   return () => {

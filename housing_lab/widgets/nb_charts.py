@@ -9,7 +9,8 @@ import bqplot
 import ipywidgets
 
 from housing_lab.north_berkeley.movein import OUTCOMES
-from housing_lab.north_berkeley.policies import INCOMES
+from housing_lab.north_berkeley.policies import INCOMES, RESIDENTS_PER_INCOME
+from housing_lab.widgets.common import signed
 
 OUTCOME_LABELS = {
     "stayed": "stayed",
@@ -21,6 +22,7 @@ OUTCOME_LABELS = {
 # Greens for housed, reds/greys for not housed; ordered so the stack reads bottom-up.
 OUTCOME_COLORS = ["#1b7837", "#7fbf7b", "#c2a5cf", "#b2182b", "#9e9e9e"]
 INCOME_LABELS = {"high": "High income", "middle": "Middle income", "low": "Low income"}
+HOME_TYPE_LABELS = {"market": "market rate", "middle": "middle income", "low": "low income"}
 HOME_COLORS = {"market": "#8da0cb", "middle": "#f2c14e", "low": "#c0392b"}
 
 
@@ -49,14 +51,56 @@ def _money(value: float) -> str:
     return f"${value:g}"
 
 
-class OutcomeChart(ipywidgets.VBox):
-    """Stacked bars per income group: stayed, newcomers housed, rehoused, left, turned away."""
+def housed_totals(result: Mapping[str, Any]) -> list[int]:
+    """Residents housed per income (high, middle, low): the top of the green part of a bar."""
+    return [result["housed"][income] for income in INCOMES]
 
-    def __init__(self, title: str = "Who is housed?", **kwargs: Any) -> None:
-        self.x_scale = bqplot.OrdinalScale(domain=[INCOME_LABELS[i] for i in INCOMES])
-        self.y_scale = bqplot.LinearScale(min=0, max=12)
+
+def delta_cells(
+    result: Mapping[str, Any], previous: Mapping[str, Any] | None, plot_width: int = 370
+) -> str:
+    """One cell per bar under the chart: "9 housed (+2)" so the change is read, not guessed."""
+    cells = []
+    for income in INCOMES:
+        now = result["housed"][income]
+        text = f"{now} housed"
+        kind = "same"
+        if previous is not None:
+            delta = now - previous["housed"][income]
+            kind = "up" if delta > 0 else ("down" if delta < 0 else "same")
+            text += f" ({signed(delta, plus=True)})" if delta else " (no change)"
+        cells.append(f"<span class='hl-delta hl-delta-{kind}' data-income='{income}'>{text}</span>")
+    return (
+        f"<div class='hl-outcome-deltas' style='display:flex;margin-left:50px;width:{plot_width}px;"
+        "font-size:13px;font-weight:600;text-align:center'>"
+        + "".join(f"<div style='flex:1'>{cell}</div>" for cell in cells)
+        + "</div>"
+        + (
+            "<div style='font-size:12px;margin-left:50px'>Black outline: housed before the last"
+            " change.</div>"
+            if previous is not None and housed_totals(previous) != housed_totals(result)
+            else ""
+        )
+        + "<style>.hl-delta-up{color:#1b7837}.hl-delta-down{color:#b2182b}"
+        ".hl-delta-same{color:#3e4c59}</style>"
+    )
+
+
+class OutcomeChart(ipywidgets.VBox):
+    """Stacked bars per income group: stayed, newcomers housed, rehoused, left, turned away.
+
+    With `previous` (the result before the last change), a black outline ("ghost") marks how
+    many were housed before and the line under the chart says by how much it moved.
+    """
+
+    def __init__(
+        self, title: str = "Who is housed?", width: int = 440, height: int = 340, **kwargs: Any
+    ) -> None:
+        labels = [INCOME_LABELS[i] for i in INCOMES]
+        self.x_scale = bqplot.OrdinalScale(domain=labels)
+        self.y_scale = bqplot.LinearScale(min=0, max=RESIDENTS_PER_INCOME)
         self.bars = bqplot.Bars(
-            x=[INCOME_LABELS[i] for i in INCOMES],
+            x=labels,
             y=[[0, 0, 0] for _ in OUTCOMES],
             scales={"x": self.x_scale, "y": self.y_scale},
             type="stacked",
@@ -64,38 +108,70 @@ class OutcomeChart(ipywidgets.VBox):
             labels=[OUTCOME_LABELS[o] for o in OUTCOMES],
             tooltip=bqplot.Tooltip(fields=["x", "y"], labels=["group", "residents"]),
         )
+        # the housed count before the last change: an unfilled box over the bar
+        self.ghost = bqplot.Bars(
+            x=labels,
+            y=[0, 0, 0],
+            scales={"x": self.x_scale, "y": self.y_scale},
+            fill=False,
+            stroke="#111111",
+            stroke_width=2.5,
+            padding=0.05,
+            visible=False,
+            enable_hover=False,
+        )
         self.figure = bqplot.Figure(
-            marks=[self.bars],
+            marks=[self.bars, self.ghost],
             axes=[
-                bqplot.Axis(scale=self.x_scale),
+                bqplot.Axis(scale=self.x_scale, label="income group", label_offset="32px"),
                 bqplot.Axis(
                     scale=self.y_scale,
                     side="left",
                     label="residents",
-                    tick_values=[0, 2, 4, 6, 8, 10, 12],
+                    tick_values=list(range(0, RESIDENTS_PER_INCOME + 1, 2)),
+                    tick_format="d",
                 ),
             ],
             title=title,
-            fig_margin={"top": 50, "bottom": 40, "left": 50, "right": 20},
-            layout=ipywidgets.Layout(width="440px", height="340px"),
+            fig_margin={"top": 36, "bottom": 48, "left": 50, "right": 20},
+            layout=ipywidgets.Layout(width=f"{width}px", height=f"{height}px"),
+            display_toolbar=False,
         )
         self.figure.add_class("hl-outcome-chart")
-        super().__init__([self.figure, outcome_legend()], **kwargs)
+        self.plot_width = width - 70  # fig_margin left + right
+        self.deltas = ipywidgets.HTML(
+            delta_cells({"housed": dict.fromkeys(INCOMES, 0)}, None, self.plot_width)
+        )
+        self.deltas.add_class("hl-outcome-delta-line")
+        super().__init__([self.figure, self.deltas, outcome_legend()], **kwargs)
 
-    def update(self, result: Mapping[str, Any], title: str | None = None) -> None:
-        self.bars.y = outcome_chart_data(result)
-        if title is not None:
-            self.figure.title = title
+    def update(
+        self,
+        result: Mapping[str, Any],
+        title: str | None = None,
+        previous: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Draw `result`; with `previous`, mark the housed counts it had (ghost and deltas)."""
+        with self.figure.hold_sync():
+            self.bars.y = outcome_chart_data(result)
+            moved = previous is not None and housed_totals(previous) != housed_totals(result)
+            if previous is not None:
+                self.ghost.y = housed_totals(previous)
+            self.ghost.visible = moved
+            if title is not None:
+                self.figure.title = title
+        self.deltas.value = delta_cells(result, previous, self.plot_width)
 
 
 class HomesChart(ipywidgets.VBox):
     """New homes by type, with spending in the title."""
 
     def __init__(self, **kwargs: Any) -> None:
-        self.x_scale = bqplot.OrdinalScale(domain=["market", "middle", "low"])
+        kinds = [HOME_TYPE_LABELS[kind] for kind in ("market", "middle", "low")]
+        self.x_scale = bqplot.OrdinalScale(domain=kinds)
         self.y_scale = bqplot.LinearScale(min=0, max=36)
         self.bars = bqplot.Bars(
-            x=["market", "middle", "low"],
+            x=kinds,
             y=[0, 0, 0],
             scales={"x": self.x_scale, "y": self.y_scale},
             colors=[HOME_COLORS["market"], HOME_COLORS["middle"], HOME_COLORS["low"]],
@@ -107,12 +183,15 @@ class HomesChart(ipywidgets.VBox):
         self.figure = bqplot.Figure(
             marks=[self.bars],
             axes=[
-                bqplot.Axis(scale=self.x_scale, label="new homes by type"),
-                bqplot.Axis(scale=self.y_scale, side="left", label="homes"),
+                bqplot.Axis(scale=self.x_scale, label="new homes by type", label_offset="32px"),
+                bqplot.Axis(
+                    scale=self.y_scale, side="left", label="homes", tick_format="d", num_ticks=6
+                ),
             ],
             title="New homes",
-            fig_margin={"top": 50, "bottom": 45, "left": 50, "right": 20},
-            layout=ipywidgets.Layout(width="330px", height="340px"),
+            fig_margin={"top": 40, "bottom": 48, "left": 50, "right": 20},
+            layout=ipywidgets.Layout(width="360px", height="320px"),
+            display_toolbar=False,
         )
         self.figure.add_class("hl-homes-chart")
         super().__init__([self.figure], **kwargs)

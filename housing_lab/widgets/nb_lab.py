@@ -2,28 +2,40 @@
 
 The lab keeps the board (tiles, policies, existing residents) and asks the engine for the
 result after every change. Every change is tried on a new, engine-validated scenario first; a
-refused change shows the engine's message and leaves everything as it was.
+refused change shows the engine's message (ids turned into names) and leaves everything as it
+was. After a change the lab compares the result before and after (`nb_changes`): one sentence
+says what changed, the chart outlines the previous housed counts and the board marks the squares
+and homes that changed.
 
-The lab owns separate parts that can be placed anywhere on the screen: `board`,
-`policy_panel`, `outcome_chart`, `homes_chart`, `compare` (a `ComparePanel`), `scoreboard` and
-`toolbar` (a `LabToolbar`). A tile click goes: the board's message -> `_on_board_action` here ->
-`place` -> the engine's `make_scenario` / `score_scenario`.
+One screen (docs/nb_lab.md): the board with its palette on the left; the last change, the
+"who is housed" chart and the policies on the right; cards, new homes, compare, policy
+explanations and files in tabs below. A tile click goes: the board's message ->
+`_on_board_action` here -> `place` -> the engine's `make_scenario` / `score_scenario`.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import html
+import os
 import pathlib
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import ipywidgets
 
-from housing_lab.errors import HousingLabError
+from housing_lab.errors import HousingLabError, shown
+from housing_lab.jsonio import read_bytes
+from housing_lab.north_berkeley.constituents import cards
 from housing_lab.north_berkeley.errors import ScenarioFormatError
+from housing_lab.north_berkeley.facts import spending
 from housing_lab.north_berkeley.layout import Layout, default_layout
 from housing_lab.north_berkeley.policies import (
+    MATCHING_FUNDS,
+    POLICIES,
     POLICY_NAMES,
+    POLICY_TEXT,
     RESIDENTS_PER_INCOME,
     RuleOptions,
     check_policy,
@@ -31,13 +43,17 @@ from housing_lab.north_berkeley.policies import (
 from housing_lab.north_berkeley.scenario import (
     Scenario,
     check_square,
+    check_tile,
     make_scenario,
     scenario_from_dict,
+    scenario_from_json,
+    tile_allowed,
 )
 from housing_lab.north_berkeley.scoring import ScenarioResult, score_as_is, score_scenario
 from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
-from housing_lab.widgets.common import JsonSource, parse_json_object, read_json_object, save_json
+from housing_lab.widgets.common import JsonSource, save_json
 from housing_lab.widgets.nb_board import NorthBerkeleyBoard
+from housing_lab.widgets.nb_changes import changed_keys, describe_change, in_words
 from housing_lab.widgets.nb_charts import HomesChart, OutcomeChart
 from housing_lab.widgets.nb_compare import ComparePanel
 from housing_lab.widgets.nb_policies import PolicyPanel
@@ -45,6 +61,10 @@ from housing_lab.widgets.nb_scoreboard import Scoreboard
 from housing_lab.widgets.nb_toolbar import LabToolbar
 
 SCENARIO = "a scenario"
+FIRST_HINT = "Nothing changed yet: click a square, then a building; or tick a policy."
+TABS = ("Who is pleased", "New homes", "Compare", "Policies", "Save and load")
+HOMES_TAB = 1
+COMPARE_TAB = 2
 
 
 def summary(result: Mapping[str, Any]) -> str:
@@ -59,6 +79,50 @@ def describe(scenario: Scenario) -> str:
     """A board in a few words: its tile count and policies (the compare panel's labels)."""
     policies = ", ".join(POLICY_NAMES[p] for p in sorted(scenario.policies)) or "no policy"
     return f"{len(scenario.tiles)} tiles, {policies}"
+
+
+def display_names(catalogue: Catalogue) -> dict[str, str]:
+    """Every id a lab message may name (tiles, policies, cards) -> the name printed on it."""
+    names = {card_id: card.name for card_id, card in cards().items()}
+    names.update(POLICY_NAMES)
+    names.update({tile_id: tile.name for tile_id, tile in catalogue.items()})
+    return names
+
+
+def _check_int(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise HousingLabError(f"{what} must be a whole number, got {shown(value)}")
+    return value
+
+
+def _check_instance(value: object, kind: type | tuple[type, ...], what: str) -> None:
+    if value is not None and not isinstance(value, kind):
+        raise HousingLabError(f"{what}, got {shown(value)}")
+
+
+def _check_hand(hand: object) -> list[str] | None:
+    if hand is None:
+        return None
+    if isinstance(hand, (str, bytes)) or not isinstance(hand, Sequence):
+        raise HousingLabError(f"hand must be a list of card ids, got {shown(hand)}")
+    return list(hand)
+
+
+def read_scenario(source: object, layout: Layout, catalogue: Catalogue) -> Scenario:
+    """A scenario from a dict, JSON text or a file path, validated whole by the engine."""
+    if isinstance(source, Mapping):
+        return scenario_from_dict(dict(source), layout, catalogue)
+    if isinstance(source, str) and source.lstrip().startswith("{"):
+        return scenario_from_json(source, layout, catalogue)
+    if isinstance(source, (str, os.PathLike)) and str(source) not in ("", "-"):
+        try:
+            data = read_bytes(source)
+        except HousingLabError as error:
+            raise ScenarioFormatError(str(error)) from None
+        return scenario_from_json(data, layout, catalogue)
+    raise ScenarioFormatError(
+        f"{SCENARIO} is a dict, JSON text or a file path, not {shown(source)}"
+    )
 
 
 class NorthBerkeleyLab(ipywidgets.VBox):
@@ -77,25 +141,38 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         options: RuleOptions | None = None,
         layout: Layout | None = None,
         catalogue: Catalogue | None = None,
-        scenario: Mapping[str, Any] | None = None,
+        scenario: JsonSource | None = None,
     ) -> None:
+        seed = _check_int(seed, "seed")
+        hand = _check_hand(hand)
+        _check_instance(options, RuleOptions, "options must be a RuleOptions")
+        _check_instance(layout, Layout, "layout must be a Layout (north_berkeley.layout)")
+        _check_instance(catalogue, Mapping, "catalogue must be a tile catalogue (a dict)")
         self.options = options or RuleOptions()
         self.site = layout or default_layout()
         self.catalogue = catalogue if catalogue is not None else default_catalogue()
-        self._scenario = make_scenario(seed=seed, layout=self.site, catalogue=self.catalogue)
+        if scenario is None:
+            self._scenario = make_scenario(seed=seed, layout=self.site, catalogue=self.catalogue)
+        else:
+            self._scenario = read_scenario(scenario, self.site, self.catalogue)
         self._result: ScenarioResult = score_scenario(self._scenario, self.options)
+        self._result_dict = self._result.to_dict()
+        self._previous: ScenarioResult | None = None
+        self._names = display_names(self.catalogue)
+        self._refusals: dict[tuple[frozenset[str], int], str] = {}
+        self.last_change = FIRST_HINT
 
-        self.board = NorthBerkeleyBoard()
+        self.board = NorthBerkeleyBoard(compact=True)
         self.board.on_action = self._on_board_action
-        self.policy_panel = PolicyPanel()
+        self.policy_panel = PolicyPanel(compact=True)
         self.policy_panel.on_toggle = self._on_policy_toggle
-        self.outcome_chart = OutcomeChart()
+        self.outcome_chart = OutcomeChart(width=420, height=290)
         self.homes_chart = HomesChart()
         self.scoreboard = Scoreboard(hand)
         self.compare = ComparePanel()
         self.compare.on_keep = lambda: self.keep_snapshot()
         self.compare.on_clear = self.clear_snapshot
-        self.toolbar = LabToolbar(seed)
+        self.toolbar = LabToolbar(self._scenario.seed)
         self.toolbar.on_seed = self.reshuffle
         self.toolbar.on_reshuffle = lambda: self.reshuffle()
         self.toolbar.on_reset = self.reset
@@ -105,25 +182,45 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         self.toolbar.on_upload = self._on_upload_text
         self.seed_box = self.toolbar.seed_box
         self.upload = self.toolbar.upload
-        title = ipywidgets.HTML(
-            "<h2 style='margin:4px 0'>North Berkeley lab</h2>"
-            "<div style='font-size:15px'>Click a square, then a tile. Toggle policies. The "
-            "charts show who moves in, who stays and who is displaced.</div>"
-        )
-        super().__init__(
-            [
-                title,
-                self.toolbar,
-                self.board,
-                self.policy_panel,
-                ipywidgets.HBox([self.outcome_chart, self.homes_chart]),
-                self.compare,
-                ipywidgets.HTML("<b style='font-size:16px'>Constituents</b>"),
-                self.scoreboard,
-            ]
-        )
+        self.change_line = ipywidgets.HTML()
+        self.change_line.add_class("hl-last-change")
+        super().__init__(self._screen())
         self.add_class("hl-nb-lab")
         self._refresh()
+
+    def _screen(self) -> list[ipywidgets.Widget]:
+        """Board left; last change, chart and policies right; the rest in tabs below."""
+        title = ipywidgets.HTML(
+            "<div style='font-size:15px;margin:0 0 4px'><b style='font-size:18px'>"
+            "North Berkeley lab</b> &middot; click a square, then a building; tick policies. "
+            "The chart shows who finds a home and who has to leave.</div>"
+        )
+        right = ipywidgets.VBox(
+            [self.change_line, self.outcome_chart],
+            layout=ipywidgets.Layout(width="430px", flex="0 0 430px", margin="0 0 0 14px"),
+        )
+        right.add_class("hl-nb-side")
+        self.board.layout = ipywidgets.Layout(flex="0 1 auto", min_width="0")
+        main = ipywidgets.HBox(
+            [self.board, right], layout=ipywidgets.Layout(align_items="flex-start")
+        )
+        main.add_class("hl-nb-main")
+        explained = ipywidgets.HTML(
+            "<dl style='font-size:14px;max-width:900px'>"
+            + "".join(
+                f"<dt><b>{html.escape(POLICY_NAMES[p])}</b></dt>"
+                f"<dd style='margin:0 0 8px 16px'>{html.escape(POLICY_TEXT[p])}</dd>"
+                for p in POLICIES
+            )
+            + "</dl>"
+        )
+        self._homes_box = ipywidgets.VBox([])  # filled when first shown (bqplot needs a size)
+        self.tabs = ipywidgets.Tab(
+            [self.scoreboard, self._homes_box, self.compare, explained, self.toolbar],
+            titles=TABS,
+        )
+        self.tabs.observe(self._tab_shown, names="selected_index")
+        return [title, self.policy_panel, main, self.tabs]
 
     def __repr__(self) -> str:
         return f"NorthBerkeleyLab(seed={self._scenario.seed}, tiles={len(self._scenario.tiles)})"
@@ -146,23 +243,33 @@ class NorthBerkeleyLab(ipywidgets.VBox):
     # --- changes (each validated by the engine before it is kept) ------------------------
     def place(self, square: str, tile: str) -> None:
         with self._shown_on_board():
+            square = check_square(square, self.site)
+            tile = check_tile(tile, self.catalogue)
             tiles = dict(self._scenario.tiles)
-            tiles[check_square(square, self.site)] = tile
-            self._try(tiles=tiles, done=f"Placed {tile} on {square}.")
-        self.board.selected = square
+            old = tiles.get(square)
+            tiles[square] = tile
+            name = self._names[tile]
+            if old is None:
+                done = f"Placed the {name} on {square}."
+            else:
+                done = f"Replaced the {self._names[old]} on {square} with the {name}."
+            self._try(tiles=tiles, done=done, select=square)
 
     def clear(self, square: str) -> None:
         with self._shown_on_board():
             square = check_square(square, self.site)
         tiles = dict(self._scenario.tiles)
-        if tiles.pop(square, None) is None:
+        old = tiles.pop(square, None)
+        if old is None:
             self.board.say(f"Square {square} is already empty.")
             return
-        self._try(tiles=tiles, done=f"Cleared {square}.")
+        self._try(tiles=tiles, done=f"Cleared {square} (took away the {self._names[old]}).")
 
     def set_policy(self, policy: str, enabled: bool = True) -> None:
         with self._shown_on_board():
             policy = check_policy(policy)
+            if not isinstance(enabled, bool):
+                raise HousingLabError(f"enabled must be True or False, got {shown(enabled)}")
         policies = set(self._scenario.policies)
         (policies.add if enabled else policies.discard)(policy)
         verb = "Enacted" if enabled else "Repealed"
@@ -170,7 +277,8 @@ class NorthBerkeleyLab(ipywidgets.VBox):
 
     def reshuffle(self, seed: int | None = None) -> None:
         """New existing residents: the given seed, or the next one."""
-        seed = self._scenario.seed + 1 if seed is None else seed
+        with self._shown_on_board():
+            seed = self._scenario.seed + 1 if seed is None else _check_int(seed, "seed")
         self._try(existing=None, seed=seed, done=f"Existing residents shuffled with seed {seed}.")
 
     def reset(self) -> None:
@@ -178,19 +286,21 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         self._try(tiles={}, policies=set(), done="Board reset.")
 
     def load_scenario(self, scenario: JsonSource) -> None:
-        """Load a RULES.md scenario: a dict, a JSON string or a file path."""
+        """Load a RULES.md scenario: a dict, a JSON string or a file path (all or nothing)."""
         with self._shown_on_board():
-            data = read_json_object(scenario, SCENARIO, ScenarioFormatError)
-            loaded = scenario_from_dict(data, self.site, self.catalogue)
+            loaded = read_scenario(scenario, self.site, self.catalogue)
         self._commit(loaded, "Board loaded.")
 
     def save(self, path: str | pathlib.Path | None = None) -> dict[str, Any]:
         """The scenario as a dict; also written as JSON to `path` when given."""
+        _check_instance(path, (str, os.PathLike), "path must be a file path or None")
         return save_json(self.scenario, path)
 
     def keep_snapshot(self, label: str | None = None) -> None:
         """Remember the current board to compare with what comes next."""
+        _check_instance(label, str, "a snapshot label must be text")
         self.compare.keep_snapshot(label or describe(self._scenario), self._result)
+        self.tabs.selected_index = COMPARE_TAB  # its charts need a visible tab to draw in
         self._show_compare()
 
     def clear_snapshot(self) -> None:
@@ -200,15 +310,15 @@ class NorthBerkeleyLab(ipywidgets.VBox):
     # --- internals ------------------------------------------------------------------------
     @contextlib.contextmanager
     def _shown_on_board(self) -> Iterator[None]:
-        """A refused change: show the engine's message, put the controls back, re-raise."""
+        """A refused change: show the engine's message in words, put the controls back."""
         try:
             yield
         except HousingLabError as error:
-            self.board.say(str(error), "error")
+            self.board.say(in_words(str(error), self._names), "error")
             self.policy_panel.show(self._scenario.policies)
             raise
 
-    def _try(self, done: str, **changes: Any) -> None:
+    def _try(self, done: str, select: str | None = None, **changes: Any) -> None:
         current = self._scenario
         values = {
             "tiles": current.tiles,
@@ -219,26 +329,115 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         values.update({k: (sorted(v) if k == "policies" else v) for k, v in changes.items()})
         with self._shown_on_board():
             scenario = make_scenario(layout=self.site, catalogue=self.catalogue, **values)
-        self._commit(scenario, done)
+        self._commit(scenario, done, select)
 
-    def _commit(self, scenario: Scenario, done: str) -> None:
+    def _commit(self, scenario: Scenario, done: str, select: str | None = None) -> None:
+        previous = self._result_dict
+        self._previous = self._result
         self._scenario = scenario
         self._result = score_scenario(scenario, self.options)
-        self._refresh()
-        self.board.say(f"{done} {summary(self.result)}")
+        self._result_dict = self._result.to_dict()
+        change = describe_change(previous, self._result_dict, self._names, self.scoreboard.hand)
+        self.last_change = f"{done} {change}"
+        self._refresh(previous, done, select)
 
-    def _refresh(self) -> None:
-        result = self.result
-        self.board.show_result(self._result)
+    def _refresh(
+        self,
+        previous: dict[str, Any] | None = None,
+        done: str | None = None,
+        select: str | None = None,
+    ) -> None:
+        """Show the result: the chart first (what the student watches), then the board in one
+        message (tiles, residents, changes, palette, message line and selection)."""
+        result = self._result_dict
+        self.outcome_chart.update(result, previous=previous)
+        self.change_line.value = (
+            "<div style='font-size:14px;line-height:1.3;min-height:2.6em;padding:4px 8px;"
+            "background:#fff8e1;border-left:4px solid #d55e00;border-radius:4px'>"
+            f"<b>What changed:</b> {html.escape(self.last_change)}</div>"
+        )
+        with self.board.hold_sync():
+            self.board.show_result(self._result)
+            self.board.changed = self._changed_places()
+            self._show_palette()
+            if done is not None:
+                self.board.say(done)
+            if select is not None:
+                self.board.selected = select
         self.policy_panel.show(self._scenario.policies)
-        self.outcome_chart.update(result)
         self.homes_chart.update(result)
         self.scoreboard.update(score_as_is(self._scenario), self._result.cards)
         self.toolbar.show_seed(self._scenario.seed)
         self._show_compare()
 
+    def _changed_places(self) -> list[str]:
+        """Squares whose tile changed and homes whose resident changed in the last change."""
+        if self._previous is None:
+            return []
+        before, after = self._previous, self._result
+        squares = changed_keys(before.scenario.tiles, after.scenario.tiles)
+        homes = changed_keys(before.move_in.incomes_after(), after.move_in.incomes_after())
+        return squares + homes
+
+    def _show_palette(self) -> None:
+        """Which tiles the engine accepts on each square now, why not the others, and costs."""
+        policies = self._scenario.policies
+        allowed: dict[str, list[str]] = {}
+        refused: dict[str, str] = {}
+        for square in self.site.squares:
+            phase = self.site.phase_of(square)
+            ok = [t for t, tile in self.catalogue.items() if tile_allowed(tile, policies, phase)]
+            allowed[square] = ok
+            if len(ok) < len(self.catalogue):
+                refused[square] = self._refusal(square, phase, ok)
+        self.board.allowed = allowed
+        self.board.refused = refused
+        new_low = self._result.facts.new_homes["low"]
+        square = self.site.squares[0]
+        costs = {
+            tile_id: float(
+                spending(dataclasses.replace(self._scenario, tiles={square: tile_id}), new_low)
+            )
+            for tile_id in self.catalogue
+        }
+        self.board.costs = costs
+        note = ""
+        if MATCHING_FUNDS in policies:
+            halved = any(costs[t] != float(tile.cost) for t, tile in self.catalogue.items())
+            note = (
+                f"{POLICY_NAMES[MATCHING_FUNDS]} in effect: housing costs half."
+                if halved
+                else f"{POLICY_NAMES[MATCHING_FUNDS]} enacted, not in effect yet. "
+                f"{POLICY_TEXT[MATCHING_FUNDS]}"
+            )
+        self.board.cost_note = note
+
+    def _refusal(self, square: str, phase: int, ok: list[str]) -> str:
+        """The engine's reason (in words) for refusing tiles on squares of `phase` now."""
+        key = (self._scenario.policies, phase)
+        if key not in self._refusals:
+            tile = next(t for t in self.catalogue if t not in ok)
+            reason = ""
+            try:
+                make_scenario(
+                    {square: tile},
+                    sorted(self._scenario.policies),
+                    self._scenario.existing,
+                    self._scenario.seed,
+                    self.site,
+                    self.catalogue,
+                )
+            except HousingLabError as error:
+                reason = in_words(str(error), self._names).split(";")[0]
+            self._refusals[key] = reason
+        return self._refusals[key]
+
     def _show_compare(self) -> None:
-        self.compare.show(self.result, describe(self._scenario))
+        self.compare.show(self._result_dict, describe(self._scenario))
+
+    def _tab_shown(self, change: dict[str, Any]) -> None:
+        if change["new"] == HOMES_TAB and not self._homes_box.children:
+            self._homes_box.children = (self.homes_chart,)
 
     def _on_board_action(self, action: dict[str, Any]) -> None:
         """Clicks from the browser: refused ones only show the message."""
@@ -257,5 +456,5 @@ class NorthBerkeleyLab(ipywidgets.VBox):
     def _on_upload_text(self, text: str) -> None:
         with contextlib.suppress(HousingLabError):  # shown on the board already
             with self._shown_on_board():
-                data = parse_json_object(text, SCENARIO, ScenarioFormatError)
-            self.load_scenario(data)
+                loaded = scenario_from_json(text, self.site, self.catalogue)
+            self._commit(loaded, "Board loaded.")

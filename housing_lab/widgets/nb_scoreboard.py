@@ -9,6 +9,7 @@ from typing import Any
 import ipywidgets
 
 from housing_lab.north_berkeley.constituents import CARD_IDS, CardScore, cards, check_card
+from housing_lab.widgets.nb_changes import score_word
 
 
 def _state_cell(score: CardScore) -> str:
@@ -20,6 +21,17 @@ def _state_cell(score: CardScore) -> str:
     if not parts:
         parts.append('<span class="hl-zero">0</span>')
     return " ".join(parts)
+
+
+def net_reason(score: CardScore, plus_text: str, minus_text: str) -> str:
+    """Why a card scores what it scores, in the card's own words."""
+    if score.plus and score.minus:
+        return f"both hold and cancel out: {plus_text}; {minus_text}"
+    if score.plus:
+        return plus_text
+    if score.minus:
+        return minus_text
+    return "neither condition holds"
 
 
 def scoreboard_rows(
@@ -35,6 +47,8 @@ def scoreboard_rows(
             "minus_text": deck[card].minus_text,
             "now": now[card].score,
             "after": after[card].score,
+            "net": score_word(after[card].score),
+            "reason": net_reason(after[card], deck[card].plus_text, deck[card].minus_text),
         }
         for card in hand
     ]
@@ -67,7 +81,9 @@ class Scoreboard(ipywidgets.HTML):
                 f"<td>{html.escape(row['plus_text'])}</td>"
                 f"<td>{html.escape(row['minus_text'])}</td>"
                 f"<td class='hl-card-state'>{_state_cell(now[card])}</td>"
-                f"<td class='hl-card-state'>{_state_cell(after[card])}</td></tr>"
+                f"<td class='hl-card-state'>{_state_cell(after[card])}</td>"
+                f"<td class='hl-card-net'><b>{row['net']}</b> "
+                f"<span class='hl-card-reason'>{html.escape(row['reason'])}</span></td></tr>"
             )
         now_total = sum(row["now"] for row in self.rows)
         self.value = (
@@ -81,11 +97,15 @@ class Scoreboard(ipywidgets.HTML):
             ".hl-scoreboard .hl-minus{color:#b2182b;font-weight:700;white-space:nowrap}"
             ".hl-scoreboard .hl-zero{color:#616e7c}"
             ".hl-scoreboard tfoot td{font-weight:700;font-size:15px}"
+            ".hl-scoreboard .hl-card-net b{font-size:16px;margin-right:4px}"
+            ".hl-scoreboard .hl-card-reason{color:#3e4c59}"
             "</style>"
             "<table><thead><tr><th>Constituent</th><th>+1 when</th><th>&minus;1 when</th>"
-            "<th>Now (before move-in)</th><th>After move-in</th></tr></thead>"
+            "<th>Now (before move-in)</th><th>After move-in</th>"
+            "<th>Net score and why</th></tr></thead>"
             f"<tbody>{''.join(body)}</tbody>"
             f"<tfoot><tr><td colspan='3'>Total of these {len(self.rows)} cards</td>"
             f"<td data-total='now'>{now_total}</td>"
-            f"<td data-total='after'>{self.total}</td></tr></tfoot></table>"
+            f"<td data-total='after'>{self.total}</td>"
+            f"<td data-total='net'>{score_word(self.total)}</td></tr></tfoot></table>"
         )

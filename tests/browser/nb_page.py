@@ -64,3 +64,91 @@ def wait_until_page_shows(
             return seen
         time.sleep(0.2)
     raise AssertionError(f"page never showed the engine's result.\nwant {want}\nsaw {seen}")
+
+
+# The parts a student must see together, by selector (docs/nb_lab.md, "One screen").
+ONE_SCREEN = {
+    "board": ".hl-nb-lab .hl-nb-board .hl-board-svg",
+    "palette": ".hl-nb-lab .hl-nb-board .hl-palette",
+    "chart": ".hl-nb-lab .hl-outcome-chart",
+    "last change": ".hl-nb-lab .hl-last-change",
+    "policies": ".hl-nb-lab .hl-policies",
+}
+
+GEOMETRY = """(parts) => {
+  const lab = document.querySelector('.hl-nb-lab');
+  // the area a student sees: the window, cut to the box the lab scrolls in (JupyterLab's
+  // notebook panel sits between its menu bar and its status bar)
+  let view = {top: 0, left: 0, bottom: window.innerHeight, right: window.innerWidth};
+  for (let node = lab && lab.parentElement; node; node = node.parentElement) {
+    const style = getComputedStyle(node);
+    if (/(auto|scroll)/.test(style.overflowY) && node.scrollHeight > node.clientHeight) {
+      const r = node.getBoundingClientRect();
+      view = {top: Math.max(view.top, r.top), left: Math.max(view.left, r.left),
+              bottom: Math.min(view.bottom, r.bottom), right: Math.min(view.right, r.right)};
+      break;
+    }
+  }
+  const boxes = {};
+  for (const [name, selector] of Object.entries(parts)) {
+    const node = document.querySelector(selector);
+    if (!node) { boxes[name] = null; continue; }
+    const r = node.getBoundingClientRect();
+    boxes[name] = {top: r.top, left: r.left, bottom: r.bottom, right: r.right,
+                   width: r.width, height: r.height};
+  }
+  return {view, boxes};
+}"""
+
+SHOW_LAB = """() => {
+  const lab = document.querySelector('.hl-nb-lab');
+  lab.scrollIntoView({block: 'start'});
+}"""
+
+VISIBLE_WORDS = """() => {
+  const lab = document.querySelector('.hl-nb-lab');
+  const labels = Array.from(lab.querySelectorAll('[aria-label], [title]'))
+    .map((n) => `${n.getAttribute('aria-label') || ''} ${n.getAttribute('title') || ''}`);
+  const titles = Array.from(lab.querySelectorAll('title')).map((n) => n.textContent);
+  return [lab.innerText, ...labels, ...titles].join('\\n');
+}"""
+
+
+def outside_view(page: Any, slack: float = 1.0) -> list[str]:
+    """The one-screen parts (not) wholly inside the visible area, as readable complaints."""
+    seen = page.evaluate(GEOMETRY, ONE_SCREEN)
+    view, problems = seen["view"], []
+    for name, box in seen["boxes"].items():
+        if box is None or box["width"] == 0 or box["height"] == 0:
+            problems.append(f"{name}: not shown")
+        elif (
+            box["top"] < view["top"] - slack
+            or box["bottom"] > view["bottom"] + slack
+            or box["left"] < view["left"] - slack
+            or box["right"] > view["right"] + slack
+        ):
+            problems.append(f"{name}: {box} outside {view}")
+    return problems + overlaps(page)
+
+
+def overlaps(page: Any) -> list[str]:
+    """Board parts drawn over by the chart column (or the other way round)."""
+    boxes = page.evaluate(GEOMETRY, ONE_SCREEN)["boxes"]
+    left, right = ("board", "palette"), ("chart", "last change")
+    found = []
+    for a in left:
+        for b in right:
+            p, q = boxes[a], boxes[b]
+            if (
+                p
+                and q
+                and min(p["right"], q["right"]) - max(p["left"], q["left"]) > 1
+                and (min(p["bottom"], q["bottom"]) - max(p["top"], q["top"]) > 1)
+            ):
+                found.append(f"{a} and {b} overlap")
+    return found
+
+
+def visible_words(page: Any) -> str:
+    """Everything the lab shows or says to a screen reader (text, labels, tooltips)."""
+    return page.evaluate(VISIBLE_WORDS)

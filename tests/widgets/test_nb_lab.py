@@ -83,17 +83,21 @@ def test_charts_and_scoreboard_show_the_result() -> None:
         ([], lambda lab: lab.place("A1", "castle"), UnknownIdError, "'castle'"),
         ([], lambda lab: lab.clear("A0"), UnknownIdError, "'A0'"),
         ([], lambda lab: lab.set_policy("rent_control"), UnknownIdError, "'rent_control'"),
+        ([], lambda lab: lab.set_policy("adu", "yes"), HousingLabError, "'yes'"),
+        ([], lambda lab: lab.place(["A1"], "park"), UnknownIdError, "['A1']"),
+        ([], lambda lab: lab.reshuffle(1.5), HousingLabError, "1.5"),
+        ([], lambda lab: lab.load_scenario(42), HousingLabError, "42"),
         (
             ["affordable_100"],
             lambda lab: lab.place("A3", "tower_market"),
             AffordableOnlyError,
-            "A3 (tower_market)",
+            "A3 (Market Rate Tower)",
         ),
         (
             ["affordable_100", "adu"],
             lambda lab: lab.place("C3", "midrise_market"),
             AffordableOnlyError,
-            "C3 (midrise_market)",
+            "C3 (Market Rate Midrise)",
         ),
     ],
 )
@@ -117,7 +121,8 @@ def test_enacting_affordable_100_with_market_tiles_in_phase_two_is_refused() -> 
     before = widget_state(lab)
     lab.policy_panel.checkboxes["affordable_100"].value = True  # a click on the checkbox
     assert widget_state(lab) == before  # the box was put back, nothing changed
-    assert "A1 (tower_market)" in lab.board.message
+    assert "A1 (Market Rate Tower)" in lab.board.message
+    assert "tower_market" not in lab.board.message and "affordable_100" not in lab.board.message
 
 
 def test_clicks_from_the_browser_go_through_the_engine() -> None:
@@ -143,7 +148,8 @@ def test_a_change_sends_one_board_update_with_the_new_state(recording_comms) -> 
     state = full[0]
     assert state["tiles"] == {"B2": "midrise_workforce"}
     assert state["occupants"]["B2-1"] == lab.board.occupants["B2-1"]
-    assert any(u.get("message", "").startswith("Placed midrise_workforce on B2") for u in updates)
+    placed = "Placed the Workforce Housing Midrise on B2"
+    assert any(u.get("message", "").startswith(placed) for u in updates)
 
 
 def test_save_and_load(tmp_path) -> None:

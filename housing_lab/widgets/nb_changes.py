@@ -1,0 +1,150 @@
+"""What one change did, in words a student knows (pure Python: no widget, no engine call).
+
+The lab keeps the engine's result before and after every action (the RULES.md output dicts)
+and this module compares them: who gained or lost a home, which cards' scores moved, what was
+built and spent, which squares and homes changed. It says nothing about rules; it only reads
+two results the engine produced.
+
+>>> before = {"housed": {"high": 12, "middle": 0, "low": 0}, "displaced": {"high": 0,
+...     "middle": 4, "low": 4}, "new_homes": {"total": 0}, "spending": 0, "constituents": {}}
+>>> after = {**before, "housed": {"high": 12, "middle": 0, "low": 2}}
+>>> describe_change(before, after)
+'2 more low income residents found a home.'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+INCOMES = ("high", "middle", "low")
+MAX_CARDS_NAMED = 2
+NO_CHANGE = "No change in who has a home or in any card's score."
+
+
+def _people(count: int, income: str) -> str:
+    noun = "resident" if count == 1 else "residents"
+    return f"{count} more {income} income {noun}"
+
+
+def _incomes(counts: list[tuple[int, str]]) -> str:
+    """[(1, "high"), (2, "low")] -> "1 more high and 2 more low income resident(s)"."""
+    parts = [f"{n} more {income}" for n, income in counts]
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    total = sum(n for n, _ in counts)
+    return f"{listed} income {'resident' if total == 1 else 'residents'}"
+
+
+def housing_phrases(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """Who gained a home, who lost one, who was displaced but rehoused (one phrase each)."""
+    found, left, moved = [], [], []
+    for income in INCOMES:
+        housed = after["housed"][income] - before["housed"][income]
+        displaced = after["displaced"][income] - before["displaced"][income]
+        if housed > 0:
+            found.append((housed, income))
+        elif housed < 0:
+            left.append((-housed, income))
+        elif displaced > 0:
+            moved.append((displaced, income))
+    phrases = []
+    if found:
+        phrases.append(f"{_incomes(found)} found a home")
+    if left:
+        phrases.append(f"{_incomes(left)} had to leave")
+    if moved:
+        phrases.append(f"{_incomes(moved)} displaced (and rehoused)")
+    return phrases
+
+
+def score_word(score: int) -> str:
+    """A card's net score as students write it: +1, 0, −1 (a real minus sign)."""
+    return f"+{score}" if score > 0 else ("0" if score == 0 else f"−{-score}")
+
+
+def card_phrases(
+    before: Mapping[str, Any],
+    after: Mapping[str, Any],
+    names: Mapping[str, str] | None = None,
+    hand: Sequence[str] | None = None,
+) -> list[str]:
+    """ "Urbanists now +1" for each card (of `hand`, default all) whose net score moved."""
+    names = names or {}
+    old, new = before.get("constituents", {}), after.get("constituents", {})
+    cards = [c for c in (hand if hand is not None else new) if c in new and c in old]
+    moved = [c for c in cards if new[c]["score"] != old[c]["score"]]
+    phrases = [
+        f"{names.get(c, c)} now {score_word(new[c]['score'])}" for c in moved[:MAX_CARDS_NAMED]
+    ]
+    if len(moved) > MAX_CARDS_NAMED:
+        more = len(moved) - MAX_CARDS_NAMED
+        phrases.append(f"{more} more card{'s' if more > 1 else ''} changed")
+    return phrases
+
+
+def building_phrases(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """New homes and spending, when they moved."""
+    phrases = []
+    homes = after["new_homes"]["total"] - before["new_homes"]["total"]
+    if homes:
+        noun = "home" if abs(homes) == 1 else "homes"
+        phrases.append(f"{abs(homes)} {'more' if homes > 0 else 'fewer'} new {noun}")
+    if after["spending"] != before["spending"]:
+        phrases.append(f"spending ${before['spending']:g} → ${after['spending']:g}")
+    return phrases
+
+
+def describe_change(
+    before: Mapping[str, Any],
+    after: Mapping[str, Any],
+    names: Mapping[str, str] | None = None,
+    hand: Sequence[str] | None = None,
+) -> str:
+    """One sentence: people first, then cards, then homes and money."""
+    people = housing_phrases(before, after)
+    cards = card_phrases(before, after, names, hand)
+    building = building_phrases(before, after)
+    if not (people or cards):
+        if not building:
+            return NO_CHANGE
+        return f"{_capital('; '.join(building))}; no change in who has a home or in any score."
+    text = "; ".join(people + cards + building)
+    return f"{_capital(text)}."
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def changed_keys(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """Keys whose value differs (added, removed or changed), in `after`'s order then `before`'s."""
+    keys = list(after) + [k for k in before if k not in after]
+    return [k for k in keys if before.get(k) != after.get(k)]
+
+
+def outcome_deltas(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, int]:
+    """Housed now minus housed before, per income (the chart's delta labels)."""
+    return {i: after["housed"][i] - before["housed"][i] for i in INCOMES}
+
+
+def in_words(message: str, names: Mapping[str, str]) -> str:
+    """`message` with every id in `names` (tiles, policies, cards) replaced by its name.
+
+    The engine's messages name ids (they are for programmers too); a student sees names.
+    Whole words only, longest ids first ("tower_market" before "tower").
+    """
+    if not names:
+        return message
+    ids = sorted(names, key=len, reverse=True)
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(i) for i in ids) + r")(?![\w-])")
+    return pattern.sub(lambda match: names[match.group(1)], message)
+
+
+SNAKE_ID = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
+
+
+def machine_ids(text: str, allowed: Iterable[str] = ()) -> list[str]:
+    """snake_case ids in `text` (what a student must never read); tests use this."""
+    allowed = set(allowed)
+    return [m for m in SNAKE_ID.findall(text) if m not in allowed]
