@@ -67,18 +67,23 @@ def suggest(game: Game, bot: object = DEFAULT_HINT_BOT, seed: int = 0) -> Hint:
     move = make_bot(name, seed).choose(game.copy())
     trial = game.copy()
     before = trial.scores()[player]
+    index = game.board.hex_index
     reached = connected_hexes(trial, p)
+    had = {b.hex for b in trial.buildings if index[b.hex] in reached}
     colour = None if move.remove is None else trial.houses.get(move.remove)
     trial.push(move)  # the bot's move is legal; the engine checks it anyway
-    after = trial.scores()[player]
+    after_items = trial.score_breakdown()[player]
+    after = after_items.total
     now = connected_hexes(trial, p)
     names = place_names(game.board)
+    built = {b.hex for b in trial.last_buildings()}
     connects = tuple(
-        f"the {building_name(b)} building at {names[b.hex]}"
+        f"the {'new ' if b.hex in built else ''}{building_name(b)} building at {names[b.hex]}"
         for b in trial.buildings
-        if game.board.hex_index[b.hex] in now and game.board.hex_index[b.hex] not in reached
+        if index[b.hex] in now and b.hex not in had
     )
-    reason = _reason(name, move, colour, names, connects, before, after)
+    cubes = 0 if colour is None else after_items.connected_cubes[colour]
+    reason = _reason(name, move, colour, names, connects, cubes, before, after)
     return Hint(name, player, move, after - before, after, connects, reason)
 
 
@@ -88,6 +93,7 @@ def _reason(
     colour: str | None,
     names: dict[Any, str],
     connects: tuple[str, ...],
+    cubes: int,
     before: int,
     after: int,
 ) -> str:
@@ -100,7 +106,9 @@ def _reason(
             joined += f" and {connects[-1]}"
         why = f"it connects {joined} to your lines"
     else:
-        why = "it connects no new building yet"
+        why = "it connects no new building"
+    if colour is not None and cubes:
+        why += f", and the {colour} house counts for each of your {cubes} connected {colour} cubes"
     change = signed(after - before, plus=True)
     score = f"your score goes from {signed(before)} to {signed(after)} ({change})"
     return f"Hint ({name} bot): {steps}. Why: {why}; {score}. Nothing is played until you click."

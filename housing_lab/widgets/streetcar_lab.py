@@ -144,10 +144,10 @@ class StreetcarLab(ipywidgets.VBox):
         self.toolbar.on_upload = self._on_upload_text
         self.upload = self.toolbar.upload
         title = ipywidgets.HTML(
-            "<h2 style='margin:4px 0'>Streetcar lab</h2>"
-            "<div style='font-size:16px'>Draw two streetcar lines that meet, then remove a house. "
-            "Empty spaces next to exactly three houses become buildings; connect them to score."
-            "</div>"
+            "<div style='font-size:15px;line-height:1.35;margin:2px 0'>"
+            "<b style='font-size:19px'>Streetcar lab</b> &nbsp; Draw two lines that meet, then "
+            "remove a house; connect the buildings to score. Places: rows A, B, C… from the "
+            "top, hexes numbered from the left (E3).</div>"
         )
         options = ipywidgets.Accordion([self.options])
         options.set_title(0, "Game options: seed, board, penalty, goals, opponent")
