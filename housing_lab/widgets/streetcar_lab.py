@@ -152,7 +152,7 @@ class StreetcarLab(ipywidgets.VBox):
         options = ipywidgets.Accordion([self.options])
         options.set_title(0, "Game options: seed, board, penalty, goals, opponent")
         options.selected_index = None
-        super().__init__([title, self.toolbar, self.board, self.replay_bar, self.score, options])
+        super().__init__([title, self.toolbar, self.replay_bar, self.board, self.score, options])
         self.add_class("sc-lab")
         self._start(
             self._setup(

@@ -94,8 +94,8 @@ class ScorePanel(ipywidgets.HBox):
         self.rows: list[dict[str, Any]] = []
         self.sentence = ""
         title = ipywidgets.HTML(
-            "<h4 style='margin:4px 0 0 60px;font-size:16px'>"
-            "Points per colour = houses removed × connected cubes</h4>"
+            "<div style='margin:4px 0 0 60px;font-size:16px;font-weight:700'>"
+            "Points per colour = houses removed × connected cubes</div>"
         )
         chart = ipywidgets.VBox(
             [title, ipywidgets.HTML(_legend()), self.figure],

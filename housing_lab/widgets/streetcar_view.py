@@ -75,7 +75,7 @@ def prompt(
     if phase == "replay":
         return (
             f"Replay: after move {len(game.move_stack)} of {replay_total}. "
-            "Use the replay buttons below the board."
+            "Use the replay buttons above the board."
         )
     if phase == "over":
         return game_over_sentence(game)

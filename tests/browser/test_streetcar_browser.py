@@ -16,6 +16,7 @@ import pytest
 from housing_lab.streetcar import Game, Move, make_bot, play_game, replay, write_record
 from housing_lab.widgets.streetcar_board import edge_key, hex_key
 
+from .chart_geometry import chart_problems
 from .harness import (
     ROOT,
     SCREENSHOTS,
@@ -293,6 +294,14 @@ def test_streetcar_app_fits_one_screen_in_voila(browser, tmp_path: pathlib.Path)
             page.wait_for_selector(".sc-lab .sc-house", timeout=90_000)
             a_turn_and_a_hint(page, f"Voila {width}x{height}")
             window_shot(page, f"streetcar-voila-{width}x{height}")
+            page.locator(".sc-lab .sc-score-chart").scroll_into_view_if_needed()
+            charts = chart_problems(page)  # labelled axes, no toolbar over the title
+            assert charts["charts"] == 1 and charts["problems"] == [], charts
+            labels = page.eval_on_selector_all(
+                ".sc-lab .sc-score-chart .axislabel", "(ns) => ns.map((n) => n.textContent)"
+            )
+            assert sorted(labels) == ["house colour", "points"], labels
+            window_shot(page, f"streetcar-voila-score-{width}x{height}")
             check_watch(watch)
             page.close()
 
@@ -322,5 +331,12 @@ def test_streetcar_fits_one_screen_in_jupyterlab(browser, notebook, tmp_path) ->
             )
             a_turn_and_a_hint(page, f"JupyterLab {width}x{height}")
             window_shot(page, f"streetcar-jupyterlab-{width}x{height}")
+            page.click(".sc-lab .sc-replay-this")  # replaying: the replay bar above the board
+            page.wait_for_selector(".sc-lab .sc-replay .sc-replay-step")
+            page.click(".sc-lab .sc-replay-step")
+            page.wait_for_selector(".sc-lab .sc-message:has-text('Move 1 of')")
+            assert_one_screen(page, f"JupyterLab {width}x{height} replaying")
+            assert page.locator(".sc-lab .sc-replay-resume").bounding_box()["y"] < height
+            window_shot(page, f"streetcar-jupyterlab-replay-{width}x{height}")
             check_watch(watch)
             page.close()
