@@ -11,6 +11,7 @@ import random
 from collections.abc import Iterable
 from functools import lru_cache
 
+from housing_lab.errors import shown
 from housing_lab.streetcar import hexgrid
 from housing_lab.streetcar.errors import BoardError
 from housing_lab.streetcar.hexgrid import Edge, Hex, Vertex
@@ -21,7 +22,7 @@ class Board:
     """The geometry of one board (standard or custom); build with `standard()` or `from_hexes`."""
 
     def __init__(self, hexes: Iterable[Hex]) -> None:
-        ordered = hexgrid.board_order(set(hexes))
+        ordered = hexgrid.board_order({parse_hex(h) for h in _items(hexes, "a board")})
         if not ordered:
             raise BoardError("a board needs at least one hex")
         self.hexes: tuple[Hex, ...] = tuple(ordered)
@@ -76,7 +77,7 @@ class Board:
     def from_hexes(hexes: Iterable[object]) -> Board:
         """A custom board (*option*): any non-empty set of hexes given as (q, r) pairs."""
         seen: set[Hex] = set()
-        for item in hexes:
+        for item in _items(hexes, "a board"):
             h = parse_hex(item)
             if h in seen:
                 raise BoardError(f"hex {list(h)} is listed twice")
@@ -131,7 +132,11 @@ class Board:
         count = len(self.hexes)
         colours = [c for c in range(len(COLOURS)) for _ in range(count // len(COLOURS))]
         colours += list(range(count % len(COLOURS)))
-        random.Random(seed).shuffle(colours)
+        try:
+            rng = random.Random(seed)
+        except TypeError:
+            raise BoardError(f"a seed is an integer, not {shown(seed)}") from None
+        rng.shuffle(colours)
         return colours
 
     def counts(self) -> dict[str, int]:
@@ -145,6 +150,13 @@ class Board:
     def __repr__(self) -> str:
         kind = "standard" if self.is_standard else "custom"
         return f"<Board {kind}: {len(self.hexes)} hexes>"
+
+
+def _items(value: object, what: str) -> Iterable[object]:
+    """`value` when it is a collection of items (not a string), else a BoardError naming it."""
+    if isinstance(value, (str, bytes, bytearray, dict)) or not isinstance(value, Iterable):
+        raise BoardError(f"{what} is a list of hexes [q, r], not {shown(value)}")
+    return value
 
 
 @lru_cache(maxsize=64)

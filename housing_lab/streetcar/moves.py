@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from housing_lab.errors import shown
 from housing_lab.streetcar.board import edge_json, hex_json, parse_hex, parse_pair
 from housing_lab.streetcar.errors import BoardError
 from housing_lab.streetcar.hexgrid import Edge, Hex, make_edge
@@ -32,6 +33,8 @@ class Move:
     remove: Hex | None = None
 
     def __init__(self, lines: Iterable[object] = (), remove: object | None = None) -> None:
+        if isinstance(lines, (str, bytes, bytearray, dict)) or not isinstance(lines, Iterable):
+            raise BoardError(f"a move's lines are a list of edges, not {shown(lines)}")
         edges = tuple(sorted(make_edge(*parse_pair(edge)) for edge in lines))
         object.__setattr__(self, "lines", edges)
         object.__setattr__(self, "remove", None if remove is None else parse_hex(remove))

@@ -2,22 +2,29 @@
 
 A record holds the board, the houses as dealt, the options and every turn; replaying it checks
 each move with the engine and recomputes the `final` block, which must match when present.
-Extra keys written: `final.winners` always, and `goals` when development goals are in play.
+Extra keys written: `version` (1; a record without it is read as version 1), `final.winners`
+always, and `goals` when development goals are in play. The houses must be the rulebook's kit
+(RULES.md: as even a split of the four colours as the board allows, 13 each on the standard
+board), so a tampered deal such as 52 blue houses is refused before any turn is replayed.
 """
 
 from __future__ import annotations
 
 import json
+from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from housing_lab.jsonio import JsonInputError, load_path, write_text_atomic
+from housing_lab.errors import shown
+from housing_lab.jsonio import JsonInputError, load_path, loads, write_text_atomic
 from housing_lab.streetcar.board import Board, hex_json, parse_hex
 from housing_lab.streetcar.errors import IllegalMoveError, RecordError, StreetcarError
 from housing_lab.streetcar.game import Game
 from housing_lab.streetcar.moves import Move
 from housing_lab.streetcar.rules import COLOURS, DEFAULT_PENALTY, PLAYERS, Rules
 from housing_lab.streetcar.scoring import breakdowns, outcome
+
+RECORD_VERSION = 1
 
 
 def final_block(game: Game) -> dict[str, Any]:
@@ -41,6 +48,7 @@ def to_record(game: Game) -> dict[str, Any]:
     if start is None:
         raise StreetcarError("a record needs a game played from its first turn")
     record: dict[str, Any] = {
+        "version": RECORD_VERSION,
         "board": [hex_json(h) for h in game.board.hexes],
         "houses": [[h[0], h[1], colour] for h, colour in start.items()],
         "players": list(PLAYERS),
@@ -57,6 +65,7 @@ def replay(record: object, *, require_complete: bool = True) -> Game:
     """Rebuild a game from a record, checking every move; RecordError names the bad turn."""
     if not isinstance(record, dict):
         raise RecordError(f"a game record is a JSON object, not {type(record).__name__}")
+    _check_version(record.get("version", RECORD_VERSION))
     try:
         game = _setup(record)
     except StreetcarError as error:
@@ -122,7 +131,32 @@ def _setup(record: dict[str, Any]) -> Game:
         if item[2] not in COLOURS:
             raise StreetcarError(f"unknown colour {item[2]!r} (known: {', '.join(COLOURS)})")
         given[h] = item[2]
-    return Game(board, houses=given, rules=rules)
+    game = Game(board, houses=given, rules=rules)  # checks that every hex has a house
+    _check_kit(given)
+    return game
+
+
+def _check_version(version: object) -> None:
+    if isinstance(version, bool) or version != RECORD_VERSION or not isinstance(version, int):
+        raise RecordError(
+            f"unsupported record version {shown(version)} (this program reads version "
+            f"{RECORD_VERSION})"
+        )
+
+
+def _check_kit(houses: dict[tuple[int, int], str]) -> None:
+    """The deal must be the rulebook's: every colour within one house of the others."""
+    counts = {colour: 0 for colour in COLOURS}
+    for colour in houses.values():
+        counts[colour] += 1
+    if max(counts.values()) - min(counts.values()) > 1:
+        low, high = len(houses) // len(COLOURS), -(-len(houses) // len(COLOURS))
+        each = f"{low}" if low == high else f"{low} or {high}"
+        dealt = ", ".join(f"{n} {colour}" for colour, n in counts.items())
+        raise StreetcarError(
+            f"the houses are not the game's kit: {len(houses)} hexes take {each} houses of "
+            f"each colour, not {dealt}"
+        )
 
 
 def _check_final(recorded: object, game: Game) -> None:
@@ -144,6 +178,38 @@ def write_record(path: str | Path, game: Game) -> None:
     """Write a game's record as JSON (one file per game), atomically: an interrupted write
     leaves the old file, never half a record."""
     write_text_atomic(path, json.dumps(to_record(game)) + "\n")
+
+
+def parse_record_text(text: str) -> dict[str, Any]:
+    """A record from JSON text (an upload, a pasted record), read like every user document."""
+    try:
+        data = loads(text, "the game record")
+    except JsonInputError as error:
+        raise RecordError(str(error)) from None
+    if not isinstance(data, dict):
+        raise RecordError(f"a game record is a JSON object, not {type(data).__name__}")
+    return data
+
+
+def read_record_source(source: object) -> dict[str, Any]:
+    """A record as a dict from a dict, JSON text (starting with "{") or a file path, read like
+    every user document (`jsonio`); anything else is a RecordError naming it."""
+    if isinstance(source, dict):
+        return source
+    if isinstance(source, str) and source.lstrip().startswith("{"):
+        return parse_record_text(source)
+    try:
+        if isinstance(source, (str, PathLike)) and str(source) != "-":
+            data = load_path(source)
+        else:
+            raise RecordError(
+                f"a game record is a dict, JSON text or a file path, not {shown(source)}"
+            )
+    except JsonInputError as error:
+        raise RecordError(str(error)) from None
+    if not isinstance(data, dict):
+        raise RecordError(f"a game record is a JSON object, not {type(data).__name__}")
+    return data
 
 
 def read_record(path: str | Path, *, require_complete: bool = True) -> Game:

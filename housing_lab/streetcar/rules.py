@@ -7,10 +7,12 @@ and exposes `Rules`, the frozen set of options a game is played with (all varian
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
+from housing_lab.errors import shown
 from housing_lab.streetcar.errors import StreetcarError
 
 
@@ -51,7 +53,7 @@ class Rules:
     def __post_init__(self) -> None:
         if isinstance(self.penalty, bool) or not isinstance(self.penalty, int):
             raise StreetcarError(f"penalty must be an integer, not {self.penalty!r}")
-        goals = frozenset(self.goals)
+        goals = _goal_names(self.goals)
         unknown = sorted(goals - GOAL_BONUS.keys())
         if unknown:
             known = ", ".join(GOAL_BONUS)
@@ -61,6 +63,17 @@ class Rules:
     def sorted_goals(self) -> list[str]:
         """Goals in the data file's order, for stable output."""
         return [name for name in GOAL_BONUS if name in self.goals]
+
+
+def _goal_names(goals: object) -> frozenset[str]:
+    """A set of goal names from any collection of strings, or a StreetcarError naming it."""
+    if isinstance(goals, (str, bytes, bytearray, dict)) or not isinstance(goals, Iterable):
+        raise StreetcarError(f"goals are a list of goal names, not {shown(goals)}")
+    names = list(goals)
+    for name in names:
+        if not isinstance(name, str):
+            raise StreetcarError(f"a goal is a name (a string), not {shown(name)}")
+    return frozenset(names)
 
 
 def colour_index(name: object) -> int:

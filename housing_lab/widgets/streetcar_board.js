@@ -19,7 +19,11 @@ const PLAYER_COLOUR = { purple: "#7b2cbf", red: "#d62828" };
 
 const parseHex = (key) => key.split(",").map(Number);
 const hexKey = ([q, r]) => `${q},${r}`;
-const hexJson = (key) => `[${parseHex(key).join(", ")}]`;
+// Place names ("E3": row E, third hex from the west) come from Python (streetcar_places.py);
+// a hex off the board is "the board's edge". Students never see coordinates.
+let NAMES = {};
+const place = (key) => NAMES[key] || "the board's edge";
+const LAST = "#00a6a6"; // the last move's halo (not a house or player colour)
 
 // Pointy-top axial layout: rows of equal r run west to east, north row first.
 function centre([q, r]) {
@@ -54,11 +58,12 @@ function padlock(parent, x, y) {
   el("rect", { x: x - 6, y: y - 1, width: 12, height: 9, rx: 1.5, class: "sc-lock-body" }, g);
 }
 
-function drawHouse(parent, key, colour, flipped, removable) {
+function drawHouse(parent, key, colour, flipped, removable, hinted) {
   const [cx, cy] = centre(parseHex(key));
   const classes = ["sc-house", `sc-colour-${colour}`];
   if (flipped) classes.push("sc-flipped");
   if (removable) classes.push("sc-removable");
+  if (hinted) classes.push("sc-hinted");
   const g = el("g", {
     class: classes.join(" "), "data-hex": key, "data-house-colour": colour,
     "data-flipped": flipped ? "true" : "false",
@@ -66,7 +71,7 @@ function drawHouse(parent, key, colour, flipped, removable) {
   if (removable) {
     g.setAttribute("tabindex", "0");
     g.setAttribute("role", "button");
-    g.setAttribute("aria-label", `remove the ${colour} house at ${hexJson(key)}`);
+    g.setAttribute("aria-label", `remove the ${colour} house at ${place(key)}`);
   }
   const body = el("g", { class: "sc-house-body" }, g);
   // Flipped houses are drawn upside down (the rulebook's "flip") with a dashed outline.
@@ -81,7 +86,11 @@ function drawHouse(parent, key, colour, flipped, removable) {
   if (flipped) padlock(g, cx + 20, cy - 20);
   const state = flipped ? "flipped: next to a building, cannot be removed"
     : removable ? "click to remove it" : "can be removed on a later turn";
-  el("title", {}, g, `${colour} house (${LETTER[colour]}) at ${hexJson(key)}: ${state}`);
+  if (hinted) {
+    el("circle", { cx, cy, r: 30, class: "sc-hint-ring" }, g);
+    el("text", { x: cx, y: cy - 25, "text-anchor": "middle", class: "sc-hint-tag" }, g, "hint");
+  }
+  el("title", {}, g, `${colour} house (${LETTER[colour]}) at ${place(key)}: ${state}`);
 }
 
 // A stack of isometric cubes; the colour letter beside it is the second cue.
@@ -113,7 +122,8 @@ function drawBuilding(parent, key, colour, cubes, fresh) {
   }
   el("text", { x: cx + w + 4, y: base - 2, class: "sc-building-letter" }, g,
     `${LETTER[colour]}${cubes}`);
-  el("title", {}, g, `building at ${hexJson(key)}: ${cubes} ${colour} cube${cubes === 1 ? "" : "s"}`);
+  el("title", {}, g, `${LETTER[colour]}${cubes} building at ${place(key)}: ${cubes} ${colour} ` +
+    `cube${cubes === 1 ? "" : "s"}`);
 }
 
 function drawEdge(parent, key, state) {
@@ -125,10 +135,21 @@ function drawEdge(parent, key, state) {
     g.setAttribute("tabindex", "0");
     g.setAttribute("role", "button");
     const [a, b] = key.split("|");
-    g.setAttribute("aria-label", `grid line between hexes ${hexJson(a)} and ${hexJson(b)}`);
+    const where = NAMES[a] && NAMES[b] ? `between ${NAMES[a]} and ${NAMES[b]}`
+      : `along the board's edge by ${NAMES[a] || NAMES[b]}`;
+    g.setAttribute("aria-label", `grid line ${where}`);
   }
   const colour = state.owner || state.staged || state.current;
+  if (state.last) {
+    g.setAttribute("data-last-move", state.last);
+    el("line", { x1, y1, x2, y2, class: "sc-edge-halo", stroke: LAST }, g);
+  }
   el("line", { x1, y1, x2, y2, class: "sc-edge-line", stroke: PLAYER_COLOUR[colour] || "#333" }, g);
+  if (state.hint) {
+    g.setAttribute("data-hint", "true");
+    el("line", { x1, y1, x2, y2, class: "sc-edge-hint", stroke: PLAYER_COLOUR[state.hint] || "#333" },
+      g);
+  }
   // The click target is a thin rectangle along the line, kept clear of the corners so a click
   // near an intersection is not ambiguous (and it has an area, unlike a vertical line).
   const len = Math.hypot(x2 - x1, y2 - y1);
@@ -143,7 +164,7 @@ function view(model, hold) {
   const current = {
     houses: model.get("houses"), flipped: model.get("flipped"), buildings: model.get("buildings"),
     lines: model.get("lines"), new_buildings: model.get("new_buildings"),
-    animation: `p${model.get("position_id")}`,
+    last_move: model.get("last_move") || {}, animation: `p${model.get("position_id")}`,
   };
   if (!hold) return current;
   return { ...current, ...hold.before, animation: `b${hold.n}` };
@@ -164,10 +185,11 @@ function drawBoard(svg, model, hold, animated) {
     ys.push(y);
   }
   const pad = S + 10;
-  const minX = Math.min(...xs) - pad;
+  const side = pad + 26; // room for the row letters
+  const minX = Math.min(...xs) - side;
   const minY = Math.min(...ys) - pad;
   svg.setAttribute("viewBox", `${minX.toFixed(1)} ${minY.toFixed(1)} ` +
-    `${(Math.max(...xs) - minX + pad).toFixed(1)} ${(Math.max(...ys) - minY + pad).toFixed(1)}`);
+    `${(Math.max(...xs) - minX + side).toFixed(1)} ${(Math.max(...ys) - minY + pad).toFixed(1)}`);
   svg.setAttribute("data-phase", phase);
   svg.style.setProperty("--sc-current", PLAYER_COLOUR[player] || "#333");
 
@@ -177,24 +199,48 @@ function drawBoard(svg, model, hold, animated) {
   const fresh = animated.has(v.animation) ? new Set() : new Set(v.new_buildings);
   animated.add(v.animation);
 
+  const hint = hold ? {} : model.get("hint") || {};
+  const last = v.last_move || {};
   const ground = el("g", { class: "sc-ground" }, svg);
+  const rows = el("g", { class: "sc-row-letters", "aria-hidden": "true" }, svg);
+  for (const [letter, [west, east]] of Object.entries(model.get("rows") || {})) {
+    const [wx, wy] = centre(parseHex(west));
+    const [ex] = centre(parseHex(east));
+    el("text", { x: wx - S - 8, y: wy + 6, "text-anchor": "middle", class: "sc-row-letter" }, rows,
+      letter);
+    el("text", { x: ex + S + 8, y: wy + 6, "text-anchor": "middle", class: "sc-row-letter" }, rows,
+      letter);
+  }
   const pieces = el("g", { class: "sc-pieces" }, svg);
   for (const key of hexes) {
     const kind = key in v.houses ? "house" : built.has(key) ? "building" : "empty";
-    const g = el("g", { class: `sc-hex sc-${kind}`, "data-hex-cell": key }, ground);
+    const g = el("g", { class: `sc-hex sc-${kind}`, "data-hex-cell": key, role: "img" }, ground);
     el("polygon", { points: pointsAttr(corners(centre(parseHex(key)))) }, g);
+    let label = `${place(key)}: empty space`;
     if (kind === "house") {
-      drawHouse(pieces, key, v.houses[key], flipped.has(key), removable.has(key));
+      const colour = v.houses[key];
+      drawHouse(pieces, key, colour, flipped.has(key), removable.has(key), hint.remove === key);
+      label = `${place(key)}: ${colour} house${flipped.has(key) ? ", next to a building" : ""}`;
     } else if (kind === "building") {
       const [colour, cubes] = built.get(key);
       drawBuilding(pieces, key, colour, cubes, fresh.has(key));
-    } else {
-      el("title", {}, g, `empty space at ${hexJson(key)}`);
+      label = `${place(key)}: building with ${cubes} ${colour} cube${cubes === 1 ? "" : "s"}`;
     }
+    if (last.remove === key) {
+      g.classList.add("sc-last-removed");
+      g.setAttribute("data-last-removed", last.player);
+      el("polygon", { points: pointsAttr(corners(centre(parseHex(key)))), class: "sc-last-outline",
+        stroke: LAST }, g);
+      label += `, where ${last.player} removed a house last move`;
+    }
+    g.setAttribute("aria-label", label);
+    el("title", {}, g, label);
   }
 
   const owner = new Map();
   for (const [who, keys] of Object.entries(v.lines)) for (const key of keys) owner.set(key, who);
+  const lastLines = new Set(last.lines || []);
+  const hinted = new Set(hint.lines || []);
   const staged = new Set(hold ? [] : model.get("staged"));
   const first = hold ? "" : model.get("first_edge");
   const seconds = new Set(hold ? [] : model.get("second_edges"));
@@ -202,7 +248,8 @@ function drawBoard(svg, model, hold, animated) {
   const choosing = phase === "lines";
   const edges = el("g", { class: "sc-edges" }, svg);
   // Drawn lines last, so their round caps sit on top of the grid.
-  const ordered = [...model.get("edges")].sort((a, b) => (owner.has(a) ? 1 : 0) - (owner.has(b) ? 1 : 0));
+  const rank = (key) => (owner.has(key) ? 1 : 0) + (hinted.has(key) ? 2 : 0);
+  const ordered = [...model.get("edges")].sort((a, b) => rank(a) - rank(b));
   for (const key of ordered) {
     const classes = [];
     let focusable = false;
@@ -222,6 +269,8 @@ function drawBoard(svg, model, hold, animated) {
     drawEdge(edges, key, {
       classes, focusable, owner: owner.get(key), current: player,
       staged: staged.has(key) || key === first ? player : null,
+      last: lastLines.has(key) ? last.player : null,
+      hint: hinted.has(key) ? hint.player : null,
     });
   }
 }
@@ -252,6 +301,9 @@ function renderSide(side, model, hold, send) {
   button("cancel_lines", "Cancel my lines", choosing, "Choose this turn's lines again");
   button("undo", "↶ Undo last move", model.get("can_undo"),
     "Practice mode: take back your last turn (and the bot's reply)");
+  const mine = (players[player] || {}).kind !== "bot";
+  button("hint", "Hint", model.get("phase") !== "over" && (mine || model.get("phase") === "replay"),
+    "Show (not play) the move a bot would make now, and why");
 
   const list = html("div", { class: "sc-players" }, side);
   for (const [name, info] of Object.entries(players)) {
@@ -309,16 +361,27 @@ function renderLegend(legend) {
     row((svg) => el("line", { x1: -18, y1: 8, x2: 18, y2: -8, stroke: colour, "stroke-width": 8,
       "stroke-linecap": "round" }, svg), `${player} streetcar line`);
   }
+  row((svg) => {
+    el("line", { x1: -18, y1: 8, x2: 18, y2: -8, stroke: LAST, "stroke-width": 15,
+      "stroke-linecap": "round", opacity: 0.55 }, svg);
+    el("line", { x1: -18, y1: 8, x2: 18, y2: -8, stroke: "#7b2cbf", "stroke-width": 8,
+      "stroke-linecap": "round" }, svg);
+  }, "last move: glowing lines, outlined hex");
+  row((svg) => el("line", { x1: -18, y1: 8, x2: 18, y2: -8, stroke: "#1f2933", "stroke-width": 6,
+    "stroke-dasharray": "5 4" }, svg), "hint: dashed lines, ringed house");
 }
 
 function render({ model, el: root }) {
   root.classList.add("sc-board");
-  const message = html("div", { class: "sc-message", role: "status", "aria-live": "polite" }, root);
   const main = html("div", { class: "sc-main" }, root);
   const svg = el("svg", { class: "sc-board-svg", role: "group",
     "aria-label": "Streetcar board: hexes with houses and buildings; grid lines are streetcar lines" },
   main);
+  // The message sits beside the board, above the turn panel: however long the sentence, the
+  // board does not move down (one screen at 1366x768).
   const column = html("div", { class: "sc-side-column" }, main);
+  const message = html("div", { class: "sc-message", role: "status", "aria-live": "polite" },
+    column);
   const side = html("div", { class: "sc-side" }, column);
   const legend = html("div", { class: "sc-legend" }, column);
   renderLegend(legend);
@@ -341,6 +404,7 @@ function render({ model, el: root }) {
   };
 
   const draw = () => {
+    NAMES = model.get("names") || {};
     if (hold && model.get("position_id") !== hold.shows) release(); // something else changed
     const focused = root.querySelector(":focus");
     const focusKey = focused && (focused.getAttribute("data-edge") || focused.getAttribute("data-hex"));
@@ -392,7 +456,8 @@ function render({ model, el: root }) {
   const stops = [
     listen(model, ["hexes", "edges", "houses", "flipped", "buildings", "lines", "new_buildings",
       "position_id", "phase", "player", "players", "prompt", "legal_edges", "first_edge",
-      "second_edges", "staged", "removable", "can_undo", "can_pass", "message", "message_kind"],
+      "second_edges", "staged", "removable", "can_undo", "can_pass", "message", "message_kind",
+      "last_move", "hint", "names", "rows"],
     schedule),
     listen(model, ["bot_move"], onBotMove),
     listen(model, ["download"], () => saveDownload(model, "streetcar-game.json")),

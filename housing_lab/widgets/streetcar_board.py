@@ -18,7 +18,7 @@ from typing import Any
 
 import traitlets
 
-from housing_lab.streetcar import Edge, Game, Hex
+from housing_lab.streetcar import PLAYERS, Edge, Game, Hex
 from housing_lab.streetcar.board import parse_hex
 from housing_lab.streetcar.errors import BoardError
 from housing_lab.widgets.common import ActionWidget, widget_esm
@@ -71,6 +71,19 @@ def position_view(game: Game) -> dict[str, Any]:
         "buildings": [[hex_key(b.hex), b.colour, b.cubes] for b in game.buildings],
         "lines": {player: edge_keys(edges) for player, edges in game.lines.items()},
         "new_buildings": [hex_key(b.hex) for b in game.last_buildings()],
+        "last_move": last_move_view(game),
+    }
+
+
+def last_move_view(game: Game) -> dict[str, Any]:
+    """The last move, for the board to highlight: its player, lines and removed house."""
+    move = game.peek()
+    if move is None:
+        return {}
+    return {
+        "player": PLAYERS[(len(game.move_stack) - 1) % 2],
+        "lines": edge_keys(move.lines),
+        "remove": None if move.remove is None else hex_key(move.remove),
     }
 
 
@@ -101,6 +114,10 @@ class StreetcarBoard(ActionWidget):
     can_undo = traitlets.Bool(False).tag(sync=True)
     can_pass = traitlets.Bool(False).tag(sync=True)  # no edge legal: "no line possible"
     bot_move = traitlets.Dict().tag(sync=True)  # the bot's last move, to show after a pause
+    last_move = traitlets.Dict().tag(sync=True)  # {"player", "lines", "remove"}: highlighted
+    hint = traitlets.Dict().tag(sync=True)  # a suggested move to highlight ({}: none)
+    names = traitlets.Dict().tag(sync=True)  # "q,r" -> place name ("E3"), streetcar_places.py
+    rows = traitlets.Dict().tag(sync=True)  # row letter -> [westmost, eastmost] hex "q,r"
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)

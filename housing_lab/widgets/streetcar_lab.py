@@ -28,16 +28,21 @@ A click goes: the board's message -> `_on_board_action` here -> `TurnStager` -> 
 from __future__ import annotations
 
 import contextlib
+import json
+import math
+import os
 import pathlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import ipywidgets
 
-from housing_lab.errors import HousingLabError
+from housing_lab.errors import HousingLabError, shown
+from housing_lab.jsonio import write_text_atomic
 from housing_lab.streetcar import PLAYERS, Game, Move, Rules, make_bot, replay, to_record
 from housing_lab.streetcar.board import edge_json
-from housing_lab.widgets.common import JsonSource, parse_json_object, read_json_object, save_json
+from housing_lab.streetcar.record import parse_record_text, read_record_source
+from housing_lab.widgets.common import JsonSource
 from housing_lab.widgets.streetcar_board import (
     StreetcarBoard,
     edge_keys,
@@ -47,15 +52,48 @@ from housing_lab.widgets.streetcar_board import (
 )
 from housing_lab.widgets.streetcar_bot import BotOpponent
 from housing_lab.widgets.streetcar_controls import OptionsPanel, ReplayBar, Toolbar, resolve_board
+from housing_lab.widgets.streetcar_hint import DEFAULT_HINT_BOT, Hint, check_bot_name, suggest
+from housing_lab.widgets.streetcar_places import place_names, row_labels
 from housing_lab.widgets.streetcar_replay import ReplayCursor, rewound
 from housing_lab.widgets.streetcar_score import ScorePanel
 from housing_lab.widgets.streetcar_turns import TurnStager
-from housing_lab.widgets.streetcar_view import board_traits, describe_move, whose_turn_sentence
+from housing_lab.widgets.streetcar_view import (
+    board_traits,
+    describe_last_move,
+    describe_move,
+    whose_turn_sentence,
+)
 
 __all__ = ["KEEP", "StreetcarLab", "describe_move"]
 
 KEEP = object()  # new_game: keep the current opponent
-RECORD = "a game record"
+MAX_DELAY = 60.0  # seconds: a longer pause before the bot's move is a typo
+
+
+def check_delay(seconds: object) -> float:
+    """Seconds to wait before showing the bot's move: a finite number 0-60."""
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        raise HousingLabError(f"bot_delay is a number of seconds, not {shown(seconds)}")
+    if not (math.isfinite(seconds) and 0 <= seconds <= MAX_DELAY):
+        raise HousingLabError(f"bot_delay must be 0-{MAX_DELAY:g} seconds, not {shown(seconds)}")
+    return float(seconds)
+
+
+def check_lines(lines: object) -> list[object]:
+    """This turn's lines as a list (each edge is checked by the engine)."""
+    if not isinstance(lines, (list, tuple)):
+        raise HousingLabError(
+            f"lines are a list of edges like [[[0, 0], [1, 0]], [[0, 0], [0, 1]]], "
+            f"not {shown(lines)}"
+        )
+    return list(lines)
+
+
+def write_json(path: object, data: dict[str, Any]) -> None:
+    """Write `data` as JSON to a file path (atomically), or refuse a path that is not one."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise HousingLabError(f"a file path is a string or a Path, not {shown(path)}")
+    write_text_atomic(path, json.dumps(data, indent=1) + "\n")
 
 
 class StreetcarLab(ipywidgets.VBox):
@@ -82,9 +120,13 @@ class StreetcarLab(ipywidgets.VBox):
         goals: Iterable[str] = (),
         practice: bool = True,
         bot_delay: float = 0.6,
+        hint_bot: str = DEFAULT_HINT_BOT,
     ) -> None:
+        self.hint_bot = check_bot_name(hint_bot, "hints")
+        self.last_hint: Hint | None = None
+        self._hint_shown: dict[str, Any] = {}
         self.turn = TurnStager()
-        self.opponent_bot = BotOpponent(bot_delay)
+        self.opponent_bot = BotOpponent(check_delay(bot_delay))
         self.replay_cursor: ReplayCursor | None = None
         self.board = StreetcarBoard()
         self.board.on_action = self._on_board_action
@@ -102,15 +144,15 @@ class StreetcarLab(ipywidgets.VBox):
         self.toolbar.on_upload = self._on_upload_text
         self.upload = self.toolbar.upload
         title = ipywidgets.HTML(
-            "<h2 style='margin:4px 0'>Streetcar lab</h2>"
-            "<div style='font-size:16px'>Draw two streetcar lines that meet, then remove a house. "
-            "Empty spaces next to exactly three houses become buildings; connect them to score."
-            "</div>"
+            "<div style='font-size:15px;line-height:1.35;margin:2px 0'>"
+            "<b style='font-size:19px'>Streetcar lab</b> &nbsp; Draw two lines that meet, then "
+            "remove a house; connect the buildings to score. Places: rows A, B, C… from the "
+            "top, hexes numbered from the left (E3).</div>"
         )
         options = ipywidgets.Accordion([self.options])
         options.set_title(0, "Game options: seed, board, penalty, goals, opponent")
         options.selected_index = None
-        super().__init__([title, self.toolbar, self.board, self.replay_bar, self.score, options])
+        super().__init__([title, self.toolbar, self.replay_bar, self.board, self.score, options])
         self.add_class("sc-lab")
         self._start(
             self._setup(
@@ -138,9 +180,12 @@ class StreetcarLab(ipywidgets.VBox):
 
     @property
     def record(self) -> dict[str, Any]:
-        """The RULES.md record of the moves pushed so far; `final` only once the game is over."""
-        record = to_record(self._game)
-        if not self._game.is_over():
+        """The RULES.md record (version 1) of the moves pushed so far; `final` only once the
+        game is over. While replaying it is the whole game being replayed, wherever the replay
+        cursor stands: only `play_from_here` drops the later moves."""
+        game = self._game if self.replay_cursor is None else self.replay_cursor.full
+        record = to_record(game)
+        if not game.is_over():
             del record["final"]
         return record
 
@@ -159,7 +204,7 @@ class StreetcarLab(ipywidgets.VBox):
 
     @bot_delay.setter
     def bot_delay(self, seconds: float) -> None:
-        self.opponent_bot.delay = float(seconds)
+        self.opponent_bot.delay = check_delay(seconds)
 
     @property
     def staged_lines(self) -> list[list[list[int]]] | None:
@@ -192,7 +237,7 @@ class StreetcarLab(ipywidgets.VBox):
         allow): checked by the engine, then staged; on turn 1 the turn is played at once."""
         with self._refused_on_board():
             self._check_can_play()
-            at_once = self.turn.stage(self._game, lines)
+            at_once = self.turn.stage(self._game, check_lines(lines))
             if at_once is not None:
                 self._play(at_once)
                 return
@@ -213,7 +258,7 @@ class StreetcarLab(ipywidgets.VBox):
             self._check_can_play()
             if self.turn.staged is not None:
                 raise HousingLabError("lines are already drawn this turn: cancel them first")
-            self._play(Move(lines, remove))
+            self._play(Move(check_lines(lines), remove))
 
     def pass_lines(self) -> None:
         """Draw no line (the engine allows it only when no edge is legal anywhere)."""
@@ -239,6 +284,21 @@ class StreetcarLab(ipywidgets.VBox):
         self.turn.clear()
         self.opponent_bot.forget_waiting()
         self._show(f"Move undone. {self._whose_turn()}")
+
+    def hint(self, bot: str | None = None) -> Hint:
+        """Show (never play) the move bot `bot` (default `hint_bot`, normally greedy) would
+        play now: its lines and house highlighted on the board, the reason on the message
+        line. The bot is looked up in the engine's registry and seeded with the lab's seed,
+        so the hint is exactly `make_bot(bot, seed).choose(game)`."""
+        with self._refused_on_board():
+            name = check_bot_name(self.hint_bot if bot is None else bot, "hints")
+            if self.opponent_bot.to_move(self._game) and self.replay_cursor is None:
+                raise HousingLabError(f"it is the {self.opponent} bot's turn")
+            found = suggest(self._game, name, self.seed)
+        self.last_hint = found
+        self._hint_shown = found.board_view()
+        self._show(found.reason)
+        return found
 
     # --- clicks from the browser (never raise: a refusal is shown on the board) -----------
     def click_edge(self, edge: object) -> None:
@@ -267,7 +327,9 @@ class StreetcarLab(ipywidgets.VBox):
                 where = parse_hex_key(hex)
             self.remove_house(where)
 
-    def _on_board_action(self, action: dict[str, Any]) -> None:
+    def _on_board_action(self, action: object) -> None:
+        if not isinstance(action, dict):
+            return  # not a message our board sends
         kind = action.get("action")
         with contextlib.suppress(HousingLabError):
             if kind == "edge":
@@ -280,6 +342,8 @@ class StreetcarLab(ipywidgets.VBox):
                 self.cancel_lines()
             elif kind == "undo":
                 self.undo()
+            elif kind == "hint":
+                self.hint()
             elif kind == "bot_shown" and self.opponent_bot.shown(action.get("n")):
                 self._show_score()
 
@@ -298,49 +362,60 @@ class StreetcarLab(ipywidgets.VBox):
             "goals": self._game.rules.goals,
             "practice": self.practice,
         }
-        unknown = sorted(set(options) - set(values))
-        if unknown:
-            raise TypeError(f"unknown option {unknown[0]!r}")
-        values.update(options)
         with self._refused_on_board():
+            unknown = sorted(set(options) - set(values))
+            if unknown:
+                known = ", ".join(sorted(set(values) - {"seed", "opponent"}))
+                raise HousingLabError(f"unknown option {shown(unknown[0])} (known: {known})")
+            values.update(options)
             setup = self._setup(**values)
         self._start(setup, f"New game (seed {setup['seed']}). {{turn}}")
 
     def save(self, path: str | pathlib.Path | None = None) -> dict[str, Any]:
-        """The record (as `record`); also written as JSON to `path` when given."""
-        return save_json(self.record, path, indent=1)
+        """The record (as `record`: while replaying, the whole game); also written as JSON to
+        `path` when given (atomically: a failed write leaves any old file whole)."""
+        record = self.record
+        if path is not None:
+            with self._refused_on_board():
+                write_json(path, record)
+        return record
 
     def load_record(self, source: JsonSource) -> None:
         """Load a RULES.md record (a dict, JSON text or a file path) to replay it move by move.
 
         The engine replays it first, checking every move; a refused record changes nothing.
+        The whole game is kept while the replay moves (`record` and `save` give it back
+        unchanged); `play_from_here` is what drops the later moves.
         """
         with self._refused_on_board():
-            game = replay(read_json_object(source, RECORD), require_complete=False)
-        start, moves = rewound(game)
+            game = replay(read_record_source(source), require_complete=False)
+            start, moves = rewound(game)
+            setup = self._setup_from(start)
         self._start(
-            self._setup_from(start),
+            setup,
             f"Game loaded: {len(moves)} moves. Step through it, or play on from any move.",
-            replay_moves=moves,
+            replay_game=game,
         )
 
     def start_replay(self) -> None:
-        """Replay the game played so far from its first move."""
-        start, moves = rewound(self._game)
-        if self.replay_cursor is not None:
-            moves = self.replay_cursor.moves
+        """Replay the game played so far (or the whole game being replayed) from move 0."""
+        game = self._game if self.replay_cursor is None else self.replay_cursor.full
+        start, moves = rewound(game)
         self._start(
             self._setup_from(start),
             f"Replaying this game: {len(moves)} moves.",
-            replay_moves=moves,
+            replay_game=game,
         )
 
     def replay_to(self, index: int) -> None:
-        """Show the position after `index` moves of the loaded game."""
+        """Show the position after `index` moves of the game being replayed (0 = the start).
+
+        A bad index (not a whole number in range) is refused before anything moves.
+        """
         with self._refused_on_board():
             if self.replay_cursor is None:
                 raise HousingLabError("no game to replay: load a record first")
-            said = self.replay_cursor.go_to(self._game, index)
+            said = self.replay_cursor.go_to(self._game, index, describe_last_move)
         self._show(said)
 
     def replay_step(self) -> None:
@@ -351,16 +426,20 @@ class StreetcarLab(ipywidgets.VBox):
         self.replay_to(max((self.replay_index or 0) - 1, 0))
 
     def play_from_here(self) -> None:
-        """Leave the replay and play on from the position shown (later moves are dropped)."""
-        if self.replay_cursor is None:
-            return
+        """Leave the replay and play on from the position shown: the later moves of the game
+        being replayed are dropped (the only place they are). Outside a replay: refused."""
+        with self._refused_on_board():
+            if self.replay_cursor is None:
+                raise HousingLabError("not replaying a game: there is nothing to play on from")
         self.replay_cursor = None
         with self.board.hold_sync():
             self._bot_reply()
             self._show(f"Playing on from move {len(self._game.move_stack)}. {self._whose_turn()}")
 
-    def _on_replay_action(self, action: str) -> None:
+    def _on_replay_action(self, action: object) -> None:
         total = self.replay_cursor.total if self.replay_cursor else 0
+        if not isinstance(action, str):
+            return
         steps = {
             "start": lambda: self.replay_to(0),
             "back": self.replay_back,
@@ -375,7 +454,7 @@ class StreetcarLab(ipywidgets.VBox):
     def _on_upload_text(self, text: str) -> None:
         with contextlib.suppress(HousingLabError):
             with self._refused_on_board():
-                data = parse_json_object(text, RECORD)
+                data = parse_record_text(text)
             self.load_record(data)
 
     def _on_new_game(self, values: dict[str, Any]) -> None:
@@ -395,11 +474,15 @@ class StreetcarLab(ipywidgets.VBox):
         practice: bool,
     ) -> dict[str, Any]:
         """Everything a new game needs, checked by the engine before anything changes."""
-        if human not in PLAYERS:
-            raise HousingLabError(f"human must be one of {list(PLAYERS)}, not {human!r}")
+        if not isinstance(human, str) or human not in PLAYERS:
+            raise HousingLabError(f"human must be one of {list(PLAYERS)}, not {shown(human)}")
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise HousingLabError(f"seed must be an integer, not {seed!r}")
-        rules = Rules(penalty=penalty, goals=frozenset(goals))
+            raise HousingLabError(f"seed must be an integer, not {shown(seed)}")
+        if opponent is not None:
+            check_bot_name(opponent, "the opponent")
+        if not isinstance(practice, bool):
+            raise HousingLabError(f"practice must be True or False, not {shown(practice)}")
+        rules = Rules(penalty=penalty, goals=goals)  # type: ignore[arg-type]  # Rules checks it
         game = Game(resolve_board(board), seed=seed, rules=rules)
         return {
             "game": game,
@@ -421,21 +504,29 @@ class StreetcarLab(ipywidgets.VBox):
         }
 
     def _start(
-        self, setup: Mapping[str, Any], message: str, replay_moves: list[Move] | None = None
+        self, setup: Mapping[str, Any], message: str, replay_game: Game | None = None
     ) -> None:
-        """Show a new game (or a loaded one, at its start, to replay), and say `message`."""
+        """Show a new game (or, with `replay_game`, that game from its start, to replay), and
+        say `message`."""
         self._game: Game = setup["game"]
         self.seed: int = setup["seed"]
         self.practice: bool = setup["practice"]
         self.opponent_bot.start(setup["opponent"], setup["bot"], setup["human"])
         self.turn.clear()
-        self.replay_cursor = None if replay_moves is None else ReplayCursor(replay_moves)
+        self.replay_cursor = None if replay_game is None else ReplayCursor(replay_game)
         self._show_options()
         with self.board.hold_sync():
             self.board.hexes = [hex_key(h) for h in self._game.board.hexes]
             self.board.edges = edge_keys(self._game.board.edges)
             self.board.bot_move = {}
-            if replay_moves is None:
+            self.board.names = {
+                hex_key(h): name for h, name in place_names(self._game.board).items()
+            }
+            self.board.rows = {
+                letter: [hex_key(h) for h in ends]
+                for letter, ends in row_labels(self._game.board).items()
+            }
+            if replay_game is None:
                 self._bot_reply(delay=0)  # a bot playing purple opens at once
             self._refresh()
             self.board.say(message.format(turn=self._whose_turn()))
@@ -517,6 +608,8 @@ class StreetcarLab(ipywidgets.VBox):
             self.board.position_id += 1
             for name, value in traits.items():
                 setattr(self.board, name, value)
+            self.board.hint = self._hint_shown  # shown once: the next change clears it
+            self._hint_shown = {}
         self.replay_bar.show(
             None if cursor is None else len(game.move_stack), cursor.total if cursor else 0
         )

@@ -83,18 +83,23 @@ class ScorePanel(ipywidgets.HBox):
                     tick_style={"font-size": "13px"},
                 ),
             ],
-            title="Points per colour = houses removed × connected cubes",
-            title_style={"font-size": "16px"},
-            fig_margin={"top": 50, "bottom": 50, "left": 55, "right": 15},
-            layout=ipywidgets.Layout(width="480px", height="320px"),
+            title="",  # the title is HTML above the chart: no toolbar or clipping can hide it
+            display_toolbar=False,
+            fig_margin={"top": 24, "bottom": 50, "left": 60, "right": 15},
+            layout=ipywidgets.Layout(width="480px", height="300px"),
         )
         self.figure.add_class("sc-score-chart")
         self.table = ipywidgets.HTML()
         self.table.add_class("sc-score-table")
         self.rows: list[dict[str, Any]] = []
         self.sentence = ""
+        title = ipywidgets.HTML(
+            "<div style='margin:4px 0 0 60px;font-size:16px;font-weight:700'>"
+            "Points per colour = houses removed × connected cubes</div>"
+        )
         chart = ipywidgets.VBox(
-            [self.figure, ipywidgets.HTML(_legend())], layout=ipywidgets.Layout(flex="0 0 auto")
+            [title, ipywidgets.HTML(_legend()), self.figure],
+            layout=ipywidgets.Layout(flex="0 0 auto"),
         )
         super().__init__([self.table, chart], **kwargs)
         self.layout.flex_flow = "row wrap"  # the chart goes under the table on narrow screens
@@ -182,7 +187,7 @@ class ScorePanel(ipywidgets.HBox):
             ".sc-legend-swatch{display:inline-block;width:16px;height:16px;"
             "border:1px solid #333}"
             "</style>"
-            f"<table><thead><tr><th></th>{head}</tr></thead>"
+            f"<table><thead><tr><th scope='col'>player</th>{head}</tr></thead>"
             f"<tbody>{''.join(body)}</tbody></table>"
             f"<div class='sc-outcome {over}'>{sentence}</div>"
         )

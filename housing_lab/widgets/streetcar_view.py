@@ -10,24 +10,43 @@ from collections.abc import Callable
 from typing import Any
 
 from housing_lab.streetcar import PLAYERS, Game, Move
-from housing_lab.streetcar.board import hex_json
 from housing_lab.widgets.streetcar_board import edge_key, edge_keys, hex_key, position_view
+from housing_lab.widgets.streetcar_places import (
+    BOARD_EDGE,
+    describe_buildings,
+    describe_lines,
+    place_names,
+)
 
 Label = Callable[[str], str]
 
 
 def describe_move(label: str, move: Move, colour: str | None, game: Game) -> str:
-    """One sentence about a move just pushed (game is the position after it)."""
-    count = len(move.lines)
-    drawn = {2: "drew 2 lines", 1: "drew 1 line (no second line fitted)", 0: "could draw no line"}
-    text = f"{label} {drawn[count]}"
+    """One sentence about a move just pushed (game is the position after it), with places
+    named as the board labels them (streetcar_places.py), never coordinates."""
+    names = place_names(game.board)
+    if move.lines:
+        text = f"{label} drew {describe_lines(names, move.lines)}"
+        if len(move.lines) == 1:
+            text += " (no second line fitted)"
+    else:
+        text = f"{label} could draw no line"
     if move.remove is not None:
-        text += f" and removed a {colour} house at {hex_json(move.remove)}"
-        placed = game.last_buildings()
+        text += f" and removed the {colour} house at {names.get(move.remove, BOARD_EDGE)}"
+        placed = describe_buildings(names, game.last_buildings())
         if placed:
-            cubes = ", ".join(f"{b.cubes} {b.colour}" for b in placed)
-            text += f"; {len(placed)} new building{'s' if len(placed) > 1 else ''} ({cubes})"
+            text += f"; {placed}"
     return text + "."
+
+
+def describe_last_move(game: Game) -> str:
+    """The last move of `game` in words (for the replay), or "" at the start."""
+    move = game.peek()
+    if move is None:
+        return ""
+    start = game.initial_houses or {}
+    colour = None if move.remove is None else start.get(move.remove)
+    return describe_move(PLAYERS[(len(game.move_stack) - 1) % 2].title(), move, colour, game)
 
 
 def game_over_sentence(game: Game) -> str:
@@ -56,7 +75,7 @@ def prompt(
     if phase == "replay":
         return (
             f"Replay: after move {len(game.move_stack)} of {replay_total}. "
-            "Use the replay buttons below the board."
+            "Use the replay buttons above the board."
         )
     if phase == "over":
         return game_over_sentence(game)
@@ -101,6 +120,7 @@ def board_traits(
         "buildings": view["buildings"],
         "lines": view["lines"],
         "new_buildings": view["new_buildings"],
+        "last_move": view["last_move"],
         "phase": phase,
         "player": player_shown(game),
         "players": {p: {"label": label(p), "kind": kind(p)} for p in PLAYERS},

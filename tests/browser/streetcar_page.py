@@ -107,3 +107,56 @@ def wait_until_page_shows(page: Any, game: Game, timeout: float = 20.0) -> dict[
                 return seen
         time.sleep(0.15)
     raise AssertionError(f"page never showed the engine's position.\nwant {want}\nsaw {seen}")
+
+
+# --- one screen (issue 11): what a student sees without scrolling --------------------------
+GEOMETRY = """() => {
+  const box = (node) => {
+    if (!node) return null;
+    const b = node.getBoundingClientRect();
+    return {left: b.left, top: b.top, right: b.right, bottom: b.bottom};
+  };
+  const hexes = Array.from(document.querySelectorAll('.sc-lab [data-hex-cell] polygon'))
+    .map((node) => box(node));
+  const status = document.querySelector('#jp-main-statusbar, .jp-StatusBar-Widget');
+  return {
+    width: window.innerWidth,
+    height: window.innerHeight,
+    floor: status ? status.getBoundingClientRect().top : window.innerHeight,
+    scrolled: window.scrollY,
+    hexes,
+    turn: box(document.querySelector('.sc-lab .sc-turn')),
+    actions: box(document.querySelector('.sc-lab .sc-actions')),
+  };
+}"""
+
+# Coordinates as a student would see them leak: "[-2, 0]", "(q, r)" pairs, "q,r|q,r" keys.
+COORDINATES = r"\[\s*-?\d+\s*,\s*-?\d+\s*\]|\(\s*-?\d+\s*,\s*-?\d+\s*\)|-?\d+,-?\d+\|"
+
+
+def outside_viewport(page: Any) -> list[str]:
+    """What of the board (every hex, the bottom row included) and the turn panel (prompt and
+    buttons) is not inside the window as it stands (no scrolling), as readable lines."""
+    seen = page.evaluate(GEOMETRY)
+    floor = min(seen["height"], seen["floor"])
+    problems = []
+    lowest = max(h["bottom"] for h in seen["hexes"])
+    if lowest > floor + 0.5:
+        problems.append(f"board's bottom row ends at y={lowest:.0f}, below the window ({floor})")
+    if min(h["top"] for h in seen["hexes"]) < 0:
+        problems.append("board's top row is above the window")
+    if max(h["right"] for h in seen["hexes"]) > seen["width"]:
+        problems.append("board is wider than the window")
+    for name in ("turn", "actions"):
+        item = seen[name]
+        if item is None or item["bottom"] > floor or item["right"] > seen["width"]:
+            problems.append(f"turn panel ({name}) not inside the window: {item}")
+    return problems
+
+
+def visible_coordinates(page: Any) -> list[str]:
+    """Coordinates in any text the page shows (widget text, buttons, messages, tables)."""
+    import re
+
+    text = page.inner_text("body")
+    return re.findall(COORDINATES, text)

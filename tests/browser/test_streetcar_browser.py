@@ -16,7 +16,10 @@ import pytest
 from housing_lab.streetcar import Game, Move, make_bot, play_game, replay, write_record
 from housing_lab.widgets.streetcar_board import edge_key, hex_key
 
+from .chart_geometry import chart_problems
 from .harness import (
+    ROOT,
+    SCREENSHOTS,
     PageWatch,
     jupyter_lab,
     run_all_cells_in_lab,
@@ -24,7 +27,12 @@ from .harness import (
     voila,
     write_notebook,
 )
-from .streetcar_page import read_page, wait_until_page_shows
+from .streetcar_page import (
+    outside_viewport,
+    read_page,
+    visible_coordinates,
+    wait_until_page_shows,
+)
 
 SEED = 1
 CELLS = [
@@ -221,3 +229,114 @@ def test_streetcar_in_voila(browser, notebook: pathlib.Path, tmp_path: pathlib.P
         screenshot(page.locator(".sc-lab"), "streetcar-lab-voila")
         check_watch(watch)
         page.close()
+
+
+# --- one screen at a Chromebook's and a projector's size (issue 11) ------------------------
+SIZES = [(1366, 768), (1920, 1080)]
+APP = ROOT / "housing_lab" / "apps" / "streetcar.ipynb"
+
+
+def window_shot(page, name: str) -> None:
+    """The window as the student sees it (not the whole scrolled page)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=False)
+
+
+def assert_one_screen(page, when: str) -> None:
+    problems = outside_viewport(page)
+    assert problems == [], f"{when}: {problems}"
+    leaks = visible_coordinates(page)
+    assert leaks == [], f"{when}: coordinates on screen: {leaks}"
+
+
+def a_turn_and_a_hint(page, size: str) -> None:
+    """Play the opening and one more turn by clicking; the last move is highlighted and told
+    in words; the Hint button shows the greedy bot's move without playing it."""
+    game = Game(seed=SEED)
+    bot = make_bot("greedy", SEED)
+    student = make_bot("greedy", 99)
+    wait_until_page_shows(page, game)
+    assert_one_screen(page, f"{size} at the start")
+    for _ in range(2):
+        move = student.choose(game)
+        click_turn(page, move)
+        game.push(move)
+        game.push(bot.choose(game))
+        wait_until_page_shows(page, game)
+    assert_one_screen(page, f"{size} after two turns")
+    message = read_page(page)["message"]
+    assert "removed the" in message and "(greedy bot)" in message, message
+    last = game.peek()
+    for edge in last.lines:
+        page.wait_for_selector(f'{edge_selector(edge)}[data-last-move="red"]')
+    page.wait_for_selector(f'.sc-lab [data-hex-cell="{hex_key(last.remove)}"].sc-last-removed')
+
+    hinted = make_bot("greedy", SEED).choose(game.copy())
+    page.click('.sc-lab [data-action="hint"]')
+    page.wait_for_selector(".sc-lab .sc-message:has-text('Hint (greedy bot)')")
+    for edge in hinted.lines:
+        page.wait_for_selector(f'{edge_selector(edge)}[data-hint="true"]')
+    page.wait_for_selector(f'.sc-lab .sc-house.sc-hinted[data-hex="{hex_key(hinted.remove)}"]')
+    wait_until_page_shows(page, game)  # the hint is not played: still the engine's position
+    assert_one_screen(page, f"{size} with a hint shown")
+
+
+@pytest.mark.browser
+def test_streetcar_app_fits_one_screen_in_voila(browser, tmp_path: pathlib.Path) -> None:
+    """The no-code app (housing_lab/apps/streetcar.ipynb): the whole board and the turn panel
+    in the window without scrolling, before and after moves and with a hint shown."""
+    with voila(APP, tmp_path) as url:
+        for width, height in SIZES:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            watch = PageWatch()
+            watch.attach(page)
+            page.goto(url)
+            page.wait_for_selector(".sc-lab .sc-house", timeout=90_000)
+            a_turn_and_a_hint(page, f"Voila {width}x{height}")
+            window_shot(page, f"streetcar-voila-{width}x{height}")
+            page.locator(".sc-lab .sc-score-chart").scroll_into_view_if_needed()
+            charts = chart_problems(page)  # labelled axes, no toolbar over the title
+            assert charts["charts"] == 1 and charts["problems"] == [], charts
+            labels = page.eval_on_selector_all(
+                ".sc-lab .sc-score-chart .axislabel", "(ns) => ns.map((n) => n.textContent)"
+            )
+            assert sorted(labels) == ["house colour", "points"], labels
+            window_shot(page, f"streetcar-voila-score-{width}x{height}")
+            check_watch(watch)
+            page.close()
+
+
+def collapse_left_sidebar(page) -> None:
+    menu = page.locator("#jp-menu-panel, .lm-MenuBar").first
+    menu.get_by_role("menuitem", name="View", exact=True).click()
+    page.locator(".lm-Menu").get_by_text("Appearance", exact=True).click()
+    page.locator(".lm-Menu").get_by_text("Show Left Sidebar", exact=True).click()
+    page.wait_for_selector("#jp-left-stack", state="hidden")
+
+
+@pytest.mark.browser
+def test_streetcar_fits_one_screen_in_jupyterlab(browser, notebook, tmp_path) -> None:
+    """JupyterLab with the side bar collapsed, the notebook at its top: the same checks."""
+    with jupyter_lab(notebook.parent, tmp_path) as url:
+        for width, height in SIZES:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            watch = PageWatch()
+            watch.attach(page)
+            page.goto(url.format(path=notebook.name))
+            run_all_cells_in_lab(page, ".sc-lab .sc-house")
+            collapse_left_sidebar(page)
+            page.evaluate(
+                "() => { for (const n of document.querySelectorAll("
+                "'.jp-WindowedPanel-outer, .jp-Notebook')) n.scrollTop = 0; }"
+            )
+            a_turn_and_a_hint(page, f"JupyterLab {width}x{height}")
+            window_shot(page, f"streetcar-jupyterlab-{width}x{height}")
+            page.click(".sc-lab .sc-replay-this")  # replaying: the replay bar above the board
+            page.wait_for_selector(".sc-lab .sc-replay .sc-replay-step")
+            page.click(".sc-lab .sc-replay-step")
+            page.wait_for_selector(".sc-lab .sc-message:has-text('Move 1 of')")
+            assert_one_screen(page, f"JupyterLab {width}x{height} replaying")
+            assert page.locator(".sc-lab .sc-replay-resume").bounding_box()["y"] < height
+            window_shot(page, f"streetcar-jupyterlab-replay-{width}x{height}")
+            check_watch(watch)
+            page.close()

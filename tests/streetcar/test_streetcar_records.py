@@ -33,7 +33,8 @@ def record() -> dict:
 
 
 def test_record_has_the_rules_md_shape(record: dict) -> None:
-    assert list(record) == ["board", "houses", "players", "penalty", "turns", "final"]
+    assert list(record) == ["version", "board", "houses", "players", "penalty", "turns", "final"]
+    assert record["version"] == 1
     assert record["board"][:2] == [[0, -4], [1, -4]]
     assert len(record["board"]) == len(record["houses"]) == 52
     colours = [colour for _, _, colour in record["houses"]]

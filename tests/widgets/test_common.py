@@ -186,11 +186,12 @@ def test_bot_opponent_replies_and_holds_the_score_until_shown() -> None:
 def test_replay_cursor_moves_the_game_it_is_given() -> None:
     game = small_game()
     start, moves = rewound(game)
-    cursor = ReplayCursor(moves)
-    assert cursor.go_to(start, 1).startswith("Move 1: purple played")
-    assert cursor.go_to(start, 0) == "The start of the game." and not start.move_stack
+    cursor = ReplayCursor(game)
+    assert cursor.moves == moves
+    assert cursor.go_to(start, 1, lambda g: "words").startswith("Move 1 of")
+    assert cursor.go_to(start, 0, str) == "The start of the game." and not start.move_stack
     with pytest.raises(HousingLabError, match="move 5 is not in this game"):
-        cursor.go_to(start, 5)
+        cursor.go_to(start, 5, str)
 
 
 # --- the game table's move-in playback ------------------------------------------------------
