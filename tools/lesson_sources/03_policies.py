@@ -362,8 +362,9 @@ reveal(
 ### Things to try
 
 * In the lab, press **Reshuffle residents** (a different shuffle of who already lives here). Which
-  conclusions still hold?
+  conclusions still hold? *Look for:* whether each policy still moves the counts the same way.
 * Enact two policies at once (the game allows one or two), e.g. Vacancy Control and ADUs.
+  *Look for:* whether the ADUs go to the newcomers vacancy control would otherwise turn away.
 
 ### Going further
 
