@@ -83,6 +83,9 @@ table = pd.DataFrame(rows).set_index(["Board", "Policy"])
 counts = ["High income housed", "Middle income housed", "Low income housed", "Displaced",
           "New homes", "Homes left empty"]
 table[counts] = table[counts].astype("Int64")  # whole numbers
+table["Spending ($)"] = pd.Series(  # $1, not $1.0; halves (matching funds) stay halves
+    [v if pd.isna(v) or v % 1 else int(v) for v in table["Spending ($)"]],
+    index=table.index, dtype=object)
 """,
     ),
     (
