@@ -372,7 +372,7 @@ def test_words_use_printed_names() -> None:
         "How could the Landlords avoid losing? Repeal Vacancy Control (1 change)."
     )
     answer = coach(scenario, "park_and_ride", "win")
-    assert coach_sentence(answer).endswith("Put a Garage on A1 and put a Garage on B1 (2 changes).")
+    assert coach_sentence(answer).endswith("Put a Garage on A1 and B1 (2 changes).")
     for card in ("save_our_parking", "bike_lobby", "fiscal_conservatives"):
         sentence = coach_sentence(coach(scenario, card, "no-loss"))
         assert "_" not in sentence and sentence.startswith("How could ")
