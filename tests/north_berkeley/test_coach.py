@@ -31,7 +31,7 @@ from housing_lab.north_berkeley.coach import (
     best_change_for_hand,
     coach,
 )
-from housing_lab.north_berkeley.coach_words import coach_sentence, hand_sentence
+from housing_lab.north_berkeley.coach_words import changes_words, coach_sentence, hand_sentence
 from housing_lab.north_berkeley.errors import ScenarioFormatError, UnknownIdError
 from housing_lab.north_berkeley.layout import default_layout, layout_from_dict
 from housing_lab.north_berkeley.policies import AFFORDABLE_100, INCOMES, POLICIES, RuleOptions
@@ -376,6 +376,22 @@ def test_words_use_printed_names() -> None:
     for card in ("save_our_parking", "bike_lobby", "fiscal_conservatives"):
         sentence = coach_sentence(coach(scenario, card, "no-loss"))
         assert "_" not in sentence and sentence.startswith("How could ")
+
+
+def test_changes_with_one_tile_are_said_once() -> None:
+    changes = [
+        Change("A1", "tower_market"),
+        Change("B1", "tower_market"),
+        Change("C1", "tower_market"),
+        Change("C2", None),
+        Change(policy="vacancy_control", enacted=False),
+    ]
+    assert changes_words(changes) == (
+        "Put a Market Rate Tower on A1, B1 and C1; clear C2; repeal Vacancy Control (5 changes)"
+    )
+    assert changes_words([Change("C3", None), Change(policy="adu", enacted=True)]) == (
+        "Clear C3 and enact Accessory Dwelling Units (2 changes)"
+    )
 
 
 def test_best_change_for_a_hand_is_the_best_single_change() -> None:
