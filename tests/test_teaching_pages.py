@@ -116,3 +116,14 @@ def test_the_guide_has_short_plans_keys_and_alignment() -> None:
     for lesson in range(1, 8):
         section = sections[str(lesson)]
         assert "**Answer key:**" in section and "**Misconception:**" in section, lesson
+
+
+@pytest.mark.parametrize("notebook", sorted(LESSONS.glob("0[1-7]_*.ipynb")), ids=lambda p: p.stem)
+def test_every_lesson_predicts_then_runs_and_says_what_is_next(notebook: pathlib.Path) -> None:
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    markdown = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    assert "PredictThenRun(" in code
+    assert "**Next:**" in markdown.split("## What you learned")[-1]
+    if notebook.stem[:2] in {"02", "03", "05", "06"}:
+        assert "What the model leaves out" in markdown and "model_limits.md" in markdown

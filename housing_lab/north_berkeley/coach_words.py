@@ -1,6 +1,7 @@
 """The coach's answers in words, for students: names as printed, never ids.
 
     "How could the Urbanists win? Put a Park on C1 (1 change)."
+    "How could the Bike Lobby win? Put a Market Rate Tower on C1 and A3 (2 changes)."
     "How could Save Our Parking avoid losing? No change needed: the card already scores 0 or
     more."
 
@@ -16,8 +17,8 @@ from typing import TYPE_CHECKING
 from housing_lab.north_berkeley.names import card_name, policy_name, tile_name
 from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
 
-if TYPE_CHECKING:  # the answers' types only: coach imports this module
-    from housing_lab.north_berkeley.coach import Change, CoachAnswer, HandAdvice
+if TYPE_CHECKING:
+    from housing_lab.north_berkeley.coach_answers import Change, CoachAnswer, HandAdvice
 
 # Cards named after a slogan or a people read without "the" ("How could Save Our Parking win?");
 # the others are groups ("How could the Urbanists win?").
@@ -64,13 +65,29 @@ def change_words(change: Change, catalogue: Catalogue | None = None) -> str:
     return f"Put {_article(name)} {name} on {change.square}"
 
 
+def _listed(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def changes_words(changes: Sequence[Change], catalogue: Catalogue | None = None) -> str:
-    """ "Put a Park on C1, clear B2 and enact Vacancy Control (3 changes)"."""
-    parts = [change_words(c, catalogue) for c in changes]
-    parts = parts[:1] + [p[:1].lower() + p[1:] for p in parts[1:]]
-    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    count = len(parts)
-    return f"{listed} ({count} change{'' if count == 1 else 's'})"
+    """ "Put a Market Rate Tower on A1 and B1; enact Vacancy Control (3 changes)": changes of
+    the same kind (one tile, clearing) said once with their squares, in the answer's order."""
+    groups: dict[tuple[str, str | None], list[Change]] = {}
+    for change in changes:
+        kind = ("policy", change.policy) if change.policy is not None else ("tile", change.tile)
+        groups.setdefault(kind, []).append(change)
+    phrases = []
+    for (kind, _), members in groups.items():
+        if kind == "policy":
+            phrases.append(change_words(members[0], catalogue))
+        else:
+            first = change_words(members[0], catalogue)
+            squares = _listed([str(c.square) for c in members])
+            phrases.append(first[: first.rindex(str(members[0].square))] + squares)
+    phrases = phrases[:1] + [p[:1].lower() + p[1:] for p in phrases[1:]]
+    joined = "; ".join(phrases) if len(groups) < len(changes) else _listed(phrases)
+    count = len(changes)
+    return f"{joined} ({count} change{'' if count == 1 else 's'})"
 
 
 def unreachable_reason(card: str, goal: str) -> str:

@@ -283,8 +283,8 @@ function renderPalette(palette, model, onChoose, onClear) {
   const heading = html("div", { class: "hl-palette-heading", id: paletteId(model, "heading") },
     palette);
   heading.textContent = selected
-    ? `Square ${selected}: choose a building, or clear it.`
-    : "Click a square on the board (or Tab to it and press Enter), then choose a building.";
+    ? `Square ${selected}: choose a building.`
+    : "Click a square (or Tab to it, Enter), then a building.";
   // Python sends the tiles the engine accepts on each square and, for the others, the engine's
   // reason in words. Refused tiles are greyed; a click still goes to Python, which refuses it.
   const allowed = (model.get("allowed") || {})[selected];
@@ -292,7 +292,7 @@ function renderPalette(palette, model, onChoose, onClear) {
   const costs = model.get("costs") || {};
   const why = html("div", { class: "hl-palette-reason", id: paletteId(model, "reason"),
     "aria-live": "polite" }, palette);
-  why.textContent = reason ? `Greyed out on ${selected}: ${reason}` : "";
+  why.textContent = reason ? `Greyed out: ${reason}.` : "";
   const note = model.get("cost_note");
   if (note) html("div", { class: "hl-cost-note" }, palette, note);
   const grid = html("div", { class: "hl-palette-grid", role: "group",

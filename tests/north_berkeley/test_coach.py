@@ -31,10 +31,10 @@ from housing_lab.north_berkeley.coach import (
     best_change_for_hand,
     coach,
 )
-from housing_lab.north_berkeley.coach_words import coach_sentence, hand_sentence
+from housing_lab.north_berkeley.coach_words import changes_words, coach_sentence, hand_sentence
 from housing_lab.north_berkeley.errors import ScenarioFormatError, UnknownIdError
 from housing_lab.north_berkeley.layout import default_layout, layout_from_dict
-from housing_lab.north_berkeley.policies import AFFORDABLE_100, INCOMES, POLICIES
+from housing_lab.north_berkeley.policies import AFFORDABLE_100, INCOMES, POLICIES, RuleOptions
 from housing_lab.north_berkeley.scenario import make_scenario, tile_allowed
 from housing_lab.north_berkeley.scoring import score_scenario
 from housing_lab.north_berkeley.sweep import random_boards
@@ -139,7 +139,9 @@ def scenario_of(evaluator, boards, i):
     )
 
 
-def check_against(evaluator, scenario, expected, cards, most=None, searched_too=True):
+def check_against(
+    evaluator, scenario, expected, cards, most=None, searched_too=True, low_income_in_adus=False
+):
     """The coach (both ways: enumeration first, the board space only) answers as brute force,
     among sets of at most `most` changes (None: brute force saw every board). Returns the
     numbers of changes answered."""
@@ -148,7 +150,9 @@ def check_against(evaluator, scenario, expected, cards, most=None, searched_too=
     for card in cards:
         for goal in GOALS:
             want = expected(card, goal)
-            question = coach_search.Question(card, goal, current, policies, existing)
+            question = coach_search.Question(
+                card, goal, current, policies, existing, low_income_in_adus
+            )
             ways = [coach_search.search(evaluator, question)]
             if searched_too:
                 ways.append(coach_search.searched(evaluator, question))
@@ -233,6 +237,26 @@ def test_full_board_every_set_of_two_changes_every_card(seed, empty) -> None:
     expected = brute_force(evaluator, codes, small_sets(evaluator, *codes[:2], most=2))
     sizes = check_against(evaluator, scenario, expected, CARD_IDS, most=2)
     assert {0, 1, 2} <= set(sizes) and max(sizes) >= 3
+
+
+@pytest.mark.slow
+def test_low_income_in_adus_rule_option() -> None:
+    """With low income residents allowed in ADUs (three market towers, ADUs enacted), the
+    answers of the cards that read who is housed change, and the coach follows the option."""
+    evaluator = default_evaluator()
+    options = RuleOptions(low_income_in_adus=True)
+    towers = {"A1": "tower_market", "B1": "tower_market", "C1": "tower_market"}
+    scenario = make_scenario(towers, ["adu"], seed=9)
+    codes = codes_of(evaluator, scenario)
+    sets = small_sets(evaluator, *codes[:2], most=2)
+    expected = brute_force(evaluator, codes, sets, options)
+    default = brute_force(evaluator, codes, sets)
+    cards = ["affordable_housing_orgs", "property_values", "inclusionary_for_all"]
+    assert any(expected(c, g) != default(c, g) for c in cards for g in GOALS)
+    check_against(evaluator, scenario, expected, cards, most=2, low_income_in_adus=True)
+    answer = coach(scenario, "property_values", "win", options=options)
+    after = score_scenario(answer.scenario_after, options).to_dict()["constituents"]
+    assert after["property_values"]["score"] == answer.after == 1
 
 
 @pytest.mark.slow
@@ -348,10 +372,26 @@ def test_words_use_printed_names() -> None:
         "How could the Landlords avoid losing? Repeal Vacancy Control (1 change)."
     )
     answer = coach(scenario, "park_and_ride", "win")
-    assert coach_sentence(answer).endswith("Put a Garage on A1 and put a Garage on B1 (2 changes).")
+    assert coach_sentence(answer).endswith("Put a Garage on A1 and B1 (2 changes).")
     for card in ("save_our_parking", "bike_lobby", "fiscal_conservatives"):
         sentence = coach_sentence(coach(scenario, card, "no-loss"))
         assert "_" not in sentence and sentence.startswith("How could ")
+
+
+def test_changes_with_one_tile_are_said_once() -> None:
+    changes = [
+        Change("A1", "tower_market"),
+        Change("B1", "tower_market"),
+        Change("C1", "tower_market"),
+        Change("C2", None),
+        Change(policy="vacancy_control", enacted=False),
+    ]
+    assert changes_words(changes) == (
+        "Put a Market Rate Tower on A1, B1 and C1; clear C2; repeal Vacancy Control (5 changes)"
+    )
+    assert changes_words([Change("C3", None), Change(policy="adu", enacted=True)]) == (
+        "Clear C3 and enact Accessory Dwelling Units (2 changes)"
+    )
 
 
 def test_best_change_for_a_hand_is_the_best_single_change() -> None:

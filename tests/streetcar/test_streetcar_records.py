@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from housing_lab.streetcar import (
     COLOURS,
@@ -18,12 +20,15 @@ from housing_lab.streetcar import (
     Rules,
     StreetcarError,
     final_block,
+    make_bot,
     play_game,
     read_record,
     replay,
     to_record,
     write_record,
 )
+
+BOT_PAIRS = [("random", "random"), ("greedy", "random"), ("random", "greedy")]
 
 
 @pytest.fixture(scope="module")
@@ -176,3 +181,68 @@ def test_constructed_positions_have_no_record() -> None:
     game = Game.from_position(Board.from_hexes([(0, 0)]), houses={(0, 0): "blue"})
     with pytest.raises(StreetcarError, match="played from its first turn"):
         to_record(game)
+
+
+# --- version 1, the kit, and round trips ---------------------------------------------------
+def test_version_1_is_written_first_and_a_missing_version_reads_as_1(record: dict) -> None:
+    assert next(iter(record)) == "version" and record["version"] == 1
+    old = {key: value for key, value in record.items() if key != "version"}
+    assert to_record(replay(old)) == record
+
+
+@pytest.mark.parametrize("version", [2, 0, -1, "1", 1.0, True, None, [1], {"v": 1}])
+def test_other_versions_are_refused_in_one_line(record: dict, version: object) -> None:
+    with pytest.raises(RecordError, match="unsupported record version") as raised:
+        replay({**record, "version": version})
+    assert "\n" not in str(raised.value)
+
+
+def test_houses_must_be_the_kit(record: dict) -> None:
+    blue = [[q, r, "blue"] for q, r, _ in record["houses"]]
+    with pytest.raises(RecordError, match="not the game's kit: 52 hexes take 13 houses"):
+        replay({**record, "houses": blue})
+    swapped = [list(house) for house in record["houses"]]
+    swapped[0][2], swapped[1][2] = swapped[1][2], swapped[0][2]  # another arrangement: fine
+    arrangement = {**record, "houses": swapped}
+    del arrangement["turns"], arrangement["final"]
+    assert replay({**arrangement, "turns": []}, require_complete=False).turn == 1
+
+
+def test_read_record_source_takes_a_dict_text_or_path(record: dict, tmp_path: Path) -> None:
+    from housing_lab.streetcar.record import parse_record_text, read_record_source
+
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert read_record_source(record) is record
+    assert read_record_source(json.dumps(record)) == record == read_record_source(path)
+    assert read_record_source(str(path)) == record
+    for bad, message in [
+        (5, "dict, JSON text or a file path"),
+        (b"{}", "dict, JSON text or a file path"),
+        ("-", "dict, JSON text or a file path"),
+        ("[1]" * 1, "cannot read"),  # not JSON text: read as a path, which does not exist
+        ('{"a": ' + "[" * 100 + "]" * 100 + "}", "nested"),
+    ]:
+        with pytest.raises(RecordError, match=message):
+            read_record_source(bad)
+    path.write_bytes(b'{"board": "\xff"}')
+    with pytest.raises(RecordError, match="UTF-8"):
+        read_record_source(path)
+    with pytest.raises(RecordError, match="JSON object, not list"):
+        parse_record_text("[1, 2]")
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 80), bots=st.sampled_from(BOT_PAIRS))
+def test_records_round_trip_over_random_games(seed: int, plies: int, bots: tuple) -> None:
+    """to_record -> JSON -> replay -> to_record is identical, byte for byte, in any key order."""
+    game = Game(seed=seed)
+    players = [make_bot(bots[0], seed), make_bot(bots[1], seed + 1)]
+    for _ in range(plies):
+        if game.is_over():
+            break
+        game.push(players[(game.turn - 1) % 2].choose(game))
+    text = json.dumps(to_record(game))
+    shuffled = json.dumps(json.loads(text), sort_keys=True)
+    again = replay(json.loads(shuffled), require_complete=False)
+    assert json.dumps(to_record(again)) == text

@@ -118,7 +118,10 @@ print(f"Housed: {housed['high']} high, {housed['middle']} middle, {housed['low']
 ### Things to try
 
 * Click **Reset board**, then put a **Low Income Public Housing Tower** on B1. Who is housed now?
+  *Look for:* the low income bar grows and the middle income bar shrinks; the prediction below
+  asks why.
 * Tick the **Vacancy Control** policy. What happens to displacement?
+  *Look for:* nobody is displaced any more, and some high income newcomers find no home.
 """,
     ),
     (

@@ -248,7 +248,10 @@ ChoiceQuestion(
 ### Things to try
 
 * Build a board with no market homes at all. Where do the high income newcomers go?
+  *Look for:* every one of them displaces an existing resident (low income first).
 * Fill all 9 squares with Low Income Public Housing Towers. How much does it cost?
+  *Look for:* the spending, and how many of the new low income homes stay empty: there are only
+  12 low income residents in the model.
 
 ### Going further
 

@@ -83,6 +83,9 @@ table = pd.DataFrame(rows).set_index(["Board", "Policy"])
 counts = ["High income housed", "Middle income housed", "Low income housed", "Displaced",
           "New homes", "Homes left empty"]
 table[counts] = table[counts].astype("Int64")  # whole numbers
+table["Spending ($)"] = pd.Series(  # $1, not $1.0; halves (matching funds) stay halves
+    [v if pd.isna(v) or v % 1 else int(v) for v in table["Spending ($)"]],
+    index=table.index, dtype=object)
 """,
     ),
     (
@@ -362,8 +365,9 @@ reveal(
 ### Things to try
 
 * In the lab, press **Reshuffle residents** (a different shuffle of who already lives here). Which
-  conclusions still hold?
+  conclusions still hold? *Look for:* whether each policy still moves the counts the same way.
 * Enact two policies at once (the game allows one or two), e.g. Vacancy Control and ADUs.
+  *Look for:* whether the ADUs go to the newcomers vacancy control would otherwise turn away.
 
 ### Going further
 

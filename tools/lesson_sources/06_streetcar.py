@@ -305,6 +305,8 @@ reveal(
 ### Things to try
 
 * Play against `opponent="random"`, then `"greedy"`. What does the greedy bot do differently?
+  *Look for:* it draws only one or two separate lines (each costs 10) and steers them towards
+  buildings of the colours it has removed.
 * Play with a classmate on one screen: `StreetcarLab(seed=2, opponent=None)`.
 * Change the penalty: `StreetcarLab(seed=1, penalty=5)`. Do you draw more separate lines?
 
