@@ -103,7 +103,11 @@ def _check_instance(value: object, kind: type | tuple[type, ...], what: str) -> 
 def _check_hand(hand: object) -> list[str] | None:
     if hand is None:
         return None
-    if isinstance(hand, (str, bytes)) or not isinstance(hand, Sequence):
+    if (
+        isinstance(hand, (str, bytes))
+        or not isinstance(hand, Sequence)
+        or not all(isinstance(card, str) for card in hand)
+    ):
         raise HousingLabError(f"hand must be a list of card ids, got {shown(hand)}")
     return list(hand)
 
