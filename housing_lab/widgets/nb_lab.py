@@ -205,8 +205,9 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         )
         right.add_class("hl-nb-side")
         self.board.layout = ipywidgets.Layout(flex="0 1 auto", min_width="0")
-        main = ipywidgets.HBox(
-            [self.board, right], layout=ipywidgets.Layout(align_items="flex-start")
+        main = ipywidgets.HBox(  # on a narrow page the chart column goes under the board
+            [self.board, right],
+            layout=ipywidgets.Layout(align_items="flex-start", flex_flow="row wrap"),
         )
         main.add_class("hl-nb-main")
         explained = ipywidgets.HTML(
