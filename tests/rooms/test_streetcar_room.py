@@ -57,7 +57,9 @@ def test_a_whole_streetcar_game_through_the_store(store) -> None:
 def test_an_illegal_streetcar_move_gets_the_engines_words(store) -> None:
     room = store.create_room(["North", "South"], seed=4, game="streetcar")
     code, tokens = room["room"], tokens_of(room)
-    with pytest.raises(ActionRefused, match="drawing no line is allowed only when no edge is legal"):
+    with pytest.raises(
+        ActionRefused, match="drawing no line is allowed only when no edge is legal"
+    ):
         store.act(code, tokens["North"], {"lines": [], "remove": [0, 0]})
     with pytest.raises(ActionRefused, match="unknown action key"):
         store.act(code, tokens["North"], {"lines": [], "teleport": True})
