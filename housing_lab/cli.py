@@ -31,7 +31,7 @@ def _say(message: str) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from housing_lab.commands import lessons, north_berkeley, streetcar
+    from housing_lab.commands import lessons, north_berkeley, rooms, streetcar
 
     parser = _ArgumentParser(
         prog="housing-lab",
@@ -41,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     lessons.register(groups)
     north_berkeley.register(groups)
     streetcar.register(groups)
+    rooms.register(groups)
     return parser
 
 

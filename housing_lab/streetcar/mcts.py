@@ -71,13 +71,15 @@ class MctsBot:
         self.last_iterations = 0
 
     def choose(self, game: Game) -> Move:
+        """The root child visited most after the budget (`last_iterations` says how many ran)."""
         if game.is_over():
             raise StreetcarError("the game is over: there is no move to choose")
         greedy = QuickGreedyBot(self.rng.getrandbits(32))
         root = _Node(game.player_index)
         self._expand(root, game, greedy)
         assert root.moves
-        if len(root.moves) == 1:
+        self.last_iterations = 0
+        if len(root.moves) == 1:  # one candidate: nothing to search
             return root.moves[0]
         trial = game.copy()
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds

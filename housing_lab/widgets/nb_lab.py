@@ -103,7 +103,11 @@ def _check_instance(value: object, kind: type | tuple[type, ...], what: str) -> 
 def _check_hand(hand: object) -> list[str] | None:
     if hand is None:
         return None
-    if isinstance(hand, (str, bytes)) or not isinstance(hand, Sequence):
+    if (
+        isinstance(hand, (str, bytes))
+        or not isinstance(hand, Sequence)
+        or not all(isinstance(card, str) for card in hand)
+    ):
         raise HousingLabError(f"hand must be a list of card ids, got {shown(hand)}")
     return list(hand)
 
@@ -201,8 +205,9 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         )
         right.add_class("hl-nb-side")
         self.board.layout = ipywidgets.Layout(flex="0 1 auto", min_width="0")
-        main = ipywidgets.HBox(
-            [self.board, right], layout=ipywidgets.Layout(align_items="flex-start")
+        main = ipywidgets.HBox(  # on a narrow page the chart column goes under the board
+            [self.board, right],
+            layout=ipywidgets.Layout(align_items="flex-start", flex_flow="row wrap"),
         )
         main.add_class("hl-nb-main")
         explained = ipywidgets.HTML(

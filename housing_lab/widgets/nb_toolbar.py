@@ -23,10 +23,8 @@ class LabToolbar(ipywidgets.HBox):
         self.on_save: Callable[[], None] | None = None
         self.on_upload: Callable[[str], None] | None = None
         self._quiet = False
-        self.seed_box = ipywidgets.BoundedIntText(
+        self.seed_box = ipywidgets.IntText(  # unbounded: it must show any seed a file holds
             value=seed,
-            min=0,
-            max=2**31 - 1,
             description="Residents seed",
             style={"description_width": "initial"},
             layout=ipywidgets.Layout(width="190px"),

@@ -408,12 +408,16 @@ function render({ model, el: root }) {
     if (hold && model.get("position_id") !== hold.shows) release(); // something else changed
     const focused = root.querySelector(":focus");
     const focusKey = focused && (focused.getAttribute("data-edge") || focused.getAttribute("data-hex"));
+    const focusAction = focused && focused.getAttribute("data-action"); // a turn-panel button
     drawBoard(svg, model, hold, animated);
     renderSide(side, model, hold, send);
     showMessage(message, "sc", hold ? hold.message : model.get("message"),
       hold ? "info" : model.get("message_kind"));
     if (focusKey) {
       const node = svg.querySelector(`[data-edge="${focusKey}"], .sc-house[data-hex="${focusKey}"]`);
+      if (node) node.focus();
+    } else if (focusAction) { // keyboard users keep their place after pressing Hint or Undo
+      const node = side.querySelector(`[data-action="${focusAction}"]:not(:disabled)`);
       if (node) node.focus();
     }
   };

@@ -272,12 +272,14 @@ def a_turn_and_a_hint(page, size: str) -> None:
     page.wait_for_selector(f'.sc-lab [data-hex-cell="{hex_key(last.remove)}"].sc-last-removed')
 
     hinted = make_bot("greedy", SEED).choose(game.copy())
-    page.click('.sc-lab [data-action="hint"]')
+    page.focus('.sc-lab [data-action="hint"]')  # by keyboard: focus stays on the button
+    page.keyboard.press("Enter")
     page.wait_for_selector(".sc-lab .sc-message:has-text('Hint (greedy bot)')")
     for edge in hinted.lines:
         page.wait_for_selector(f'{edge_selector(edge)}[data-hint="true"]')
     page.wait_for_selector(f'.sc-lab .sc-house.sc-hinted[data-hex="{hex_key(hinted.remove)}"]')
     wait_until_page_shows(page, game)  # the hint is not played: still the engine's position
+    assert page.evaluate("() => document.activeElement.getAttribute('data-action')") == "hint"
     assert_one_screen(page, f"{size} with a hint shown")
 
 

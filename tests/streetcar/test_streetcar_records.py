@@ -232,6 +232,7 @@ def test_read_record_source_takes_a_dict_text_or_path(record: dict, tmp_path: Pa
         parse_record_text("[1, 2]")
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 80), bots=st.sampled_from(BOT_PAIRS))
 def test_records_round_trip_over_random_games(seed: int, plies: int, bots: tuple) -> None:

@@ -33,6 +33,12 @@ def state(lab: NorthBerkeleyLab) -> dict:
     }
 
 
+def test_any_whole_seed_is_shown_as_it_is() -> None:
+    for seed in (-1, 2**40):
+        lab = NorthBerkeleyLab(seed=seed)
+        assert lab.seed == seed and lab.seed_box.value == seed
+
+
 def test_scenario_argument_is_honoured() -> None:
     board = {"tiles": {"B2": "tower_social", "C3": "park"}, "policies": ["adu"], "seed": 4}
     lab = NorthBerkeleyLab(scenario=board)
@@ -50,6 +56,7 @@ def test_scenario_argument_is_honoured() -> None:
         ({"seed": 1.5}, "1.5"),
         ({"hand": "developer"}, "'developer'"),
         ({"hand": 3}, "3"),
+        ({"hand": [["developer"]]}, "[['developer']]"),
         ({"options": {"displaced_first": False}}, "displaced_first"),
         ({"layout": "north"}, "'north'"),
         ({"catalogue": ["park"]}, "['park']"),

@@ -123,6 +123,7 @@ def test_the_default_hint_bot_is_greedy_and_the_button_asks_for_it() -> None:
     assert lab.board.hint == {}
 
 
+@pytest.mark.slow
 def test_the_hint_names_the_buildings_it_connects_and_the_points() -> None:
     """Over a few seeded games, a hint that reaches buildings names them and its points."""
     found = []

@@ -6,6 +6,8 @@ lab exactly as it was (board traits, record, score panel, replay position).
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
 import math
 import random
@@ -62,6 +64,12 @@ def refused(lab: StreetcarLab, call: Any, match: str | None = None) -> str:
 
 
 def finished_record(seed: int = 5, bots: tuple[str, str] = ("greedy", "random")) -> dict:
+    """A whole bot game's record (a fresh copy: tests may change it)."""
+    return copy.deepcopy(_finished(seed, bots))
+
+
+@functools.cache
+def _finished(seed: int, bots: tuple[str, str]) -> dict:
     game = Game(seed=seed)
     players = [make_bot(bots[0], seed), make_bot(bots[1], seed + 1)]
     while not game.is_over():
@@ -119,6 +127,7 @@ def test_only_play_from_here_cuts_the_future_off() -> None:
     refused(lab, lab.play_from_here, "not replaying")
 
 
+@pytest.mark.slow
 def test_records_carry_version_1_and_records_without_it_are_version_1() -> None:
     record = finished_record(seed=4)
     assert record["version"] == 1 and next(iter(record)) == "version"
@@ -141,6 +150,7 @@ def test_a_loaded_and_resaved_record_is_identical_whatever_the_key_order() -> No
     assert json.dumps(lab.save()) == json.dumps(record)
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31 - 1), plies=st.integers(0, 60), at=st.floats(0, 1))
 def test_save_load_save_round_trips_over_random_games(seed: int, plies: int, at: float) -> None:
