@@ -340,12 +340,12 @@ def walk_stages(page: Any, name: str, height: int, strict: bool) -> dict[str, di
     page.click('[data-action="call-now"]')
     wait_until(page, lambda s: len(s["tiles"]) == 4, "the state filling phase 1")
     page.click('[data-action="next"]')
-    wait_stage(page, "extra_draw")
-    check("extra_draw")
-    page.click('[data-action="next"]')
+    if wait_until(page, lambda s: s["stage"] != "phase1", "phase 1 over")["stage"] == "extra_draw":
+        check("extra_draw")
+        page.click('[data-action="next"]')
     wait_stage(page, "draft")
     check("draft")
-    for _ in range(3):
+    while read(page)["stage"] == "draft":
         heading = read(page)["heading"]
         page.locator("[data-pick]").first.click()
         wait_until(page, lambda s, h=heading: s["heading"] != h, "the next pick")
@@ -370,20 +370,28 @@ def walk_stages(page: Any, name: str, height: int, strict: bool) -> dict[str, di
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize(("width", "height"), [(1920, 1080), (1366, 768)])
-def test_every_stage_fits_the_screen(browser, tmp_path: pathlib.Path, width, height) -> None:
+@pytest.mark.parametrize(
+    ("width", "height", "teams"), [(1920, 1080, 3), (1920, 1080, 6), (1366, 768, 3)]
+)
+def test_every_stage_fits_the_screen(browser, tmp_path, width, height, teams) -> None:
     """The app as projected: at 1920x1080 the board sits beside the phase panel and no stage
     reaches below 1080 px; at 1366x768 (a Chromebook) the same layout, smaller, screenshots
-    only (it cannot fit 768 px with readable cards). Three teams, so the extra draw is shown."""
+    only (it cannot fit 768 px with readable cards). Three teams (the extra draw is shown) and
+    six (the most team boxes)."""
     notebook = tmp_path / "table.ipynb"  # the app as `housing-lab app table` opens it
-    notebook.write_text(APP.read_text(encoding="utf-8"), encoding="utf-8")
+    app = APP.read_text(encoding="utf-8")
+    names = ["Red", "Blue", "Green", "Orange", "Purple", "Teal"][:teams]
+    shipped = '[\\"Red\\", \\"Blue\\", \\"Green\\"]'  # as the .ipynb JSON spells it
+    assert shipped in app
+    notebook.write_text(app.replace(shipped, json.dumps(json.dumps(names))[1:-1]), "utf-8")
     with voila(notebook, tmp_path) as url:
         page = browser.new_page(viewport={"width": width, "height": height})
         watch = PageWatch()
         watch.attach(page)
         page.goto(url)
         page.wait_for_selector(f'{TABLE} [data-square="A1"]', timeout=90_000)
-        seen = walk_stages(page, f"game-table-{width}x{height}", height, strict=width == 1920)
+        name = f"game-table-{width}x{height}" + ("" if teams == 3 else f"-{teams}-teams")
+        seen = walk_stages(page, name, height, strict=width == 1920)
         print(json.dumps(seen, indent=1))
         check_watch(watch)
         page.close()
