@@ -71,7 +71,8 @@ def delta_cells(
             text += f" ({signed(delta, plus=True)})" if delta else " (no change)"
         cells.append(f"<span class='hl-delta hl-delta-{kind}' data-income='{income}'>{text}</span>")
     return (
-        f"<div class='hl-outcome-deltas' style='display:flex;margin-left:50px;width:{plot_width}px;"
+        f"<div class='hl-outcome-deltas' style='display:flex;margin-left:50px;"
+        f"width:calc(100% - 70px);max-width:{plot_width + 220}px;"
         "font-size:13px;font-weight:600;text-align:center'>"
         + "".join(f"<div style='flex:1'>{cell}</div>" for cell in cells)
         + "</div>"

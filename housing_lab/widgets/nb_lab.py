@@ -198,6 +198,15 @@ class NorthBerkeleyLab(ipywidgets.VBox):
             "<div style='font-size:15px;margin:0 0 4px'><b style='font-size:18px'>"
             "North Berkeley lab</b> &middot; click a square, then a building; tick policies. "
             "The chart shows who finds a home and who has to leave.</div>"
+            # a projector (1920x1080) has room for a larger chart column beside the board
+            # ipywidgets' unselected tab labels are pale grey: too faint to read (axe contrast)
+            "<style>.hl-nb-lab .lm-TabBar-tab .lm-TabBar-tabLabel{color:#1f2933;opacity:1}"
+            ".hl-nb-lab .lm-TabBar-tab{background:#e4e7eb;opacity:1}"
+            ".hl-nb-lab .lm-TabBar-tab.lm-mod-current{background:#fff}</style>"
+            "<style>@media (min-width: 1700px) and (min-height: 1000px) {"
+            ".hl-nb-lab .hl-nb-side{width:600px!important;flex-basis:600px!important}"
+            ".hl-nb-lab .hl-nb-side .hl-outcome-chart{width:590px!important;height:410px!important}"
+            ".hl-nb-lab .hl-last-change div{font-size:16px!important}}</style>"
         )
         right = ipywidgets.VBox(
             [self.change_line, self.outcome_chart],
