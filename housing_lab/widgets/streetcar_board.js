@@ -374,7 +374,8 @@ function renderLegend(legend) {
 function render({ model, el: root }) {
   root.classList.add("sc-board");
   const main = html("div", { class: "sc-main" }, root);
-  const svg = el("svg", { class: "sc-board-svg", role: "group",
+  const svg = el("svg", { class: "sc-board-svg", role: "group", // drawn from the top left:
+    preserveAspectRatio: "xMinYMin meet", // spare room in a tall window goes below the board
     "aria-label": "Streetcar board: hexes with houses and buildings; grid lines are streetcar lines" },
   main);
   // The message sits beside the board, above the turn panel: however long the sentence, the

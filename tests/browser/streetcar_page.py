@@ -37,12 +37,14 @@ READ_PAGE = """() => {
   const svg = board.querySelector('svg.sc-board-svg');
   const message = board.querySelector('.sc-message');
   const outcome = document.querySelector('.sc-lab .sc-outcome');
+  const turn = board.querySelector('.sc-turn');
   return {
     houses, flipped: flipped.sort(), buildings, lines,
     phase: svg ? svg.getAttribute('data-phase') : null,
     message: message ? message.textContent : '',
     kind: message ? message.className : '',
     totals, bars, outcome: outcome ? outcome.textContent : '',
+    turn: turn ? turn.textContent : '',
     legal: board.querySelectorAll('.sc-edge.sc-legal').length,
   };
 }"""
