@@ -1,0 +1,69 @@
+"""Store URLs (which backend, where) and the join links handed to the teacher and the teams.
+
+Two store URL forms, chosen by their scheme:
+
+- ``sqlite:///relative/path.sqlite`` or ``sqlite:////absolute/path.sqlite`` (SQLAlchemy's
+  spelling: the path is what follows the third slash); the default is a file in the user's data
+  folder, see `default_store_url`.
+- ``postgresql://user:password@host:port/dbname`` (or ``postgres://``, or a ``host=/socket/dir``
+  query), passed to psycopg as given.
+
+>>> parse_store_url("sqlite:////tmp/rooms.sqlite")
+('sqlite', '/tmp/rooms.sqlite')
+>>> parse_store_url("postgresql://localhost/rooms")[0]
+'postgresql'
+>>> join_url("http://127.0.0.1:8866/room", "ABC234", "tok-en")
+'http://127.0.0.1:8866/room?room=ABC234&token=tok-en'
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from urllib.parse import urlencode
+
+from housing_lab.errors import shown
+from housing_lab.rooms.errors import RoomError
+
+STORE_ENV = "HOUSING_LAB_ROOMS"  # a store URL that replaces the default file
+DEFAULT_JOIN_BASE = "http://127.0.0.1:8866/room"  # the classroom server's room page
+
+
+def data_folder() -> Path:
+    """The user's data folder for housing-lab (XDG on Linux, the platform's folder elsewhere)."""
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "housing-lab"
+
+
+def default_store_url() -> str:
+    """`$HOUSING_LAB_ROOMS` when set, else ``sqlite:///<data folder>/rooms.sqlite``."""
+    return os.environ.get(STORE_ENV) or "sqlite:///" + str(data_folder() / "rooms.sqlite")
+
+
+def parse_store_url(url: object) -> tuple[str, str]:
+    """(backend, target): ("sqlite", file path) or ("postgresql", the connection URL)."""
+    if not isinstance(url, str) or not url.strip():
+        raise RoomError(f"a store URL is text like sqlite:///rooms.sqlite, got {shown(url)}")
+    if url.startswith("sqlite:///"):
+        path = url[len("sqlite:///") :]
+        if not path or path == ":memory:":
+            raise RoomError(
+                f"store {shown(url)} names no file (an in-memory store would not be shared)"
+            )
+        return "sqlite", path
+    if url.startswith(("postgresql://", "postgres://")):
+        return "postgresql", url
+    raise RoomError(
+        f"unknown store URL {shown(url)}: use sqlite:///path.sqlite or postgresql://host/db"
+    )
+
+
+def join_url(base: str, room: str, token: str) -> str:
+    """The link one holder opens: the room page with the room code and its token."""
+    return f"{base}?{urlencode({'room': room, 'token': token})}"
