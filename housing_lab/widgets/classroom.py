@@ -99,12 +99,15 @@ class ClassroomPage(widgets.VBox):
         right = [self.status, self.notice, self.actions, self.side]
         if teacher:
             right.append(self.links)
-        column = widgets.VBox(right, layout=widgets.Layout(flex="1 1 340px", min_width="0"))
+        # A team reads its status, buttons and hand first (a phone shows them above the board);
+        # the projector leads with the board.
+        basis = "1 1 420px" if teacher else "0 1 380px"
+        column = widgets.VBox(right, layout=widgets.Layout(flex=basis, min_width="0"))
         column.add_class("hl-classroom-column")
         if self._game == "north-berkeley":
             self.board = NorthBerkeleyBoard(layout=widgets.Layout(flex="1 1 520px", min_width="0"))
             self.board.on_action = self._board_action
-            parts: list[widgets.Widget] = [self.board, column]
+            parts: list[widgets.Widget] = [self.board, column] if teacher else [column, self.board]
         else:
             parts = [column]
         body = widgets.Box(parts, layout=widgets.Layout(flex_flow="row wrap", width="100%"))
@@ -231,7 +234,7 @@ class ClassroomPage(widgets.VBox):
             parts.append(f"{_esc(draft['turn'])} picks now")
         if view.get("to_move"):
             parts.append(f"{_esc(view['to_move'])} to move")
-        value = " · ".join(parts)
+        value = "".join(f"<span class='hl-classroom-part'>{part}</span>" for part in parts)
         if value != self._timer_text:
             self._timer_text = value
             self.status.value = f"<p>{value}</p>"
