@@ -31,7 +31,7 @@ def _say(message: str) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from housing_lab.commands import classroom, lessons, north_berkeley, streetcar
+    from housing_lab.commands import classroom, lessons, north_berkeley, rooms, streetcar
 
     parser = _ArgumentParser(
         prog="housing-lab",
@@ -42,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     classroom.register(groups)
     north_berkeley.register(groups)
     streetcar.register(groups)
+    rooms.register(groups)
     return parser
 
 

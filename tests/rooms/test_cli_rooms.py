@@ -1,0 +1,95 @@
+"""`housing-lab room create | view | act | export`: JSON on stdout; refusals one line, exit 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from housing_lab.cli import main
+from housing_lab.north_berkeley.game import Game
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(args))
+    except SystemExit as exit_:
+        code = int(exit_.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def refused(capsys, *args: str) -> str:
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == "" and err.count("\n") == 1, (code, out, err)
+    return err
+
+
+def test_create_view_act_export(store_url, capsys) -> None:
+    code, out, err = run(
+        capsys, "room", "create", "--teams", "Red,Blue,Green", "--seed", "3", "--store", store_url
+    )
+    assert code == 0 and err == ""
+    room = json.loads(out)
+    assert set(room) == {"room", "game", "teacher", "teams"} and set(room["teams"]) == {
+        "Red",
+        "Blue",
+        "Green",
+    }
+    red, teacher = room["teams"]["Red"]["token"], room["teacher"]["token"]
+    common = (room["room"], "--store", store_url)
+
+    code, out, _ = run(capsys, "room", "view", *common, "--token", red)
+    view = json.loads(out)
+    assert code == 0 and view["you"] == {"role": "team", "team": "Red"} and view["seq"] == 0
+    action = view["legal_actions"][0]
+    code, out, _ = run(
+        capsys, "room", "act", *common, "--token", red, "--action", json.dumps(action)
+    )
+    assert code == 0 and json.loads(out)["seq"] == 1 and json.loads(out)["view"]["seq"] == 1
+
+    err = refused(
+        capsys, "room", "act", *common, "--token", red, "--action", '{"action":"advance"}'
+    )
+    assert "only the teacher may advance" in err
+    assert "malformed JSON" in refused(
+        capsys, "room", "act", *common, "--token", red, "--action", "{nope"
+    )
+    assert "opens nothing" in refused(capsys, "room", "view", *common, "--token", "wrong")
+    assert "only the teacher may export" in refused(
+        capsys, "room", "export", *common, "--token", red
+    )
+
+    code, out, _ = run(capsys, "room", "export", *common, "--token", teacher)
+    saved = Game.from_json(out)
+    assert code == 0 and saved.history() == [action]
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--teams", "Red"], "players"),
+        (["--teams", "Red,Blue", "--seed", "-3"], "seed"),
+        (["--teams", "Red,Blue", "--game", "chess"], "invalid choice"),
+        (["--teams", "Red,Blue,Green", "--game", "streetcar"], "exactly 2 teams"),
+        (["--teams", "Red,Blue", "--options", "[1]"], "options"),
+        (["--teams", "Red,Blue", "--store", "mysql://x"], "unknown store URL"),
+    ],
+)
+def test_bad_create_arguments_are_one_line(tmp_path, capsys, args, words) -> None:
+    store = ["--store", "sqlite:///" + str(tmp_path / "r.sqlite")]
+    assert words in refused(capsys, "room", "create", *store, *args)
+
+
+def test_streetcar_room_from_the_command_line(tmp_path, capsys) -> None:
+    store = ("--store", "sqlite:///" + str(tmp_path / "r.sqlite"))
+    _, out, _ = run(capsys, "room", "create", "--teams", "A,B", "--game", "streetcar", *store)
+    room = json.loads(out)
+    code, out, _ = run(
+        capsys, "room", "view", room["room"], "--token", room["teams"]["A"]["token"], *store
+    )
+    moves = json.loads(out)["moves"]
+    action = {"lines": moves["line_choices"][0], "remove": None}
+    args = ("room", "act", room["room"], "--token", room["teams"]["A"]["token"], *store)
+    code, out, _ = run(capsys, *args, "--action", json.dumps(action))
+    assert code == 0 and json.loads(out)["view"]["to_move"] == "B"
