@@ -6,9 +6,9 @@ by the teacher's account only). The teacher page reads that file to show each te
 and QR code on the projector; a team page never reads it.
 
 >>> links = room_links({"room": "ABC234", "teacher": {"token": "t0"},
-...                     "teams": {"Red": {"token": "t1"}}}, "http://10.0.0.5:8866/")
+...                     "teams": {"Red": {"token": "t1"}}}, "http://10.0.0.5:8866/room/")
 >>> links["teams"]["Red"]
-'http://10.0.0.5:8866/?room=ABC234&token=t1'
+'http://10.0.0.5:8866/room/?room=ABC234&token=t1'
 >>> qr_svg(links["teacher"]).startswith("<svg")
 True
 """
@@ -21,6 +21,7 @@ import socket
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import segno
 
@@ -29,16 +30,18 @@ from housing_lab.rooms.errors import RoomError
 from housing_lab.rooms.urls import data_folder, join_url
 
 LINKS_DIR = "rooms"  # inside the data folder
+PAGE_PATH = "/room/"  # Voila's base URL for the room page (the store's join links say /room)
 QR_SCALE = 4  # pixels per module: a 3-metre projector read needs big modules
+TOKEN_PARAMS = ("token", "key")  # the page reads either (key first)
 
 
 def page_base(host: str, port: int) -> str:
-    """The Voila page's address (Voila serves the room notebook at the server's root)."""
+    """The room page's address: `housing-lab classroom` runs Voila with base URL /room/."""
     if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:
         raise RoomError(f"a port is a whole number from 1 to 65535, got {shown(port)}")
     if ":" in host and not host.startswith("["):
         host = f"[{host}]"  # an IPv6 address
-    return f"http://{host}:{port}/"
+    return f"http://{host}:{port}{PAGE_PATH}"
 
 
 def lan_host() -> str:
@@ -55,19 +58,34 @@ def lan_host() -> str:
             return "127.0.0.1"
 
 
-def room_links(created: Mapping[str, Any], base: str) -> dict[str, Any]:
-    """The teacher's and each team's page URL for a room `RoomStore.create_room` returned."""
+def room_links(
+    created: Mapping[str, Any], base: str, *, token_param: str = "token"
+) -> dict[str, Any]:
+    """The teacher's and each team's page URL for a room `RoomStore.create_room` returned.
+
+    `token_param="key"` names the token `key=` instead: behind a Jupyter server (Binder,
+    JupyterHub) a `token=` in the URL is taken for the server's own login token.
+    """
+    if token_param not in TOKEN_PARAMS:
+        raise RoomError(f"the token goes in one of {TOKEN_PARAMS}, got {shown(token_param)}")
     try:
         code = created["room"]
         teacher = created["teacher"]["token"]
         teams = {team: ticket["token"] for team, ticket in created["teams"].items()}
     except (KeyError, TypeError, AttributeError):
         raise RoomError(f"not a created room: {shown(created)}") from None
+
+    def url(token: str) -> str:
+        if token_param == "token":
+            return join_url(base, code, token)
+        separator = "&" if "?" in base else "?"
+        return f"{base}{separator}{urlencode({'room': code, token_param: token})}"
+
     return {
         "room": code,
         "game": created.get("game", "north-berkeley"),
-        "teacher": join_url(base, code, teacher),
-        "teams": {team: join_url(base, code, token) for team, token in teams.items()},
+        "teacher": url(teacher),
+        "teams": {team: url(token) for team, token in teams.items()},
     }
 
 

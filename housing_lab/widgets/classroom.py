@@ -274,6 +274,7 @@ class ClassroomPage(widgets.VBox):
     def _nb_side(self, view: dict[str, Any]) -> str:
         out = []
         if view.get("hand") is not None:
+            heading = "Final score" if view["phase"] == "over" else "Score now"
             rows = "".join(
                 f"<tr><td>{_esc(card['name'])}</td><td class='hl-num'>{_signed(card['score'])}"
                 "</td></tr>"
@@ -281,7 +282,7 @@ class ClassroomPage(widgets.VBox):
             )
             out.append(
                 "<h3>Your hand (secret)</h3><table class='hl-classroom-hand'>"
-                f"<tr><th>Card</th><th>Score now</th></tr>{rows}"
+                f"<tr><th>Card</th><th>{heading}</th></tr>{rows}"
                 f"<tr class='hl-total'><td>Total</td><td class='hl-num'>{_signed(view['score'])}"
                 "</td></tr></table>"
             )
@@ -346,11 +347,12 @@ def _signed(number: int) -> str:
 
 def page_from_environment(environ: dict[str, str] | None = None) -> ClassroomPage:
     """The page a Voila visit asks for: room and token from the URL's query string (Voila
-    passes it as QUERY_STRING), the store from $HOUSING_LAB_ROOMS; polling started."""
+    passes it as QUERY_STRING; the token as `key=` or `token=`), the store from
+    $HOUSING_LAB_ROOMS, the links folder from $HOUSING_LAB_ROOM_LINKS; polling started."""
     env = os.environ if environ is None else environ
     query = parse_qs(env.get("QUERY_STRING", ""))
     room = (query.get("room") or [None])[0]
-    token = (query.get("token") or [None])[0]
+    token = (query.get("key") or query.get("token") or [None])[0]
     store = open_store(env.get("HOUSING_LAB_ROOMS") or None)
     page = ClassroomPage(store, room, token, links_folder=env.get("HOUSING_LAB_ROOM_LINKS"))
     with contextlib.suppress(RuntimeError):  # no event loop (a plain script): no live updates

@@ -41,8 +41,8 @@ def test_room_links_refuse_something_else():
 
 
 def test_page_base_and_ports():
-    assert page_base("192.168.1.20", 8866) == "http://192.168.1.20:8866/"
-    assert page_base("::1", 80) == "http://[::1]:80/"
+    assert page_base("192.168.1.20", 8866) == "http://192.168.1.20:8866/room/"
+    assert page_base("::1", 80) == "http://[::1]:80/room/"
     for bad in (0, 70000, True, "8866"):
         with pytest.raises(HousingLabError, match="port"):
             page_base("127.0.0.1", bad)
@@ -99,3 +99,13 @@ def test_save_links_into_an_unwritable_place_is_one_line(tmp_path):
     blocker.write_text("x")
     with pytest.raises(HousingLabError, match="cannot write"):
         save_links(room_links(CREATED, "http://x:1/"), blocker / "sub")
+
+
+def test_links_can_carry_the_token_as_key():
+    links = room_links(CREATED, "https://hub/user/x/voila/render/room.ipynb", token_param="key")
+    assert (
+        links["teams"]["Red"]
+        == "https://hub/user/x/voila/render/room.ipynb?room=ABC234&key=red-secret"
+    )
+    with pytest.raises(HousingLabError, match="token goes in"):
+        room_links(CREATED, "http://x/", token_param="password")

@@ -270,6 +270,8 @@ def test_page_from_environment_reads_the_query_string(tmp_path, room, store):
     green = page_from_environment(env)
     assert green.role is not None and green.role.team == "Green"
     assert page_from_environment({**env, "QUERY_STRING": ""}).role is None
+    key = f"room={room['room']}&key={room['tokens']['Blue']}&token=jupyter-login-token"
+    assert page_from_environment({**env, "QUERY_STRING": key}).role.team == "Blue"
 
 
 def test_streetcar_room_page(tmp_path):
