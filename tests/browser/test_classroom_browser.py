@@ -240,3 +240,30 @@ def test_teacher_and_three_teams_play_a_room_through_voila(browser, tmp_path: pa
             assert errors == [], (who, device.watch.console_errors)
         for device in devices.values():
             device.context.close()
+
+
+def test_team_link_through_a_jupyter_servers_voila_extension(browser, tmp_path: pathlib.Path):
+    """Binder / JupyterHub: the page under /voila/render/ of a Jupyter server that has its own
+    login token in the URL; the room's token travels as key= and the two do not clash."""
+    from .harness import ROOT, _jupyter_server
+
+    store_url = "sqlite:///" + str(tmp_path / "rooms.sqlite")
+    store = open_store(store_url)
+    created = store.create_room(["Red", "Blue"], seed=4)
+    env = {"HOUSING_LAB_ROOMS": store_url, "HOUSING_LAB_ROOM_LINKS": str(tmp_path / "links")}
+    notebook = "voila/render/housing_lab/apps/classroom/room.ipynb"
+    with _jupyter_server("server", ROOT, tmp_path, env, notebook + "?x=1") as template:
+        base, login = template.split("?x=1&")
+        links = room_links(created, base, token_param="key")
+        context = browser.new_context(viewport={"width": 1366, "height": 768})
+        page = context.new_page()
+        PageWatch().attach(page)
+        page.goto(links["teams"]["Red"] + "&" + login)
+        page.wait_for_selector(READY, timeout=180_000)
+        assert "Team Red" in page.inner_text(READY)
+        assert "Your hand (secret)" in page.inner_text("body")
+        page.goto(links["teams"]["Red"].replace("key=", "key=x") + "&" + login)
+        page.wait_for_selector(".hl-classroom-denied", timeout=180_000)
+        assert "Your hand" not in page.inner_text("body")
+        context.close()
+    store.close()
