@@ -15,7 +15,8 @@ this API.
 from __future__ import annotations
 
 from housing_lab.rooms.errors import AccessDenied, ActionRefused, RoomError
-from housing_lab.rooms.games import GAMES, TEACHER, Role, RoomInfo
+from housing_lab.rooms.games import TEACHER, Role, RoomInfo
+from housing_lab.rooms.registry import GAMES
 from housing_lab.rooms.store import LoggedAction, RoomStore
 from housing_lab.rooms.urls import default_store_url, join_url, parse_store_url
 

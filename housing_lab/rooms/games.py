@@ -3,14 +3,14 @@
 A room never re-derives a rule: the engine's `legal_actions()` and `apply()` decide; a `RoomGame`
 only adds who may play which action (teacher or which team), what each of them may see, and the
 room clock for timers. The implementations are `nb_room.NorthBerkeleyRoom` and
-`streetcar_room.StreetcarRoom`.
+`streetcar_room.StreetcarRoom`; `registry.room_game(name)` finds them by name.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from housing_lab.errors import shown
@@ -73,7 +73,6 @@ class Replay:
     game: Any
     phase: str
     phase_started_at: float
-    views: dict[Role, dict[str, Any]] = field(default_factory=dict)  # views at this seq
 
 
 class RoomGame(ABC):
@@ -132,20 +131,3 @@ class RoomGame(ABC):
     @abstractmethod
     def export(self, game: Any) -> dict[str, Any]:
         """The engine's saved game (North Berkeley) or game record (Streetcar)."""
-
-
-def room_game(name: str) -> RoomGame:
-    """The RoomGame called `name` ("north-berkeley" or "streetcar")."""
-    from housing_lab.rooms.nb_room import NorthBerkeleyRoom
-    from housing_lab.rooms.streetcar_room import StreetcarRoom
-
-    games: dict[str, RoomGame] = {
-        "north-berkeley": NorthBerkeleyRoom(),
-        "streetcar": StreetcarRoom(),
-    }
-    if name not in games:
-        raise RoomError(f"unknown game {shown(name)} (known: {', '.join(games)})")
-    return games[name]
-
-
-GAMES = ("north-berkeley", "streetcar")

@@ -118,7 +118,10 @@ def run_soak(url: str, *, seconds: float = 20, viewers: int = 6, seed: int = 1) 
         backend = store.backend
     code, teacher = room["room"], room["teacher"]["token"]
     team_tokens = [room["teams"][t]["token"] for t in TEAMS]
-    context = multiprocessing.get_context("spawn")
+    # forkserver: workers fork from a server that imported this module once (quick to start)
+    # and never held a database connection (unlike a fork of this process)
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([__name__, "housing_lab.rooms.sqlite_store"])
     start, out = context.Event(), context.Queue()
     workers = [
         context.Process(target=_team, args=(url, code, token, seed + i, start, seconds, out))

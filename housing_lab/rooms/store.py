@@ -32,7 +32,8 @@ from typing import Any, ClassVar
 from housing_lab.errors import HousingLabError, shown
 from housing_lab.rooms import tokens
 from housing_lab.rooms.errors import AccessDenied, ActionRefused, RoomError
-from housing_lab.rooms.games import TEACHER, Clock, Replay, Role, RoomInfo, room_game
+from housing_lab.rooms.games import TEACHER, Clock, Replay, Role, RoomInfo
+from housing_lab.rooms.registry import room_game
 from housing_lab.rooms.urls import DEFAULT_JOIN_BASE, join_url
 
 MAX_SEED = 2**64 - 1

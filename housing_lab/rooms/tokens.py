@@ -19,8 +19,12 @@ MAX_TOKEN = 200  # characters: anything longer is not one of ours (and is not ha
 
 
 def new_token() -> str:
-    """A fresh secret for one link (43 URL-safe characters)."""
-    return secrets.token_urlsafe(TOKEN_BYTES)
+    """A fresh secret for one link (43 URL-safe characters), never starting with "-" (the
+    command line would read `--token -x...` as an option)."""
+    while True:
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        if not token.startswith("-"):
+            return token
 
 
 def hash_token(token: str) -> str:

@@ -93,3 +93,12 @@ def test_streetcar_room_from_the_command_line(tmp_path, capsys) -> None:
     args = ("room", "act", room["room"], "--token", room["teams"]["A"]["token"], *store)
     code, out, _ = run(capsys, *args, "--action", json.dumps(action))
     assert code == 0 and json.loads(out)["view"]["to_move"] == "B"
+
+
+def test_tokens_never_look_like_options(monkeypatch) -> None:
+    """`--token -abc` would be read as an option: a token never starts with "-"."""
+    from housing_lab.rooms import tokens
+
+    drawn = iter(["-starts-with-a-dash", "fine-token"])
+    monkeypatch.setattr(tokens.secrets, "token_urlsafe", lambda _n: next(drawn))
+    assert tokens.new_token() == "fine-token"

@@ -8,7 +8,8 @@ import threading
 
 from housing_lab.north_berkeley.game import Game
 from housing_lab.rooms import ActionRefused, open_store
-from tests.rooms.helpers import tokens_of
+
+from .helpers import tokens_of
 
 TEAMS = ["Red", "Blue", "Green", "Gold", "Teal", "Plum"]
 ACTIONS_PER_TEAM = 15

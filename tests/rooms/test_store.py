@@ -10,7 +10,8 @@ import pytest
 
 from housing_lab.north_berkeley.game import Game
 from housing_lab.rooms import AccessDenied, ActionRefused, RoomError, open_store
-from tests.rooms.helpers import hidden_cards, mentions, play_step, tokens_of
+
+from .helpers import hidden_cards, mentions, play_step, tokens_of
 
 TEAMS = ["Red", "Blue", "Green"]
 

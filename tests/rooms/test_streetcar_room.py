@@ -10,7 +10,8 @@ from housing_lab.rooms import ActionRefused
 from housing_lab.rooms.streetcar_room import MAX_LISTED
 from housing_lab.streetcar import Game
 from housing_lab.streetcar.record import replay
-from tests.rooms.helpers import tokens_of
+
+from .helpers import tokens_of
 
 
 def test_a_whole_streetcar_game_through_the_store(store) -> None:
