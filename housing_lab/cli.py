@@ -31,7 +31,7 @@ def _say(message: str) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from housing_lab.commands import lessons, north_berkeley, rooms, streetcar
+    from housing_lab.commands import classroom, lessons, north_berkeley, rooms, streetcar
 
     parser = _ArgumentParser(
         prog="housing-lab",
@@ -39,6 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     groups = parser.add_subparsers(dest="group", required=True, parser_class=_ArgumentParser)
     lessons.register(groups)
+    classroom.register(groups)
     north_berkeley.register(groups)
     streetcar.register(groups)
     rooms.register(groups)

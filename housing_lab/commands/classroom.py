@@ -1,0 +1,166 @@
+"""`housing-lab classroom --teams Red,Blue,Green`: a room, its links, and Voila serving the page.
+
+It creates the room in the store, saves the links (mode 600) for the teacher page's QR codes,
+prints the teacher's link and one join link per team, and runs Voila on the room page
+(housing_lab/apps/classroom/room.ipynb) until Ctrl-C or SIGTERM, which stop Voila and its
+kernels (as `housing-lab lab` does). The room outlives the server: start it again with
+the same store and the old links work.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pathlib
+import secrets
+import socket
+import sys
+import threading
+import time
+import webbrowser
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from housing_lab.commands.lessons import _require, _run
+from housing_lab.errors import HousingLabError
+from housing_lab.rooms import default_store_url, open_store, parse_store_url
+from housing_lab.rooms.games import GAMES, room_game
+from housing_lab.rooms.links import (
+    PAGE_PATH,
+    lan_host,
+    load_links,
+    page_base,
+    room_links,
+    save_links,
+)
+
+ROOM_PAGE = pathlib.Path(__file__).resolve().parents[1] / "apps" / "classroom" / "room.ipynb"
+DEFAULT_PORT = 8866
+STORE_ENV = "HOUSING_LAB_ROOMS"  # the page's kernels read the store URL from here
+LINKS_ENV = "HOUSING_LAB_ROOM_LINKS"  # and the links folder (teacher page QR codes)
+ANY_ADDRESS = ("0.0.0.0", "::", "")
+BROWSER_WAIT_SECONDS = 30
+
+
+def register(groups: argparse._SubParsersAction) -> None:
+    room = groups.add_parser(
+        "classroom", help="start a room: every team plays from its own device (Voila)"
+    )
+    room.add_argument("--teams", default="", help="team names, comma-separated: Red,Blue,Green")
+    room.add_argument("--game", choices=GAMES, default="north-berkeley")
+    room.add_argument(
+        "--host", default="127.0.0.1", help="address to serve on; 0.0.0.0 for the whole LAN"
+    )
+    room.add_argument("--port", type=int, default=DEFAULT_PORT)
+    room.add_argument("--store", help="sqlite:///file.sqlite or postgresql://... (default: ours)")
+    room.add_argument("--seed", type=int, default=None, help="the deal (default: a random one)")
+    room.add_argument("--links-dir", help="where the links file goes (default: the data folder)")
+    room.add_argument(
+        "--resume",
+        metavar="CODE",
+        help="serve a room created before (its links file must be here); --teams is ignored",
+    )
+    room.add_argument(
+        "--page-url",
+        help="links point here instead (a Voila page another server runs, e.g. on JupyterHub: "
+        ".../voila/render/.../room.ipynb); the token goes in key=",
+    )
+    room.add_argument(
+        "--no-server", action="store_true", help="create the room and print its links only"
+    )
+    room.add_argument("--no-browser", action="store_true", help="do not open the teacher page")
+    room.add_argument(
+        "--dry-run", action="store_true", help="check the arguments, print the plan as JSON"
+    )
+    room.set_defaults(func=run_classroom)
+
+
+def voila_command(host: str, port: int) -> list[str]:
+    """Voila serving the room page; it never opens a browser itself (we open the teacher's)."""
+    return [
+        sys.executable,
+        "-m",
+        "voila",
+        str(ROOM_PAGE),
+        f"--Voila.ip={host}",
+        f"--port={port}",
+        f"--Voila.base_url={PAGE_PATH}",
+        "--no-browser",
+        "--theme=light",
+        "--show_tracebacks=False",
+    ]
+
+
+def link_host(host: str) -> str:
+    """The address the links name: the LAN address when serving on every interface."""
+    return lan_host() if host in ANY_ADDRESS else host
+
+
+def run_classroom(args: argparse.Namespace) -> int:
+    store_url = args.store or default_store_url()
+    parse_store_url(store_url)
+    base = args.page_url or page_base(link_host(args.host), args.port)
+    command = voila_command(args.host, args.port)
+    if args.resume:
+        links = _resumed(args.resume, store_url, args.links_dir)
+        seed = None
+    else:
+        if not args.teams.strip():
+            raise HousingLabError("name the teams: --teams Red,Blue,Green")
+        names = room_game(args.game).check_teams([n.strip() for n in args.teams.split(",")])
+        seed = secrets.randbelow(1_000_000) if args.seed is None else args.seed
+        if args.dry_run:
+            plan = {"game": args.game, "teams": list(names), "seed": seed, "store": store_url}
+            print(json.dumps({**plan, "page": base, "command": command}, indent=2))
+            return 0
+        with open_store(store_url) as store:
+            created = store.create_room(names, seed=seed, game=args.game, join_base=base)
+        links = room_links(created, base, token_param="key" if args.page_url else "token")
+        path = save_links(links, args.links_dir)
+        game = f"{args.game}, seed {seed}"
+        print(f"Room {links['room']} ({game}); store {store_url}; links saved in {path}")
+    if args.dry_run:
+        print(json.dumps({"room": links["room"], "store": store_url, "command": command}))
+        return 0
+    print(f"Teacher (projector): {links['teacher']}")
+    for team, url in links["teams"].items():
+        print(f"{team}: {url}")
+    if args.no_server or args.page_url:
+        return 0
+    _require("voila")
+    print("Ctrl-C stops the server; the room stays in the store (--resume CODE).", flush=True)
+    env = {**os.environ, STORE_ENV: store_url}
+    if args.links_dir:
+        env[LINKS_ENV] = str(pathlib.Path(args.links_dir).resolve())
+    if not args.no_browser:
+        threading.Thread(
+            target=_open_when_ready, args=(args.port, links["teacher"]), daemon=True
+        ).start()
+    return _run(command, False, env)
+
+
+def _resumed(code: str, store_url: str, links_dir: str | None) -> dict[str, Any]:
+    """A room created before: its saved links, checked against the store (teacher token)."""
+    links = load_links(code.strip().upper(), links_dir)
+    if links is None:
+        raise HousingLabError(
+            f"no links file for room {code!r} here; it is written where the room was created"
+        )
+    query = parse_qs(urlsplit(links["teacher"]).query)
+    teacher = (query.get("key") or query.get("token") or [""])[0]
+    with open_store(store_url) as store:
+        store.role(links["room"], teacher)  # the room is in this store, and this is its teacher
+    return links
+
+
+def _open_when_ready(port: int, url: str) -> None:
+    """Open the teacher page once Voila answers on its port (give up after 30 s)."""
+    deadline = time.monotonic() + BROWSER_WAIT_SECONDS
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                webbrowser.open(url)
+                return
+        except OSError:
+            time.sleep(0.5)

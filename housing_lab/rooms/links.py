@@ -1,0 +1,126 @@
+"""The links a classroom hands out: one page URL per token, its QR code, and the links file.
+
+The store keeps only hashes of the tokens, so the links exist in full in two places: the
+`housing-lab classroom` output and a links file in the user's data folder (mode 600, readable
+by the teacher's account only). The teacher page reads that file to show each team's join link
+and QR code on the projector; a team page never reads it.
+
+>>> links = room_links({"room": "ABC234", "teacher": {"token": "t0"},
+...                     "teams": {"Red": {"token": "t1"}}}, "http://10.0.0.5:8866/room/")
+>>> links["teams"]["Red"]
+'http://10.0.0.5:8866/room/?room=ABC234&token=t1'
+>>> qr_svg(links["teacher"]).startswith("<svg")
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import segno
+
+from housing_lab.errors import WriteError, quote_path, shown
+from housing_lab.rooms.errors import RoomError
+from housing_lab.rooms.urls import data_folder, join_url
+
+LINKS_DIR = "rooms"  # inside the data folder
+PAGE_PATH = "/room/"  # Voila's base URL for the room page (the store's join links say /room)
+QR_SCALE = 4  # pixels per module: a 3-metre projector read needs big modules
+TOKEN_PARAMS = ("token", "key")  # the page reads either (key first)
+
+
+def page_base(host: str, port: int) -> str:
+    """The room page's address: `housing-lab classroom` runs Voila with base URL /room/."""
+    if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:
+        raise RoomError(f"a port is a whole number from 1 to 65535, got {shown(port)}")
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"  # an IPv6 address
+    return f"http://{host}:{port}{PAGE_PATH}"
+
+
+def lan_host() -> str:
+    """This machine's address on the local network (what phones in the room can reach).
+
+    Connecting a UDP socket sends nothing; it only makes the system pick the outgoing address.
+    Offline, the loopback address is all there is.
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere real
+            return str(probe.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"
+
+
+def room_links(
+    created: Mapping[str, Any], base: str, *, token_param: str = "token"
+) -> dict[str, Any]:
+    """The teacher's and each team's page URL for a room `RoomStore.create_room` returned.
+
+    `token_param="key"` names the token `key=` instead: behind a Jupyter server (Binder,
+    JupyterHub) a `token=` in the URL is taken for the server's own login token.
+    """
+    if token_param not in TOKEN_PARAMS:
+        raise RoomError(f"the token goes in one of {TOKEN_PARAMS}, got {shown(token_param)}")
+    try:
+        code = created["room"]
+        teacher = created["teacher"]["token"]
+        teams = {team: ticket["token"] for team, ticket in created["teams"].items()}
+    except (KeyError, TypeError, AttributeError):
+        raise RoomError(f"not a created room: {shown(created)}") from None
+
+    def url(token: str) -> str:
+        if token_param == "token":
+            return join_url(base, code, token)
+        separator = "&" if "?" in base else "?"
+        return f"{base}{separator}{urlencode({'room': code, token_param: token})}"
+
+    return {
+        "room": code,
+        "game": created.get("game", "north-berkeley"),
+        "teacher": url(teacher),
+        "teams": {team: url(token) for team, token in teams.items()},
+    }
+
+
+def qr_svg(url: str, *, title: str = "", scale: int = QR_SCALE) -> str:
+    """An inline SVG QR code for `url` (medium error correction: survives a glare spot)."""
+    return str(segno.make(url, error="m").svg_inline(scale=scale, title=title or None))
+
+
+def links_path(room: str, folder: Path | str | None = None) -> Path:
+    """Where a room's links file lives: <data folder>/rooms/<CODE>.links.json."""
+    if not isinstance(room, str) or not room.isalnum():
+        raise RoomError(f"{shown(room)} is not a room code (like K7M2QX)")
+    base = Path(folder) if folder is not None else data_folder() / LINKS_DIR
+    return base / f"{room.upper()}.links.json"
+
+
+def save_links(links: Mapping[str, Any], folder: Path | str | None = None) -> Path:
+    """Write a room's links file, readable and writable by this user only (mode 600)."""
+    path = links_path(links["room"], folder)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            os.chmod(path, 0o600)  # an older file keeps its mode through O_CREAT: set it again
+            json.dump(links, handle, indent=2)
+    except OSError as error:
+        raise WriteError(f"cannot write {quote_path(path)}: {error.strerror or error}") from None
+    return path
+
+
+def load_links(room: str, folder: Path | str | None = None) -> dict[str, Any] | None:
+    """A room's links file, or None when this machine did not create the room."""
+    path = links_path(room, folder)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and data.get("room") == room.upper() else None

@@ -1,0 +1,73 @@
+"""What the classroom pages say: phase names, button labels and the one-line notices.
+
+Kept apart from the widget so the wording can be read (and changed) in one place; every label
+names things as printed on the cards and tiles, never by id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from housing_lab.north_berkeley.names import card_name, policy_set_name
+
+PHASE_NAMES = {
+    "phase1": "Phase 1: build and negotiate",
+    "extra_draw": "Extra card: each team may redraw",
+    "draft": "Draft: pick a face-up card in turn",
+    "policies": "Policy decision",
+    "phase2": "Phase 2: build and negotiate",
+    "over": "Game over: final scores",
+    "play": "Playing",
+}
+NEXT_PHASE = {
+    "phase1": "End phase 1 (extra cards)",
+    "extra_draw": "Start the draft",
+    "draft": "Go to the policy decision",
+    "policies": "Start phase 2",
+    "phase2": "End phase 2 (final scores)",
+}
+NO_TOKEN = "This link has no room token. Ask the teacher for your team's link."
+TEACHER_BOARD_CLICK = "Teams place the tiles from their own devices; the projector only shows."
+SCAN = "Scan or type your team's link"
+
+
+def phase_name(phase: str) -> str:
+    return PHASE_NAMES.get(phase, phase)
+
+
+def clock_text(seconds_left: float) -> str:
+    """Minutes:seconds, rounded up so 0:00 means the time really is up."""
+    whole = max(0, int(-(-seconds_left // 1)))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def action_label(action: Mapping[str, Any], *, teacher: bool, phase: str) -> str:
+    """The button text for one legal action (not place/clear: the board does those)."""
+    kind = action["action"]
+    if kind == "advance":
+        return NEXT_PHASE.get(phase, "Next phase")
+    if kind == "call_state":
+        return "Call the state now" if teacher else "Call the state (time is up)"
+    if kind == "enact":
+        policies = list(action.get("policies") or [])
+        return f"Enact: {policy_set_name(policies)}" if policies else "Enact no policy"
+    if kind == "redraw":
+        return "Redraw our extra card"
+    if kind == "pick":
+        return f"Pick {card_name(str(action['card']))}"
+    return kind.replace("_", " ").capitalize()
+
+
+def action_done(action: Mapping[str, Any], seq: int) -> str:
+    """The line shown after the store accepted an action."""
+    return f"Done (action {seq} in the room's log)."
+
+
+def streetcar_move_label(action: Mapping[str, Any]) -> str:
+    """A Streetcar move in words: the lines drawn and the house removed."""
+    lines = action.get("lines") or []
+    remove = action.get("remove")
+    drawn = ", ".join("-".join(str(n) for n in edge) for edge in lines) or "no line"
+    house = f"remove the house at {remove[0]},{remove[1]}" if remove else "remove no house"
+    return f"Lines {drawn}; {house}"

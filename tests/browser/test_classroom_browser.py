@@ -1,0 +1,269 @@
+"""A classroom room through Voila: a teacher page and three team pages, each in its own browser
+context, play a whole North Berkeley game by clicking. Every action shows on the other pages
+within a second, and no team page's DOM or websocket frames ever hold another team's hidden
+cards. Screenshots: teacher at 1920x1080, teams at 1366x768 and on a phone (412x915)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pathlib
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from housing_lab.commands.classroom import voila_command
+from housing_lab.north_berkeley.names import card_name
+from housing_lab.rooms import open_store
+from housing_lab.rooms.links import page_base, room_links, save_links
+
+from .harness import SCREENSHOTS, PageWatch, free_port, server
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+TEAMS = ("Red", "Blue", "Green")
+SIZES = {
+    "teacher": (1920, 1080),
+    "Red": (1366, 768),
+    "Blue": (412, 915),
+    "Green": (1366, 768),
+}
+SEE_WITHIN = 1.0  # seconds from a click on one page to the change on the others
+READY = ".hl-classroom-title h2"
+# Voila's own federated-extension loader (Notebook 7's lab extension), not our code.
+FOREIGN_ERRORS = ("@jupyter-notebook/lab-extension", "getter for the shared module")
+
+
+@contextlib.contextmanager
+def room_server(tmp_path: pathlib.Path) -> Iterator[tuple[Any, dict[str, Any], dict[str, str]]]:
+    """A SQLite store with one room, and Voila serving the room page for it."""
+    port = free_port()
+    store_url = "sqlite:///" + str(tmp_path / "rooms.sqlite")
+    base = page_base("127.0.0.1", port)
+    store = open_store(store_url)
+    created = store.create_room(list(TEAMS), seed=3, join_base=base)
+    links = room_links(created, base)
+    save_links(links, tmp_path / "links")
+    env = dict(
+        os.environ,
+        HOUSING_LAB_ROOMS=store_url,
+        HOUSING_LAB_ROOM_LINKS=str(tmp_path / "links"),
+        JUPYTER_CONFIG_DIR=str(tmp_path / "config"),
+    )
+    with server(voila_command("127.0.0.1", port), base, env, tmp_path / "voila.log"):
+        tokens = {"teacher": created["teacher"]["token"]}
+        tokens.update({team: created["teams"][team]["token"] for team in TEAMS})
+        urls = {"teacher": links["teacher"], **links["teams"]}
+        try:
+            yield store, {"code": created["room"], "tokens": tokens}, urls
+        finally:
+            store.close()
+
+
+class Device:
+    """One browser context: a page, what it logged, and every websocket frame it received."""
+
+    def __init__(self, browser: Any, who: str, url: str) -> None:
+        width, height = SIZES[who]
+        self.who, self.url = who, url
+        self.context = browser.new_context(viewport={"width": width, "height": height})
+        self.watch = PageWatch()
+        self.frames: list[str] = []
+        self.page = self.open()
+
+    def open(self) -> Any:
+        page = self.context.new_page()
+        self.watch.attach(page)
+        page.on("websocket", self._listen)
+        page.goto(self.url)
+        return page
+
+    def _listen(self, socket: Any) -> None:
+        def keep(payload: Any) -> None:
+            text = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else payload
+            self.frames.append(text)
+
+        socket.on("framereceived", keep)
+
+    def reopen(self) -> None:
+        self.page.close()
+        self.page = self.open()
+
+    def tiles(self) -> dict[str, str]:
+        return self.page.evaluate(
+            """() => Object.fromEntries(Array.from(document.querySelectorAll(
+                 '.hl-nb-board [data-square][data-tile]')).map(
+                 (n) => [n.getAttribute('data-square'), n.getAttribute('data-tile')]))"""
+        )
+
+
+def wait_until(check: Any, seconds: float, what: str) -> float:
+    start = time.monotonic()
+    while time.monotonic() - start < seconds:
+        if check():
+            return time.monotonic() - start
+        time.sleep(0.02)
+    raise AssertionError(f"not within {seconds} s: {what}")
+
+
+def secrets_of(store: Any, room: dict[str, Any], team: str) -> set[str]:
+    view = store.view(room["code"], room["tokens"][team])
+    cards = {card["card"] for card in view.get("hand", [])}
+    return cards | ({view["extra_card"]} if view.get("extra_card") else set())
+
+
+def test_teacher_and_three_teams_play_a_room_through_voila(browser, tmp_path: pathlib.Path):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    with room_server(tmp_path) as (store, room, urls):
+        devices = {who: Device(browser, who, url) for who, url in urls.items()}
+        for device in devices.values():
+            device.page.wait_for_selector(READY, timeout=180_000)
+        teacher = devices["teacher"]
+        assert "Teacher" in teacher.page.inner_text(READY)
+        assert teacher.page.locator(".hl-classroom-join svg").count() == 3
+        assert "Your hand" not in teacher.page.inner_text("body")
+        secret: dict[str, set[str]] = {team: secrets_of(store, room, team) for team in TEAMS}
+        public: set[str] = set()
+        delays: list[float] = []
+
+        def acted(by: str, check: Any, what: str) -> None:
+            """After `by` clicked: every other page shows the change within SEE_WITHIN."""
+            clicked = time.monotonic()
+            for who, device in devices.items():
+                if who != by:
+                    wait_until(lambda d=device: check(d), SEE_WITHIN + 5, f"{who}: {what}")
+                    delays.append(time.monotonic() - clicked)
+
+        def click_action(who: str, selector: str) -> None:
+            devices[who].page.locator(selector).first.click()
+
+        # Phase 1: the teams build from their own devices, on the board.
+        for team, square, tile in (
+            ("Red", "B1", "park"),
+            ("Blue", "C1", "townhouse_low"),
+            ("Green", "B2", "midrise_market"),
+            ("Red", "C2", "garage"),
+        ):
+            page = devices[team].page
+            page.locator(f'.hl-nb-board [data-square="{square}"]').first.click()
+            page.locator(f'[data-tile-choice="{tile}"]').first.click()
+            acted(team, lambda d, s=square, t=tile: d.tiles().get(s) == t, f"{square} = {tile}")
+        assert devices["Red"].page.locator(".hl-act").count() == 0  # nothing else is open
+        teacher.page.screenshot(path=str(SCREENSHOTS / "classroom_teacher_1920.png"))
+        devices["Red"].page.screenshot(path=str(SCREENSHOTS / "classroom_team_1366.png"))
+        devices["Blue"].page.screenshot(
+            path=str(SCREENSHOTS / "classroom_team_phone.png"), full_page=True
+        )
+
+        # A closed page loses nothing: the link reopens the same room.
+        devices["Green"].reopen()
+        devices["Green"].page.wait_for_selector(READY, timeout=120_000)
+        wait_until(lambda: len(devices["Green"].tiles()) == 4, 20, "reopened page shows tiles")
+
+        def phase_is(words: str) -> Any:
+            return lambda d: words in d.page.inner_text(".hl-classroom-status")
+
+        click_action("teacher", "button.hl-act-advance")
+        acted("teacher", phase_is("Extra card"), "extra card phase")
+        click_action("Red", "button.hl-act-redraw")
+        wait_until(lambda: devices["Red"].page.locator(".hl-act").count() == 0, 5, "redraw used")
+        for team in TEAMS:
+            secret[team] |= secrets_of(store, room, team)
+        click_action("teacher", "button.hl-act-advance")
+        acted("teacher", phase_is("Draft"), "draft")
+        while store.view(room["code"], room["tokens"]["teacher"])["phase"] == "draft":
+            view = store.view(room["code"], room["tokens"]["teacher"])
+            public |= set(view["draft"]["face_up"])
+            turn = view["draft"]["turn"]
+            seq = view["seq"]
+            wait_until(
+                lambda t=turn: devices[t].page.locator("button.hl-act-pick").count() > 0,
+                5,
+                f"{turn}'s pick buttons",
+            )
+            for team in TEAMS:  # only the team whose turn it is may pick
+                if team != turn:
+                    assert devices[team].page.locator("button.hl-act-pick").count() == 0
+            click_action(turn, "button.hl-act-pick")
+            wait_until(
+                lambda s=seq: store.seq(room["code"], room["tokens"]["teacher"]) > s, 5, "pick"
+            )
+            for team in TEAMS:
+                secret[team] |= secrets_of(store, room, team)
+        acted("teacher", phase_is("Policy"), "policy decision")
+        click_action("teacher", "button.hl-act-enact")
+        acted("teacher", phase_is("Phase 2"), "phase 2")
+        click_action("teacher", "button.hl-act-call_state")
+        wait_until(
+            lambda: not store.view(room["code"], room["tokens"]["teacher"])["empty_squares"],
+            5,
+            "the state filled phase 2",
+        )
+        filled = store.view(room["code"], room["tokens"]["teacher"])["board"]["tiles"]
+        acted("teacher", lambda d: d.tiles() == filled, "phase 2 tiles")
+        click_action("teacher", "button.hl-act-advance")
+        acted("teacher", phase_is("Game over"), "game over")
+        for device in devices.values():
+            wait_until(lambda d=device: "Winner" in d.page.inner_text("body"), 5, "scores")
+        teacher.page.screenshot(path=str(SCREENSHOTS / "classroom_teacher_over_1920.png"))
+        devices["Red"].page.screenshot(path=str(SCREENSHOTS / "classroom_team_over_1366.png"))
+
+        # Who may see what: no team page ever held another team's hidden cards.
+        for team in TEAMS:
+            device = devices[team]
+            seen = device.page.content() + "\n".join(device.frames)
+            others = set().union(*(secret[t] for t in TEAMS if t != team)) - public - secret[team]
+            assert others, "the check must have cards to look for"
+            for card in others:
+                assert card not in seen, f"{team}'s page holds {card}"
+                assert card_name(card) not in seen, f"{team}'s page names {card_name(card)}"
+            for card in secret[team] - public:  # and the page does show its own hand
+                if card in {
+                    c["card"] for c in store.view(room["code"], room["tokens"][team])["hand"]
+                }:
+                    assert card_name(card) in device.page.inner_text("body")
+
+        # A team page fits a Chromebook and a phone: no sideways scrolling.
+        for who in ("Red", "Blue", "Green"):
+            page = devices[who].page
+            wide = page.evaluate("document.documentElement.scrollWidth")
+            assert wide <= SIZES[who][0], f"{who}'s page scrolls sideways ({wide}px)"
+
+        print(
+            f"propagation: max {max(delays):.2f} s, median {sorted(delays)[len(delays) // 2]:.2f} s"
+        )
+        assert max(delays) < SEE_WITHIN, delays
+        for who, device in devices.items():
+            errors = device.watch.our_errors(ignore=FOREIGN_ERRORS)
+            assert errors == [], (who, device.watch.console_errors)
+        for device in devices.values():
+            device.context.close()
+
+
+def test_team_link_through_a_jupyter_servers_voila_extension(browser, tmp_path: pathlib.Path):
+    """Binder / JupyterHub: the page under /voila/render/ of a Jupyter server that has its own
+    login token in the URL; the room's token travels as key= and the two do not clash."""
+    from .harness import ROOT, _jupyter_server
+
+    store_url = "sqlite:///" + str(tmp_path / "rooms.sqlite")
+    store = open_store(store_url)
+    created = store.create_room(["Red", "Blue"], seed=4)
+    env = {"HOUSING_LAB_ROOMS": store_url, "HOUSING_LAB_ROOM_LINKS": str(tmp_path / "links")}
+    notebook = "voila/render/housing_lab/apps/classroom/room.ipynb"
+    with _jupyter_server("server", ROOT, tmp_path, env, notebook + "?x=1") as template:
+        base, login = template.split("?x=1&")
+        links = room_links(created, base, token_param="key")
+        context = browser.new_context(viewport={"width": 1366, "height": 768})
+        page = context.new_page()
+        PageWatch().attach(page)
+        page.goto(links["teams"]["Red"] + "&" + login)
+        page.wait_for_selector(READY, timeout=180_000)
+        assert "Team Red" in page.inner_text(READY)
+        assert "Your hand (secret)" in page.inner_text("body")
+        page.goto(links["teams"]["Red"].replace("key=", "key=x") + "&" + login)
+        page.wait_for_selector(".hl-classroom-denied", timeout=180_000)
+        assert "Your hand" not in page.inner_text("body")
+        context.close()
+    store.close()

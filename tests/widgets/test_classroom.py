@@ -1,0 +1,284 @@
+"""ClassroomPage without a browser: who sees what, which actions are offered, live polling."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+from typing import Any
+
+import pytest
+
+from housing_lab.rooms import open_store
+from housing_lab.rooms.links import room_links, save_links
+from housing_lab.widgets.classroom import ClassroomPage, page_from_environment
+
+TEAMS = ["Red", "Blue", "Green"]
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def store(tmp_path, clock):
+    with open_store("sqlite:///" + str(tmp_path / "rooms.sqlite"), clock=clock) as opened:
+        yield opened
+
+
+@pytest.fixture
+def room(store) -> dict[str, Any]:
+    created = store.create_room(TEAMS, seed=3)
+    created["tokens"] = {"teacher": created["teacher"]["token"]}
+    created["tokens"].update({t: created["teams"][t]["token"] for t in TEAMS})
+    return created
+
+
+def page(store, room, who: str, clock=None, **kwargs: Any) -> ClassroomPage:
+    if clock is not None:
+        kwargs["clock"] = clock
+    return ClassroomPage(store, room["room"], room["tokens"][who], **kwargs)
+
+
+def walk(widget: Any):
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from walk(child)
+
+
+def page_state(p: ClassroomPage) -> str:
+    """Everything the page's widgets would send to the browser, as one text."""
+    return json.dumps([w.get_state() for w in walk(p)], default=str)
+
+
+def key(action: dict[str, Any]) -> str:
+    return json.dumps(action, sort_keys=True)
+
+
+def offered_equals_legal(p: ClassroomPage) -> None:
+    assert p.view is not None
+    assert sorted(map(key, p.offered_actions())) == sorted(map(key, p.view["legal_actions"]))
+
+
+def hidden_cards(store, room, team: str) -> set[str]:
+    """A team's secret cards (hand and extra card), as only its own view shows them."""
+    view = store.view(room["room"], room["tokens"][team])
+    cards = {card["card"] for card in view.get("hand", [])}
+    return cards | ({view["extra_card"]} if view.get("extra_card") else set())
+
+
+def play_step(store, room, public: set[str]) -> bool:
+    """One step towards the end of the game, always via the store; False once it is over.
+    `public` collects every card that was ever face up in the draft."""
+    tokens = room["tokens"]
+    teacher = store.view(room["room"], tokens["teacher"])
+    if teacher["phase"] == "over":
+        return False
+    public.update(teacher["draft"]["face_up"])
+    for team in TEAMS:
+        for action in store.view(room["room"], tokens[team])["legal_actions"]:
+            if action["action"] in ("place", "pick") and (
+                action["action"] == "pick" or action["square"] in teacher["empty_squares"]
+            ):
+                store.act(room["room"], tokens[team], action)
+                return True
+    store.act(room["room"], tokens["teacher"], teacher["legal_actions"][-1])
+    return True
+
+
+def test_team_page_shows_its_hand_and_offers_exactly_its_legal_actions(store, room):
+    red = page(store, room, "Red")
+    assert red.role is not None and red.role.team == "Red"
+    assert "Your hand (secret)" in red.side.value
+    assert red.board is not None
+    offered_equals_legal(red)
+    places = [a for a in red.offered_actions() if a["action"] == "place"]
+    assert places and all(a["square"] in ("B1", "C1", "B2", "C2") for a in places)
+    assert red.board.allowed["A1"] == []  # a square outside this phase is greyed
+
+
+def test_teacher_page_has_the_phase_buttons_and_no_hand(store, room, tmp_path):
+    links = room_links(room, "http://127.0.0.1:8866/")
+    save_links(links, tmp_path / "links")
+    teacher = page(store, room, "teacher", links_folder=tmp_path / "links")
+    offered_equals_legal(teacher)
+    assert [b.description for b, _ in teacher._buttons] == ["Call the state now"]
+    assert "Your hand" not in page_state(teacher)
+    assert teacher.links.value.count("<svg") == 3
+    for team in TEAMS:
+        assert links["teams"][team].replace("&", "&amp;") in teacher.links.value
+    state = page_state(teacher)
+    for team in TEAMS:
+        for card in hidden_cards(store, room, team):
+            assert card not in state
+
+
+def test_a_team_page_never_shows_the_join_links(store, room, tmp_path):
+    save_links(room_links(room, "http://127.0.0.1:8866/"), tmp_path / "links")
+    red = page(store, room, "Red", links_folder=tmp_path / "links")
+    state = page_state(red)
+    for team in ("Blue", "Green"):
+        assert room["tokens"][team] not in state
+    assert room["tokens"]["teacher"] not in state
+
+
+@pytest.mark.parametrize("token", [None, "", "not-a-token"])
+def test_missing_or_wrong_token_shows_one_line_and_nothing_else(store, room, token):
+    p = ClassroomPage(store, room["room"], token)
+    assert p.role is None and p.board is None
+    texts = [w.value for w in walk(p) if hasattr(w, "value") and "<style>" not in str(w.value)]
+    assert len(texts) == 1 and texts[0].count("<p") == 1
+    assert "token" in texts[0] or "link" in texts[0]
+    assert p.offered_actions() == [] and p.poll_once() is False
+    assert store.seq(room["room"], room["tokens"]["teacher"]) == 0
+
+
+def test_missing_room_is_one_line_too(store):
+    p = ClassroomPage(store, "ZZZZZZ", "whatever")
+    assert p.role is None
+    assert "ZZZZZZ" in p.title.value
+
+
+def test_board_click_acts_in_the_store_and_a_refusal_is_one_line(store, room):
+    red = page(store, room, "Red")
+    red._board_action({"action": "place", "square": "B1", "tile": "park"})
+    assert red.view["board"]["tiles"] == {"B1": "park"}
+    assert "Done" in red.notice.value
+    red._board_action({"action": "place", "square": "A1", "tile": "park"})  # not this phase
+    assert "hl-classroom-error" in red.notice.value
+    assert store.seq(room["room"], room["tokens"]["Red"]) == 1
+
+
+def test_teacher_board_clicks_do_nothing(store, room):
+    teacher = page(store, room, "teacher")
+    teacher._board_action({"action": "place", "square": "B1", "tile": "park"})
+    assert store.seq(room["room"], room["tokens"]["teacher"]) == 0
+    assert "own devices" in teacher.notice.value
+
+
+def test_polling_picks_up_another_teams_action(store, room):
+    blue = page(store, room, "Blue")
+    assert blue.poll_once() is False
+    store.act(
+        room["room"], room["tokens"]["Red"], {"action": "place", "square": "C1", "tile": "park"}
+    )
+    assert blue.poll_once() is True
+    assert blue.board.tiles == {"C1": "park"}
+    offered_equals_legal(blue)
+    assert blue.poll_once() is False
+
+
+def test_the_asyncio_poller_updates_the_page_within_a_second(store, room):
+    async def scenario() -> dict[str, str]:
+        blue = page(store, room, "Blue", poll_seconds=0.05)
+        blue.start()
+        store.act(
+            room["room"], room["tokens"]["Red"], {"action": "place", "square": "B2", "tile": "park"}
+        )
+        for _ in range(20):
+            await asyncio.sleep(0.05)
+            if blue.board.tiles:
+                break
+        blue.stop()
+        return dict(blue.board.tiles)
+
+    assert asyncio.run(scenario()) == {"B2": "park"}
+
+
+def test_call_state_appears_when_the_timer_runs_out(store, room, clock):
+    red = page(store, room, "Red", clock=clock)
+    assert not any(a["action"] == "call_state" for a in red.offered_actions())
+    assert "10:00 left" in red.status.value
+    clock.now += 9 * 60 + 30
+    assert red.poll_once() is False and "0:30 left" in red.status.value
+    clock.now += 31
+    assert red.poll_once() is True
+    labels = [b.description for b, _ in red._buttons]
+    assert labels == ["Call the state (time is up)"]
+    offered_equals_legal(red)
+    red._buttons[0][0].click()  # the state fills every empty square of the phase
+    assert sorted(red.view["board"]["tiles"]) == ["B1", "B2", "C1", "C2"]
+    assert "Done" in red.notice.value
+
+
+def test_a_whole_game_offers_legal_actions_and_never_leaks_hidden_cards(
+    store, room, recording_comms
+):
+    red = page(store, room, "Red")
+    public: set[str] = set()
+    steps = 0
+    while play_step(store, room, public):
+        steps += 1
+        red.poll_once()
+        offered_equals_legal(red)
+        others = (hidden_cards(store, room, "Blue") | hidden_cards(store, room, "Green")) - public
+        mine = hidden_cards(store, room, "Red")
+        sent = page_state(red) + json.dumps(
+            [m for comm in recording_comms for m in comm.messages], default=str
+        )
+        for card in others - mine:
+            assert card not in sent, (red.view["phase"], card)
+        for card in red.view["hand"]:  # the check can see what the page shows: its own hand
+            assert html.escape(card["name"], quote=True) in sent
+    assert steps > 10
+    assert red.view["phase"] == "over"
+    assert "Scores" in red.side.value and "Winner" in red.side.value
+
+
+def test_redraw_and_pick_buttons_are_the_teams_own(store, room):
+    tokens = room["tokens"]
+    red = page(store, room, "Red")
+    public: set[str] = set()
+    while store.view(room["room"], tokens["teacher"])["phase"] != "extra_draw":
+        play_step(store, room, public)
+    red.poll_once()
+    assert [b.description for b, _ in red._buttons] == ["Redraw our extra card"]
+    assert red._buttons[0][1] == {"action": "redraw", "player": "Red"}
+    red._buttons[0][0].click()
+    assert red._buttons == []  # one redraw each
+    store.act(room["room"], tokens["teacher"], {"action": "advance"})
+    red.poll_once()
+    turn = red.view["draft"]["turn"]
+    picks = [b.description for b, a in red._buttons if a["action"] == "pick"]
+    assert bool(picks) == (turn == "Red")
+    assert "Face-up cards" in red.side.value
+    offered_equals_legal(red)
+
+
+def test_reopening_the_link_resumes(store, room):
+    store.act(
+        room["room"], room["tokens"]["Red"], {"action": "place", "square": "B1", "tile": "park"}
+    )
+    again = page(store, room, "Red")
+    assert again.board.tiles == {"B1": "park"} and again.seq == 1
+
+
+def test_page_from_environment_reads_the_query_string(tmp_path, room, store):
+    env = {
+        "QUERY_STRING": f"room={room['room']}&token={room['tokens']['Green']}",
+        "HOUSING_LAB_ROOMS": store.url,
+    }
+    green = page_from_environment(env)
+    assert green.role is not None and green.role.team == "Green"
+    assert page_from_environment({**env, "QUERY_STRING": ""}).role is None
+    key = f"room={room['room']}&key={room['tokens']['Blue']}&token=jupyter-login-token"
+    assert page_from_environment({**env, "QUERY_STRING": key}).role.team == "Blue"
+
+
+def test_streetcar_room_page(tmp_path):
+    with open_store("sqlite:///" + str(tmp_path / "s.sqlite")) as store:
+        created = store.create_room(["Red", "Blue"], seed=1, game="streetcar")
+        red = ClassroomPage(store, created["room"], created["teams"]["Red"]["token"])
+        blue = ClassroomPage(store, created["room"], created["teams"]["Blue"]["token"])
+        assert red.board is None and "Red plays" in red.side.value
+        assert red.offered_actions() == red.view["legal_actions"]
+        assert blue.offered_actions() == []

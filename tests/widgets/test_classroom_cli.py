@@ -1,0 +1,123 @@
+"""`housing-lab classroom`: the plan (dry run) and its one-line refusals."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from housing_lab.cli import main
+from housing_lab.commands.classroom import ROOM_PAGE
+from housing_lab.rooms import open_store
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(["classroom", *argv])
+    except SystemExit as stop:  # argparse's own refusals (one line, exit 2)
+        code = int(stop.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_dry_run_prints_the_plan_and_creates_nothing(capsys, tmp_path):
+    store = "sqlite:///" + str(tmp_path / "rooms.sqlite")
+    code, out, err = run(
+        capsys,
+        "--teams",
+        "Red, Blue ,Green",
+        "--store",
+        store,
+        "--seed",
+        "5",
+        "--port",
+        "9100",
+        "--dry-run",
+    )
+    assert code == 0 and err == ""
+    plan = json.loads(out)
+    assert plan["teams"] == ["Red", "Blue", "Green"] and plan["seed"] == 5
+    assert plan["store"] == store and plan["page"] == "http://127.0.0.1:9100/room/"
+    command = plan["command"]
+    assert command[1:4] == ["-m", "voila", str(ROOM_PAGE)] and ROOM_PAGE.exists()
+    assert "--Voila.ip=127.0.0.1" in command and "--port=9100" in command
+    assert "--Voila.base_url=/room/" in command
+    assert not (tmp_path / "rooms.sqlite").exists()
+
+
+def test_dry_run_on_the_lan_links_name_a_real_address(capsys):
+    code, out, _ = run(capsys, "--teams", "Red,Blue", "--host", "0.0.0.0", "--dry-run")
+    plan = json.loads(out)
+    assert code == 0 and "0.0.0.0" not in plan["page"]
+    assert "--Voila.ip=0.0.0.0" in plan["command"]
+
+
+def test_streetcar_needs_two_teams(capsys):
+    code, out, err = run(capsys, "--teams", "Red,Blue,Green", "--game", "streetcar", "--dry-run")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "exactly 2 teams" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--teams", "Red"], "2 to 6"),
+        (["--teams", "Red,Red"], "used twice"),
+        (["--teams", "Red,Blue", "--store", "mysql://x"], "unknown store URL"),
+        (["--teams", "Red,Blue", "--port", "0"], "port"),
+        (["--teams", "Red,Blue", "--game", "chess"], "invalid choice"),
+    ],
+)
+def test_bad_arguments_are_one_line(capsys, argv, words):
+    code, out, err = run(capsys, *argv, "--dry-run")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and words in err
+
+
+def test_no_server_creates_the_room_and_a_private_links_file(capsys, tmp_path):
+    store = "sqlite:///" + str(tmp_path / "rooms.sqlite")
+    links = tmp_path / "links"
+    argv = ["--teams", "Red,Blue", "--store", store, "--links-dir", str(links), "--seed", "2"]
+    code, out, err = run(capsys, *argv, "--port", "9200", "--no-server")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    room = lines[0].split()[1]
+    assert lines[1].startswith("Teacher (projector): http://127.0.0.1:9200/room/?room=" + room)
+    assert [line.split(":")[0] for line in lines[2:]] == ["Red", "Blue"]
+    saved = links / f"{room}.links.json"
+    assert oct(saved.stat().st_mode & 0o777) == "0o600"
+    red_token = lines[2].split("token=")[1]
+    with open_store(store) as opened:
+        assert opened.role(room, red_token).team == "Red"
+
+    code, again, _ = run(
+        capsys, "--resume", room.lower(), "--store", store, "--links-dir", str(links), "--dry-run"
+    )
+    assert code == 0 and json.loads(again)["room"] == room
+
+
+def test_resume_needs_the_links_file_and_the_same_store(capsys, tmp_path):
+    store = "sqlite:///" + str(tmp_path / "rooms.sqlite")
+    code, _, err = run(capsys, "--resume", "ABC234", "--store", store, "--links-dir", str(tmp_path))
+    assert code == 2 and "no links file for room" in err and err.count("\n") == 1
+    made = ["--teams", "Red,Blue", "--store", store, "--links-dir", str(tmp_path), "--no-server"]
+    _, out, _ = run(capsys, *made)
+    room = out.split()[1]
+    other = "sqlite:///" + str(tmp_path / "other.sqlite")
+    code, _, err = run(capsys, "--resume", room, "--store", other, "--links-dir", str(tmp_path))
+    assert code == 2 and err.count("\n") == 1 and room in err
+
+
+def test_page_url_links_carry_the_token_as_key(capsys, tmp_path):
+    store = "sqlite:///" + str(tmp_path / "rooms.sqlite")
+    page = "https://hub.example.org/user/ms-lee/voila/render/room.ipynb"
+    argv = ["--teams", "Red,Blue", "--store", store, "--links-dir", str(tmp_path)]
+    code, out, _ = run(capsys, *argv, "--page-url", page)
+    assert code == 0
+    for line in out.splitlines()[1:]:
+        assert f"{page}?room=" in line and "&key=" in line and "token=" not in line
+
+
+def test_teams_are_needed_for_a_new_room(capsys):
+    code, out, err = run(capsys, "--dry-run")
+    assert code == 2 and out == "" and "--teams" in err
