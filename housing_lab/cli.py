@@ -41,6 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
     lessons.register(groups)
     north_berkeley.register(groups)
     streetcar.register(groups)
+    from housing_lab.commands import worksheets
+
+    worksheets.register(groups)
     return parser
 
 
