@@ -31,7 +31,14 @@ def _say(message: str) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from housing_lab.commands import classroom, lessons, north_berkeley, rooms, streetcar
+    from housing_lab.commands import (
+        classroom,
+        lessons,
+        north_berkeley,
+        rooms,
+        streetcar,
+        worksheets,
+    )
 
     parser = _ArgumentParser(
         prog="housing-lab",
@@ -43,6 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     north_berkeley.register(groups)
     streetcar.register(groups)
     rooms.register(groups)
+    worksheets.register(groups)
     return parser
 
 

@@ -85,3 +85,29 @@ def _student_text(notebook: pathlib.Path) -> list[str]:
 def test_lessons_show_students_no_machine_ids(notebook: pathlib.Path) -> None:
     found = {m for text in _student_text(notebook) for m in MACHINE_ID.findall(text)}
     assert not found, f"{notebook.name} shows ids: {sorted(found)}"
+
+
+def _checked_code(notebook: pathlib.Path) -> list[str]:
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    sources = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+    return [s for s in sources if s.startswith("# NBVAL_CHECK_OUTPUT")]
+
+
+def test_lesson_four_asks_the_coach_and_checks_its_answer() -> None:
+    lesson = LESSONS / "04_who_wants_what.ipynb"
+    checked = [s for s in _checked_code(lesson) if "coach(" in s]
+    assert checked and "apply_changes(" in checked[0] and "assert" in checked[0]
+    code = json.loads(lesson.read_text(encoding="utf-8"))["cells"]
+    assert any("CoachPanel(" in "".join(c["source"]) for c in code if c["cell_type"] == "code")
+    assert "Ask the coach" in _markdown_of(lesson)
+
+
+def test_lesson_six_plays_the_search_bot() -> None:
+    lesson = LESSONS / "06_streetcar.ipynb"
+    checked = [s for s in _checked_code(lesson) if '"mcts"' in s]
+    assert checked and "iterations=" in checked[0]
+    cells = json.loads(lesson.read_text(encoding="utf-8"))["cells"]
+    code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    assert 'StreetcarLab(seed=2, opponent="mcts")' in code
+    markdown = _markdown_of(lesson)
+    assert "search bot" in markdown and "**Hint**" in markdown

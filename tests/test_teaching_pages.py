@@ -127,3 +127,13 @@ def test_every_lesson_predicts_then_runs_and_says_what_is_next(notebook: pathlib
     assert "**Next:**" in markdown.split("## What you learned")[-1]
     if notebook.stem[:2] in {"02", "03", "05", "06"}:
         assert "What the model leaves out" in markdown and "model_limits.md" in markdown
+
+
+def test_the_guide_names_only_commands_that_exist() -> None:
+    from housing_lab.cli import build_parser
+
+    parser = build_parser()
+    groups = next(a for a in parser._actions if a.dest == "group").choices
+    named = re.findall(r"\bhousing-lab ([a-z-]+)", GUIDE.read_text(encoding="utf-8"))
+    assert {"worksheets", "nb", "lab", "app"} <= set(named)
+    assert set(named) <= set(groups), sorted(set(named) - set(groups))

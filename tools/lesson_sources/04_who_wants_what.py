@@ -9,7 +9,8 @@ CELLS = [
 1. read the 22 constituent cards and say what each group wants;
 2. find pairs of goals that conflict, using thousands of boards;
 3. use an exact search to find the best board a coalition could agree on, and whether every
-   member can avoid a loss.
+   member can avoid a loss;
+4. ask the coach for the fewest changes that would win one group over.
 
 *Time: about 35 minutes.*
 """,
@@ -184,6 +185,103 @@ bar_chart(
     (
         "md",
         r"""
+## Ask the coach: what would win a card over?
+
+The solver answers "what is the best board?". A student at a real board asks something else:
+**what is the smallest thing I could change here so that this group stops losing, or wins?**
+The **coach** answers exactly. A *change* is one square set to a tile or emptied, or one policy
+enacted or repealed; the residents who already live here stay. The coach finds the **fewest
+changes** that reach the goal (and, among those, the cheapest board).
+
+Below, phase 1 has been built and Vacancy Control is in force. For a few cards the coach says
+what to change; the computer then makes those changes and scores the board again, to check.
+It also tries **every single change** (each square set to each tile or emptied, each policy
+switched): when none of them reaches the goal, no answer with fewer changes was missed.
+""",
+    ),
+    (
+        "code",
+        r"""
+# NBVAL_CHECK_OUTPUT
+from housing_lab.north_berkeley.coach import apply_changes, coach
+from housing_lab.north_berkeley.coach_words import changes_words, coach_sentence
+from housing_lab.north_berkeley.policies import POLICIES
+from housing_lab.north_berkeley.scenario import make_scenario
+from housing_lab.north_berkeley.scoring import score_scenario
+from housing_lab.north_berkeley.tiles import default_catalogue
+from housing_lab.errors import HousingLabError
+
+built = {"A1": "tower_market", "B1": "park", "C1": "park",
+         "A2": "townhouse_market", "B2": "garage", "C2": "park"}
+street = make_scenario(built, ["vacancy_control"], seed=4)  # seed 4 places the residents
+
+
+def score_of(scenario, card: str) -> int:
+    return score_scenario(scenario).to_dict()["constituents"][card]["score"]
+
+
+def single_changes(scenario):
+    # every board one change away: a square set to another tile or emptied, a policy switched
+    for square in scenario.layout.squares:
+        for tile in [*default_catalogue(), None]:
+            if scenario.tiles.get(square) != tile:
+                tiles = {q: t for q, t in scenario.tiles.items() if q != square}
+                if tile is not None:
+                    tiles[square] = tile
+                yield tiles, set(scenario.policies)
+    for policy in POLICIES:
+        yield dict(scenario.tiles), set(scenario.policies) ^ {policy}
+
+
+one_away = []
+for tiles, policies in single_changes(street):
+    try:
+        one_away.append(make_scenario(tiles, [p for p in POLICIES if p in policies], seed=4))
+    except HousingLabError:  # a tile that 100% Affordable refuses where it stands
+        pass
+
+print(coach_sentence(coach(street, "stop_the_shadows", "win")))
+rows = []
+for card in ["stop_the_shadows", "landlords", "affordable_housing_orgs", "urbanists"]:
+    answer = coach(street, card, "win")
+    after = score_of(apply_changes(street, answer.changes), card)
+    rows.append({"Card": cards()[card].name, "Score now": answer.now,
+                 "The coach's fewest changes": changes_words(answer.changes),
+                 "Score after them": after,
+                 "Single changes that win it": sum(score_of(s, card) == 1 for s in one_away)})
+coached = pd.DataFrame(rows).set_index("Card")
+assert (coached["Score after them"] == 1).all()
+print(f"{len(one_away)} single changes tried")
+coached
+""",
+    ),
+    (
+        "md",
+        r"""
+Stop the Shadows and the Landlords need only **one** change (and several single changes would
+do). The Affordable Housing Organizations need **two**, and the table proves it: **no** single
+change wins them over. The Urbanists need five: their goal asks a lot of this board.
+
+### Your turn: ask the coach
+
+Pick a card and a goal, press **Ask the coach**, then **Apply** to make the changes on the
+board and watch the card's score flip. **Undo** puts the board back. After applying, ask about
+another card: did winning one group over cost another a point?
+""",
+    ),
+    (
+        "code",
+        r"""
+from housing_lab.widgets.coach_panel import CoachPanel
+
+panel = CoachPanel(street, "stop_the_shadows")
+panel.ask()
+panel
+""",
+    ),
+    (
+        "md",
+        r"""
 ### Things to notice
 
 * Goals about **money** (Fiscal Conservatives, the Developer) conflict with goals about **who is
@@ -192,6 +290,8 @@ bar_chart(
   tall buildings.
 * A coalition that looks impossible can sometimes be satisfied by a clever board: the exact
   search finds it.
+* The coach's answer for one card often costs another card a point: small changes have
+  winners and losers too.
 """,
     ),
     ("md", "## Check yourself"),
@@ -248,17 +348,21 @@ reveal(
 * In the explorer, add cards one by one to a coalition. When does "every card at least 0"
   become impossible?
 * Find the best board for **Urbanists + Stop the Shadows**. Where did the tall buildings go?
+* In the coach, choose the Urbanists, then switch the goal to **Avoid losing**. How many
+  fewer changes does that need?
 
 ### Going further
 
 From a terminal: `housing-lab nb solve --cards developer,urbanists --fix A1=park` prints the
-best board with one square fixed.
+best board with one square fixed, and `housing-lab nb coach board.json --card urbanists`
+asks the coach about a board saved from the lab.
 
 ## What you learned
 
 * Constituents want different things: money, who is housed, what is built where.
 * Thousands of random boards show which goals conflict; an exact search proves what is possible.
 * A coalition's best board is a compromise you can look at and argue about.
+* The coach finds the fewest changes that win one group over; its answer is exact, never a guess.
 
 **Next:** Lesson 5 lets the state step in thousands of times.
 """,

@@ -8,9 +8,10 @@ CELLS = [
 
 1. explain what removing a single-family housing limit does in the game;
 2. predict which building appears where, and with which cubes;
-3. explain why a transit line is worth more when it connects many new buildings.
+3. explain why a transit line is worth more when it connects many new buildings;
+4. say how a search bot chooses a move, and try to beat it.
 
-*Time: about 30 minutes, including a game against the computer.*
+*Time: about 40 minutes, including two games against the computer.*
 """,
     ),
     (
@@ -241,6 +242,52 @@ pd.DataFrame(rows).set_index("Player")
     (
         "md",
         r"""
+## Try to beat the search bot
+
+The greedy bot looks only at **this turn**: it picks the move that improves its score the most
+right now. The **search bot** (`mcts` on screen, short for *Monte Carlo tree search*) looks
+**ahead**. For each of the few moves greedy likes best, it *tries the move* on a copy of the
+game and *plays it out*: both players carry on for a few more turns, and it notes who came out
+ahead. It repeats this many times, spending more tries on the moves that keep looking good, and
+then plays the move that held up best. Searching by trying moves and playing them out is the
+idea behind strong programs for Go and chess-like games.
+
+Does looking ahead pay? Four seeded games, each bot playing first in two of them; the search
+bot gets a small budget of 8 tries a move so this runs in a few seconds:
+""",
+    ),
+    (
+        "code",
+        r"""
+# NBVAL_CHECK_OUTPUT
+SEARCH_GAMES, TRIES = 4, 8
+search_games = play_match(["mcts", "greedy"], SEARCH_GAMES, seed=1, iterations=TRIES)
+search_match = summarise(["mcts", "greedy"], search_games).to_dict()
+print(f"The search bot won {search_match['wins'][0]} of {SEARCH_GAMES} games.")
+pd.DataFrame({f"Games won (of {SEARCH_GAMES})": search_match["wins"],
+              "Average score": search_match["mean_scores"]},
+             index=["Search bot", "Greedy bot"])
+""",
+    ),
+    (
+        "md",
+        r"""
+Now play it yourself: you are **Purple**, the search bot is **Red**. It thinks for a moment
+before each move (it uses its full budget of 24 tries a move here). Stuck? Press **Hint**: the
+board shows a suggested move (its lines dashed, its house ringed) and says why, but does
+**not** play it; you decide.
+""",
+    ),
+    (
+        "code",
+        r"""
+search_lab = StreetcarLab(seed=2, opponent="mcts")
+search_lab
+""",
+    ),
+    (
+        "md",
+        r"""
 ### Things to notice
 
 * A house you remove is worth nothing until your line touches buildings of its colour.
@@ -304,11 +351,14 @@ reveal(
         r"""
 ### Things to try
 
-* Play against `opponent="random"`, then `"greedy"`. What does the greedy bot do differently?
+* Play against `opponent="random"`, then `"greedy"`, then `"mcts"`. What does the greedy bot
+  do differently?
   *Look for:* it draws only one or two separate lines (each costs 10) and steers them towards
   buildings of the colours it has removed.
 * Play with a classmate on one screen: `StreetcarLab(seed=2, opponent=None)`.
 * Change the penalty: `StreetcarLab(seed=1, penalty=5)`. Do you draw more separate lines?
+* Against the search bot, watch which house it removes. Does it ever leave you a building you
+  could have connected?
 
 ### Going further
 
@@ -321,6 +371,8 @@ many games and saves each as a record you can load back into the lab (**Load gam
 * Cubes follow the colours of the houses around them.
 * Lines matter: points come only from buildings your lines connect, and scattered lines cost.
   With the same houses and the same number of lines, a line that reaches the buildings wins.
+* A bot that looks ahead, by trying moves and playing them out, beats one that only looks at
+  this turn.
 * Single-family zoning began in Berkeley in 1916; Berkeley and California have been undoing it
   since 2021.
 
