@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from housing_lab.errors import HousingLabError, shown
-from housing_lab.streetcar import PLAYERS, Game, Move
+from housing_lab.streetcar import Game, Move
 
 
 def rewound(game: Game) -> tuple[Game, list[Move]]:
@@ -59,4 +59,4 @@ class ReplayCursor:
             game.push(moves[len(game.move_stack)])
         if index == 0:
             return "The start of the game."
-        return f"Move {index} of {self.total} ({PLAYERS[(index - 1) % 2]}): {describe(game)}"
+        return f"Move {index} of {self.total}: {describe(game)}"
