@@ -174,7 +174,9 @@ def play_whole_game(page: Any, name: str) -> None:
     assert game.state.tiles["A1"] == "tower_public" and game.state.tiles["C1"] == "park"
     assert final["finals"] == {p: [s.total, s.minus_cards] for p, s in game.final_scores().items()}
     assert final["winners"].split("|") == game.winners()
-    assert bar_values(final["bars"]) == chart_rows(outcomes_so_far(game.result().move_in))
+    expected = chart_rows(outcomes_so_far(game.result().move_in))
+    # the chart is drawn again for the scores and its bars grow from 0: wait for them
+    wait_until(page, lambda s: bar_values(s["bars"]) == expected, "the final chart")
 
 
 CELLS_LAB = [
@@ -355,8 +357,14 @@ def walk_stages(page: Any, name: str, height: int, strict: bool) -> dict[str, di
     wait_stage(page, "phase2")
     page.click('[data-square="A1"]')
     check("phase2")
+    page.click('[data-action="timer-toggle"]')  # the countdown runs ...
+    page.wait_for_selector('.hl-gt-clock-status:has-text("Negotiating")')
     page.click('[data-action="call-now"]')
     wait_until(page, lambda s: len(s["tiles"]) == 9, "the state filling phase 2")
+    page.wait_for_selector('.hl-gt-clock-status:has-text("Negotiation over")')  # ... and stops
+    stopped = page.locator("[data-timer]").inner_text()
+    time.sleep(1.2)
+    assert page.locator("[data-timer]").inner_text() == stopped == "0:00"
     page.click('[data-action="next"]')
     wait_stage(page, "movein")
     page.wait_for_selector(".hl-movein-chart rect.bar")

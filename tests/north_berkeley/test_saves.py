@@ -70,6 +70,7 @@ def finished(players: int = 3, seed: int = 5) -> Game:
 
 
 # --- round trips ------------------------------------------------------------------------------
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(2, 6), st.integers(0, 2**40), st.data())
 def test_round_trip_of_random_games_and_their_prefixes(players: int, seed: int, data) -> None:
@@ -87,6 +88,7 @@ def test_round_trip_of_random_games_and_their_prefixes(players: int, seed: int, 
         assert Game.from_json(reordered).to_json() == text
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(2, 6), st.integers(0, 10**6), st.integers(0, 60), st.randoms())
 def test_round_trip_of_random_walks_with_undo(players, seed, steps, rng: random.Random) -> None:
@@ -276,6 +278,7 @@ JSON = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 10**6), st.integers(0, 40), JSON, st.booleans())
 def test_any_value_anywhere_is_loaded_or_refused_in_one_line(seed, where, value, old) -> None:

@@ -135,6 +135,7 @@ def test_a_save_loaded_and_saved_again_is_identical_whatever_the_key_order(tmp_p
     assert [t["name"] for t in resumed.view["teams"]] == ["Red", "Blue", "Green", "Orange"]
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(2, 6), st.integers(0, 10**6))
 def test_random_games_round_trip_through_the_table(players: int, seed: int) -> None:
@@ -253,3 +254,45 @@ def test_browser_messages_of_the_wrong_shape_only_say_why() -> None:
 def test_saves_module_is_what_the_table_writes() -> None:
     table = table_in_the_draft()
     assert table.state == saves.save_dict(table.game, {"hidden_hands": True})
+
+
+ANY_VALUE = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**80), 2**80),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=12),
+    st.sampled_from(["Red", "Blue", "B1", "A1", "park", "developer", "adu", "."]),
+    st.lists(st.sampled_from(["Red", "Blue", "Green", "Orange", "adu", 3, None]), max_size=5),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=2),
+    st.builds(object),
+)
+METHODS: dict[str, Callable[[GameTable, Any, Any], Any]] = {
+    "place": lambda t, a, b: t.place(a, b),
+    "clear": lambda t, a, b: t.clear(a),
+    "call_state": lambda t, a, b: t.call_state(a),
+    "next_phase": lambda t, a, b: t.next_phase(a),
+    "redraw": lambda t, a, b: t.redraw(a),
+    "pick": lambda t, a, b: t.pick(a, b),
+    "enact": lambda t, a, b: t.enact(a),
+    "set_tie_order": lambda t, a, b: t.set_tie_order(a),
+    "reveal": lambda t, a, b: t.reveal(a),
+    "offer_handout": lambda t, a, b: t.offer_handout(a),
+    "load": lambda t, a, b: t.load(a),
+    "start": lambda t, a, b: t.start(a, b),
+}
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(list(METHODS)), ANY_VALUE, ANY_VALUE, st.booleans())
+def test_any_argument_is_accepted_or_refused_in_one_line(name, first, second, drafting) -> None:
+    """Hunt: arbitrary values for every public method; a refusal is one line and changes
+    nothing (the message line aside)."""
+    table = table_in_the_draft() if drafting else GameTable(teams=["Red", "Blue"], seed=3)
+    before = snapshot(table)
+    try:
+        METHODS[name](table, first, second)
+    except HousingLabError as error:
+        one_line(error)
+        assert snapshot(table) == before
