@@ -68,9 +68,8 @@ class NorthBerkeleyRoom(RoomGame):
     def prepare(
         self, game: Game, info: RoomInfo, role: Role, action: object, clock: Clock
     ) -> dict[str, Any]:
-        own = isinstance(action, dict) and action.get("action") in OWN_PLAYER_KINDS
-        if role.team is not None and own and "player" not in action:  # type: ignore[operator]
-            action = {**action, "player": role.team}  # type: ignore[dict-item]  # acts for itself
+        if isinstance(action, dict) and action.get("action") in OWN_PLAYER_KINDS and role.team:
+            action = {"player": role.team, **action}  # a team's redraw or pick: its own, unsaid
         kind, fields = check_action(action)
         if role.team is None:
             if kind not in TEACHER_KINDS:

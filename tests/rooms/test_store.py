@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import sys
 
 import pytest
 
@@ -258,3 +259,19 @@ def test_store_urls_are_checked() -> None:
     for url in ("mysql://x", "rooms.sqlite", "sqlite:///", "sqlite:///:memory:", 3):
         with pytest.raises(RoomError):
             open_store(url)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the XDG data folder is Linux's")
+def test_sqlite_store_uses_wal_and_the_data_folder_by_default(tmp_path, monkeypatch) -> None:
+    import sqlite3
+
+    from housing_lab.rooms import default_store_url
+
+    monkeypatch.delenv("HOUSING_LAB_ROOMS", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    url = default_store_url()
+    assert url == "sqlite:///" + str(tmp_path / "data" / "housing-lab" / "rooms.sqlite")
+    with open_store() as store:
+        store.create_room(TEAMS, seed=1)
+    path = tmp_path / "data" / "housing-lab" / "rooms.sqlite"
+    assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone() == ("wal",)
