@@ -43,7 +43,8 @@ class CoachPanel(ipywidgets.VBox):
         self.target = ipywidgets.Dropdown(
             options=options,
             description="Coach:",
-            layout=ipywidgets.Layout(width="300px"),
+            layout=ipywidgets.Layout(width="360px"),
+            style={"description_width": "50px"},
         )
         self.target.add_class("hl-coach-target")
         self.target.observe(self._target_changed, names="value")
@@ -59,7 +60,7 @@ class CoachPanel(ipywidgets.VBox):
         self.undo_button.on_click(lambda _: self.on_undo and self.on_undo())
         self.apply_button.disabled = True
         self.undo_button.disabled = True
-        self.answer = ipywidgets.HTML()
+        self.answer = ipywidgets.HTML(layout=ipywidgets.Layout(flex="1 1 auto", min_width="0"))
         self.answer.add_class("hl-coach-answer")
         row = ipywidgets.HBox(
             [self.target, self.win_button, self.no_loss_button],
@@ -80,7 +81,9 @@ class CoachPanel(ipywidgets.VBox):
     @staticmethod
     def _button(label: str, css: str, style: str) -> ipywidgets.Button:
         button = ipywidgets.Button(
-            description=label, button_style=style, layout=ipywidgets.Layout(width="auto")
+            description=label,
+            button_style=style,
+            layout=ipywidgets.Layout(width="auto", flex="0 0 auto", margin="2px 4px"),
         )
         button.add_class(css)
         return button

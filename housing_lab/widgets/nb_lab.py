@@ -35,7 +35,11 @@ from housing_lab.north_berkeley.coach import (
     check_goal,
 )
 from housing_lab.north_berkeley.coach import coach as coach_for
-from housing_lab.north_berkeley.coach_words import changes_words, coach_sentence, hand_sentence
+from housing_lab.north_berkeley.coach_words import (
+    changes_words,
+    coach_sentence,
+    hand_sentence,
+)
 from housing_lab.north_berkeley.constituents import cards
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.facts import spending
@@ -67,6 +71,7 @@ from housing_lab.widgets.nb_changes import (
     changed_keys,
     describe_change,
     in_words,
+    score_word,
     short_change,
     vacancy_phrases,
 )
@@ -411,8 +416,16 @@ class NorthBerkeleyLab(ipywidgets.VBox):
                     "this advice was for another board (it changed since): ask the coach again"
                 )
         words = changes_words(changes, self.catalogue)
-        self._commit(after, f"Applied the coach's advice: {words[:1].lower()}{words[1:]}.")
-        self.coach_panel.show_answer(f"Applied. {self.last_change}", can_apply=False)
+        words = f"{words[:1].lower()}{words[1:]}"
+        self._commit(after, f"Applied the coach's advice: {words}.")
+        scores = self._result_dict["constituents"]
+        if isinstance(answer, CoachAnswer):
+            now = f"{self._names[answer.card]} now {score_word(scores[answer.card]['score'])}"
+        else:
+            now = f"this hand's total is now {sum(scores[c]['score'] for c in answer.cards)}"
+        self.coach_panel.show_answer(
+            f"Applied: {words}; {now}. Undo takes it back.", can_apply=False
+        )
 
     def undo(self) -> None:
         """Put the board back exactly as it was before the last change (any action: a tile, a

@@ -84,6 +84,8 @@ def test_the_panel_buttons_drive_the_same_actions() -> None:
     lab.coach_panel.apply_button.click()
     assert lab.result["constituents"][card]["score"] == 1
     assert lab.coach_panel.apply_button.disabled
+    shown_text = lab.coach_panel.answer.value
+    assert "Applied: " in shown_text and "now +1" in shown_text
     lab.coach_panel.undo_button.click()
     assert lab.scenario == NorthBerkeleyLab(seed=3).scenario
 
