@@ -9,8 +9,10 @@ and homes that changed.
 
 One screen (docs/nb_lab.md): the board with its palette on the left; the last change, the
 "who is housed" chart and the policies on the right; cards, new homes, compare, policy
-explanations and files in tabs below. A tile click goes: the board's message ->
-`_on_board_action` here -> `place` -> the engine's `make_scenario` / `score_scenario`.
+explanations and files in tabs below. The scoreboard tab starts with the coach
+(`nb_coach`): ask how a card could win, apply the advice as one action, undo any action.
+A tile click goes: the board's message -> `_on_board_action` here -> `place` -> the engine's
+`make_scenario` / `score_scenario`.
 """
 
 from __future__ import annotations
