@@ -18,9 +18,14 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from housing_lab.north_berkeley.names import VACANT_NAMES
+
 INCOMES = ("high", "middle", "low")
 MAX_CARDS_NAMED = 2
 NO_CHANGE = "No change in who has a home or in any card's score."
+SHORT_CHARS = 100
+"""The shown "What changed" line's length: two lines of the lab's 430 px column at 1366x768
+(measured in tests/browser/test_nb_lab_browser.py); the full sentence is its tooltip."""
 
 
 def _people(count: int, income: str) -> str:
@@ -48,14 +53,14 @@ def housing_phrases(before: Mapping[str, Any], after: Mapping[str, Any]) -> list
             left.append((-housed, income))
         elif displaced > 0:
             moved.append((displaced, income))
-    phrases = []
+    phrases = []  # (how many people, phrase): the biggest change is said first
     if found:
-        phrases.append(f"{_incomes(found)} found a home")
+        phrases.append((sum(n for n, _ in found), f"{_incomes(found)} found a home"))
     if left:
-        phrases.append(f"{_incomes(left)} had to leave")
+        phrases.append((sum(n for n, _ in left), f"{_incomes(left)} had to leave"))
     if moved:
-        phrases.append(f"{_incomes(moved)} displaced (and rehoused)")
-    return phrases
+        phrases.append((sum(n for n, _ in moved), f"{_incomes(moved)} displaced (and rehoused)"))
+    return [text for _, text in sorted(phrases, key=lambda p: -p[0])]
 
 
 def score_word(score: int) -> str:
@@ -95,22 +100,66 @@ def building_phrases(before: Mapping[str, Any], after: Mapping[str, Any]) -> lis
     return phrases
 
 
+def vacancy_phrases(result: Mapping[str, Any]) -> list[str]:
+    """ "3 new low income homes stay empty", per kind of home left empty (the result's
+    `vacant`; results without it say nothing)."""
+    phrases = []
+    for kind, count in result.get("vacant", {}).items():
+        if count:
+            noun = VACANT_NAMES[kind]
+            noun = noun if count > 1 else noun[:-1]  # "homes" -> "home", "ADUs" -> "ADU"
+            phrases.append(f"{count} {noun} {'stay' if count > 1 else 'stays'} empty")
+    return phrases
+
+
+def change_phrases(
+    before: Mapping[str, Any],
+    after: Mapping[str, Any],
+    names: Mapping[str, str] | None = None,
+    hand: Sequence[str] | None = None,
+) -> list[str]:
+    """The sentence's parts, most important first: people (the biggest change first), cards,
+    building and money, then the homes that stay empty. Empty: nothing anyone sees moved."""
+    people = housing_phrases(before, after)
+    cards = card_phrases(before, after, names, hand)
+    building = building_phrases(before, after)
+    if not (people or cards):
+        if not building:
+            return []
+        building = [*building, "no change in who has a home or in any score"]
+    return people + cards + building + vacancy_phrases(after)
+
+
 def describe_change(
     before: Mapping[str, Any],
     after: Mapping[str, Any],
     names: Mapping[str, str] | None = None,
     hand: Sequence[str] | None = None,
 ) -> str:
-    """One sentence: people first, then cards, then homes and money."""
-    people = housing_phrases(before, after)
-    cards = card_phrases(before, after, names, hand)
-    building = building_phrases(before, after)
-    if not (people or cards):
-        if not building:
-            return NO_CHANGE
-        return f"{_capital('; '.join(building))}; no change in who has a home or in any score."
-    text = "; ".join(people + cards + building)
-    return f"{_capital(text)}."
+    """One sentence: people first, then cards, then homes and money, then empty homes."""
+    phrases = change_phrases(before, after, names, hand)
+    if not phrases:
+        empty = vacancy_phrases(after)
+        return NO_CHANGE if not empty else f"{NO_CHANGE[:-1]}; {'; '.join(empty)}."
+    return f"{_capital('; '.join(phrases))}."
+
+
+def short_change(done: str, phrases: Sequence[str], limit: int = SHORT_CHARS) -> str:
+    """The shown line: the whole sentence when it fits in `limit` characters; otherwise the
+    effects without the action (the board's message line says it), the biggest first, the rest
+    folded: "4 more low income residents found a home; Urbanists now +1, and 3 more changes."."""
+    if not phrases:
+        return done
+    whole = f"{done} {_capital('; '.join(phrases))}."
+    if len(whole) <= limit:
+        return whole
+    for kept in range(len(phrases), 0, -1):
+        rest = len(phrases) - kept
+        tail = f", and {rest} more change{'s' if rest > 1 else ''}" if rest else ""
+        text = f"{_capital('; '.join(phrases[:kept]))}{tail}."
+        if len(text) <= limit or kept == 1:
+            return text
+    return whole  # pragma: no cover - the loop always returns
 
 
 def _capital(text: str) -> str:

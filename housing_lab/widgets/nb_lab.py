@@ -9,8 +9,10 @@ and homes that changed.
 
 One screen (docs/nb_lab.md): the board with its palette on the left; the last change, the
 "who is housed" chart and the policies on the right; cards, new homes, compare, policy
-explanations and files in tabs below. A tile click goes: the board's message ->
-`_on_board_action` here -> `place` -> the engine's `make_scenario` / `score_scenario`.
+explanations and files in tabs below. The scoreboard tab starts with the coach
+(`nb_coach`): ask how a card could win, apply the advice as one action, undo any action.
+A tile click goes: the board's message -> `_on_board_action` here -> `place` -> the engine's
+`make_scenario` / `score_scenario`.
 """
 
 from __future__ import annotations
@@ -27,6 +29,19 @@ import ipywidgets
 
 from housing_lab.errors import HousingLabError, shown
 from housing_lab.jsonio import read_bytes
+from housing_lab.north_berkeley.coach import (
+    CoachAnswer,
+    HandAdvice,
+    apply_changes,
+    best_change_for_hand,
+    check_goal,
+)
+from housing_lab.north_berkeley.coach import coach as coach_for
+from housing_lab.north_berkeley.coach_words import (
+    changes_words,
+    coach_sentence,
+    hand_sentence,
+)
 from housing_lab.north_berkeley.constituents import cards
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.facts import spending
@@ -53,8 +68,17 @@ from housing_lab.north_berkeley.scoring import ScenarioResult, score_as_is, scor
 from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
 from housing_lab.widgets.common import JsonSource, save_json
 from housing_lab.widgets.nb_board import NorthBerkeleyBoard
-from housing_lab.widgets.nb_changes import changed_keys, describe_change, in_words
+from housing_lab.widgets.nb_changes import (
+    change_phrases,
+    changed_keys,
+    describe_change,
+    in_words,
+    score_word,
+    short_change,
+    vacancy_phrases,
+)
 from housing_lab.widgets.nb_charts import HomesChart, OutcomeChart
+from housing_lab.widgets.nb_coach import CoachPanel
 from housing_lab.widgets.nb_compare import ComparePanel
 from housing_lab.widgets.nb_policies import PolicyPanel
 from housing_lab.widgets.nb_scoreboard import Scoreboard
@@ -65,14 +89,20 @@ FIRST_HINT = "Nothing changed yet: click a square, then a building; or tick a po
 TABS = ("Who is pleased", "New homes", "Compare", "Policies", "Save and load")
 HOMES_TAB = 1
 COMPARE_TAB = 2
+UNDO_STEPS = 100  # boards kept for `undo` (a scenario is small)
 
 
 def summary(result: Mapping[str, Any]) -> str:
+    """Who is housed, the spending, and the homes that stay empty, in one or two sentences."""
     housed = result["housed"]
-    return (
+    text = (
         f"Housed: {housed['high']} high, {housed['middle']} middle, {housed['low']} low "
         f"income (of {RESIDENTS_PER_INCOME} each). Spending ${result['spending']:g}."
     )
+    empty = vacancy_phrases(result)
+    if empty:
+        text += f" {'; '.join(empty)}."
+    return text[:1].upper() + text[1:]
 
 
 def describe(scenario: Scenario) -> str:
@@ -165,6 +195,10 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         self._names = display_names(self.catalogue)
         self._refusals: dict[tuple[frozenset[str], int], str] = {}
         self.last_change = FIRST_HINT
+        self.last_change_shown = FIRST_HINT
+        self._history: list[Scenario] = []
+        self.coach_answer: CoachAnswer | HandAdvice | None = None
+        self.coach_text = ""
 
         self.board = NorthBerkeleyBoard(compact=True)
         self.board.on_action = self._on_board_action
@@ -173,6 +207,10 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         self.outcome_chart = OutcomeChart(width=420, height=290)
         self.homes_chart = HomesChart()
         self.scoreboard = Scoreboard(hand)
+        self.coach_panel = CoachPanel(self.scoreboard.hand, hand_chosen=hand is not None)
+        self.coach_panel.on_ask = self._on_coach_ask
+        self.coach_panel.on_apply = self._on_coach_apply
+        self.coach_panel.on_undo = self._on_undo
         self.compare = ComparePanel()
         self.compare.on_keep = lambda: self.keep_snapshot()
         self.compare.on_clear = self.clear_snapshot
@@ -230,7 +268,13 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         )
         self._homes_box = ipywidgets.VBox([])  # filled when first shown (bqplot needs a size)
         self.tabs = ipywidgets.Tab(
-            [self.scoreboard, self._homes_box, self.compare, explained, self.toolbar],
+            [
+                ipywidgets.VBox([self.coach_panel, self.scoreboard]),
+                self._homes_box,
+                self.compare,
+                explained,
+                self.toolbar,
+            ],
             titles=TABS,
         )
         self.tabs.observe(self._tab_shown, names="selected_index")
@@ -321,6 +365,79 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         self.compare.clear_snapshot()
         self._show_compare()
 
+    # --- the coach (docs/coach.md) and undo ------------------------------------------------
+    def coach(self, card: str | Sequence[str], goal: str = "win") -> CoachAnswer | HandAdvice:
+        """Ask the coach about this board: for a card id, the fewest changes after which it
+        meets `goal` ("win" or "no-loss"); for a list of card ids (a hand), the one change that
+        raises their total most. Shown in the scoreboard tab; `apply_coach` applies it."""
+        with self._shown_on_board():
+            goal = check_goal(goal)
+            if isinstance(card, str):
+                answer: CoachAnswer | HandAdvice = coach_for(
+                    self._scenario, card, goal, options=self.options
+                )
+                text = coach_sentence(answer, self.catalogue)
+                can_apply = bool(answer.changes)
+            elif isinstance(card, Sequence) and not isinstance(card, bytes):
+                hand = _check_hand(list(card)) or []
+                answer = best_change_for_hand(self._scenario, hand, options=self.options)
+                text = hand_sentence(answer, self.catalogue)
+                can_apply = answer.change is not None
+            else:
+                raise HousingLabError(
+                    f"the coach needs a card id or a list of card ids, got {shown(card)}"
+                )
+        self.coach_answer, self.coach_text = answer, text
+        self.coach_panel.show_answer(text, can_apply)
+        return answer
+
+    def apply_coach(self, answer: CoachAnswer | HandAdvice | None = None) -> None:
+        """Make the coach's changes (default: the last answer shown) as one lab action, so the
+        change sentence, the chart's ghost bars and the board's highlights show what it did.
+        `undo` takes it back. Refused, with the board unchanged, if the answer has nothing to
+        apply or was given for another board."""
+        with self._shown_on_board():
+            answer = self.coach_answer if answer is None else answer
+            if not isinstance(answer, (CoachAnswer, HandAdvice)):
+                raise HousingLabError(f"apply_coach needs the coach's answer, got {shown(answer)}")
+            if isinstance(answer, CoachAnswer):
+                if answer.changes is None:
+                    raise HousingLabError(f"nothing to apply: {answer.reason}")
+                changes = answer.changes
+            else:
+                if answer.change is None:
+                    raise HousingLabError(f"nothing to apply: {answer.reason}")
+                changes = (answer.change,)
+            if not changes:
+                raise HousingLabError("nothing to apply: the card already meets the goal")
+            after = apply_changes(self._scenario, changes)
+            if answer.scenario_after is None or (
+                after.to_dict() != answer.scenario_after.to_dict()
+            ):
+                raise HousingLabError(
+                    "this advice was for another board (it changed since): ask the coach again"
+                )
+        words = changes_words(changes, self.catalogue)
+        words = f"{words[:1].lower()}{words[1:]}"
+        self._commit(after, f"Applied the coach's advice: {words}.")
+        scores = self._result_dict["constituents"]
+        if isinstance(answer, CoachAnswer):
+            now = f"{self._names[answer.card]} now {score_word(scores[answer.card]['score'])}"
+        else:
+            now = f"this hand's total is now {sum(scores[c]['score'] for c in answer.cards)}"
+        self.coach_panel.show_answer(
+            f"Applied: {words}; {now}. Undo takes it back.", can_apply=False
+        )
+
+    def undo(self) -> None:
+        """Put the board back exactly as it was before the last change (any action: a tile, a
+        policy, a reshuffle, a load, the coach's advice)."""
+        if not self._history:
+            with self._shown_on_board():
+                raise HousingLabError("nothing to undo: the board has not changed yet")
+        previous = self._history.pop()
+        self._commit(previous, "Undid the last change.", record=False)
+
     # --- internals ------------------------------------------------------------------------
     @contextlib.contextmanager
     def _shown_on_board(self) -> Iterator[None]:
@@ -345,14 +462,27 @@ class NorthBerkeleyLab(ipywidgets.VBox):
             scenario = make_scenario(layout=self.site, catalogue=self.catalogue, **values)
         self._commit(scenario, done, select)
 
-    def _commit(self, scenario: Scenario, done: str, select: str | None = None) -> None:
+    def _commit(
+        self, scenario: Scenario, done: str, select: str | None = None, record: bool = True
+    ) -> None:
+        """Keep `scenario` (engine-validated), remember the one before for `undo` (unless this
+        is the undo), and show what changed."""
+        result = score_scenario(scenario, self.options)
         previous = self._result_dict
+        if record:
+            self._history = [*self._history[-(UNDO_STEPS - 1) :], self._scenario]
         self._previous = self._result
         self._scenario = scenario
-        self._result = score_scenario(scenario, self.options)
-        self._result_dict = self._result.to_dict()
-        change = describe_change(previous, self._result_dict, self._names, self.scoreboard.hand)
+        self._result = result
+        self._result_dict = result.to_dict()
+        hand = self.scoreboard.hand
+        change = describe_change(previous, self._result_dict, self._names, hand)
         self.last_change = f"{done} {change}"
+        phrases = change_phrases(previous, self._result_dict, self._names, hand)
+        self.last_change_shown = short_change(done, phrases) if phrases else self.last_change
+        if self.coach_answer is not None:  # its advice was for the board before
+            self.coach_answer = None
+            self.coach_panel.show_answer("The board changed: ask the coach again.", False)
         self._refresh(previous, done, select)
 
     def _refresh(
@@ -367,9 +497,11 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         self.outcome_chart.update(result, previous=previous)
         self.change_line.value = (
             "<div style='font-size:14px;line-height:1.3;min-height:2.6em;padding:4px 8px;"
-            "background:#fff8e1;border-left:4px solid #d55e00;border-radius:4px'>"
-            f"<b>What changed:</b> {html.escape(self.last_change)}</div>"
+            "background:#fff8e1;border-left:4px solid #d55e00;border-radius:4px' "
+            f"title='{html.escape(self.last_change, quote=True)}'>"
+            f"<b>What changed:</b> {html.escape(self.last_change_shown)}</div>"
         )
+        self.coach_panel.show_undo(bool(self._history))
         with self.board.hold_sync():
             self.board.show_result(self._result)
             self.board.changed = self._changed_places()
@@ -466,6 +598,18 @@ class NorthBerkeleyLab(ipywidgets.VBox):
     def _on_policy_toggle(self, policy: str, enabled: bool) -> None:
         with contextlib.suppress(HousingLabError):
             self.set_policy(policy, enabled)
+
+    def _on_coach_ask(self, target: str | list[str], goal: str) -> None:
+        with contextlib.suppress(HousingLabError):  # shown on the board already
+            self.coach(target, goal)
+
+    def _on_coach_apply(self) -> None:
+        with contextlib.suppress(HousingLabError):
+            self.apply_coach()
+
+    def _on_undo(self) -> None:
+        with contextlib.suppress(HousingLabError):
+            self.undo()
 
     def _on_upload_text(self, text: str) -> None:
         with contextlib.suppress(HousingLabError):  # shown on the board already

@@ -100,6 +100,14 @@ GEOMETRY = """(parts) => {
   return {view, boxes};
 }"""
 
+CHANGE_LINE_LINES = """() => {
+  const box = document.querySelector('.hl-nb-lab .hl-last-change div[title]');
+  const style = getComputedStyle(box);
+  const text = box.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+  return Math.round(text / parseFloat(style.lineHeight));
+}"""
+"""How many lines the "What changed" text takes (its box has a two-line minimum height)."""
+
 SHOW_LAB = """() => {
   const lab = document.querySelector('.hl-nb-lab');
   lab.scrollIntoView({block: 'start'});

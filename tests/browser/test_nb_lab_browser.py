@@ -11,6 +11,10 @@ import pathlib
 
 import pytest
 
+from housing_lab.north_berkeley import scenario_from_dict
+from housing_lab.north_berkeley.coach import coach
+from housing_lab.north_berkeley.coach_words import coach_sentence
+from housing_lab.north_berkeley.constituents import CARD_IDS, cards
 from housing_lab.widgets.nb_changes import machine_ids
 
 from .harness import (
@@ -23,7 +27,14 @@ from .harness import (
     voila,
     write_notebook,
 )
-from .nb_page import SHOW_LAB, outside_view, read_page, visible_words, wait_until_page_shows
+from .nb_page import (
+    CHANGE_LINE_LINES,
+    SHOW_LAB,
+    outside_view,
+    read_page,
+    visible_words,
+    wait_until_page_shows,
+)
 
 CELLS = [
     "from housing_lab.widgets import NorthBerkeleyLab\nlab = NorthBerkeleyLab(seed=1)\nlab",
@@ -57,7 +68,7 @@ def on_one_screen(page, step: str) -> None:
     assert problems == [], f"after {step}: {problems}"
 
 
-def play_with_the_lab(page, name: str, geometry: bool = True, scroll: bool = True) -> None:
+def play_with_the_lab(page, name: str, geometry: bool = True, scroll: bool = True) -> dict:
     """Click a square and a tile, toggle a policy, try a refused tile; check each step.
 
     With `geometry`, the board, palette, chart, policies and last-change line must stay inside
@@ -127,6 +138,39 @@ def play_with_the_lab(page, name: str, geometry: bool = True, scroll: bool = Tru
     saved = json.loads(pathlib.Path(download.value.path()).read_text())
     assert saved["tiles"] == scenario["tiles"]
     assert sorted(saved["policies"]) == sorted(scenario["policies"])
+    return scenario
+
+
+def ask_the_coach(page, scenario: dict, name: str) -> None:
+    """Scoreboard tab: ask how a card could win, check the sentence is the engine coach's,
+    Apply (the board, chart and change line follow), then Undo back to the same board."""
+    board = scenario_from_dict({**scenario, "seed": 1})
+    card, answer = next(
+        (c, a) for c in CARD_IDS if (a := coach(board, c, "win")).changes and len(a.changes) > 1
+    )
+    page.get_by_role("tab", name="Who is pleased").click()
+    page.locator(".hl-coach-target select").select_option(label=cards()[card].name)
+    page.locator(".hl-coach-win").click()
+    sentence = coach_sentence(answer)
+    page.wait_for_selector(f".hl-coach-answer:has-text({json.dumps(sentence)})")
+    screenshot(page, f"{name}-asked")
+    page.locator(".hl-coach-apply").click()
+    applied = answer.scenario_after.to_dict()
+    applied = {"tiles": applied["tiles"], "policies": applied["policies"], "seed": 1}
+    wait_until_page_shows(page, applied)
+    page.wait_for_selector('.hl-nb-board .hl-message:has-text("Applied the coach\'s advice")')
+    assert page.locator(".hl-nb-board .hl-changed").count() >= len(answer.changes)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.evaluate(SHOW_LAB)
+    page.wait_for_timeout(300)
+    on_one_screen(page, "applying the coach's advice")
+    lines = page.evaluate(CHANGE_LINE_LINES)
+    assert lines <= 2, f"the 'What changed' line takes {lines} lines"
+    title = page.locator(".hl-last-change div[title]").get_attribute("title")
+    assert title and title.startswith("Applied the coach's advice"), title
+    screenshot(page, f"{name}-applied")
+    page.locator(".hl-coach-undo").click()
+    wait_until_page_shows(page, scenario)
 
 
 def check_watch(watch: PageWatch, ignore: tuple[str, ...] = FOREIGN_ERRORS) -> None:
@@ -185,7 +229,8 @@ def test_lab_app_in_voila_fits_one_screen(browser, tmp_path: pathlib.Path) -> No
             watch.attach(page)
             page.goto(url)
             page.wait_for_selector('.hl-nb-lab [data-square="A1"]', timeout=90_000)
-            play_with_the_lab(page, f"nb-lab-voila-{size}", scroll=False)
+            scenario = play_with_the_lab(page, f"nb-lab-voila-{size}", scroll=False)
+            ask_the_coach(page, scenario, f"nb-lab-coach-{size}")
             check_watch(watch)
             page.close()
 

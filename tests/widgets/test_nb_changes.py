@@ -14,6 +14,8 @@ from housing_lab.widgets.nb_changes import (
     machine_ids,
     outcome_deltas,
     score_word,
+    short_change,
+    vacancy_phrases,
 )
 
 NAMES = {card_id: card.name for card_id, card in cards().items()}
@@ -83,3 +85,58 @@ def test_changed_keys_and_in_words() -> None:
     text = "affordable_100 refuses A3 (tower_market); tower_market_x stays"
     assert in_words(text, names) == "100% A refuses A3 (Market Rate Tower); tower_market_x stays"
     assert machine_ids("Placed tower_market on B1; high income") == ["tower_market"]
+
+
+def test_empty_homes_are_said_when_non_zero() -> None:
+    base = {
+        "housed": dict.fromkeys(("high", "middle", "low"), 4),
+        "displaced": dict.fromkeys(("high", "middle", "low"), 0),
+        "new_homes": {"total": 8},
+        "spending": 2,
+        "constituents": {},
+    }
+    none_empty = {**base, "vacant": {"market": 0, "middle": 0, "low": 0, "adu": 0}}
+    assert vacancy_phrases(none_empty) == []
+    empty = {**base, "vacant": {"market": 0, "middle": 1, "low": 3, "adu": 2}}
+    assert vacancy_phrases(empty) == [
+        "1 new middle income home stays empty",
+        "3 new low income homes stay empty",
+        "2 ADUs stay empty",
+    ]
+    after = {**empty, "housed": {**base["housed"], "low": 6}}
+    sentence = describe_change(base, after)
+    assert sentence.endswith("3 new low income homes stay empty; 2 ADUs stay empty.")
+    assert describe_change(none_empty, none_empty) == NO_CHANGE
+    assert "3 new low income homes stay empty" in describe_change(empty, empty)
+
+
+def test_engine_vacancies_reach_the_sentence() -> None:
+    before = result()
+    after = result(dict.fromkeys(("A1", "B1", "C1", "A2"), "tower_public"))
+    empty = sum(after["vacant"].values())
+    assert empty, "this board must leave homes empty, or the test proves nothing"
+    assert vacancy_phrases(after) == ["4 new low income homes stay empty"]
+    assert vacancy_phrases(after)[0] in describe_change(before, after, NAMES)
+
+
+def test_short_change_leads_with_the_biggest_and_folds_the_rest() -> None:
+    before = {
+        "housed": {"high": 12, "middle": 0, "low": 0},
+        "displaced": dict.fromkeys(("high", "middle", "low"), 0),
+    }
+    after = {**before, "housed": {"high": 11, "middle": 0, "low": 4}}
+    assert housing_phrases(before, after)[0].startswith("4 more low")  # 4 before 1
+    phrases = [
+        "4 more low income residents found a home",
+        "1 more high income resident had to leave",
+        "Urbanists now +1",
+        "spending $2 → $6",
+    ]
+    done = "Replaced the Market Rate Tower on C1 with the Mixed Income Tower."
+    text = short_change(done, phrases, limit=100)
+    assert len(text) <= 100 and text.startswith("4 more low income residents found a home")
+    assert text.endswith(", and 3 more changes.")  # two people phrases pass 100 characters
+    assert short_change("Placed the Park on C3.", phrases[2:], limit=100) == (
+        "Placed the Park on C3. Urbanists now +1; spending $2 → $6."
+    )
+    assert short_change("x", phrases, limit=10).endswith(", and 3 more changes.")
