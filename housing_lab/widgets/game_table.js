@@ -402,6 +402,17 @@ function renderTop(root, model, send, state) {
   else if (d.kind === "movein") renderMovein(section, d, send);
   else if (d.kind === "scoring") renderScoring(section, d, send, view);
   state.formStage = d.kind;
+  if (d.kind === "build") {  // the left column has room: the hands' coach and its answer
+    const hands = (view.teams || []).filter((t) => !t.secret_count && (view.coachable || {})[t.name]);
+    if (hands.length) {
+      const box = h("div", { class: "hl-gt-handouts hl-gt-coach-hands" }, root);
+      h("span", { class: "hl-gt-label" }, box, "Coach a hand (the change that helps it most):");
+      for (const t of hands) {
+        coachButton(box, send, t.name, null, t.name, `The one change that raises ${t.name}'s total most`);
+      }
+    }
+    renderCoach(root, view.coach, send);
+  }
   if (game && view.handouts.length) {
     const box = h("div", { class: "hl-gt-handouts" }, root);
     h("span", { class: "hl-gt-label" }, box, "Printable team handouts:");
@@ -418,7 +429,6 @@ function renderTeams(root, model, send) {
   const view = model.get("view");
   if (!view.teams || !view.teams.length) return;
   h("h3", {}, root, "Teams and their constituents");
-  renderCoach(root, view.coach, send);
   const coachable = view.coachable || {};
   const grid = h("div", { class: "hl-gt-teams" }, root);
   for (const team of view.teams) {
@@ -428,9 +438,6 @@ function renderTeams(root, model, send) {
     if (team.score) {
       h("span", { class: "hl-gt-team-score", "data-score-now": team.score.now }, head,
         `now ${signed(team.score.now)} \u00b7 if move-in now ${signed(team.score.projected)}`);
-    }
-    if (coachable[team.name] && !team.secret_count) {
-      coachButton(head, send, team.name, null, "Coach", `The one change that raises ${team.name}'s total most`);
     }
     if (team.secret_count) {
       h("div", { class: "hl-gt-secret" }, box,
