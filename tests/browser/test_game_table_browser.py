@@ -320,7 +320,7 @@ def side_by_side(first: dict[str, float], second: dict[str, float]) -> bool:
 
 
 def ask_the_coach(page: Any) -> None:
-    """A team card's "?" asks the coach; the answer line appears under the teams (Apply, when
+    """A team card's "?" asks the coach; the answer appears under the phase panel (Apply, when
     the engine can play it now, is followed by Undo)."""
     button = page.locator(".hl-gt-part-teams [data-coach]").nth(1)
     team, card = button.get_attribute("data-coach").split("|")
@@ -328,6 +328,18 @@ def ask_the_coach(page: Any) -> None:
     answer = page.locator(f'.hl-gt-coach[data-coach-team="{team}"][data-coach-card="{card}"]')
     answer.wait_for()
     assert answer.locator(".hl-gt-coach-sentence").inner_text().startswith("How could ")
+
+
+def apply_and_undo(page: Any) -> None:
+    """Apply (when the engine can play the answer now) changes the board; Undo restores it."""
+    apply = page.locator('.hl-gt-coach [data-action="apply-coach"]')
+    if apply.count():
+        before = read(page)["tiles"]
+        apply.click()
+        wait_until(page, lambda s: "Applied the coach" in s["message"], "the suggestion played")
+        assert read(page)["tiles"] != before and not page.locator(".hl-gt-coach").count()
+        page.click('[data-action="undo"]')
+        wait_until(page, lambda s: s["tiles"] == before, "the suggestion undone")
 
 
 def walk_stages(
@@ -374,6 +386,7 @@ def walk_stages(
     if coach:
         ask_the_coach(page)
         check("phase2-coach")
+        apply_and_undo(page)
     page.click('[data-action="timer-toggle"]')  # the countdown runs ...
     page.wait_for_selector('.hl-gt-clock-status:has-text("Negotiating")')
     page.click('[data-action="call-now"]')
