@@ -25,7 +25,6 @@ from urllib.parse import parse_qs, urlsplit
 from housing_lab.commands.lessons import _require, _run
 from housing_lab.errors import HousingLabError
 from housing_lab.rooms import default_store_url, open_store, parse_store_url
-from housing_lab.rooms.games import GAMES, room_game
 from housing_lab.rooms.links import (
     PAGE_PATH,
     lan_host,
@@ -34,6 +33,7 @@ from housing_lab.rooms.links import (
     room_links,
     save_links,
 )
+from housing_lab.rooms.registry import GAMES, room_game
 
 ROOM_PAGE = pathlib.Path(__file__).resolve().parents[1] / "apps" / "classroom" / "room.ipynb"
 DEFAULT_PORT = 8866

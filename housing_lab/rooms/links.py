@@ -23,8 +23,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-import segno
-
 from housing_lab.errors import WriteError, quote_path, shown
 from housing_lab.rooms.errors import RoomError
 from housing_lab.rooms.urls import data_folder, join_url
@@ -91,6 +89,8 @@ def room_links(
 
 def qr_svg(url: str, *, title: str = "", scale: int = QR_SCALE) -> str:
     """An inline SVG QR code for `url` (medium error correction: survives a glare spot)."""
+    import segno  # only the teacher page draws codes; the CLI's start-up should not pay for it
+
     return str(segno.make(url, error="m").svg_inline(scale=scale, title=title or None))
 
 

@@ -27,7 +27,7 @@ from housing_lab.errors import shown
 from housing_lab.rooms.errors import RoomError
 
 STORE_ENV = "HOUSING_LAB_ROOMS"  # a store URL that replaces the default file
-DEFAULT_JOIN_BASE = "http://127.0.0.1:8866/room"  # the classroom server's room page
+DEFAULT_JOIN_BASE = "http://127.0.0.1:8866/room/"  # Voila serves the classroom page here
 
 
 def data_folder() -> Path:

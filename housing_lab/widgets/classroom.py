@@ -134,8 +134,8 @@ class ClassroomPage(widgets.VBox):
                 self.side.value = self._nb_side(view)
             else:
                 self.side.value = self._streetcar_side(view)
-            if self.role.is_teacher:
-                self.links.value = self._links_html()
+            if self.role.is_teacher and not self.links.value:
+                self.links.value = self._links_html()  # fixed for the room: drawn once
 
     def poll_once(self) -> bool:
         """One poll: redraw when the room's log moved on (or the timer ran out); else tick the
@@ -168,7 +168,10 @@ class ClassroomPage(widgets.VBox):
     async def _poll_forever(self) -> None:
         while True:
             await asyncio.sleep(self.poll_seconds)
-            self.poll_once()
+            try:
+                self.poll_once()
+            except Exception as error:  # a dropped database connection must not end the page
+                self._say(f"{words.STORE_LOST} ({type(error).__name__})", "error")
 
     # --- acting ------------------------------------------------------------------------------
     def act(self, action: dict[str, Any]) -> bool:

@@ -30,6 +30,7 @@ NEXT_PHASE = {
 NO_TOKEN = "This link has no room token. Ask the teacher for your team's link."
 TEACHER_BOARD_CLICK = "Teams place the tiles from their own devices; the projector only shows."
 SCAN = "Scan or type your team's link"
+STORE_LOST = "Cannot reach the room's store just now; trying again"
 
 
 def phase_name(phase: str) -> str:

@@ -77,12 +77,17 @@ class CoachPanel(ipywidgets.VBox):
             layout=ipywidgets.Layout(width="380px"),
         )
         self.goal_picker = ipywidgets.ToggleButtons(
-            options=[(GOAL_LABELS[g], g) for g in GOALS], value=check_goal(goal), description="Goal"
+            options=[(GOAL_LABELS[g], g) for g in GOALS],
+            value=check_goal(goal),
+            description="Goal",
+            style={"button_width": "210px"},
         )
         self.ask_button = ipywidgets.Button(
             description="Ask the coach", button_style="primary", icon="question"
         )
-        self.apply_button = ipywidgets.Button(description="Apply", icon="check", disabled=True)
+        self.apply_button = ipywidgets.Button(
+            description="Apply", button_style="success", icon="check", disabled=True
+        )
         self.undo_button = ipywidgets.Button(description="Undo", icon="undo", disabled=True)
         self.card_text = ipywidgets.HTML()
         self.reply = ipywidgets.HTML()
@@ -97,7 +102,8 @@ class CoachPanel(ipywidgets.VBox):
         super().__init__(
             [
                 ipywidgets.HTML("<b style='font-size:16px'>Ask the coach</b>"),
-                ipywidgets.HBox([self.card_picker, self.goal_picker]),
+                self.card_picker,
+                self.goal_picker,
                 self.card_text,
                 ipywidgets.HBox([self.ask_button, self.apply_button, self.undo_button]),
                 self.reply,

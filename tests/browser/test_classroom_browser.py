@@ -32,6 +32,7 @@ SIZES = {
 }
 SEE_WITHIN = 1.0  # seconds from a click on one page to the change on the others
 READY = ".hl-classroom-title h2"
+SCROLL_TOP = "() => document.querySelectorAll('*').forEach((n) => { n.scrollTop = 0; })"
 # Voila's own federated-extension loader (Notebook 7's lab extension), not our code.
 FOREIGN_ERRORS = ("@jupyter-notebook/lab-extension", "getter for the shared module")
 
@@ -153,6 +154,7 @@ def test_teacher_and_three_teams_play_a_room_through_voila(browser, tmp_path: pa
         assert devices["Red"].page.locator(".hl-act").count() == 0  # nothing else is open
         teacher.page.screenshot(path=str(SCREENSHOTS / "classroom_teacher_1920.png"))
         devices["Red"].page.screenshot(path=str(SCREENSHOTS / "classroom_team_1366.png"))
+        devices["Blue"].page.evaluate(SCROLL_TOP)
         devices["Blue"].page.screenshot(
             path=str(SCREENSHOTS / "classroom_team_phone.png"), full_page=True
         )
@@ -224,6 +226,11 @@ def test_teacher_and_three_teams_play_a_room_through_voila(browser, tmp_path: pa
                     c["card"] for c in store.view(room["code"], room["tokens"][team])["hand"]
                 }:
                     assert card_name(card) in device.page.inner_text("body")
+
+        # The projector never shows a hand.
+        seen = teacher.page.content() + "\n".join(teacher.frames)
+        for card in set().union(*secret.values()) - public:
+            assert card not in seen and card_name(card) not in seen, card
 
         # A team page fits a Chromebook and a phone: no sideways scrolling.
         for who in ("Red", "Blue", "Green"):

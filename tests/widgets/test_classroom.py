@@ -282,3 +282,24 @@ def test_streetcar_room_page(tmp_path):
         assert red.board is None and "Red plays" in red.side.value
         assert red.offered_actions() == red.view["legal_actions"]
         assert blue.offered_actions() == []
+
+
+def test_the_poller_survives_a_store_that_fails(store, room, monkeypatch):
+    async def scenario() -> str:
+        blue = page(store, room, "Blue", poll_seconds=0.02)
+
+        def broken(*args: Any) -> int:
+            raise OSError("connection reset")
+
+        monkeypatch.setattr(store, "seq", broken)
+        blue.start()
+        await asyncio.sleep(0.1)
+        monkeypatch.undo()
+        store.act(
+            room["room"], room["tokens"]["Red"], {"action": "place", "square": "B2", "tile": "park"}
+        )
+        await asyncio.sleep(0.2)
+        blue.stop()
+        return blue.board.tiles.get("B2", "")
+
+    assert asyncio.run(scenario()) == "park"

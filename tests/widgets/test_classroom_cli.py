@@ -3,12 +3,26 @@
 from __future__ import annotations
 
 import json
+import os
+import pathlib
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 
 import pytest
 
 from housing_lab.cli import main
 from housing_lab.commands.classroom import ROOM_PAGE
 from housing_lab.rooms import open_store
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -121,3 +135,51 @@ def test_page_url_links_carry_the_token_as_key(capsys, tmp_path):
 def test_teams_are_needed_for_a_new_room(capsys):
     code, out, err = run(capsys, "--dry-run")
     assert code == 2 and out == "" and "--teams" in err
+
+
+def _processes_with(marker: str) -> list[int]:
+    """Live processes whose environment holds `marker` (Voila and the kernels it started)."""
+    found = []
+    for entry in pathlib.Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) != os.getpid():
+            try:
+                if marker.encode() in (entry / "environ").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not pathlib.Path("/proc/self/environ").exists(), reason="needs /proc")
+def test_sigterm_stops_voila_and_its_kernels(tmp_path):
+    port = free_port()
+    store = "sqlite:///" + str(tmp_path / "rooms.sqlite")
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"))
+    command = [sys.executable, "-m", "housing_lab.cli", "classroom", "--teams", "Red,Blue"]
+    command += ["--store", store, "--port", str(port), "--no-browser"]
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        lines = [process.stdout.readline() for _ in range(4)]
+        red = lines[2].split(": ", 1)[1].strip()
+        assert red.startswith(f"http://127.0.0.1:{port}/room/?room=")
+        deadline = time.monotonic() + 90
+        while True:  # opening the page makes Voila start a kernel for it
+            try:
+                with urllib.request.urlopen(red, timeout=60) as answer:
+                    assert answer.status == 200
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, "Voila never answered"
+                time.sleep(0.5)
+        assert len(_processes_with(str(tmp_path))) >= 3  # this command, Voila, the kernel
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=60) == 0
+        deadline = time.monotonic() + 10
+        while _processes_with(str(tmp_path)) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert _processes_with(str(tmp_path)) == []
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.stdout.close()
