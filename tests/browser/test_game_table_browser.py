@@ -404,6 +404,11 @@ def walk_stages(
     page.click('[data-action="scores"]')
     wait_stage(page, "scoring")
     check("scoring")
+    if coach:  # a team's whole hand, asked at the final scores: advice only, and it fits
+        page.locator(".hl-gt-final-head [data-coach]").first.click()
+        page.locator(".hl-gt-coach .hl-gt-coach-sentence").wait_for()
+        assert not page.locator('[data-action="apply-coach"]').count()
+        check("scoring-coach")
     return seen
 
 
