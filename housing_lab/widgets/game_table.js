@@ -222,12 +222,37 @@ function renderMovein(root, d, send) {
   }
 }
 
-function renderScoring(root, d, send) {
+// The coach's answer (asked with a team's or a card's "Coach" button) and, when the engine
+// can play it now, an Apply button. Python decides both; this only draws them.
+function renderCoach(parent, advice, send) {
+  if (!advice) return;
+  const box = h("div", { class: "hl-gt-coach", role: "status", "data-coach-team": advice.team,
+    "data-coach-card": advice.card || "" }, parent);
+  const whose = advice.card_name ? `${advice.team}, ${advice.card_name}` : `${advice.team}'s hand`;
+  h("b", { class: "hl-gt-coach-who" }, box, `Coach · ${whose}: `);
+  h("span", { class: "hl-gt-coach-sentence" }, box, advice.sentence);
+  if (advice.note) h("span", { class: "hl-gt-coach-note" }, box, ` ${advice.note}`);
+  if (advice.can_apply) {
+    button(box, "Apply", "coach-apply", () => send({ action: "apply_coach" }),
+      { "data-action": "apply-coach", class: "hl-gt-button hl-gt-small hl-gt-primary" });
+  }
+}
+
+function coachButton(parent, send, team, cardId, label, title) {
+  return button(parent, label, `coach-${team}-${cardId || "hand"}`,
+    () => send({ action: "coach", team, card: cardId, goal: "win" }),
+    { "data-coach": `${team}|${cardId || ""}`, class: "hl-gt-button hl-gt-small hl-gt-coach-ask",
+      title });
+}
+
+function renderScoring(root, d, send, view) {
+  const coachable = (view && view.coachable) || {};
   h("div", { class: "hl-gt-winner", "data-winners": d.winners.join("|") }, root, d.tie_break);
   const s = d.summary;
   h("div", { class: "hl-gt-status" }, root,
     `Housed: ${s.housed.high} high, ${s.housed.middle} middle, ${s.housed.low} low income (of ${s.residents_per_income} each). ` +
     `New homes: ${s.new_homes.total}. Spending: $${s.spending}.`);
+  renderCoach(root, view && view.coach, send);
   const grid = h("div", { class: "hl-gt-final" }, root);
   for (const team of d.teams) {
     const box = h("div", { class: `hl-gt-final-team${team.winner ? " hl-gt-won" : ""}`,
@@ -235,6 +260,9 @@ function renderScoring(root, d, send) {
     const head = h("div", { class: "hl-gt-final-head" }, box);
     h("span", { class: "hl-gt-team-name" }, head, team.winner ? `\u2605 ${team.team}` : team.team);
     h("span", { class: "hl-gt-final-total" }, head, signed(team.total));
+    if (coachable[team.team]) {
+      coachButton(head, send, team.team, null, "Coach", `The one change that raises ${team.team}'s total most`);
+    }
     const table = h("table", { class: "hl-gt-final-cards" }, box);
     for (const c of team.cards) {
       const tr = h("tr", { "data-card": c.id, "data-score": c.score }, table);
@@ -244,6 +272,9 @@ function renderScoring(root, d, send) {
       h("td", { class: c.minus ? "hl-gt-bad" : "hl-gt-no", title: c.minus_text }, tr,
         c.minus ? "\u22121 \u2718" : "\u22121 \u2013");
       h("td", { class: "hl-gt-final-score" }, tr, c.label);
+      if ((coachable[team.team] || []).includes(c.id)) {
+        coachButton(h("td", {}, tr), send, team.team, c.id, "?", `How could ${c.name} win?`);
+      }
     }
     h("div", { class: "hl-gt-minus-count" }, box,
       `${team.minus_cards} card${team.minus_cards === 1 ? "" : "s"} scoring \u22121`);
@@ -369,8 +400,19 @@ function renderTop(root, model, send, state) {
   else if (d.kind === "draft") renderDraft(section, d, send);
   else if (d.kind === "policies") renderPolicies(section, d, send);
   else if (d.kind === "movein") renderMovein(section, d, send);
-  else if (d.kind === "scoring") renderScoring(section, d, send);
+  else if (d.kind === "scoring") renderScoring(section, d, send, view);
   state.formStage = d.kind;
+  if (d.kind === "build") {  // the left column has room: the hands' coach and its answer
+    const hands = (view.teams || []).filter((t) => !t.secret_count && (view.coachable || {})[t.name]);
+    if (hands.length) {
+      const box = h("div", { class: "hl-gt-handouts hl-gt-coach-hands" }, root);
+      h("span", { class: "hl-gt-label" }, box, "Coach a hand (the change that helps it most):");
+      for (const t of hands) {
+        coachButton(box, send, t.name, null, t.name, `The one change that raises ${t.name}'s total most`);
+      }
+    }
+    renderCoach(root, view.coach, send);
+  }
   if (game && view.handouts.length) {
     const box = h("div", { class: "hl-gt-handouts" }, root);
     h("span", { class: "hl-gt-label" }, box, "Printable team handouts:");
@@ -387,6 +429,7 @@ function renderTeams(root, model, send) {
   const view = model.get("view");
   if (!view.teams || !view.teams.length) return;
   h("h3", {}, root, "Teams and their constituents");
+  const coachable = view.coachable || {};
   const grid = h("div", { class: "hl-gt-teams" }, root);
   for (const team of view.teams) {
     const box = h("div", { class: `hl-gt-team${team.turn ? " hl-gt-turn" : ""}`, "data-team": team.name }, grid);
@@ -406,7 +449,12 @@ function renderTeams(root, model, send) {
         () => send({ action: "reveal", team: team.revealed ? null : team.name }),
         { "data-reveal": team.name, class: "hl-gt-button hl-gt-small" });
     }
-    for (const c of team.cards) card(box, c, "hl-gt-hand-card");
+    for (const c of team.cards) {
+      const node = card(box, c, "hl-gt-hand-card");
+      if ((coachable[team.name] || []).includes(c.id)) {
+        coachButton(node.querySelector(".hl-gt-card-name"), send, team.name, c.id, "?", `How could ${c.name} win?`);
+      }
+    }
   }
 }
 

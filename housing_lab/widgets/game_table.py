@@ -35,6 +35,7 @@ from housing_lab.north_berkeley.constituents import cards
 from housing_lab.north_berkeley.errors import IllegalActionError, ScenarioFormatError
 from housing_lab.north_berkeley.game import Game
 from housing_lab.north_berkeley.policies import POLICY_NAMES, RuleOptions
+from housing_lab.widgets import game_table_coach as table_coach
 from housing_lab.widgets import game_table_views as views
 from housing_lab.widgets.common import JsonSource
 from housing_lab.widgets.game_table_charts import MoveInChart
@@ -55,6 +56,7 @@ from housing_lab.widgets.game_table_files import (
 )
 from housing_lab.widgets.game_table_movein import MoveInPlayback
 from housing_lab.widgets.game_table_panel import TablePanel
+from housing_lab.widgets.game_table_room import RoomInvite, open_table_room
 from housing_lab.widgets.game_table_screen import TableScreen
 from housing_lab.widgets.nb_board import NorthBerkeleyBoard
 
@@ -84,6 +86,8 @@ class GameTable(ipywidgets.VBox):
         self._on_setup = teams is None
         self._revealed: str | None = None
         self._tie_order: list[str] = []
+        self._advice: table_coach.TableAdvice | None = None
+        self._coach_groups: list[tuple[int, int]] = []  # (log length after, actions) applied
         self.playback = MoveInPlayback()
         self.panel = TablePanel(part="top")
         self.teams_panel = TablePanel(part="teams")
@@ -268,12 +272,86 @@ class GameTable(ipywidgets.VBox):
         self._say(f"Enacted {names}. Phase 2 begins.")
 
     def undo(self) -> None:
-        """The engine's undo: take back the last decision."""
+        """The engine's undo: take back the last decision (a coach's suggestion applied with
+        several changes is taken back as a whole)."""
         game = self._need_game()
+        count = 1
+        if self._coach_groups and self._coach_groups[-1][0] == len(game.state.log):
+            count = self._coach_groups.pop()[1]
         with self._shown():
-            game.undo()
+            for _ in range(count):
+                game.undo()
             self.playback.step = 0
         self._say("Undone: the last decision was taken back.")
+
+    # --- the coach (advice on request; applying it is ordinary engine actions) ------------
+    def coach(
+        self, team: str, card: str | None = None, goal: str = "win"
+    ) -> table_coach.TableAdvice:
+        """Ask the exact coach how `team`'s `card` (a card id; None: the whole hand, the one
+        change that raises its total most) could reach `goal` ("win" or "no-loss") from the
+        board as it stands. Shown under the teams (at the scores: under the scores)."""
+        game = self._need_game()
+        with self._reported():
+            team, card, goal = table_coach.check_question(
+                game, self.stage, team, card, goal, self.hidden_hands, self._revealed
+            )
+        self._advice = table_coach.ask(game, self.stage, team, card, goal)
+        self._refresh()
+        return self._advice
+
+    def apply_coach(self) -> None:
+        """Play the suggestion on screen through the engine (Undo takes it back as a whole)."""
+        game = self._need_game()
+        advice = self._current_advice()
+        if advice is None or not advice.actions:
+            note = advice.note if advice is not None and advice.note else ""
+            raise self._refused(
+                IllegalActionError(note or "no coach suggestion to apply: ask the coach first")
+            )
+        with self._shown(on_board=True):
+            done = 0
+            try:
+                for action in advice.actions:
+                    game.apply(action)
+                    done += 1
+            except HousingLabError:
+                for _ in range(done):
+                    game.undo()
+                raise
+        self._coach_groups.append((len(game.state.log), len(advice.actions)))
+        self._advice = None
+        self._refresh()
+        self._say(f"Applied the coach's suggestion for {advice.team}. Undo takes it back.")
+
+    def _current_advice(self) -> table_coach.TableAdvice | None:
+        """The advice still true of the board: asked at this point of the game, about cards
+        still on screen."""
+        advice, game = self._advice, self.game
+        if advice is None or game is None or self._on_setup:
+            return None
+        if advice.asked_at != len(game.state.log) or self.stage not in table_coach.COACH_STAGES:
+            return None
+        if advice.team not in game.players:
+            return None
+        on_screen = table_coach.visible_cards(
+            game, advice.team, self.hidden_hands, self._revealed, self.stage
+        )
+        if advice.card is None and len(on_screen) < len(game.state.hands[advice.team]):
+            return None
+        return None if advice.card is not None and advice.card not in on_screen else advice
+
+    # --- a classroom room: every team plays from its own device ---------------------------
+    def open_room(self, store: Any = None, join_base: str | None = None) -> RoomInvite:
+        """A classroom room (docs/rooms.md) with this table's teams, seed and options; returns
+        the join links (teacher + one per team, with QR codes), shown as HTML in a notebook.
+
+        `store`: a store URL, an open `RoomStore`, or None (the default store)."""
+        game = self._need_game()
+        with self._reported():
+            return open_table_room(
+                game.players, game.state.seed, game.state.options, store, join_base
+            )
 
     def set_tie_order(self, order: Sequence[str]) -> None:
         """Who goes first among teams tied on score in the draft (checked when it is used)."""
@@ -383,6 +461,7 @@ class GameTable(ipywidgets.VBox):
         """Show a loaded game; if drawing it fails, put everything back as it was."""
         kept = (self.game, self.hidden_hands, self._setup, self._on_setup, self._revealed)
         kept_more = (list(self._tie_order), self.playback.step, self.board.selected)
+        kept_coach = (self._advice, list(self._coach_groups))
         try:
             self.game = game
             if hidden is None:
@@ -392,6 +471,7 @@ class GameTable(ipywidgets.VBox):
         except Exception:
             self.game, self.hidden_hands, self._setup, self._on_setup, self._revealed = kept
             self._tie_order, self.playback.step, self.board.selected = kept_more
+            self._advice, self._coach_groups = kept_coach
             self._refresh(reset_timer=False)
             raise
         hands = "hidden" if self.hidden_hands else "open"
@@ -435,6 +515,10 @@ class GameTable(ipywidgets.VBox):
             "tie_up": lambda: self._tie_up(action.get("team")),
             "movein_back": self.back_move_in,
             "scores": self.show_scores,
+            "coach": lambda: self.coach(
+                action.get("team"), action.get("card"), action.get("goal", "win")
+            ),
+            "apply_coach": self.apply_coach,
         }
         handler = handlers.get(name) if isinstance(name, str) else None
         if handler is None:
@@ -533,6 +617,8 @@ class GameTable(ipywidgets.VBox):
         self.playback.step = 0
         self._revealed = None
         self._tie_order = game.players
+        self._advice = None
+        self._coach_groups = []
         self.board.selected = ""
         self._refresh(reset_timer=True)
 
@@ -549,6 +635,7 @@ class GameTable(ipywidgets.VBox):
             revealed=self._revealed,
             tie_order=self._tie_order,
             reset_timer=reset_timer,
+            advice=self._current_advice(),
         )
         if list(self.children) != children:
             self.children = children

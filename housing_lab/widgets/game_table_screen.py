@@ -16,6 +16,7 @@ from housing_lab.north_berkeley.game import Game
 from housing_lab.north_berkeley.policies import POLICY_NAMES, POLICY_TEXT
 from housing_lab.north_berkeley.scoring import ScenarioResult
 from housing_lab.widgets import game_table_views as views
+from housing_lab.widgets.game_table_coach import COACH_STAGES, TableAdvice, visible_cards
 from housing_lab.widgets.game_table_movein import MoveInPlayback
 from housing_lab.widgets.game_table_panel import TablePanel
 from housing_lab.widgets.nb_board import NorthBerkeleyBoard
@@ -78,8 +79,10 @@ def table_view(
     tile_names: Mapping[str, str],
     tie_order: Sequence[str],
     movein_step: int,
+    advice: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Everything both panels draw (the browser gets it as the `view` trait)."""
+    """Everything both panels draw (the browser gets it as the `view` trait); `advice`: the
+    coach's answer on screen (`game_table_coach.TableAdvice.to_view`), or None."""
     view: dict[str, Any] = {
         "stage": stage,
         "has_game": game is not None,
@@ -89,13 +92,26 @@ def table_view(
         "teams": [],
         "handouts": [],
         "decision": setup_decision(),
+        "coach": None,
     }
     if game is not None and result is not None and stage != "setup":
         view["game"] = game_summary(game, hidden_hands)
         view["decision"] = decision_view(stage, game, result, tile_names, tie_order, movein_step)
         view["teams"] = views.team_views(game, stage, hidden_hands, revealed, result)
         view["handouts"] = game.players
+        view["coach"] = dict(advice) if advice is not None else None
+        view["coachable"] = coachable(game, stage, hidden_hands, revealed)
     return view
+
+
+def coachable(
+    game: Game, stage: str, hidden_hands: bool, revealed: str | None
+) -> dict[str, list[str]]:
+    """Team -> the cards the coach may be asked about now (cards on screen, in a coaching
+    stage); a team whose whole hand is on screen may also ask for its hand."""
+    if stage not in COACH_STAGES:
+        return {}
+    return {team: visible_cards(game, team, hidden_hands, revealed, stage) for team in game.players}
 
 
 class TableScreen:
@@ -129,6 +145,7 @@ class TableScreen:
         revealed: str | None,
         tie_order: Sequence[str],
         reset_timer: bool = False,
+        advice: TableAdvice | None = None,
     ) -> tuple[list[ipywidgets.Widget], tuple[str, ...]]:
         """Redraw both panels, the board and the chart; returns (children, CSS classes)."""
         result = None
@@ -146,6 +163,7 @@ class TableScreen:
             tile_names=self.tile_names,
             tie_order=tie_order,
             movein_step=self.playback.step,
+            advice=advice.to_view() if advice is not None else None,
         )
         with self.panel.hold_sync():
             if reset_timer:

@@ -319,9 +319,35 @@ def side_by_side(first: dict[str, float], second: dict[str, float]) -> bool:
     return apart and first["top"] < second["bottom"] and second["top"] < first["bottom"]
 
 
-def walk_stages(page: Any, name: str, height: int, strict: bool) -> dict[str, dict[str, Any]]:
+def ask_the_coach(page: Any) -> None:
+    """A team card's "?" asks the coach; the answer appears under the phase panel (Apply, when
+    the engine can play it now, is followed by Undo)."""
+    button = page.locator(".hl-gt-part-teams [data-coach]").nth(1)
+    team, card = button.get_attribute("data-coach").split("|")
+    button.click()
+    answer = page.locator(f'.hl-gt-coach[data-coach-team="{team}"][data-coach-card="{card}"]')
+    answer.wait_for()
+    assert answer.locator(".hl-gt-coach-sentence").inner_text().startswith("How could ")
+
+
+def apply_and_undo(page: Any) -> None:
+    """Apply (when the engine can play the answer now) changes the board; Undo restores it."""
+    apply = page.locator('.hl-gt-coach [data-action="apply-coach"]')
+    if apply.count():
+        before = read(page)["tiles"]
+        apply.click()
+        wait_until(page, lambda s: "Applied the coach" in s["message"], "the suggestion played")
+        assert read(page)["tiles"] != before and not page.locator(".hl-gt-coach").count()
+        page.click('[data-action="undo"]')
+        wait_until(page, lambda s: s["tiles"] == before, "the suggestion undone")
+
+
+def walk_stages(
+    page: Any, name: str, height: int, strict: bool, coach: bool = False
+) -> dict[str, dict[str, Any]]:
     """Click through every stage (the state called at once); on each, a viewport screenshot
-    and the geometry: board beside the phase panel, nothing lower than `height` px."""
+    and the geometry: board beside the phase panel, nothing lower than `height` px. `coach`:
+    in phase 2 also ask the coach once (its answer must fit too)."""
     seen: dict[str, dict[str, Any]] = {}
 
     def check(stage: str) -> None:
@@ -357,6 +383,10 @@ def walk_stages(page: Any, name: str, height: int, strict: bool) -> dict[str, di
     wait_stage(page, "phase2")
     page.click('[data-square="A1"]')
     check("phase2")
+    if coach:
+        ask_the_coach(page)
+        check("phase2-coach")
+        apply_and_undo(page)
     page.click('[data-action="timer-toggle"]')  # the countdown runs ...
     page.wait_for_selector('.hl-gt-clock-status:has-text("Negotiating")')
     page.click('[data-action="call-now"]')
@@ -374,6 +404,11 @@ def walk_stages(page: Any, name: str, height: int, strict: bool) -> dict[str, di
     page.click('[data-action="scores"]')
     wait_stage(page, "scoring")
     check("scoring")
+    if coach:  # a team's whole hand, asked at the final scores: advice only, and it fits
+        page.locator(".hl-gt-final-head [data-coach]").first.click()
+        page.locator(".hl-gt-coach .hl-gt-coach-sentence").wait_for()
+        assert not page.locator('[data-action="apply-coach"]').count()
+        check("scoring-coach")
     return seen
 
 
@@ -399,7 +434,7 @@ def test_every_stage_fits_the_screen(browser, tmp_path, width, height, teams) ->
         page.goto(url)
         page.wait_for_selector(f'{TABLE} [data-square="A1"]', timeout=90_000)
         name = f"game-table-{width}x{height}" + ("" if teams == 3 else f"-{teams}-teams")
-        seen = walk_stages(page, name, height, strict=width == 1920)
+        seen = walk_stages(page, name, height, strict=width == 1920, coach=width == 1920)
         print(json.dumps(seen, indent=1))
         check_watch(watch)
         page.close()

@@ -280,6 +280,8 @@ METHODS: dict[str, Callable[[GameTable, Any, Any], Any]] = {
     "offer_handout": lambda t, a, b: t.offer_handout(a),
     "load": lambda t, a, b: t.load(a),
     "start": lambda t, a, b: t.start(a, b),
+    "coach": lambda t, a, b: t.coach(a, b),
+    "coach_goal": lambda t, a, b: t.coach("Red", a, b),
 }
 
 
