@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import html
 import json
 from typing import Any
@@ -14,6 +15,13 @@ from housing_lab.rooms.links import room_links, save_links
 from housing_lab.widgets.classroom import ClassroomPage, page_from_environment
 
 TEAMS = ["Red", "Blue", "Green"]
+
+
+def run_in_own_loop(scenario):
+    """asyncio.run in a thread of its own: in the full suite Playwright's sync API keeps an
+    event loop running in the main thread, and asyncio.run refuses to start inside it."""
+    with concurrent.futures.ThreadPoolExecutor(1) as worker:
+        return worker.submit(asyncio.run, scenario()).result(timeout=60)
 
 
 class FakeClock:
@@ -191,7 +199,7 @@ def test_the_asyncio_poller_updates_the_page_within_a_second(store, room):
         blue.stop()
         return dict(blue.board.tiles)
 
-    assert asyncio.run(scenario()) == {"B2": "park"}
+    assert run_in_own_loop(scenario) == {"B2": "park"}
 
 
 def test_call_state_appears_when_the_timer_runs_out(store, room, clock):
@@ -302,4 +310,4 @@ def test_the_poller_survives_a_store_that_fails(store, room, monkeypatch):
         blue.stop()
         return blue.board.tiles.get("B2", "")
 
-    assert asyncio.run(scenario()) == "park"
+    assert run_in_own_loop(scenario) == "park"
