@@ -59,6 +59,7 @@ from housing_lab.widgets.game_table_panel import TablePanel
 from housing_lab.widgets.game_table_room import RoomInvite, open_table_room
 from housing_lab.widgets.game_table_screen import TableScreen
 from housing_lab.widgets.nb_board import NorthBerkeleyBoard
+from housing_lab.widgets.nb_changes import display_names, in_words
 
 DEFAULT_TEAMS = ("Red", "Blue", "Green", "Orange", "Purple", "Teal")
 
@@ -594,6 +595,8 @@ class GameTable(ipywidgets.VBox):
         self._refresh(reset_timer=changed)
 
     def _say(self, text: str, kind: str = "info", on_board: bool = False) -> None:
+        if kind == "error" and self.game is not None:  # the engine names ids; students read names
+            text = in_words(text, display_names(self.game.catalogue))
         self.panel.say(text, kind)
         self.board.say(text if on_board else "", kind)
 

@@ -20,6 +20,7 @@ from housing_lab.widgets.game_table_coach import COACH_STAGES, TableAdvice, visi
 from housing_lab.widgets.game_table_movein import MoveInPlayback
 from housing_lab.widgets.game_table_panel import TablePanel
 from housing_lab.widgets.nb_board import NorthBerkeleyBoard
+from housing_lab.widgets.nb_changes import display_names
 
 
 def setup_decision() -> dict[str, Any]:
@@ -153,6 +154,7 @@ class TableScreen:
             result = game.result()
             self.playback.show(self.board, stage, result)
             self.board.allowed = views.allowed_tiles(game)
+            self.board.refused = views.refusal_reasons(game, display_names(game.catalogue))
         view = table_view(
             stage,
             game,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from housing_lab.errors import HousingLabError
 from housing_lab.north_berkeley import rules
 from housing_lab.north_berkeley.constituents import CardScore, cards
 from housing_lab.north_berkeley.game import Game
@@ -23,6 +24,7 @@ from housing_lab.north_berkeley.policies import (
 )
 from housing_lab.north_berkeley.scoring import ScenarioResult, score_as_is, score_hand
 from housing_lab.widgets.common import signed
+from housing_lab.widgets.nb_changes import in_words
 
 STAGES = ("setup", "phase1", "extra_draw", "draft", "policies", "phase2", "movein", "scoring")
 STAGE_LABELS = {
@@ -143,6 +145,27 @@ def allowed_tiles(game: Game) -> dict[str, list[str]]:
     """Square -> tiles the engine's `place` accepts there now (none outside its phase), so
     the palette can grey out the rest; a greyed tile still reaches the engine, which says why."""
     return {square: list(game.allowed_tiles(square)) for square in game.layout.squares}
+
+
+def refusal_reasons(game: Game, names: Mapping[str, str]) -> dict[str, str]:
+    """Square -> the engine's reason (in words) for the tiles it refuses there now, shown when
+    a student hovers or focuses a greyed tile. Asked of `Game.apply`, which checks an action on a
+    copy: a refusal changes nothing."""
+    reasons: dict[str, str] = {}
+    if game.phase not in ("phase1", "phase2"):
+        return reasons  # no palette outside the building phases
+    for square in game.layout.squares:
+        allowed = set(game.allowed_tiles(square))
+        refused = next((tile for tile in game.catalogue if tile not in allowed), None)
+        if refused is None:
+            continue
+        try:
+            game.apply({"action": "place", "square": square, "tile": refused})
+        except HousingLabError as error:
+            reasons[square] = in_words(str(error), names).split(";")[0]
+        else:  # pragma: no cover - allowed_tiles and apply disagree: the engine's bug, not ours
+            raise AssertionError(f"{refused} on {square}: allowed_tiles and apply disagree")
+    return reasons
 
 
 # --- the decision of each stage ---------------------------------------------------------------

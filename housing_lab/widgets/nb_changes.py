@@ -18,7 +18,10 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from housing_lab.north_berkeley.constituents import cards
 from housing_lab.north_berkeley.names import VACANT_NAMES
+from housing_lab.north_berkeley.policies import POLICY_NAMES
+from housing_lab.north_berkeley.tiles import Catalogue
 
 INCOMES = ("high", "middle", "low")
 MAX_CARDS_NAMED = 2
@@ -175,6 +178,14 @@ def changed_keys(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[st
 def outcome_deltas(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, int]:
     """Housed now minus housed before, per income (the chart's delta labels)."""
     return {i: after["housed"][i] - before["housed"][i] for i in INCOMES}
+
+
+def display_names(catalogue: Catalogue) -> dict[str, str]:
+    """Every id a message may name (tiles, policies, cards) -> the name printed on it."""
+    names = {card_id: card.name for card_id, card in cards().items()}
+    names.update(POLICY_NAMES)
+    names.update({tile_id: tile.name for tile_id, tile in catalogue.items()})
+    return names
 
 
 def in_words(message: str, names: Mapping[str, str]) -> str:

@@ -42,7 +42,6 @@ from housing_lab.north_berkeley.coach_words import (
     coach_sentence,
     hand_sentence,
 )
-from housing_lab.north_berkeley.constituents import cards
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.facts import spending
 from housing_lab.north_berkeley.layout import Layout, default_layout
@@ -72,6 +71,7 @@ from housing_lab.widgets.nb_changes import (
     change_phrases,
     changed_keys,
     describe_change,
+    display_names,
     in_words,
     score_word,
     short_change,
@@ -109,14 +109,6 @@ def describe(scenario: Scenario) -> str:
     """A board in a few words: its tile count and policies (the compare panel's labels)."""
     policies = ", ".join(POLICY_NAMES[p] for p in sorted(scenario.policies)) or "no policy"
     return f"{len(scenario.tiles)} tiles, {policies}"
-
-
-def display_names(catalogue: Catalogue) -> dict[str, str]:
-    """Every id a lab message may name (tiles, policies, cards) -> the name printed on it."""
-    names = {card_id: card.name for card_id, card in cards().items()}
-    names.update(POLICY_NAMES)
-    names.update({tile_id: tile.name for tile_id, tile in catalogue.items()})
-    return names
 
 
 def _check_int(value: object, what: str) -> int:

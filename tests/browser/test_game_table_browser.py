@@ -129,8 +129,14 @@ def play_whole_game(page: Any, name: str) -> None:
     page.click('[data-square="A1"]')
     page.wait_for_selector('[data-tile-choice="tower_market"][data-not-allowed]')  # greyed ...
     assert page.locator('[data-tile-choice="tower_public"][data-not-allowed]').count() == 0
-    page.click('[data-tile-choice="tower_market"]')  # ... yet a click gets the engine's reason
-    page.wait_for_selector(".hl-gt-message.hl-error:has-text('A1 (tower_market)')")
+    reason = page.get_attribute('[data-tile-choice="tower_market"]', "title")
+    assert reason.endswith(
+        "100% Affordable Housing allows only low/middle income tiles on phase-2 squares"
+    ), reason  # the greyed tile says why on hover
+    # aria-disabled, yet a mouse click still reaches the engine, which says why (in words);
+    # force: Playwright will not click an aria-disabled button on its own
+    page.click('[data-tile-choice="tower_market"]', force=True)
+    page.wait_for_selector(".hl-gt-message.hl-error:has-text('A1 (Market Rate Tower)')")
     page.click('[data-tile-choice="tower_public"]')
     wait_until(page, lambda s: s["tiles"].get("A1") == "tower_public", "A1 placed")
     screenshot(table, f"{name}-5-phase2")

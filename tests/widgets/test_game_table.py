@@ -22,8 +22,14 @@ from housing_lab.north_berkeley.errors import (
 from housing_lab.north_berkeley.game import Game
 from housing_lab.north_berkeley.policies import RuleOptions
 from housing_lab.widgets import GameTable
+from housing_lab.widgets.nb_changes import display_names, in_words
 
 TEAMS = ["Red", "Blue", "Green", "Orange", "Purple", "Teal"]
+
+
+def shown_in_words(table, message: str) -> str:
+    """What the table shows for an engine message: the same text with ids turned into names."""
+    return in_words(message, display_names(table.game.catalogue))
 
 
 def snapshot(table: GameTable) -> dict[str, Any]:
@@ -64,7 +70,8 @@ def refused_like_the_engine(
     with pytest.raises(type(error), match=re.escape(str(error))):
         on_table(table)
     assert snapshot(table) == before
-    assert table.panel.message == str(error) and table.panel.message_kind == "error"
+    assert table.panel.message == shown_in_words(table, str(error))
+    assert table.panel.message_kind == "error"
 
 
 def check_refusals(table: GameTable, mirror: Game, rng: random.Random) -> None:
@@ -209,7 +216,9 @@ def test_affordable_100_refusal_names_the_square_and_changes_nothing() -> None:
     with pytest.raises(AffordableOnlyError, match=r"A3 \(midrise_market\)"):
         table.place("A3", "midrise_market")
     assert snapshot(table) == before
-    assert "A3 (midrise_market)" in table.board.message  # shown where the teacher clicked
+    assert "A3 (Market Rate Midrise)" in table.board.message  # where the teacher clicked, in words
+    assert "midrise_market" not in table.board.message
+    assert table.board.refused["A3"].startswith("100% Affordable Housing allows only")  # why greyed
     assert table.panel.message == table.board.message and table.panel.message_kind == "error"
     assert table.view["decision"]["affordable_only"]
     filled = table.call_state()
