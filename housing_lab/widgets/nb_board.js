@@ -353,6 +353,24 @@ function describeEvent(event) {
   return `${who} cannot find a home and leaves`;
 }
 
+// While stepping through move-in, the home of the step just shown is marked: a resident who
+// moved in glows green, one who was pushed out leaves a red dashed outline and a "left" tag.
+function markReplayEvent(svg, model) {
+  const index = model.get("replay_index");
+  const event = index > 0 ? (model.get("events") || [])[index - 1] : null;
+  if (!event || !event.home) return;  // "left": nobody found a home, the sentence says so
+  const kind = event.kind === "displaced" ? "hl-replay-left" : "hl-replay-arrived";
+  for (const node of svg.querySelectorAll(`[data-home="${CSS.escape(event.home)}"]`)) {
+    node.classList.add(kind);
+    node.setAttribute("data-replay", event.kind);
+    if (kind === "hl-replay-left") {
+      const box = node.getBBox();
+      el("text", { x: box.x + box.width / 2, y: box.y - 3, "text-anchor": "middle",
+        class: "hl-replay-tag" }, node, "left");
+    }
+  }
+}
+
 function renderReplay(bar, model, timers) {
   bar.replaceChildren();
   const events = model.get("events");
@@ -468,6 +486,7 @@ function render({ model, el: root }) {
     drawSquares(svg, model, occupancy, select, clear, move);
     drawGreenway(svg, model.get("site"));
     drawExisting(svg, model, occupancy);
+    markReplayEvent(svg, model);
     if (interactive) renderPalette(palette, model, choose, clear);
     renderReplay(replay, model, timers);
     showMessage(message, "hl", model.get("message"), model.get("message_kind"));

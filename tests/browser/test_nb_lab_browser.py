@@ -259,5 +259,17 @@ def test_example_board_looks_read_only(browser, tmp_path: pathlib.Path) -> None:
         page.wait_for_selector(".hl-replay-text:has-text('Step 1 of')")
         text = page.locator(".hl-replay-text").inner_text()
         assert "Step 1 of" in text and machine_ids(text) == [], text
+        assert "moved in" in text, text  # so the home they moved into is marked
+        page.wait_for_selector('.hl-nb-board [data-replay="placed"].hl-replay-arrived')
         screenshot(page, "nb-example-board")
+        for _ in range(30):  # step on until someone is pushed out (8 high income, 4 new homes)
+            if page.locator('.hl-nb-board [data-replay="displaced"]').count():
+                break
+            page.click('[data-action="replay-step"]')
+            page.wait_for_timeout(50)
+        left = page.locator('.hl-nb-board [data-replay="displaced"].hl-replay-left')
+        assert left.count() == 1, "the home someone was pushed out of is not marked"
+        assert left.locator(".hl-replay-tag").text_content() == "left"
+        assert "displaced" in page.locator(".hl-replay-text").inner_text()
+        screenshot(page, "nb-example-board-displaced")
         page.close()
