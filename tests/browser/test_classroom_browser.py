@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 
 from housing_lab.commands.classroom import voila_command
 from housing_lab.north_berkeley.names import card_name
@@ -20,6 +21,7 @@ from housing_lab.rooms import open_store
 from housing_lab.rooms.links import page_base, room_links, save_links
 
 from .harness import SCREENSHOTS, PageWatch, free_port, server
+from .test_accessibility import BLOCKING, describe
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -152,6 +154,10 @@ def test_teacher_and_three_teams_play_a_room_through_voila(browser, tmp_path: pa
             page.locator(f'[data-tile-choice="{tile}"]').first.click()
             acted(team, lambda d, s=square, t=tile: d.tiles().get(s) == t, f"{square} = {tile}")
         assert devices["Red"].page.locator(".hl-act").count() == 0  # nothing else is open
+        for who in ("teacher", "Red"):  # axe-core on the projector page and a team page
+            found = Axe().run(devices[who].page).response["violations"]
+            blocking = [describe(v) for v in found if v["impact"] in BLOCKING]
+            assert blocking == [], f"{who}'s page: " + "\n".join(blocking)
         teacher.page.screenshot(path=str(SCREENSHOTS / "classroom_teacher_1920.png"))
         devices["Red"].page.screenshot(path=str(SCREENSHOTS / "classroom_team_1366.png"))
         devices["Blue"].page.evaluate(SCROLL_TOP)
