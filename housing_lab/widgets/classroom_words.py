@@ -28,6 +28,10 @@ NEXT_PHASE = {
     "phase2": "End phase 2 (final scores)",
 }
 NO_TOKEN = "This link has no room token. Ask the teacher for your team's link."
+STREETCAR_YOUR_TURN = (
+    "<p class='hl-classroom-yourturn'><b>Your turn:</b> click two grid lines that meet, then a "
+    "house to remove.</p>"
+)
 TEACHER_BOARD_CLICK = "Teams place the tiles from their own devices; the projector only shows."
 SCAN = "Scan or type your team's link"
 STORE_LOST = "Cannot reach the room's store just now; trying again"
