@@ -50,6 +50,23 @@ def game_from_view(view: dict[str, Any], options: dict[str, Any]) -> Game:
     )
 
 
+def last_turn(before: Game, after: Game) -> dict[str, Any]:
+    """The turn played between two positions one turn apart, as the board highlights it: the
+    mover's new lines, the house gone and the buildings placed."""
+    player = before.current_player
+    lines = set(after.lines[player]) - set(before.lines[player])
+    gone = [h for h in before.houses if h not in after.houses]
+    placed = {b.hex for b in before.buildings}
+    return {
+        "move": {
+            "player": player,
+            "lines": edge_keys(sorted(lines)),
+            "remove": hex_key(gone[0]) if gone else None,
+        },
+        "buildings": [hex_key(b.hex) for b in after.buildings if b.hex not in placed],
+    }
+
+
 class RoomStreetcar:
     """Keeps a `StreetcarBoard` showing the room's position; `send` plays the to-move team's
     finished turn through the store."""
@@ -64,15 +81,19 @@ class RoomStreetcar:
         self.game: Game | None = None
         self.view: dict[str, Any] | None = None
         self._labels: dict[str, str] = {}
+        self._last: dict[str, Any] = {}  # the turn this page saw played, to highlight
 
     # --- drawing -----------------------------------------------------------------------------
     def show(self, view: dict[str, Any], options: dict[str, Any]) -> None:
         """Draw the room's position; a new position drops a half-drawn turn."""
         game = game_from_view(view, options)
         moved = self.view is None or self.view["seq"] != view["seq"]
-        self.view, self.game = view, game
         if moved:
+            one_turn = self.view is not None and view["seq"] == self.view["seq"] + 1
+            self._last = last_turn(self.game, game) if one_turn and self.game else {}
             self.turn.clear()
+            self.board.say("")  # a refusal or prompt about the old position no longer holds
+        self.view, self.game = view, game
         if not self.board.hexes:
             self.board.hexes = [hex_key(h) for h in game.board.hexes]
             self.board.edges = edge_keys(game.board.edges)
@@ -116,6 +137,8 @@ class RoomStreetcar:
         )
         if phase == "watch":  # the board shows the position; no move is offered
             traits.update(legal_edges=[], removable=[], can_pass=False, prompt=self._waiting())
+        if self._last:  # a rebuilt position has no move stack: the page's own diff stands in
+            traits.update(last_move=self._last["move"], new_buildings=self._last["buildings"])
         with self.board.hold_sync():
             self.board.position_id += 1
             for name, value in traits.items():

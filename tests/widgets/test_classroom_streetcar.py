@@ -112,6 +112,11 @@ def test_a_click_sequence_plays_one_turn_through_the_store(store, room):
     assert board_state(blue) == board_state(red) == board_state(teacher)
     assert len(red.streetcar.board.houses) == len(red.streetcar.board.hexes) - 1
     assert red.view["turn"] == 3
+    last = red.streetcar.board.last_move  # highlighted from the page's own before/after
+    assert last["player"] == "red" and len(last["lines"]) == 2
+    assert last["lines"] == sorted(red.streetcar.board.lines["red"]) and last["remove"]
+    assert last["remove"] not in red.streetcar.board.houses
+    assert red.streetcar.board.message == ""  # nothing stale from the old position
 
 
 def test_the_board_is_the_engine_position_of_the_room(store, room):
