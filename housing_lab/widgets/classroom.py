@@ -8,6 +8,9 @@
   everything else as one button per action.
 - No token or a wrong one: one line, nothing from the room.
 
+A Streetcar room shows the shared Streetcar board on every page (`classroom_streetcar.py`):
+the team to move plays its turn on it by clicking, the others watch; there are no buttons.
+
 The page holds nothing but the store's view for its own token, so no other team's hidden cards
 can reach its widgets. Everything lives in the store: a page polls it (`poll_once`, run every
 `poll_seconds` by an asyncio task in the kernel) and a reopened link shows the same room.
@@ -260,15 +263,11 @@ class ClassroomPage(widgets.VBox):
         buttons = []
         for action in view["legal_actions"]:
             if view["game"] != "north-berkeley" or action["action"] in BOARD_KINDS:
-                continue  # Streetcar is played on its board only
-            label = (
-                words.action_label(action, teacher=self.role.is_teacher, phase=view["phase"])
-                if view["game"] == "north-berkeley"
-                else words.streetcar_move_label(action)
-            )
+                continue  # played on the board (all of Streetcar: a turn has hundreds of moves)
+            label = words.action_label(action, teacher=self.role.is_teacher, phase=view["phase"])
             button = widgets.Button(description=label, tooltip=label)
             button.add_class("hl-act")
-            button.add_class(f"hl-act-{action['action']}" if "action" in action else "hl-act-move")
+            button.add_class(f"hl-act-{action['action']}")
             button.on_click(lambda _button, action=action: self.act(action))
             buttons.append((button, action))
         self._buttons = buttons

@@ -1,7 +1,8 @@
 """A Streetcar room through Voila: two team pages at 1366x768 and the projector at 1920x1080,
 each in its own browser context. Red (purple) plays turn 1 by clicking two lines on the shared
 board; the store logs it, and Blue's page and the projector show the purple lines (glowing as
-the last turn) and Blue is offered the next turn. Screenshots of all three pages."""
+the last turn); then Blue plays turn 2 (lines, then a house) and Red's page sees the house go.
+Screenshots of all three pages."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from housing_lab.commands.classroom import voila_command
 from housing_lab.rooms import open_store
 from housing_lab.rooms.links import page_base, room_links, save_links
 from housing_lab.streetcar import Game
-from housing_lab.widgets.streetcar_board import edge_key
+from housing_lab.widgets.streetcar_board import edge_key, hex_key
 
 from .harness import SCREENSHOTS, PageWatch, free_port, server
 
@@ -90,6 +91,17 @@ def test_two_teams_play_a_streetcar_turn_through_voila(browser, tmp_path: pathli
             timeout=10_000,
         )
         blue.screenshot(path=str(SCREENSHOTS / "classroom-streetcar-blue-1366.png"))
+        # Blue's turn 2: two lines, then a house; Red's page sees the house go
+        game = Game(seed=1)
+        game.apply(log[0].action)
+        lines, house = game.legal_line_choices()[0], hex_key(game.removable_houses()[0])
+        for line in lines:
+            blue.click(edge(edge_key(line)))
+        removable = f'.hl-classroom-streetcar .sc-house.sc-removable[data-hex="{house}"]'
+        blue.click(removable)
+        gone = f'.hl-classroom-streetcar .sc-house[data-hex="{house}"]'
+        red.wait_for_selector(gone, state="detached", timeout=10_000)
+        assert len(store.log(created["room"], created["teacher"]["token"])) == 2
         red.screenshot(path=str(SCREENSHOTS / "classroom-streetcar-red-1366.png"))
         teacher.screenshot(path=str(SCREENSHOTS / "classroom-streetcar-teacher-1920.png"))
         for team, watch in watches.items():
