@@ -202,7 +202,8 @@ class ClassroomPage(widgets.VBox):
         return None
 
     def offered_actions(self) -> list[dict[str, Any]]:
-        """Every action this page offers now: the board's tiles and clears, and the buttons."""
+        """Every action this page offers now: the board's tiles and clears, and the buttons.
+        (A Streetcar page offers its moves on its board only: `streetcar.offered()`.)"""
         offered = [dict(action) for _, action in self._buttons]
         if self.board is not None and self.view is not None:
             for action in self.view["legal_actions"]:

@@ -173,3 +173,31 @@ def test_a_refusal_from_the_store_is_shown_and_the_turn_dropped(store, room):
     assert board.message_kind == "error" and "Blue's turn" in board.message
     assert "Blue" in red.notice.value and red.streetcar.turn.first is None
     assert store.seq(room["room"], room["teacher"]["token"]) == 1
+
+
+@pytest.mark.slow
+def test_a_whole_room_game_offers_the_store_moves_every_turn(store, room):
+    """A bot plays both teams through the store; at every turn the page of the team to move
+    offers exactly the store's moves, and the other page shows the same board."""
+    from housing_lab.streetcar import make_bot
+
+    pages = {"purple": page(store, room, "Red"), "red": page(store, room, "Blue")}
+    bot = make_bot("random", 5)
+    game = Game(seed=1)
+    while not game.is_over():
+        mover, other = pages[game.current_player], pages[PLAYERS_AFTER[game.current_player]]
+        mover.poll_once()
+        other.poll_once()
+        assert mover.streetcar.offered() == store_moves(mover.view), game.turn
+        assert board_state(mover) == board_state(other)
+        move = bot.choose(game)
+        action = move.to_action()
+        assert mover.act(action), mover.notice.value
+        game.push(move)
+    for p in pages.values():
+        p.poll_once()
+        assert p.streetcar.board.phase == "over" and p.streetcar.offered()["remove"] == []
+    assert board_state(pages["purple"]) == board_state(pages["red"])
+
+
+PLAYERS_AFTER = {"purple": "red", "red": "purple"}
