@@ -8,6 +8,9 @@
   everything else as one button per action.
 - No token or a wrong one: one line, nothing from the room.
 
+A Streetcar room shows the shared Streetcar board on every page (`classroom_streetcar.py`):
+the team to move plays its turn on it by clicking, the others watch; there are no buttons.
+
 The page holds nothing but the store's view for its own token, so no other team's hidden cards
 can reach its widgets. Everything lives in the store: a page polls it (`poll_once`, run every
 `poll_seconds` by an asyncio task in the kernel) and a reopened link shows the same room.
@@ -32,6 +35,7 @@ from housing_lab.north_berkeley.names import card_name, policy_set_name
 from housing_lab.rooms import RoomStore, open_store
 from housing_lab.rooms.links import load_links, qr_svg
 from housing_lab.widgets import classroom_words as words
+from housing_lab.widgets.classroom_streetcar import RoomStreetcar
 from housing_lab.widgets.common import signed
 from housing_lab.widgets.nb_board import NorthBerkeleyBoard
 
@@ -70,6 +74,7 @@ class ClassroomPage(widgets.VBox):
         self.status = widgets.HTML().add_class("hl-classroom-status")
         self.notice = widgets.HTML().add_class("hl-classroom-notice")
         self.board: NorthBerkeleyBoard | None = None
+        self.streetcar: RoomStreetcar | None = None
         self.side = widgets.HTML().add_class("hl-classroom-side")
         self.actions = widgets.Box(layout=widgets.Layout(flex_flow="row wrap"))
         self.actions.add_class("hl-classroom-actions")
@@ -78,7 +83,8 @@ class ClassroomPage(widgets.VBox):
             if not room or not token:
                 raise HousingLabError(words.NO_TOKEN)
             self.role = store.role(room, token)
-            self.room = store.info(room, token).code
+            info = store.info(room, token)
+            self.room, self._options = info.code, dict(info.options)
         except HousingLabError as error:
             self.role = None
             self.title.value = f"<p class='hl-classroom-denied'>{_esc(str(error))}</p>"
@@ -109,7 +115,10 @@ class ClassroomPage(widgets.VBox):
             self.board.on_action = self._board_action
             parts: list[widgets.Widget] = [self.board, column] if teacher else [column, self.board]
         else:
-            parts = [column]
+            self.streetcar = RoomStreetcar(self._streetcar_send, can_play=not teacher)
+            self.streetcar.board.layout = widgets.Layout(flex="1 1 620px", min_width="0")
+            board = self.streetcar.board
+            parts = [board, column] if teacher else [column, board]
         body = widgets.Box(parts, layout=widgets.Layout(flex_flow="row wrap", width="100%"))
         body.add_class("hl-classroom-body")
         self.children = (style, self.title, body)
@@ -133,6 +142,8 @@ class ClassroomPage(widgets.VBox):
                 self._draw_board(view)
                 self.side.value = self._nb_side(view)
             else:
+                assert self.streetcar is not None
+                self.streetcar.show(view, self._options)
                 self.side.value = self._streetcar_side(view)
             if self.role.is_teacher and not self.links.value:
                 self.links.value = self._links_html()  # fixed for the room: drawn once
@@ -176,17 +187,23 @@ class ClassroomPage(widgets.VBox):
     # --- acting ------------------------------------------------------------------------------
     def act(self, action: dict[str, Any]) -> bool:
         """Send one action to the store; its refusal (the engine's words) becomes the notice."""
+        return self._streetcar_send(action) is None
+
+    def _streetcar_send(self, action: dict[str, Any]) -> str | None:
+        """`act`, returning the refusal's words (None when played): the Streetcar board shows
+        them on its own message line too."""
         try:
             result = self.store.act(self.room, self.token, action)
         except HousingLabError as error:
             self._say(str(error), "error")
-            return False
+            return str(error)
         self._say(words.action_done(action, result["seq"]))
         self.refresh()
-        return True
+        return None
 
     def offered_actions(self) -> list[dict[str, Any]]:
-        """Every action this page offers now: the board's tiles and clears, and the buttons."""
+        """Every action this page offers now: the board's tiles and clears, and the buttons.
+        (A Streetcar page offers its moves on its board only: `streetcar.offered()`.)"""
         offered = [dict(action) for _, action in self._buttons]
         if self.board is not None and self.view is not None:
             for action in self.view["legal_actions"]:
@@ -246,16 +263,12 @@ class ClassroomPage(widgets.VBox):
         assert self.role is not None
         buttons = []
         for action in view["legal_actions"]:
-            if view["game"] == "north-berkeley" and action["action"] in BOARD_KINDS:
-                continue
-            label = (
-                words.action_label(action, teacher=self.role.is_teacher, phase=view["phase"])
-                if view["game"] == "north-berkeley"
-                else words.streetcar_move_label(action)
-            )
+            if view["game"] != "north-berkeley" or action["action"] in BOARD_KINDS:
+                continue  # played on the board (all of Streetcar: a turn has hundreds of moves)
+            label = words.action_label(action, teacher=self.role.is_teacher, phase=view["phase"])
             button = widgets.Button(description=label, tooltip=label)
             button.add_class("hl-act")
-            button.add_class(f"hl-act-{action['action']}" if "action" in action else "hl-act-move")
+            button.add_class(f"hl-act-{action['action']}")
             button.on_click(lambda _button, action=action: self.act(action))
             buttons.append((button, action))
         self._buttons = buttons
@@ -305,12 +318,10 @@ class ClassroomPage(widgets.VBox):
 
     def _streetcar_side(self, view: dict[str, Any]) -> str:
         players = ", ".join(f"{_esc(t)} plays {_esc(c)}" for t, c in view["players"].items())
-        out = [f"<p>{players}. Turn {view['turn']}.</p>", _scores_html(view.get("scores"))]
-        if view.get("legal_actions_complete") is False:
-            out.append(
-                f"<p>{view['moves']['count']} moves are open: play this turn on the shared "
-                "Streetcar board.</p>"
-            )
+        out = [f"<p>{players}. Turn {view['turn']}.</p>"]
+        if view["moves"]["count"]:
+            out.append(words.STREETCAR_YOUR_TURN)
+        out.append(_scores_html(view.get("scores")))
         return "".join(out)
 
     def _links_html(self) -> str:

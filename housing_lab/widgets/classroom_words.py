@@ -28,6 +28,10 @@ NEXT_PHASE = {
     "phase2": "End phase 2 (final scores)",
 }
 NO_TOKEN = "This link has no room token. Ask the teacher for your team's link."
+STREETCAR_YOUR_TURN = (
+    "<p class='hl-classroom-yourturn'><b>Your turn:</b> click two grid lines that meet, then a "
+    "house to remove.</p>"
+)
 TEACHER_BOARD_CLICK = "Teams place the tiles from their own devices; the projector only shows."
 SCAN = "Scan or type your team's link"
 STORE_LOST = "Cannot reach the room's store just now; trying again"
@@ -63,12 +67,3 @@ def action_label(action: Mapping[str, Any], *, teacher: bool, phase: str) -> str
 def action_done(action: Mapping[str, Any], seq: int) -> str:
     """The line shown after the store accepted an action."""
     return f"Done (action {seq} in the room's log)."
-
-
-def streetcar_move_label(action: Mapping[str, Any]) -> str:
-    """A Streetcar move in words: the lines drawn and the house removed."""
-    lines = action.get("lines") or []
-    remove = action.get("remove")
-    drawn = ", ".join("-".join(str(n) for n in edge) for edge in lines) or "no line"
-    house = f"remove the house at {remove[0]},{remove[1]}" if remove else "remove no house"
-    return f"Lines {drawn}; {house}"

@@ -288,8 +288,9 @@ def test_streetcar_room_page(tmp_path):
         red = ClassroomPage(store, created["room"], created["teams"]["Red"]["token"])
         blue = ClassroomPage(store, created["room"], created["teams"]["Blue"]["token"])
         assert red.board is None and "Red plays" in red.side.value
-        assert red.offered_actions() == red.view["legal_actions"]
-        assert blue.offered_actions() == []
+        assert red.streetcar is not None and red.streetcar.board.legal_edges
+        assert blue.streetcar is not None and blue.streetcar.board.legal_edges == []
+        assert red.offered_actions() == blue.offered_actions() == []  # no buttons: the board
 
 
 def test_the_poller_survives_a_store_that_fails(store, room, monkeypatch):
