@@ -14,11 +14,11 @@ import argparse
 import statistics
 import time
 
-from housing_lab.north_berkeley.batch import ALL_POLICY_SETS, BatchEvaluator
+from housing_lab.north_berkeley.batch.evaluator import ALL_POLICY_SETS, BatchEvaluator
+from housing_lab.north_berkeley.batch.sweep import random_boards
+from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.policies import RuleOptions
 from housing_lab.north_berkeley.scenario import make_scenario
-from housing_lab.north_berkeley.scoring import score_scenario
-from housing_lab.north_berkeley.sweep import random_boards
 
 
 def median_seconds(run, repeats: int) -> float:

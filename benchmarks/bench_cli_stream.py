@@ -19,8 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from housing_lab.north_berkeley.batch import ALL_POLICY_SETS, default_evaluator
-from housing_lab.north_berkeley.sweep import random_boards
+from housing_lab.north_berkeley.batch.evaluator import ALL_POLICY_SETS, default_evaluator
+from housing_lab.north_berkeley.batch.sweep import random_boards
 
 MEASURED = (
     "import runpy, sys\n"

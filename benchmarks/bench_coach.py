@@ -25,14 +25,14 @@ import statistics
 import time
 from collections import Counter
 
-from housing_lab.north_berkeley.batch import ALL_POLICY_SETS, default_evaluator
-from housing_lab.north_berkeley.coach import coach
-from housing_lab.north_berkeley.coach_search import Question, clear_cache, search, searched
+from housing_lab.north_berkeley.batch.evaluator import ALL_POLICY_SETS, default_evaluator
+from housing_lab.north_berkeley.batch.sweep import random_boards
+from housing_lab.north_berkeley.coach.exact import coach
+from housing_lab.north_berkeley.coach.search import Question, clear_cache, search, searched
 from housing_lab.north_berkeley.constituents import CARD_IDS
+from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.policies import INCOMES
 from housing_lab.north_berkeley.scenario import make_scenario
-from housing_lab.north_berkeley.scoring import score_scenario
-from housing_lab.north_berkeley.sweep import random_boards
 
 GOALS = ("win", "no-loss")
 

@@ -13,9 +13,9 @@ import argparse
 import statistics
 import time
 
-from housing_lab.north_berkeley.batch import default_evaluator
+from housing_lab.north_berkeley.batch.evaluator import default_evaluator
 from housing_lab.north_berkeley.constituents import CARD_IDS
-from housing_lab.north_berkeley.solver import (
+from housing_lab.north_berkeley.solver.exact import (
     clear_cache,
     every_card_nonnegative,
     pareto_frontier,

@@ -25,8 +25,8 @@ from typing import Any
 import ipywidgets.widgets.widget as widget_module
 
 from housing_lab.streetcar import Game, Move, RandomBot
-from housing_lab.widgets.streetcar_board import edge_key, hex_key
-from housing_lab.widgets.streetcar_lab import StreetcarLab
+from housing_lab.widgets.streetcar.board import edge_key, hex_key
+from housing_lab.widgets.streetcar.lab import StreetcarLab
 
 
 class JsonComm:

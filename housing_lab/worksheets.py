@@ -250,7 +250,7 @@ def _key_3() -> str:
 
 def _key_7() -> str:
     from housing_lab.north_berkeley import make_scenario, score_scenario
-    from housing_lab.north_berkeley.autoplay import play_random_game
+    from housing_lab.north_berkeley.play.autoplay import play_random_game
 
     final = play_random_game(["Red", "Blue", "Green"], seed=7).scenario()
     before = score_scenario(final).to_dict()
@@ -264,8 +264,8 @@ def _key_7() -> str:
 
 
 def _key_5() -> str:
+    from housing_lab.north_berkeley.batch.sweep import random_boards, sweep
     from housing_lab.north_berkeley.names import policy_set_name
-    from housing_lab.north_berkeley.sweep import random_boards, sweep
 
     boards = sweep(random_boards(100_000, seed=6))  # the lesson's boards
     low = boards.groupby("policies", observed=True)["housed_low"].mean()

@@ -29,4 +29,4 @@ def test_the_examples_are_found() -> None:
         for name in MODULES
         if any(test.examples for test in finder.find(importlib.import_module(name)))
     }
-    assert {"housing_lab.north_berkeley.game", "housing_lab.streetcar"} <= found
+    assert {"housing_lab.north_berkeley.play.game", "housing_lab.streetcar"} <= found

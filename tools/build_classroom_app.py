@@ -21,7 +21,7 @@ TARGET = (
 )
 CODE = (
     "# The room and token come from this page's link; the store from $HOUSING_LAB_ROOMS.\n"
-    "from housing_lab.widgets.classroom import page_from_environment\n"
+    "from housing_lab.widgets.classroom.page import page_from_environment\n"
     "\n"
     "page_from_environment()"
 )

@@ -13,9 +13,9 @@ from housing_lab.commands.north_berkeley_analysis import register_analysis
 from housing_lab.commands.score_stream import score_batched, score_scalar
 from housing_lab.errors import quote_path
 from housing_lab.jsonio import JsonInputError, documents, stdin_bytes
-from housing_lab.north_berkeley.autoplay import default_names, play_random_game
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.layout import Layout, load_layout
+from housing_lab.north_berkeley.play.autoplay import default_names, play_random_game
 from housing_lab.north_berkeley.policies import RuleOptions
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6

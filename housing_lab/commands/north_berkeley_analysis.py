@@ -20,7 +20,11 @@ from housing_lab.commands import arguments
 from housing_lab.commands.score_stream import ResultLines, chunk_sizes
 from housing_lab.errors import WriteError, quote_path, shown
 from housing_lab.jsonio import JsonInputError, load_path, loads
-from housing_lab.north_berkeley.batch import ALL_POLICY_SETS, GAME_POLICY_SETS, default_evaluator
+from housing_lab.north_berkeley.batch.evaluator import (
+    ALL_POLICY_SETS,
+    GAME_POLICY_SETS,
+    default_evaluator,
+)
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.policies import RuleOptions
 
@@ -124,7 +128,7 @@ def sample_lines(
     Boards are drawn DRAW_CHUNK at a time: the first chunk from `seed` itself (so a sample of
     up to DRAW_CHUNK boards is what `random_boards(n, seed)` gives), chunk k from a seed
     derived from (seed, k)."""
-    from housing_lab.north_berkeley.sweep import random_boards  # pandas: only when sampling
+    from housing_lab.north_berkeley.batch.sweep import random_boards  # pandas: only when sampling
 
     evaluator = default_evaluator()
     policy_sets = ALL_POLICY_SETS if all_policy_sets else GAME_POLICY_SETS
@@ -234,7 +238,11 @@ def parse_existing(text: str | None) -> dict[str, Any] | None:
 
 def run_solve(args: argparse.Namespace) -> int:
     # imported here, not at the top: the solver and pandas would add 0.3 s to every command's start
-    from housing_lab.north_berkeley.solver import every_card_nonnegative, pareto_frontier, solve
+    from housing_lab.north_berkeley.solver.exact import (
+        every_card_nonnegative,
+        pareto_frontier,
+        solve,
+    )
 
     question: dict[str, Any] = {
         "fixed": parse_fixes(args.fix),

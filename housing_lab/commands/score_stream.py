@@ -21,11 +21,12 @@ from typing import Any, TextIO
 import numpy as np
 
 from housing_lab.errors import HousingLabError
-from housing_lab.north_berkeley.batch import BatchEvaluator, Boards, default_evaluator
-from housing_lab.north_berkeley.batch_result import BatchResult
+from housing_lab.north_berkeley.batch.evaluator import BatchEvaluator, Boards, default_evaluator
+from housing_lab.north_berkeley.batch.result import BatchResult
 from housing_lab.north_berkeley.constituents import CARD_IDS
+from housing_lab.north_berkeley.engine.movein import OUTCOMES, VACANT_KEYS
+from housing_lab.north_berkeley.engine.scoring import money, score_scenario
 from housing_lab.north_berkeley.layout import Layout, default_layout
-from housing_lab.north_berkeley.movein import OUTCOMES, VACANT_KEYS
 from housing_lab.north_berkeley.policies import (
     ADU,
     AFFORDABLE_100,
@@ -40,7 +41,6 @@ from housing_lab.north_berkeley.scenario import (
     scenario_from_dict,
     shuffled_existing,
 )
-from housing_lab.north_berkeley.scoring import money, score_scenario
 
 Row = tuple[tuple[int, ...], int, tuple[int, ...]]  # tile codes, policy mask, income codes
 FIRST_CHUNK, LAST_CHUNK = 64, 4096  # chunks grow: the first lines appear at once

@@ -17,6 +17,8 @@ The numbers of the game flow (cards dealt, the draft's 7 cards, ...) are in `rul
 """
 
 from housing_lab.north_berkeley.constituents import CARD_IDS, cards, score_card
+from housing_lab.north_berkeley.engine.movein import MoveEvent, MoveInResult, run_move_in
+from housing_lab.north_berkeley.engine.scoring import ScenarioResult, score_scenario
 from housing_lab.north_berkeley.errors import (
     AffordableOnlyError,
     IllegalActionError,
@@ -24,9 +26,8 @@ from housing_lab.north_berkeley.errors import (
     ScenarioFormatError,
     UnknownIdError,
 )
-from housing_lab.north_berkeley.game import Game
 from housing_lab.north_berkeley.layout import Layout, load_layout
-from housing_lab.north_berkeley.movein import MoveEvent, MoveInResult, run_move_in
+from housing_lab.north_berkeley.play.game import Game
 from housing_lab.north_berkeley.policies import INCOMES, POLICIES, RuleOptions
 from housing_lab.north_berkeley.rules import (
     DRAFT_SIZE,
@@ -43,7 +44,6 @@ from housing_lab.north_berkeley.scenario import (
     scenario_from_dict,
     scenario_from_json,
 )
-from housing_lab.north_berkeley.scoring import ScenarioResult, score_scenario
 from housing_lab.north_berkeley.tiles import Tile, load_catalogue
 
 __all__ = [

@@ -25,7 +25,7 @@ from functools import cache, reduce
 from typing import Any, Literal
 
 from housing_lab._data import DataFileError, read_package_toml
-from housing_lab.north_berkeley.tile_facts import TILE_COUNTS
+from housing_lab.north_berkeley.engine.tile_facts import TILE_COUNTS
 
 Number = Any  # an int, Fraction, bool, or a numpy array of them (the batch)
 

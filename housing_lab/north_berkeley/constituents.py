@@ -17,8 +17,8 @@ from housing_lab.north_berkeley.card_rules import (
     card_texts,
     holds,
 )
+from housing_lab.north_berkeley.engine.facts import BoardFacts
 from housing_lab.north_berkeley.errors import UnknownIdError
-from housing_lab.north_berkeley.facts import BoardFacts
 
 __all__ = ["CARD_IDS", "Card", "CardScore", "cards", "check_card", "score_all", "score_card"]
 

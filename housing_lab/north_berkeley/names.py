@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from housing_lab.north_berkeley.constituents import cards
+from housing_lab.north_berkeley.engine.movein import MoveEvent, MoveInResult
 from housing_lab.north_berkeley.layout import Layout
-from housing_lab.north_berkeley.movein import MoveEvent, MoveInResult
 from housing_lab.north_berkeley.policies import POLICY_NAMES
 from housing_lab.north_berkeley.scenario import Scenario
 from housing_lab.north_berkeley.tiles import Catalogue

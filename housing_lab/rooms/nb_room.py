@@ -19,10 +19,10 @@ import math
 from typing import Any
 
 from housing_lab.errors import HousingLabError, shown
-from housing_lab.north_berkeley.actions import check_action
-from housing_lab.north_berkeley.game import Game
-from housing_lab.north_berkeley.game_state import check_players
 from housing_lab.north_berkeley.names import card_name
+from housing_lab.north_berkeley.play.actions import check_action
+from housing_lab.north_berkeley.play.game import Game
+from housing_lab.north_berkeley.play.state import check_players
 from housing_lab.north_berkeley.policies import RuleOptions
 from housing_lab.rooms.errors import ActionRefused, RoomError
 from housing_lab.rooms.games import Clock, Role, RoomGame, RoomInfo

@@ -23,7 +23,7 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from housing_lab.north_berkeley.game import Game
+from housing_lab.north_berkeley.play.game import Game
 from housing_lab.rooms import ActionRefused, open_store
 
 TEAMS = ("Red", "Blue", "Green", "Gold", "Teal", "Plum")

@@ -1,13 +1,13 @@
 """Jupyter widgets for the two games: the only package that imports anywidget, ipywidgets and
 bqplot. Each widget is a thin view over an engine and decides no rule itself."""
 
-from housing_lab.widgets.game_table import GameTable
-from housing_lab.widgets.nb_board import NorthBerkeleyBoard
-from housing_lab.widgets.nb_charts import HomesChart, OutcomeChart
-from housing_lab.widgets.nb_lab import NorthBerkeleyLab
-from housing_lab.widgets.nb_policies import PolicyPanel
-from housing_lab.widgets.nb_scoreboard import Scoreboard
-from housing_lab.widgets.streetcar_lab import StreetcarLab
+from housing_lab.widgets.lab.board import NorthBerkeleyBoard
+from housing_lab.widgets.lab.charts import HomesChart, OutcomeChart
+from housing_lab.widgets.lab.lab import NorthBerkeleyLab
+from housing_lab.widgets.lab.policies import PolicyPanel
+from housing_lab.widgets.lab.scoreboard import Scoreboard
+from housing_lab.widgets.streetcar.lab import StreetcarLab
+from housing_lab.widgets.table.table import GameTable
 
 __all__ = [
     "GameTable",

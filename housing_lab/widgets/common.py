@@ -29,15 +29,17 @@ MESSAGE_KINDS = ("info", "error")
 JsonSource = Mapping[str, Any] | str | pathlib.Path
 
 
-def widget_esm(js_file: str) -> str:
-    """The front-end module of a widget: `common.js` followed by the widget's own file.
+def widget_esm(js_file: str | pathlib.Path) -> str:
+    """The front-end module of a widget: `common.js` followed by the widget's own file (a path,
+    or a name relative to this folder).
 
     Read when the widget class is defined, so the browser gets one self-contained module
     (anywidget loads it from a `blob:` URL; nothing is fetched).
     """
     common = COMMON_JS.read_text(encoding="utf-8")
-    own = (HERE / js_file).read_text(encoding="utf-8")
-    return f"{common}\n// --- {js_file} ---\n{own}"
+    path = HERE / js_file  # an absolute path stays as it is
+    own = path.read_text(encoding="utf-8")
+    return f"{common}\n// --- {path.relative_to(HERE)} ---\n{own}"
 
 
 class ActionWidget(anywidget.AnyWidget):

@@ -6,7 +6,7 @@ import time
 from typing import Any
 
 from housing_lab.north_berkeley import scenario_from_dict, score_scenario
-from housing_lab.widgets.nb_charts import outcome_chart_data
+from housing_lab.widgets.lab.charts import outcome_chart_data
 
 READ_PAGE = """() => {
   const housed = {high: 0, middle: 0, low: 0};

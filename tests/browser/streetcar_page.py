@@ -6,8 +6,8 @@ import time
 from typing import Any
 
 from housing_lab.streetcar import Game
-from housing_lab.widgets.streetcar_board import position_view
-from housing_lab.widgets.streetcar_score import score_chart_data
+from housing_lab.widgets.streetcar.board import position_view
+from housing_lab.widgets.streetcar.score import score_chart_data
 
 READ_PAGE = """() => {
   const board = document.querySelector('.sc-lab .sc-board');

@@ -21,7 +21,7 @@ bq.Figure(marks=[bars], axes=[bq.Axis(scale=x), bq.Axis(scale=y, orientation="ve
           title="crowded", layout={"width": "500px", "height": "300px"})
 """
 OURS = """
-from housing_lab.widgets.lesson_charts import bar_chart
+from housing_lab.widgets.lessons.charts import bar_chart
 bar_chart(["Vacancy Control", "Accessory Dwelling Units", "No policy"],
           {"High income": [3, 1, 0], "Middle income": [2, 2, 1], "Low income": [0, 4, 2]},
           title="Residents who had to leave", value_label="residents")

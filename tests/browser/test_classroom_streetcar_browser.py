@@ -18,7 +18,7 @@ from housing_lab.commands.classroom import voila_command
 from housing_lab.rooms import open_store
 from housing_lab.rooms.links import page_base, room_links, save_links
 from housing_lab.streetcar import Game
-from housing_lab.widgets.streetcar_board import edge_key, hex_key
+from housing_lab.widgets.streetcar.board import edge_key, hex_key
 
 from .harness import SCREENSHOTS, PageWatch, free_port, server
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from housing_lab.north_berkeley.game import Game
-from housing_lab.widgets.game_table_charts import chart_rows, outcomes_so_far
+from housing_lab.north_berkeley.play.game import Game
+from housing_lab.widgets.table.charts import chart_rows, outcomes_so_far
 
 from .harness import (
     SCREENSHOTS,

@@ -12,10 +12,10 @@ import pathlib
 import pytest
 
 from housing_lab.north_berkeley import scenario_from_dict
-from housing_lab.north_berkeley.coach import coach
-from housing_lab.north_berkeley.coach_words import coach_sentence
+from housing_lab.north_berkeley.coach.exact import coach
+from housing_lab.north_berkeley.coach.words import coach_sentence
 from housing_lab.north_berkeley.constituents import CARD_IDS, cards
-from housing_lab.widgets.nb_changes import machine_ids
+from housing_lab.widgets.lab.changes import machine_ids
 
 from .harness import (
     ROOT,

@@ -14,7 +14,7 @@ import time
 import pytest
 
 from housing_lab.streetcar import Game, Move, make_bot, play_game, replay, write_record
-from housing_lab.widgets.streetcar_board import edge_key, hex_key
+from housing_lab.widgets.streetcar.board import edge_key, hex_key
 
 from .chart_geometry import chart_problems
 from .harness import (

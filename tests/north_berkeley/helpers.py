@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from housing_lab.north_berkeley.facts import BoardFacts
+from housing_lab.north_berkeley.engine.facts import BoardFacts
 
 # A fixed, readable placement: each street has one of each income in order.
 PLACEMENT = {

@@ -14,8 +14,6 @@ from hypothesis import strategies as st
 
 from housing_lab.errors import HousingLabError
 from housing_lab.north_berkeley import Game
-from housing_lab.north_berkeley.actions import ACTION_KINDS, check_action
-from housing_lab.north_berkeley.autoplay import play_random_game
 from housing_lab.north_berkeley.constituents import CARD_IDS
 from housing_lab.north_berkeley.errors import (
     AffordableOnlyError,
@@ -24,6 +22,8 @@ from housing_lab.north_berkeley.errors import (
     UnknownIdError,
 )
 from housing_lab.north_berkeley.layout import default_layout
+from housing_lab.north_berkeley.play.actions import ACTION_KINDS, check_action
+from housing_lab.north_berkeley.play.autoplay import play_random_game
 from housing_lab.north_berkeley.policies import POLICIES, RuleOptions
 from housing_lab.north_berkeley.rules import DRAFT_SIZE
 from housing_lab.north_berkeley.tiles import default_catalogue

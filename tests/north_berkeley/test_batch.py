@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from housing_lab._data import read_package_toml
-from housing_lab.north_berkeley.batch import (
+from housing_lab.north_berkeley.batch.arrays import ArrayFacts
+from housing_lab.north_berkeley.batch.evaluator import (
     ALL_POLICY_SETS,
     CHUNK,
     FEATURES,
@@ -19,15 +20,14 @@ from housing_lab.north_berkeley.batch import (
     policies_of,
     policy_mask,
 )
-from housing_lab.north_berkeley.batch_rules import ArrayFacts
+from housing_lab.north_berkeley.batch.sweep import random_boards
 from housing_lab.north_berkeley.card_rules import BASE_FACTS, card_facts
 from housing_lab.north_berkeley.constituents import CARD_IDS
+from housing_lab.north_berkeley.engine.scoring import score_scenario
+from housing_lab.north_berkeley.engine.tile_facts import TILE_COUNTS, square_tags, tile_counts
 from housing_lab.north_berkeley.layout import layout_from_dict
 from housing_lab.north_berkeley.policies import INCOMES, POLICIES, RuleOptions
 from housing_lab.north_berkeley.scenario import make_scenario
-from housing_lab.north_berkeley.scoring import score_scenario
-from housing_lab.north_berkeley.sweep import random_boards
-from housing_lab.north_berkeley.tile_facts import TILE_COUNTS, square_tags, tile_counts
 from housing_lab.north_berkeley.tiles import catalogue_from_dict, default_catalogue
 
 from .helpers import PLACEMENT

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from housing_lab._data import DataFileError
-from housing_lab.north_berkeley import solver, solver_atoms
-from housing_lab.north_berkeley.batch import default_evaluator
-from housing_lab.north_berkeley.batch_rules import ArrayFacts, card_scores
+from housing_lab.north_berkeley.batch.arrays import ArrayFacts, card_scores
+from housing_lab.north_berkeley.batch.evaluator import default_evaluator
+from housing_lab.north_berkeley.batch.sweep import random_boards
 from housing_lab.north_berkeley.card_rules import (
     BASE_FACTS,
     CARD_RULES,
@@ -25,9 +25,10 @@ from housing_lab.north_berkeley.card_rules import (
     rules_from_dict,
 )
 from housing_lab.north_berkeley.constituents import CARD_IDS, cards, score_card
+from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.scenario import make_scenario
-from housing_lab.north_berkeley.scoring import score_scenario
-from housing_lab.north_berkeley.sweep import random_boards
+from housing_lab.north_berkeley.solver import atoms as solver_atoms
+from housing_lab.north_berkeley.solver import exact as solver
 
 from .helpers import homes, housed, neutral_facts
 

@@ -15,29 +15,29 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from housing_lab.north_berkeley import coach_search
-from housing_lab.north_berkeley.batch import (
+from housing_lab.north_berkeley.batch.boards import Boards
+from housing_lab.north_berkeley.batch.evaluator import (
     ALL_POLICY_SETS,
     BatchEvaluator,
     default_evaluator,
     policies_of,
     policy_mask,
 )
-from housing_lab.north_berkeley.batch_boards import Boards
+from housing_lab.north_berkeley.batch.sweep import random_boards
 from housing_lab.north_berkeley.card_rules import CARD_IDS
-from housing_lab.north_berkeley.coach import (
+from housing_lab.north_berkeley.coach import search as coach_search
+from housing_lab.north_berkeley.coach.exact import (
     Change,
     apply_changes,
     best_change_for_hand,
     coach,
 )
-from housing_lab.north_berkeley.coach_words import changes_words, coach_sentence, hand_sentence
+from housing_lab.north_berkeley.coach.words import changes_words, coach_sentence, hand_sentence
+from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.errors import ScenarioFormatError, UnknownIdError
 from housing_lab.north_berkeley.layout import default_layout, layout_from_dict
 from housing_lab.north_berkeley.policies import AFFORDABLE_100, INCOMES, POLICIES, RuleOptions
 from housing_lab.north_berkeley.scenario import make_scenario, tile_allowed
-from housing_lab.north_berkeley.scoring import score_scenario
-from housing_lab.north_berkeley.sweep import random_boards
 from housing_lab.north_berkeley.tiles import default_catalogue
 
 GOALS = ("win", "no-loss")

@@ -7,10 +7,10 @@ import json
 import pytest
 
 from housing_lab.cli import main
-from housing_lab.north_berkeley.coach import coach
+from housing_lab.north_berkeley.coach.exact import coach
+from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.layout import default_layout
 from housing_lab.north_berkeley.scenario import scenario_from_dict
-from housing_lab.north_berkeley.scoring import score_scenario
 
 KEYS = {"card", "goal", "now", "changes", "after", "spending_after", "seconds"}
 SCENARIO = {

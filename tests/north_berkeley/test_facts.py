@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from housing_lab.north_berkeley.engine.scoring import score_as_is, score_scenario
 from housing_lab.north_berkeley.scenario import make_scenario
-from housing_lab.north_berkeley.scoring import score_as_is, score_scenario
 
 from .helpers import PLACEMENT
 

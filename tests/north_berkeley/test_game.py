@@ -6,15 +6,15 @@ import itertools
 
 import pytest
 
-from housing_lab.north_berkeley.autoplay import play_random_game
+from housing_lab.north_berkeley.engine.scoring import PlayerScore, tie_break_explanation, winners
 from housing_lab.north_berkeley.errors import (
     AffordableOnlyError,
     IllegalActionError,
     ScenarioFormatError,
 )
-from housing_lab.north_berkeley.game import Game
+from housing_lab.north_berkeley.play.autoplay import play_random_game
+from housing_lab.north_berkeley.play.game import Game
 from housing_lab.north_berkeley.policies import RuleOptions
-from housing_lab.north_berkeley.scoring import PlayerScore, tie_break_explanation, winners
 
 
 @pytest.mark.parametrize(("players", "dealt"), [(2, 3), (3, 2), (4, 2), (5, 1), (6, 1)])

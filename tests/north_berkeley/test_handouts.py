@@ -9,9 +9,9 @@ import re
 
 import pytest
 
-from housing_lab.north_berkeley import handouts
 from housing_lab.north_berkeley.constituents import cards
-from housing_lab.north_berkeley.game import Game
+from housing_lab.north_berkeley.play import handouts as handouts
+from housing_lab.north_berkeley.play.game import Game
 
 
 def sections(page: str) -> list[str]:

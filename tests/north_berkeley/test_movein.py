@@ -10,11 +10,11 @@ import re
 
 import pytest
 
+from housing_lab.north_berkeley.engine.movein import PROGRESS
+from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.errors import IllegalActionError
-from housing_lab.north_berkeley.movein import PROGRESS
 from housing_lab.north_berkeley.policies import RuleOptions
 from housing_lab.north_berkeley.scenario import make_scenario
-from housing_lab.north_berkeley.scoring import score_scenario
 
 from .helpers import PLACEMENT
 
@@ -292,7 +292,7 @@ def test_vacant_equals_the_empty_homes_of_the_final_board() -> None:
 
 
 def test_vacant_kinds_have_names_a_student_reads() -> None:
-    from housing_lab.north_berkeley.movein import VACANT_KEYS
+    from housing_lab.north_berkeley.engine.movein import VACANT_KEYS
     from housing_lab.north_berkeley.names import vacant_rows
 
     vacant = score_scenario(make_scenario(PUBLIC_HOUSING, [], seed=3)).to_dict()["vacant"]

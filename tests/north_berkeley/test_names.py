@@ -64,8 +64,8 @@ def test_steps_and_outcomes_have_words() -> None:
 
 
 def test_policy_sets_and_measures_have_names() -> None:
+    from housing_lab.north_berkeley.batch.sweep import random_boards, sweep
     from housing_lab.north_berkeley.names import MEASURE_NAMES, measure_name, policy_set_name
-    from housing_lab.north_berkeley.sweep import random_boards, sweep
 
     assert policy_set_name("none") == "No policy"
     assert policy_set_name("vacancy_control+adu") == "Vacancy Control + ADUs"

@@ -10,13 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from housing_lab.errors import HousingLabError
-from housing_lab.north_berkeley.autoplay import play_random_game
-from housing_lab.north_berkeley.game import Game
+from housing_lab.north_berkeley.engine.movein import WAVES, MoveInResult
+from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.layout import default_layout
-from housing_lab.north_berkeley.movein import WAVES, MoveInResult
+from housing_lab.north_berkeley.play.autoplay import play_random_game
+from housing_lab.north_berkeley.play.game import Game
 from housing_lab.north_berkeley.policies import AFFORDABLE_100, INCOMES, POLICIES, RuleOptions
 from housing_lab.north_berkeley.scenario import affordable_violations, make_scenario
-from housing_lab.north_berkeley.scoring import score_scenario
 from housing_lab.north_berkeley.tiles import default_catalogue
 
 LAYOUT = default_layout()

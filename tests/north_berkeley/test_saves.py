@@ -16,10 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from housing_lab.errors import HousingLabError
-from housing_lab.north_berkeley import handouts, saves
-from housing_lab.north_berkeley.autoplay import play_random_game
 from housing_lab.north_berkeley.errors import IllegalActionError, ScenarioFormatError
-from housing_lab.north_berkeley.game import Game
+from housing_lab.north_berkeley.play import handouts, saves
+from housing_lab.north_berkeley.play.autoplay import play_random_game
+from housing_lab.north_berkeley.play.game import Game
 from housing_lab.north_berkeley.policies import RuleOptions
 
 
@@ -317,7 +317,7 @@ def test_version_1_saves_still_load_and_save_as_version_2() -> None:
     for players in range(2, 7):
         game = play_random_game(players, seed=players + 20)
         data = v1(game)
-        assert data["format"] == "housing_lab.north_berkeley.game/1"
+        assert data["format"] == "housing_lab.north_berkeley.play.game/1"
         resumed = Game.from_dict(data)
         assert resumed.to_dict() == game.to_dict()
         assert json.loads(resumed.to_json())["version"] == 2
@@ -356,7 +356,7 @@ def _second_team(data: dict[str, Any]) -> str:
         (lambda d: d.update(seed=5), "refused"),  # other cards: the picks fail
         (lambda d: d.update(log="setup, place B1 park"), "'log' must be a list of actions"),
         (lambda d: d.update(extra={"Red": "developer"}), "extra['Red']"),
-        (lambda d: d.update(format="housing_lab.north_berkeley.game/0"), "not a saved"),
+        (lambda d: d.update(format="housing_lab.north_berkeley.play.game/0"), "not a saved"),
         (lambda d: d.update(version=1), "version 1 is not supported"),
         (lambda d: d.update(notes="hi"), "unknown field 'notes'"),
         (lambda d: d.pop("discard"), "missing 'discard'"),

@@ -106,8 +106,8 @@ def test_custom_layout_file(tmp_path) -> None:
     text.write_text(source + homes)
     layout = load_layout(text)
     assert layout.name == "Mirror" and layout.tags["greenway"] == {"A1", "B2", "C3"}
+    from housing_lab.north_berkeley.engine.scoring import score_scenario
     from housing_lab.north_berkeley.scenario import make_scenario
-    from housing_lab.north_berkeley.scoring import score_scenario
 
     scenario = make_scenario({"A1": "tower_market", "C1": "tower_market"}, [], PLACEMENT, 0, layout)
     assert score_scenario(scenario).facts.greenway_homes == 4

@@ -13,15 +13,16 @@ import time
 import numpy as np
 import pytest
 
-from housing_lab.north_berkeley import solver_search
-from housing_lab.north_berkeley.batch import (
+from housing_lab.north_berkeley.batch.arrays import ArrayFacts, card_scores
+from housing_lab.north_berkeley.batch.evaluator import (
     GAME_POLICY_SETS,
     Boards,
     default_evaluator,
     policy_mask,
 )
-from housing_lab.north_berkeley.batch_rules import ArrayFacts, card_scores
+from housing_lab.north_berkeley.batch.sweep import random_boards
 from housing_lab.north_berkeley.constituents import CARD_IDS
+from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.errors import (
     AffordableOnlyError,
     ScenarioFormatError,
@@ -29,15 +30,14 @@ from housing_lab.north_berkeley.errors import (
 )
 from housing_lab.north_berkeley.policies import AFFORDABLE_100, INCOMES, RuleOptions
 from housing_lab.north_berkeley.scenario import affordable_violations, shuffled_existing
-from housing_lab.north_berkeley.scoring import score_scenario
-from housing_lab.north_berkeley.solver import (
+from housing_lab.north_berkeley.solver import search as solver_search
+from housing_lab.north_berkeley.solver.exact import (
     clear_cache,
     every_card_nonnegative,
     pareto_frontier,
     solve,
 )
-from housing_lab.north_berkeley.solver_inputs import make_problem
-from housing_lab.north_berkeley.sweep import random_boards
+from housing_lab.north_berkeley.solver.inputs import make_problem
 
 EVALUATOR = default_evaluator()
 LAYOUT, CATALOGUE = EVALUATOR.layout, EVALUATOR.catalogue

@@ -6,20 +6,20 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from housing_lab.north_berkeley.batch import ALL_POLICY_SETS, default_evaluator
-from housing_lab.north_berkeley.constituents import CARD_IDS
-from housing_lab.north_berkeley.errors import AffordableOnlyError, UnknownIdError
-from housing_lab.north_berkeley.movein import OUTCOMES
-from housing_lab.north_berkeley.policies import INCOMES, POLICIES
-from housing_lab.north_berkeley.scenario import make_scenario
-from housing_lab.north_berkeley.scoring import score_scenario
-from housing_lab.north_berkeley.sweep import (
+from housing_lab.north_berkeley.batch.evaluator import ALL_POLICY_SETS, default_evaluator
+from housing_lab.north_berkeley.batch.sweep import (
     policy_combinations,
     random_boards,
     state_fills,
     sweep,
     sweep_chunks,
 )
+from housing_lab.north_berkeley.constituents import CARD_IDS
+from housing_lab.north_berkeley.engine.movein import OUTCOMES
+from housing_lab.north_berkeley.engine.scoring import score_scenario
+from housing_lab.north_berkeley.errors import AffordableOnlyError, UnknownIdError
+from housing_lab.north_berkeley.policies import INCOMES, POLICIES
+from housing_lab.north_berkeley.scenario import make_scenario
 
 from .helpers import PLACEMENT
 

@@ -16,12 +16,12 @@ from hypothesis import strategies as st
 
 from housing_lab.commands.score_stream import BoardRows, ResultLines, score_batched
 from housing_lab.jsonio import documents
-from housing_lab.north_berkeley.batch import ALL_POLICY_SETS, default_evaluator
+from housing_lab.north_berkeley.batch.evaluator import ALL_POLICY_SETS, default_evaluator
+from housing_lab.north_berkeley.batch.sweep import random_boards
+from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.layout import default_layout, layout_from_dict
 from housing_lab.north_berkeley.policies import RuleOptions
 from housing_lab.north_berkeley.scenario import scenario_from_dict
-from housing_lab.north_berkeley.scoring import score_scenario
-from housing_lab.north_berkeley.sweep import random_boards
 
 OPTIONS = [
     RuleOptions(),

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from housing_lab.cli import main
-from housing_lab.north_berkeley.game import Game
+from housing_lab.north_berkeley.play.game import Game
 
 
 def run(capsys, *args: str) -> tuple[int, str, str]:

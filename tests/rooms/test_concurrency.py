@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import threading
 
-from housing_lab.north_berkeley.game import Game
+from housing_lab.north_berkeley.play.game import Game
 from housing_lab.rooms import ActionRefused, open_store
 
 from .helpers import tokens_of

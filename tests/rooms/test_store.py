@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from housing_lab.north_berkeley.game import Game
+from housing_lab.north_berkeley.play.game import Game
 from housing_lab.rooms import AccessDenied, ActionRefused, RoomError, open_store
 
 from .helpers import hidden_cards, mentions, play_step, tokens_of

@@ -12,7 +12,7 @@ import pytest
 
 from housing_lab.rooms import open_store
 from housing_lab.rooms.links import room_links, save_links
-from housing_lab.widgets.classroom import ClassroomPage, page_from_environment
+from housing_lab.widgets.classroom.page import ClassroomPage, page_from_environment
 
 TEAMS = ["Red", "Blue", "Green"]
 

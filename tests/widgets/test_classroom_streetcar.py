@@ -9,9 +9,9 @@ import pytest
 
 from housing_lab.rooms import open_store
 from housing_lab.streetcar import Game
-from housing_lab.widgets.classroom import ClassroomPage
-from housing_lab.widgets.classroom_streetcar import game_from_view
-from housing_lab.widgets.streetcar_board import edge_key, position_view
+from housing_lab.widgets.classroom.page import ClassroomPage
+from housing_lab.widgets.classroom.streetcar import game_from_view
+from housing_lab.widgets.streetcar.board import edge_key, position_view
 
 
 @pytest.fixture

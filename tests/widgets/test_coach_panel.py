@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from housing_lab.errors import HousingLabError
-from housing_lab.north_berkeley.coach import apply_changes, coach
-from housing_lab.north_berkeley.coach_words import coach_sentence
+from housing_lab.north_berkeley.coach.exact import apply_changes, coach
+from housing_lab.north_berkeley.coach.words import coach_sentence
+from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.scenario import make_scenario
-from housing_lab.north_berkeley.scoring import score_scenario
-from housing_lab.widgets.coach_panel import CoachPanel
+from housing_lab.widgets.lab.coach_panel import CoachPanel
 
 OPEN_SPACE = {
     "A1": "tower_market",

@@ -6,8 +6,8 @@ import pytest
 
 from housing_lab.errors import HousingLabError
 from housing_lab.north_berkeley import scenario_from_dict, score_scenario
-from housing_lab.north_berkeley.solver import solve
-from housing_lab.widgets.coalition import CoalitionExplorer
+from housing_lab.north_berkeley.solver.exact import solve
+from housing_lab.widgets.lessons.coalition import CoalitionExplorer
 
 
 def test_shows_the_solver_answer_on_the_board() -> None:
@@ -40,8 +40,8 @@ def test_choose_and_refusals() -> None:
 
 def test_the_summary_names_policies_as_printed_not_by_id() -> None:
     from housing_lab.north_berkeley.policies import POLICY_NAMES
-    from housing_lab.north_berkeley.solver import solve
-    from housing_lab.widgets.coalition import solution_summary
+    from housing_lab.north_berkeley.solver.exact import solve
+    from housing_lab.widgets.lessons.coalition import solution_summary
 
     solution = solve(["developer"], policies=["vacancy_control"])
     text = solution_summary(solution, ["developer"])

@@ -19,13 +19,13 @@ from housing_lab.widgets.common import (
     signed,
     widget_esm,
 )
-from housing_lab.widgets.game_table_movein import SCORING_STEP, MoveInPlayback
-from housing_lab.widgets.game_table_panel import TablePanel
-from housing_lab.widgets.nb_board import NorthBerkeleyBoard
-from housing_lab.widgets.streetcar_board import StreetcarBoard
-from housing_lab.widgets.streetcar_bot import BotOpponent
-from housing_lab.widgets.streetcar_replay import ReplayCursor, rewound
-from housing_lab.widgets.streetcar_turns import TurnStager
+from housing_lab.widgets.lab.board import NorthBerkeleyBoard
+from housing_lab.widgets.streetcar.board import StreetcarBoard
+from housing_lab.widgets.streetcar.bot import BotOpponent
+from housing_lab.widgets.streetcar.replay import ReplayCursor, rewound
+from housing_lab.widgets.streetcar.turns import TurnStager
+from housing_lab.widgets.table.movein import SCORING_STEP, MoveInPlayback
+from housing_lab.widgets.table.panel import TablePanel
 
 BOARDS = [StreetcarBoard, NorthBerkeleyBoard, TablePanel]
 SHARED_FUNCTIONS = ("el", "html", "batched", "showMessage", "saveDownload", "listen")

@@ -12,17 +12,17 @@ from typing import Any
 import pytest
 
 from housing_lab.errors import HousingLabError
-from housing_lab.north_berkeley import saves
 from housing_lab.north_berkeley.errors import (
     AffordableOnlyError,
     IllegalActionError,
     ScenarioFormatError,
     UnknownIdError,
 )
-from housing_lab.north_berkeley.game import Game
+from housing_lab.north_berkeley.play import saves as saves
+from housing_lab.north_berkeley.play.game import Game
 from housing_lab.north_berkeley.policies import RuleOptions
 from housing_lab.widgets import GameTable
-from housing_lab.widgets.nb_changes import display_names, in_words
+from housing_lab.widgets.lab.changes import display_names, in_words
 
 TEAMS = ["Red", "Blue", "Green", "Orange", "Purple", "Teal"]
 

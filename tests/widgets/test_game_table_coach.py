@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 
 from housing_lab.errors import HousingLabError
-from housing_lab.north_berkeley.coach import best_change_for_hand, coach
-from housing_lab.north_berkeley.coach_words import coach_sentence, hand_sentence
+from housing_lab.north_berkeley.coach.exact import best_change_for_hand, coach
+from housing_lab.north_berkeley.coach.words import coach_sentence, hand_sentence
 from housing_lab.north_berkeley.errors import IllegalActionError, ScenarioFormatError
 from housing_lab.rooms import open_store
 from housing_lab.widgets import GameTable
-from housing_lab.widgets.nb_changes import display_names, in_words
+from housing_lab.widgets.lab.changes import display_names, in_words
 
 TEAMS = ["Red", "Blue", "Green"]
 

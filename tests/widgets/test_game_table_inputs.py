@@ -14,11 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from housing_lab.errors import HousingLabError, WriteError
-from housing_lab.north_berkeley import saves
-from housing_lab.north_berkeley.autoplay import play_random_game
-from housing_lab.north_berkeley.game import Game
+from housing_lab.north_berkeley.play import saves as saves
+from housing_lab.north_berkeley.play.autoplay import play_random_game
+from housing_lab.north_berkeley.play.game import Game
 from housing_lab.widgets import GameTable
-from housing_lab.widgets.nb_changes import display_names, in_words
+from housing_lab.widgets.lab.changes import display_names, in_words
 
 from .test_game_table import snapshot
 

@@ -7,18 +7,18 @@ import json
 
 import pytest
 
-from housing_lab.north_berkeley.autoplay import play_random_game
 from housing_lab.north_berkeley.constituents import cards
-from housing_lab.north_berkeley.game import Game, cards_dealt
+from housing_lab.north_berkeley.play.autoplay import play_random_game
+from housing_lab.north_berkeley.play.game import Game, cards_dealt
 from housing_lab.north_berkeley.policies import INCOMES, RuleOptions
 from housing_lab.widgets import GameTable
-from housing_lab.widgets.game_table_charts import (
+from housing_lab.widgets.table.charts import (
     WAITING,
     chart_rows,
     outcomes_so_far,
     totals,
 )
-from housing_lab.widgets.game_table_views import draft_explanation, group_lines
+from housing_lab.widgets.table.views import draft_explanation, group_lines
 
 
 def to_draft(table: GameTable, tie_order: list[str] | None = None) -> None:
@@ -269,7 +269,7 @@ def test_a_placement_sends_one_board_update_and_one_panel_view(recording_comms) 
 
 def test_rule_numbers_on_screen_come_from_the_rules_module(monkeypatch) -> None:
     from housing_lab.north_berkeley import rules
-    from housing_lab.widgets import game_table_views as views
+    from housing_lab.widgets.table import views as views
 
     table = GameTable(teams=["A", "B", "C"], seed=3)
     table.call_state()

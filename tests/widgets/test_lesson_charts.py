@@ -9,7 +9,7 @@ import ipywidgets
 import numpy as np
 import pytest
 
-from housing_lab.widgets.lesson_charts import INCOME_COLOURS, bar_chart
+from housing_lab.widgets.lessons.charts import INCOME_COLOURS, bar_chart
 
 
 def test_grouped_bars_have_an_html_title_and_legend_outside_the_figure() -> None:
@@ -49,7 +49,7 @@ def test_missing_values_and_a_bad_shape_are_refused() -> None:
 
 
 def test_heat_table_writes_every_label_and_number() -> None:
-    from housing_lab.widgets.lesson_charts import heat_table
+    from housing_lab.widgets.lessons.charts import heat_table
 
     names = ["Developer", "Labor Unions", "Save Our Views"]
     values = np.array([[50, 0, 10], [0, 30, 2], [10, 2, 40]])

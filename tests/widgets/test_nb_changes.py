@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from housing_lab.north_berkeley import make_scenario, score_scenario
 from housing_lab.north_berkeley.constituents import cards
-from housing_lab.widgets.nb_changes import (
+from housing_lab.widgets.lab.changes import (
     NO_CHANGE,
     card_phrases,
     changed_keys,

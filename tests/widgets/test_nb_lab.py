@@ -14,7 +14,7 @@ from housing_lab.north_berkeley.errors import AffordableOnlyError, UnknownIdErro
 from housing_lab.north_berkeley.layout import default_layout
 from housing_lab.north_berkeley.tiles import default_catalogue
 from housing_lab.widgets import NorthBerkeleyLab
-from housing_lab.widgets.nb_charts import homes_chart_data, outcome_chart_data
+from housing_lab.widgets.lab.charts import homes_chart_data, outcome_chart_data
 
 SQUARES = list(default_layout().squares)
 TILES = list(default_catalogue())

@@ -7,14 +7,19 @@ import pytest
 
 from housing_lab.errors import HousingLabError
 from housing_lab.north_berkeley import make_scenario, score_scenario
-from housing_lab.north_berkeley.coach import CoachAnswer, HandAdvice, best_change_for_hand, coach
-from housing_lab.north_berkeley.coach_words import coach_sentence, hand_sentence
+from housing_lab.north_berkeley.coach.exact import (
+    CoachAnswer,
+    HandAdvice,
+    best_change_for_hand,
+    coach,
+)
+from housing_lab.north_berkeley.coach.words import coach_sentence, hand_sentence
 from housing_lab.north_berkeley.constituents import CARD_IDS
 from housing_lab.north_berkeley.layout import default_layout, layout_from_dict
 from housing_lab.north_berkeley.policies import POLICIES
 from housing_lab.widgets import NorthBerkeleyLab
-from housing_lab.widgets.nb_changes import machine_ids
-from housing_lab.widgets.nb_coach import HAND
+from housing_lab.widgets.lab.changes import machine_ids
+from housing_lab.widgets.lab.coach import HAND
 
 GOAL_SCORE = {"win": 1, "no-loss": 0}
 

@@ -15,7 +15,7 @@ from housing_lab.north_berkeley.layout import default_layout
 from housing_lab.north_berkeley.scenario import tile_allowed
 from housing_lab.north_berkeley.tiles import default_catalogue
 from housing_lab.widgets import NorthBerkeleyBoard, NorthBerkeleyLab
-from housing_lab.widgets.nb_changes import machine_ids
+from housing_lab.widgets.lab.changes import machine_ids
 
 SQUARES = list(default_layout().squares)
 TILES = list(default_catalogue())

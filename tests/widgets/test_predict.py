@@ -6,8 +6,8 @@ import pytest
 
 from housing_lab.errors import HousingLabError
 from housing_lab.north_berkeley import make_scenario, score_scenario
-from housing_lab.widgets.predict import Outcome, PredictThenRun
-from housing_lab.widgets.quiz import ChoiceQuestion
+from housing_lab.widgets.lessons.predict import Outcome, PredictThenRun
+from housing_lab.widgets.lessons.quiz import ChoiceQuestion
 
 
 def _vacancy_control_outcome() -> Outcome:
@@ -107,6 +107,6 @@ def test_a_choice_question_says_why_a_wrong_option_fails() -> None:
 
 
 def test_direction_names_the_change() -> None:
-    from housing_lab.widgets.predict import direction
+    from housing_lab.widgets.lessons.predict import direction
 
     assert [direction(6, 10), direction(4, 4), direction(9, 5)] == ["More", "The same", "Fewer"]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from housing_lab.widgets.progress import ProgressBar
-from housing_lab.widgets.quiz import ChoiceQuestion, NumberQuestion, reveal
+from housing_lab.widgets.lessons.progress import ProgressBar
+from housing_lab.widgets.lessons.quiz import ChoiceQuestion, NumberQuestion, reveal
 
 
 def test_choice_question_feedback() -> None:

@@ -21,8 +21,8 @@ from housing_lab.streetcar import (
     to_record,
 )
 from housing_lab.widgets import StreetcarLab
-from housing_lab.widgets.streetcar_board import edge_key, edge_keys, hex_key, position_view
-from housing_lab.widgets.streetcar_score import score_chart_data
+from housing_lab.widgets.streetcar.board import edge_key, edge_keys, hex_key, position_view
+from housing_lab.widgets.streetcar.score import score_chart_data
 
 CENTRE = [[[0, 0], [1, 0]], [[0, 0], [0, 1]]]
 

@@ -11,10 +11,10 @@ import pytest
 from housing_lab.streetcar import BOTS, Board, Game, Move, RandomBot, make_bot
 from housing_lab.streetcar import bots as bot_registry
 from housing_lab.widgets import StreetcarLab
-from housing_lab.widgets.streetcar_board import edge_keys, hex_key
-from housing_lab.widgets.streetcar_controls import opponent_choices
-from housing_lab.widgets.streetcar_places import describe_lines, place_names, row_labels
-from housing_lab.widgets.streetcar_view import describe_move
+from housing_lab.widgets.streetcar.board import edge_keys, hex_key
+from housing_lab.widgets.streetcar.controls import opponent_choices
+from housing_lab.widgets.streetcar.places import describe_lines, place_names, row_labels
+from housing_lab.widgets.streetcar.view import describe_move
 
 COORDINATES = re.compile(r"\[\s*-?\d+\s*,\s*-?\d+\s*\]|-?\d+\s*,\s*-?\d+\s*\|")
 CENTRE = [[[0, 0], [1, 0]], [[0, 0], [0, 1]]]

@@ -194,7 +194,7 @@ lab
     (
         "code",
         r"""
-from housing_lab.widgets.predict import DIRECTIONS, Outcome, PredictThenRun, direction
+from housing_lab.widgets.lessons.predict import DIRECTIONS, Outcome, PredictThenRun, direction
 
 swapped = make_scenario({**example.tiles, "B1": "tower_public"}, policies=[], seed=1)
 
@@ -226,7 +226,7 @@ PredictThenRun(
     (
         "code",
         r"""
-from housing_lab.widgets.quiz import ChoiceQuestion
+from housing_lab.widgets.lessons.quiz import ChoiceQuestion
 
 ChoiceQuestion(
     "A Workforce Housing Midrise has two M homes. Who can live there?",

@@ -100,7 +100,7 @@ Before you look at the table, commit to two predictions. The model answers when 
     (
         "code",
         r"""
-from housing_lab.widgets.predict import DIRECTIONS, Outcome, PredictThenRun, direction
+from housing_lab.widgets.lessons.predict import DIRECTIONS, Outcome, PredictThenRun, direction
 
 
 def result_of(board, policies):
@@ -186,7 +186,7 @@ result under it):
     (
         "code",
         r"""
-from housing_lab.widgets.lesson_charts import bar_chart
+from housing_lab.widgets.lessons.charts import bar_chart
 
 allowed = table[table["Allowed?"] == "yes"]
 policies = [POLICY_LABEL[p] for p in POLICY_SETTINGS]
@@ -320,7 +320,7 @@ lab
     (
         "code",
         r"""
-from housing_lab.widgets.quiz import ChoiceQuestion
+from housing_lab.widgets.lessons.quiz import ChoiceQuestion
 
 with_control = result_of("public housing", ["vacancy_control"])
 reasons = [
@@ -349,7 +349,7 @@ ChoiceQuestion(
     (
         "code",
         r"""
-from housing_lab.widgets.quiz import reveal
+from housing_lab.widgets.lessons.quiz import reveal
 
 reveal(
     "Matching funds never changed who was housed. Why would a city want them?",

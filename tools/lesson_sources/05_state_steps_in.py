@@ -32,8 +32,8 @@ Suppose the table agreed on phase 1 (the four squares by the station) but not on
         r"""
 from IPython.display import display
 
-from housing_lab.north_berkeley.sweep import random_boards, state_fills, sweep
-from housing_lab.widgets.progress import ProgressBar
+from housing_lab.north_berkeley.batch.sweep import random_boards, state_fills, sweep
+from housing_lab.widgets.lessons.progress import ProgressBar
 
 PHASE_1 = {"B1": "tower_inclusionary_50", "C1": "tower_market", "B2": "midrise_workforce",
            "C2": "park"}
@@ -61,7 +61,7 @@ summary.loc[["mean", "min", "25%", "50%", "75%", "max"]].round(2).rename(index={
     (
         "code",
         r"""
-from housing_lab.widgets.lesson_charts import INCOME_COLOURS, bar_chart
+from housing_lab.widgets.lessons.charts import INCOME_COLOURS, bar_chart
 
 counts = fills["housed_low"].value_counts().reindex(range(13), fill_value=0)
 bar_chart(
@@ -128,7 +128,7 @@ The same 100,000 boards, grouped by the policies they drew. Before you look, pre
         "code",
         r"""
 from housing_lab.north_berkeley.names import policy_set_name
-from housing_lab.widgets.predict import Outcome, PredictThenRun
+from housing_lab.widgets.lessons.predict import Outcome, PredictThenRun
 
 SINGLE = ["vacancy_control", "adu", "matching_funds", "affordable_100"]
 
@@ -217,7 +217,7 @@ bar_chart(
     (
         "code",
         r"""
-from housing_lab.widgets.quiz import reveal
+from housing_lab.widgets.lessons.quiz import reveal
 
 reveal(
     "Should a table ever prefer to call the state?",

@@ -154,7 +154,7 @@ Predict first, then run the experiment.
         "code",
         r"""
 from housing_lab.streetcar.line_experiment import line_experiment, summary
-from housing_lab.widgets.predict import Outcome, PredictThenRun
+from housing_lab.widgets.lessons.predict import Outcome, PredictThenRun
 
 GAMES = 40
 answers = ["The player whose line reaches the buildings", "About the same",
@@ -317,7 +317,7 @@ search_lab
     (
         "code",
         r"""
-from housing_lab.widgets.quiz import ChoiceQuestion
+from housing_lab.widgets.lessons.quiz import ChoiceQuestion
 
 colour, cubes = building(["yellow", "black", "white"])
 ChoiceQuestion(
@@ -336,7 +336,7 @@ ChoiceQuestion(
     (
         "code",
         r"""
-from housing_lab.widgets.quiz import reveal
+from housing_lab.widgets.lessons.quiz import reveal
 
 reveal(
     "What does the game say about transit and new housing in real cities?",

@@ -1,0 +1,317 @@
+"""The batch evaluator: score many boards at once with numpy, exactly as the scalar engine does.
+
+A batch of boards is three integer arrays (`Boards`): tile codes on every square (catalogue
+order, `evaluator.empty` for an empty square), a policy bit mask (bit i is `POLICIES[i]`) and the
+income codes of the existing residents (`INCOMES` order) in layout order of the homes. Every card
+reads only a few numbers per board; those are sums over squares of per-(square, tile)
+contributions, which the evaluator packs into one 64-bit word per (square, tile) and adds (one
+table look-up per square), then runs the move-in closed forms of `batch_rules` and the 22 card
+formulas on whole arrays.
+
+    from housing_lab.north_berkeley.batch.evaluator import default_evaluator
+    evaluator = default_evaluator()
+    boards = evaluator.encode([scenario, ...])
+    result = evaluator.evaluate(boards)
+    result.to_dict(0) == score_scenario(scenario).to_dict()
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
+from itertools import combinations
+from math import lcm
+
+import numpy as np
+
+from housing_lab.north_berkeley.batch.arrays import (
+    LOW,
+    MIDDLE,
+    ArrayFacts,
+    MoveInCounts,
+    card_scores,
+    move_in_counts,
+)
+from housing_lab.north_berkeley.batch.boards import Array, Boards
+from housing_lab.north_berkeley.batch.result import BatchResult
+from housing_lab.north_berkeley.card_rules import CARD_IDS
+from housing_lab.north_berkeley.engine.tile_facts import TILE_COUNTS, square_tags, tile_counts
+from housing_lab.north_berkeley.layout import Layout, default_layout
+from housing_lab.north_berkeley.policies import (
+    ADU,
+    INCOMES,
+    MATCHING_FUNDS,
+    MATCHING_FUNDS_LOW_HOMES,
+    POLICIES,
+    RESIDENTS_PER_INCOME,
+    VACANCY_CONTROL,
+    RuleOptions,
+)
+from housing_lab.north_berkeley.scenario import Scenario
+from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
+
+# Per-(square, tile) contributions, summed over the board: the counted facts (`TILE_COUNTS`,
+# ArrayFacts fields) and the two costs (housing tiles are halved by matching funds, garages and
+# parks are not).
+COSTS = ("housing_cost", "other_cost")
+FEATURES = (*TILE_COUNTS, *COSTS)
+CHUNK = 1 << 15  # boards per step: arrays of this size stay in the CPU cache
+
+
+def policy_mask(policies: Iterable[str]) -> int:
+    """Bit mask of a policy set (bit i is POLICIES[i])."""
+    return sum(1 << POLICIES.index(p) for p in set(policies))
+
+
+def policies_of(mask: int) -> list[str]:
+    """The policy ids of a bit mask, in POLICIES order."""
+    return [p for i, p in enumerate(POLICIES) if mask >> i & 1]
+
+
+def _policy_sets(sizes: Iterable[int]) -> tuple[frozenset[str], ...]:
+    return tuple(frozenset(c) for k in sizes for c in combinations(POLICIES, k))
+
+
+# The policy sets the game allows (step 6: enact one or both of two cards drawn), and all 16.
+GAME_POLICY_SETS = _policy_sets((1, 2))
+ALL_POLICY_SETS = _policy_sets(range(len(POLICIES) + 1))
+
+
+def _bit(policy: str) -> int:
+    return 1 << POLICIES.index(policy)
+
+
+def tile_features(layout: Layout, catalogue: Catalogue) -> tuple[Array, int]:
+    """Table (squares, tiles + 1, FEATURES) of each tile's contribution on each square (the last
+    tile row is the empty square), and the cost unit (costs are whole multiples of 1/unit)."""
+    tiles = list(catalogue.values())
+    unit = lcm(*(t.cost.denominator for t in tiles)) if tiles else 1
+    table = np.zeros((len(layout.squares), len(tiles) + 1, len(FEATURES)), dtype=np.int64)
+    for s, square in enumerate(layout.squares):
+        tags = square_tags(layout, square)
+        for t, tile in enumerate(tiles):
+            cost = int(tile.cost * unit)
+            counted = tile_counts(tile, tags)
+            table[s, t] = [
+                *(counted[name] for name in TILE_COUNTS),
+                cost if tile.is_housing else 0,
+                0 if tile.is_housing else cost,
+            ]
+    return table, unit
+
+
+class BatchEvaluator:
+    """Evaluates `Boards` for one layout and catalogue (tables are built once here)."""
+
+    def __init__(
+        self,
+        layout: Layout | None = None,
+        catalogue: Catalogue | None = None,
+        workers: int | None = None,
+    ):
+        self.layout = layout or default_layout()
+        self.catalogue = dict(catalogue if catalogue is not None else default_catalogue())
+        self.tile_ids = tuple(self.catalogue)
+        self.squares = self.layout.squares
+        self.homes = self.layout.existing_ids
+        self.empty = len(self.tile_ids)  # the code of an empty square
+        self.features, self.unit = tile_features(self.layout, self.catalogue)
+        self.scale = 2 * self.unit  # spending in 1/scale dollars: halves stay whole
+        self.is_house = np.array([h in self.layout.houses for h in self.homes])
+        # the setup puts as many residents of each income in the existing homes (4 of 12)
+        self.existing_per_income = len(self.homes) // len(INCOMES)
+        self.newcomers = RESIDENTS_PER_INCOME - self.existing_per_income
+        self.workers = workers or min(2, os.cpu_count() or 1)
+        self._pack()
+
+    def _pack(self) -> None:
+        """Give every feature a bit field wide enough for its largest board sum, in as few
+        64-bit words as fit (one, for the printed catalogue)."""
+        most = self.features.max(axis=1).sum(axis=0)
+        self.fields: list[tuple[int, int, int]] = []  # (word, shift, width) per feature
+        word, used = 0, 0
+        for m in most:
+            width = max(int(m), 1).bit_length()
+            if used + width > 63:
+                word, used = word + 1, 0
+            self.fields.append((word, used, width))
+            used += width
+        self.packed = np.zeros((word + 1, *self.features.shape[:2]), dtype=np.int64)
+        for f, (w, shift, _) in enumerate(self.fields):
+            self.packed[w] += self.features[:, :, f] << shift  # (words, squares, tiles + 1)
+        # existing residents: (home, income code) -> packed house_low, house_middle, apt_low, ...
+        self.home_table = np.zeros((len(self.homes), len(INCOMES)), dtype=np.int64)
+        for h, is_house in enumerate(self.is_house):
+            self.home_table[h, LOW] = 1 << (0 if is_house else 16)
+            self.home_table[h, MIDDLE] = 1 << (8 if is_house else 24)
+
+    # --- encoding ----------------------------------------------------------------------------
+    def encode(self, scenarios: Sequence[Scenario]) -> Boards:
+        """Scenarios (validated by the scalar engine) as arrays."""
+        code = {tile: t for t, tile in enumerate(self.tile_ids)}
+        tiles = np.array(
+            [
+                [code[s.tiles[q]] if q in s.tiles else self.empty for q in self.squares]
+                for s in scenarios
+            ],
+            dtype=np.uint8,
+        )
+        policies = np.array([policy_mask(s.policies) for s in scenarios], dtype=np.uint8)
+        existing = np.array(
+            [[INCOMES.index(s.existing[h]) for h in self.homes] for s in scenarios], dtype=np.uint8
+        )
+        return Boards(
+            tiles.reshape(len(scenarios), len(self.squares)),
+            policies,
+            existing.reshape(len(scenarios), len(self.homes)),
+        )
+
+    def scenario_dict(self, boards: Boards, i: int, seed: int = 0) -> dict[str, object]:
+        """Board `i` in the RULES.md input format (`existing` included)."""
+        tiles = boards.tiles[i].tolist()
+        return {
+            "tiles": {
+                q: self.tile_ids[t]
+                for q, t in zip(self.squares, tiles, strict=True)
+                if t < self.empty
+            },
+            "policies": policies_of(int(boards.policies[i])),
+            "existing": {
+                h: INCOMES[c] for h, c in zip(self.homes, boards.existing[i].tolist(), strict=True)
+            },
+            "seed": seed,
+        }
+
+    # --- evaluation --------------------------------------------------------------------------
+    def sums(self, tiles: Array) -> dict[str, Array]:
+        """Board sums of every feature (int64 arrays): one table look-up per square adds all
+        features at once in a packed word."""
+        words = []
+        for packed in self.packed:
+            word = np.zeros(len(tiles), dtype=np.int64)
+            for s in range(len(self.squares)):
+                word += packed[s].take(tiles[:, s])
+            words.append(word)
+        return {
+            name: (words[w] >> shift) & ((1 << width) - 1)
+            for name, (w, shift, width) in zip(FEATURES, self.fields, strict=True)
+        }
+
+    def evaluate(self, boards: Boards, options: RuleOptions | None = None) -> BatchResult:
+        """Score every board: the same numbers `score_scenario(...).to_dict()` gives."""
+        options = options or RuleOptions()
+        n = len(boards)
+        small = np.int8  # every count fits: at most 36 homes, 12 residents per income
+        out = BatchResult(
+            self,
+            boards,
+            options,
+            spending_units=np.empty(n, dtype=np.int32),
+            new_homes=np.empty((n, 4), dtype=small),
+            housed=np.empty((n, 3), dtype=small),
+            displaced=np.empty((n, 3), dtype=small),
+            outcomes=np.empty((n, 3, 5), dtype=small),
+            plus=np.empty((n, len(CARD_IDS)), dtype=bool),
+            minus=np.empty((n, len(CARD_IDS)), dtype=bool),
+            counts=MoveInCounts(
+                self.newcomers,
+                self.existing_per_income,
+                *(np.empty(n, dtype=small) for _ in range(13)),
+                left=tuple(np.empty(n, dtype=small) for _ in range(3)),
+            ),
+        )
+
+        def run(start: int) -> None:
+            rows = slice(start, start + CHUNK)
+            self._evaluate_chunk(boards.take(rows), options, out, rows)
+
+        starts = range(0, n, CHUNK)
+        workers = min(self.workers, len(starts))
+        if workers > 1:  # numpy releases the GIL in its loops: chunks run side by side
+            with ThreadPoolExecutor(workers) as pool:
+                list(pool.map(run, starts))
+        else:
+            for start in starts:
+                run(start)
+        return out
+
+    def facts(
+        self, sums: dict[str, Array], policies: Array, existing: Array, options: RuleOptions
+    ) -> tuple[ArrayFacts, MoveInCounts]:
+        """Card facts and move-in counts from the board sums, policies and placements."""
+        housing = sums["housing_cost"]
+        low = sums["new_low"]
+        halve = ((policies & _bit(MATCHING_FUNDS)) > 0) & (low >= MATCHING_FUNDS_LOW_HOMES)
+        spending = 2 * sums["other_cost"] + np.where(halve, housing, 2 * housing)
+        if existing.ndim == 1:
+            existing = np.broadcast_to(existing, (len(policies), len(existing)))
+        held = self.home_table[np.arange(len(self.homes)), existing].sum(axis=1)
+        house_low, house_middle = held & 255, held >> 8 & 255
+        apartment_low, apartment_middle = held >> 16 & 255, held >> 24 & 255
+        vacancy = (policies & _bit(VACANCY_CONTROL)) > 0
+        adu_slots = np.where(policies & _bit(ADU), len(self.layout.houses), 0)
+        counts = move_in_counts(
+            sums["new_market"],
+            sums["new_middle"],
+            low,
+            adu_slots,
+            ~vacancy,
+            house_low,
+            house_middle,
+            apartment_low,
+            apartment_middle,
+            newcomers=self.newcomers,
+            existing_per_income=self.existing_per_income,
+            low_income_in_adus=options.low_income_in_adus,
+        )
+        facts = ArrayFacts(
+            scale=self.scale,
+            spending=spending,
+            new_total=sums["new_market"] + sums["new_middle"] + low,
+            **counts.facts(house_low, house_middle, apartment_low),
+            vacancy_control=vacancy,
+            **{name: sums[name] for name in TILE_COUNTS},
+        )
+        return facts, counts
+
+    def _evaluate_chunk(
+        self, boards: Boards, options: RuleOptions, out: BatchResult, rows: slice
+    ) -> None:
+        sums = self.sums(boards.tiles)
+        facts, counts = self.facts(sums, boards.policies, boards.existing, options)
+        out.spending_units[rows] = facts.spending
+        for column, name in enumerate(("new_market", "new_middle", "new_low", "new_total")):
+            out.new_homes[rows, column] = getattr(facts, name)
+        for income, (housed, displaced, outcomes) in enumerate(
+            zip(
+                counts.housed(),
+                counts.displaced(),
+                counts.outcomes(options.displaced_first),
+                strict=True,
+            )
+        ):
+            out.housed[rows, income] = housed
+            out.displaced[rows, income] = displaced
+            for column, value in enumerate(outcomes):
+                out.outcomes[rows, income, column] = value
+        card_scores(facts, out=(out.plus[rows], out.minus[rows]))
+        for name in MoveInCounts.__dataclass_fields__:
+            value = getattr(counts, name)
+            if name == "left":
+                for target, part in zip(out.counts.left, value, strict=True):
+                    target[rows] = part
+            elif isinstance(value, np.ndarray):
+                getattr(out.counts, name)[rows] = value
+
+
+@cache
+def default_evaluator() -> BatchEvaluator:
+    """The evaluator of the printed board and catalogue (built once)."""
+    return BatchEvaluator()
+
+
+def evaluate(boards: Boards, options: RuleOptions | None = None) -> BatchResult:
+    """Evaluate boards of the default layout and catalogue."""
+    return default_evaluator().evaluate(boards, options)

@@ -1,0 +1,126 @@
+"""Board facts: the handful of numbers every constituent card is decided by.
+
+Computing them once and letting each card read them keeps every card a few clauses of data
+(`card_rules`). The counted facts are sums of what each tile adds on its square
+(`tile_facts.TILE_COUNTS`), the same table the batch evaluator adds up for many boards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+from housing_lab.north_berkeley.card_rules import fact_value
+from housing_lab.north_berkeley.engine.tile_facts import TILE_COUNTS, square_tags, tile_counts
+from housing_lab.north_berkeley.policies import (
+    INCOMES,
+    MATCHING_FUNDS,
+    MATCHING_FUNDS_LOW_HOMES,
+    VACANCY_CONTROL,
+)
+from housing_lab.north_berkeley.scenario import Scenario
+
+
+def board_counts(scenario: Scenario) -> dict[str, int]:
+    """Every counted fact of the board: what each placed tile adds on its square, summed."""
+    counts = dict.fromkeys(TILE_COUNTS, 0)
+    for square, tile_id in scenario.tiles.items():
+        tags = square_tags(scenario.layout, square)
+        for name, value in tile_counts(scenario.catalogue[tile_id], tags).items():
+            counts[name] += value
+    return counts
+
+
+def new_home_counts(counts: Mapping[str, int]) -> dict[str, int]:
+    """New homes by type (market, middle, low, total) from the board's counts."""
+    homes = {kind: counts[f"new_{kind}"] for kind in ("market", "middle", "low")}
+    return {**homes, "total": sum(homes.values())}
+
+
+def spending(scenario: Scenario, new_low: int) -> Fraction:
+    """Sum of tile costs; with matching funds and >= 7 low homes, housing tiles cost half."""
+    halve = MATCHING_FUNDS in scenario.policies and new_low >= MATCHING_FUNDS_LOW_HOMES
+    total = Fraction(0)
+    for tile_id in scenario.tiles.values():
+        tile = scenario.catalogue[tile_id]
+        total += tile.cost / 2 if halve and tile.is_housing else tile.cost
+    return total
+
+
+@dataclass(frozen=True)
+class BoardFacts:
+    spending: Fraction
+    new_homes: Mapping[str, int]  # market, middle, low, total
+    housed: Mapping[str, int]  # high, middle, low
+    towers: int
+    garages: int
+    parks: int
+    tall_squares: int  # squares with a midrise or tower
+    greenway_homes: int
+    tall_on_virginia: int  # towers and midrises on Virginia squares
+    tower_on_virginia_or_acton: int  # towers on Virginia or Acton squares
+    corner_townhouses: int
+    tower_on_corner: int  # towers on corner squares
+    every_housing_square_affordable: bool  # each square with housing has a low/middle home
+    apartments_middle_or_high: bool
+    houses_all_high: bool  # every resident of an existing house or ADU is high income
+    vacancy_control: bool
+
+    @property
+    def housed_total(self) -> int:
+        return sum(self.housed.values())
+
+    def value(self, fact: str) -> int | Fraction:
+        """Any fact a card declaration names (`card_rules`), derived relations included."""
+        return fact_value(fact, lambda name: _READERS[name](self))
+
+
+def _counted(name: str) -> Callable[[BoardFacts], int]:
+    return lambda facts: int(getattr(facts, name))
+
+
+# Flat fact name (as the declarations and the batch evaluator spell it) -> how to read it here.
+_READERS: dict[str, Callable[[BoardFacts], int | Fraction]] = {
+    **{name: _counted(name) for name in TILE_COUNTS},
+    **{f"new_{kind}": (lambda f, k=kind: f.new_homes[k]) for kind in ("market", "middle", "low")},
+    "new_total": lambda f: f.new_homes["total"],
+    **{f"housed_{income}": (lambda f, i=income: f.housed[i]) for income in INCOMES},
+    # kept here as yes/no: 0 when every square with housing has a low or middle home
+    "market_only_squares": lambda f: int(not f.every_housing_square_affordable),
+    "spending": lambda f: f.spending,
+    "apartments_middle_or_high": _counted("apartments_middle_or_high"),
+    "houses_all_high": _counted("houses_all_high"),
+    "vacancy_control": _counted("vacancy_control"),
+}
+
+
+def board_facts(scenario: Scenario, occupancy: Mapping[str, str | None]) -> BoardFacts:
+    """Facts of `scenario` with `occupancy` (home id -> income or None) as who lives where."""
+    layout = scenario.layout
+    counts = board_counts(scenario)
+    housed = dict.fromkeys(INCOMES, 0)
+    for income in occupancy.values():
+        if income is not None:
+            housed[income] += 1
+    house_homes = set(layout.houses) | set(layout.adu_slots)
+    return BoardFacts(
+        spending=spending(scenario, counts["new_low"]),
+        new_homes=new_home_counts(counts),
+        housed=housed,
+        towers=counts["towers"],
+        garages=counts["garages"],
+        parks=counts["parks"],
+        tall_squares=counts["tall_squares"],
+        greenway_homes=counts["greenway_homes"],
+        tall_on_virginia=counts["tall_on_virginia"],
+        tower_on_virginia_or_acton=counts["tower_on_virginia_or_acton"],
+        corner_townhouses=counts["corner_townhouses"],
+        tower_on_corner=counts["tower_on_corner"],
+        every_housing_square_affordable=counts["market_only_squares"] == 0,
+        apartments_middle_or_high=all(
+            occupancy.get(home) in ("middle", "high") for home in layout.apartments
+        ),
+        houses_all_high=all(occupancy.get(home) in (None, "high") for home in house_homes),
+        vacancy_control=VACANCY_CONTROL in scenario.policies,
+    )

@@ -1,0 +1,127 @@
+"""Scoring a scenario (move-in, facts, all 22 cards) and scoring players' hands with tie-breaks."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from housing_lab.north_berkeley.constituents import CardScore, check_card, score_all
+from housing_lab.north_berkeley.engine.facts import BoardFacts, board_facts
+from housing_lab.north_berkeley.engine.movein import MoveInResult, run_move_in
+from housing_lab.north_berkeley.policies import INCOMES, RESIDENTS_PER_INCOME, RuleOptions
+from housing_lab.north_berkeley.scenario import Scenario
+
+
+def money(amount: Fraction) -> int | float:
+    """Dollars for JSON: whole amounts as ints, halves (matching funds) as floats."""
+    return int(amount) if amount.denominator == 1 else float(amount)
+
+
+@dataclass(frozen=True)
+class ScenarioResult:
+    """Everything the engine knows after move-in; `to_dict` is the RULES.md output format."""
+
+    scenario: Scenario
+    move_in: MoveInResult
+    facts: BoardFacts
+    cards: Mapping[str, CardScore]
+
+    def existing_after(self) -> dict[str, str | None]:
+        layout = self.scenario.layout
+        homes = list(layout.existing_ids)
+        if "adu" in self.scenario.policies:
+            homes += layout.adu_slots
+        return {home: self.move_in.income_in(home) for home in homes}
+
+    def to_dict(self) -> dict[str, Any]:
+        housed = self.facts.housed
+        outcomes = self.move_in.outcomes()
+        return {
+            "spending": money(self.facts.spending),
+            "new_homes": dict(self.facts.new_homes),
+            "housed": {i: housed[i] for i in INCOMES},
+            "unhoused": {i: RESIDENTS_PER_INCOME - housed[i] for i in INCOMES},
+            "displaced": {
+                i: outcomes[i]["rehoused"] + outcomes[i]["displaced_left"] for i in INCOMES
+            },
+            "existing_after": self.existing_after(),
+            "constituents": {card: score.to_dict() for card, score in self.cards.items()},
+            "outcomes": outcomes,
+            "vacant": self.move_in.vacant(),
+        }
+
+
+def score_scenario(scenario: Scenario, options: RuleOptions | None = None) -> ScenarioResult:
+    """Run the move-in on a validated scenario and score all 22 cards."""
+    options = options or RuleOptions()
+    move_in = run_move_in(scenario, options.low_income_in_adus, options.displaced_first)
+    facts = board_facts(scenario, move_in.incomes_after())
+    return ScenarioResult(scenario, move_in, facts, score_all(facts))
+
+
+def score_as_is(scenario: Scenario) -> dict[str, CardScore]:
+    """Cards on the board as it stands: only the existing residents live there (no move-in)."""
+    facts = board_facts(scenario, dict(scenario.existing))
+    return score_all(facts)
+
+
+@dataclass(frozen=True)
+class PlayerScore:
+    player: str
+    total: int
+    minus_cards: int
+    cards: Mapping[str, CardScore]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "total": self.total,
+            "minus_cards": self.minus_cards,
+            "cards": {card: score.to_dict() for card, score in self.cards.items()},
+        }
+
+
+def score_hand(
+    player: str, hand: Sequence[str], card_scores: Mapping[str, CardScore]
+) -> PlayerScore:
+    chosen = {check_card(card): card_scores[card] for card in hand}
+    return PlayerScore(
+        player=player,
+        total=sum(score.score for score in chosen.values()),
+        minus_cards=sum(score.minus for score in chosen.values()),
+        cards=chosen,
+    )
+
+
+def winners(scores: Sequence[PlayerScore]) -> list[str]:
+    """Highest total wins; tie: fewest -1 cards; still tied: all of them win (seating order)."""
+    if not scores:
+        return []
+    best = max(s.total for s in scores)
+    leaders = [s for s in scores if s.total == best]
+    fewest = min(s.minus_cards for s in leaders)
+    return [s.player for s in leaders if s.minus_cards == fewest]
+
+
+def _points(total: int) -> str:
+    return f"{total} point" if abs(total) == 1 else f"{total} points"
+
+
+def tie_break_explanation(scores: Sequence[PlayerScore]) -> str:
+    """One sentence saying how the winners were decided, for scoreboards."""
+    won = winners(scores)
+    best = max((s.total for s in scores), default=0)
+    leaders = [s for s in scores if s.total == best]
+    if len(leaders) == 1:
+        return f"{won[0]} wins with {_points(best)}."
+    if len(won) == 1:
+        return (
+            f"{', '.join(s.player for s in leaders)} tie on {_points(best)}; {won[0]} wins "
+            f"with the fewest \u22121 cards."
+        )
+    minus = leaders[0].minus_cards if leaders else 0
+    return (
+        f"{', '.join(won)} tie on {_points(best)} and on \u22121 cards ({minus} each): "
+        f"they all win."
+    )

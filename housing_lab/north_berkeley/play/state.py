@@ -1,0 +1,92 @@
+"""The plain-data state of a North Berkeley game, and the checks of who plays with what seed.
+
+Kept apart from `game.py` (the rules of each action): the state is what `Game.to_dict` returns
+and what `saves.py` compares a version-1 file against after replaying its log.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from housing_lab.errors import shown
+from housing_lab.north_berkeley.errors import ScenarioFormatError
+from housing_lab.north_berkeley.policies import RuleOptions
+from housing_lab.north_berkeley.rules import cards_dealt
+
+PHASES = ("phase1", "extra_draw", "draft", "policies", "phase2", "over")
+STATE_FORMAT = "housing_lab.north_berkeley.play.game/1"
+
+
+@dataclass
+class GameState:
+    """Everything about a game in progress, as plain JSON-friendly data."""
+
+    players: list[str]
+    seed: int
+    options: RuleOptions
+    existing: dict[str, str]
+    deck: list[str]  # constituent cards still face down, top first
+    policy_deck: list[str]
+    phase: str = "phase1"
+    tiles: dict[str, str] = field(default_factory=dict)
+    policies: list[str] = field(default_factory=list)  # enacted
+    hands: dict[str, list[str]] = field(default_factory=dict)
+    discard: list[str] = field(default_factory=list)
+    extra: dict[str, str] = field(default_factory=dict)  # extra draw: each face-up extra card
+    draft_pool: list[str] = field(default_factory=list)
+    draft_order: list[str] = field(default_factory=list)
+    draft_picks: int = 0
+    policies_drawn: list[str] = field(default_factory=list)
+    state_calls: int = 0  # how many times the state stepped in (seeds its random tiles)
+    log: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": STATE_FORMAT,
+            "players": list(self.players),
+            "seed": self.seed,
+            "options": self.options.to_dict(),
+            "existing": dict(self.existing),
+            "deck": list(self.deck),
+            "policy_deck": list(self.policy_deck),
+            "phase": self.phase,
+            "tiles": dict(self.tiles),
+            "policies": list(self.policies),
+            "hands": {p: list(h) for p, h in self.hands.items()},
+            "discard": list(self.discard),
+            "extra": dict(self.extra),
+            "draft_pool": list(self.draft_pool),
+            "draft_order": list(self.draft_order),
+            "draft_picks": self.draft_picks,
+            "policies_drawn": list(self.policies_drawn),
+            "state_calls": self.state_calls,
+            "log": copy.deepcopy(self.log),
+        }
+
+
+def check_players(players: Sequence[str]) -> list[str]:
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise ScenarioFormatError(f"players must be a list of names, got {players!r}")
+    names = [str(p).strip() for p in players]
+    cards_dealt(len(names))
+    for name in names:
+        if not name:
+            raise ScenarioFormatError("a player or team name is empty")
+        if names.count(name) > 1:
+            raise ScenarioFormatError(f"player name {name!r} is used twice")
+    return names
+
+
+SEED_LIMIT = 2**64  # seeds are whole numbers with |seed| < 2**64 (the CLI takes 0 to 2**64 - 1)
+
+
+def check_seed(seed: object, what: str = "seed") -> int:
+    """A seed as the engine takes it: a whole number (not true/false, 1.9, "7" or Infinity)."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ScenarioFormatError(f"{what} must be an integer, got {shown(seed, 60)}")
+    if not -SEED_LIMIT < seed < SEED_LIMIT:
+        raise ScenarioFormatError(f"{what} must be between -2**64 and 2**64, got {shown(seed, 60)}")
+    return seed

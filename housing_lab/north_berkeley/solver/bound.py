@@ -1,0 +1,335 @@
+"""Bounds for pruning the solver's search: what each card can still score from a partial state.
+
+A state after d squares holds, per group, a partial sum v; the squares left can add any sum f of
+`space.suffix[g][d]`. A card sees a group only through its own atoms (`card_atoms`, the same
+thresholds the search keeps): its *view* of the group's final sum. For every state and card,
+the views each group can still reach are the views of v + f over f; the card's best (and worst)
+score is at most the best over every combination of reachable views, each group completed
+independently. That relaxes only the coupling of groups (and of cards) through shared squares,
+so it is an upper bound on the card's score over every real completion, per policy set.
+
+Summed over the coalition (weight times the best or worst score, by the weight's sign), it
+bounds the total; a card whose best is negative rules out "every card >= 0". At the last layer
+nothing remains and the bound is the exact total.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from housing_lab.north_berkeley.batch.evaluator import BatchEvaluator
+from housing_lab.north_berkeley.policies import MATCHING_FUNDS, MATCHING_FUNDS_LOW_HOMES
+from housing_lab.north_berkeley.solver.atoms import (
+    POLICY_DEPENDENT,
+    Spec,
+    card_atoms,
+    merge,
+    spending_thresholds,
+)
+from housing_lab.north_berkeley.solver.facts import SPENDING
+from housing_lab.north_berkeley.solver.space import BoardSpace, _GroupTables, _row_labels
+
+Array = np.ndarray
+REACH_LIMIT = 1 << 23  # partial sums x completions looked at per group and layer, at most
+SPENT = -1  # the pseudo group of spending's lower bound (see `Bounds`)
+
+
+def _classes(values: Array, spec: Spec) -> Array:
+    if isinstance(spec, tuple):
+        return np.searchsorted(np.array(spec), values, side="right")
+    return values.astype(np.int64)
+
+
+@dataclass
+class _CardTable:
+    """One card's score over combinations of its views of the groups it reads."""
+
+    groups: list[int]  # indices into space.groups
+    views: list[Array]  # per group: view code of every value of the group's value space
+    best: Array  # (views..., policy sets): weight x score, maximized by the weight's sign
+    score: Array  # (views..., policy sets): the card's own score
+
+
+class Bounds:
+    """Per-policy-set bounds on a coalition's total and on "every card >= 0" for states of one
+    board space. `scorer(cards, values, costs, policies)` scores decoded sums as the final
+    scoring does (rows of `values`, a dict feature -> array)."""
+
+    def __init__(
+        self,
+        evaluator: BatchEvaluator,
+        space: BoardSpace,
+        cards: tuple[str, ...],
+        weights: tuple[float, ...],
+        policy_sets: tuple[frozenset[str], ...],
+        facts_of: dict[int, dict[str, Array]],
+        scorer,
+    ) -> None:
+        self.space, self.policy_sets = space, policy_sets
+        halves = any(MATCHING_FUNDS in s for s in policy_sets)
+        # Without a spending group (the states keep least costs instead), spending is bounded
+        # below by a state's least cost plus the least the squares left can cost: the pseudo
+        # group SPENT holds the classes of that bound among all the cards' thresholds, for
+        # both cost kinds (full, housing halved), and any classes at or above are reachable.
+        specs = [card_atoms(c)["spending"] for c in cards if "spending" in card_atoms(c)]
+        self.spent = bool(specs) and all(t.group.features != SPENDING for t in space.groups)
+        if self.spent:
+            self.thresholds = np.array(
+                spending_thresholds(
+                    merge([{"spending": s} for s in specs])["spending"], evaluator.scale
+                ),
+                dtype=np.int64,
+            )
+            least = np.stack([c.min(axis=0) for c in space.costs])  # (squares, cost kinds)
+            least = least[space.order][:, [0, -1]]
+            self.least_left = np.concatenate(
+                [np.cumsum(least[::-1], axis=0)[::-1], np.zeros((1, 2), dtype=np.int64)]
+            )
+            side = len(self.thresholds) + 1
+            self.spent_values = np.stack(np.divmod(np.arange(side * side), side), axis=1)
+        self.evaluator = evaluator
+        # whole weights: totals are small integers, exact in float32 (half the memory traffic)
+        self.dtype = (
+            np.float32
+            if all(isinstance(w, int) and abs(w) < 1 << 16 for w in weights)
+            else np.float64
+        )
+        self.tables = []
+        for card, weight in zip(cards, weights, strict=True):
+            atoms = card_atoms(card)
+            if halves and "spending" in atoms:
+                atoms = merge([atoms, {"new_low": (MATCHING_FUNDS_LOW_HOMES,)}])
+            self.tables.append(self._table(evaluator, card, weight, atoms, facts_of, scorer))
+        # cards reading the same view of a group share its reachable sets
+        interned: dict[tuple[int, bytes], Array] = {}
+        for table in self.tables:
+            table.views = [
+                interned.setdefault((g, view.tobytes()), view)
+                for g, view in zip(table.groups, table.views, strict=True)
+            ]
+        # each card's groups are looked up within a largest set of groups holding them
+        wheres = sorted({tuple(t.groups) for t in self.tables}, key=lambda w: (-len(w), w))
+        self.folded: dict[tuple[int, ...], tuple[int, ...]] = {}
+        for where in wheres:
+            self.folded[where] = next(
+                (w for w in wheres if set(where) <= set(w) and self.folded.get(w) == w), where
+            )
+
+    def _table(
+        self,
+        evaluator: BatchEvaluator,
+        card: str,
+        weight: float,
+        atoms: dict[str, Spec],
+        facts_of: dict[int, dict[str, Array]],
+        scorer,
+    ) -> _CardTable:
+        groups, views, reps = [], [], []
+        if self.spent and "spending" in atoms:
+            thresholds = spending_thresholds(atoms["spending"], evaluator.scale)
+            lowest = self._spent_lowest()
+            view = _labels([_classes(lowest[:, 0], thresholds), _classes(lowest[:, 1], thresholds)])
+            groups.append(SPENT)
+            views.append(view)
+            reps.append(_firsts_of(view))
+        for g in range(len(self.space.groups)):
+            facts = facts_of[g]
+            columns = []
+            for fact, spec in atoms.items():
+                if fact == "spending" and "spending" in facts:
+                    thresholds = spending_thresholds(spec, evaluator.scale)
+                    columns += [
+                        _classes(facts["spending"], thresholds),
+                        _classes(facts["spending_halved"], thresholds),
+                    ]
+                elif fact in POLICY_DEPENDENT:
+                    columns += [
+                        _classes(facts[f"{fact}@{i}"], spec)
+                        for i in range(len(self.policy_sets))
+                        if f"{fact}@{i}" in facts
+                    ]
+                elif fact in facts:
+                    columns.append(_classes(facts[fact], spec))
+            if not columns:
+                continue
+            view = _labels(columns)
+            groups.append(g)
+            views.append(view)
+            reps.append(_firsts_of(view))
+        grid = [r.ravel() for r in np.meshgrid(*[np.arange(len(r)) for r in reps], indexing="ij")]
+        values: dict[str, Array] = {}
+        costs = np.zeros((len(grid[0]) if grid else 1, 2), dtype=np.int64)
+        for g, rep, codes in zip(groups, reps, grid, strict=True):
+            if g == SPENT:
+                costs = self._spent_lowest()[rep[codes]]
+                continue
+            tables: _GroupTables = self.space.groups[g]
+            rows = tables.values[rep[codes]]
+            for i, feature in enumerate(tables.group.features):
+                values[feature] = rows[:, i].astype(np.int64)
+            if tables.group.features == SPENDING:
+                housing, other = rows[:, 0].astype(np.int64), rows[:, 1].astype(np.int64)
+                costs = np.stack([2 * (housing + other), housing + 2 * other], axis=1)
+        shape = tuple(len(r) for r in reps)
+        score = (
+            np.stack([scorer((card,), values, costs, p)[:, 0] for p in self.policy_sets], axis=1)
+            .astype(np.float64)
+            .reshape(*shape, len(self.policy_sets))
+        )
+        return _CardTable(groups, views, weight * score, score)
+
+    def _spent_lowest(self) -> Array:
+        """The least spending (full, halved) of each SPENT value (a pair of classes)."""
+        lowest = np.concatenate([[0], self.thresholds])
+        return lowest[self.spent_values]
+
+    def _present(
+        self, g: int, depth: int, keys: Array, costs: Array
+    ) -> tuple[Array, Array, Array] | None:
+        """Group g's distinct values in a layer, each state's slot among them, and per
+        distinct value the values its completions can reach (None: too many)."""
+        if g == SPENT:
+            side = len(self.thresholds) + 1
+            bound = costs[:, [0, -1]] + self.least_left[depth]
+            classes = np.searchsorted(self.thresholds, bound, side="right")
+            index = classes[:, 0] * side + classes[:, 1]
+            size = side * side
+        else:
+            index = self.space.groups[g].index(keys)
+            size = self.space.groups[g].size
+        seen = np.zeros(size, dtype=np.int64)
+        seen[index] = 1
+        unique = np.flatnonzero(seen)
+        slot = (np.cumsum(seen) - 1)[index]
+        if g == SPENT:  # any pair of classes at or above
+            full, half = np.divmod(unique, side)
+            reach = np.maximum(full[:, None], self.spent_values[None, :, 0]) * side + np.maximum(
+                half[:, None], self.spent_values[None, :, 1]
+            )
+            return unique, slot, reach
+        future = self.space.suffix[g][depth]
+        if len(unique) * len(future) > REACH_LIMIT:
+            return None
+        return unique, slot, unique[:, None] + future[None, :]
+
+    def evaluate(
+        self, depth: int, keys: Array, costs: Array, want_total: bool, want_nonnegative: bool
+    ) -> tuple[Array | None, Array | None]:
+        """(n, policy sets) upper bounds on the total and whether every card can still score
+        >= 0 (None when not asked, or when a group has too many completions to look at).
+
+        Each card's bound is a table over the distinct sums of its groups in the layer; cards
+        reading groups within one set of groups share one summed table, so each state costs
+        one look-up per set."""
+        sets = len(self.policy_sets)
+        present: dict[int, tuple[Array, Array, Array]] = {}
+        for g in sorted({g for t in self.tables for g in t.groups}):
+            found = self._present(g, depth, keys, costs)
+            if found is None:
+                return None, None
+            present[g] = found
+        # the distinct combinations of the groups of each set that occur, and each state's
+        combos: dict[tuple[int, ...], tuple[dict[int, Array], Array]] = {}
+        for where in dict.fromkeys(self.folded.values()):
+            shape = [len(present[g][0]) for g in where]
+            flat = np.ravel_multi_index([present[g][1] for g in where], shape)
+            unique, inverse = _distinct(flat, int(np.prod(shape, dtype=np.float64)))
+            slots = np.unravel_index(unique, shape)
+            combos[where] = (dict(zip(where, slots, strict=True)), inverse)
+        reached: dict[tuple[int, int], tuple[Array, Array]] = {}  # (group, view) -> masks
+        totals: dict[tuple[int, ...], Array] = {}
+        signs: dict[tuple[int, ...], Array] = {}
+        for table in self.tables:
+            labels, masks = [], []
+            where = self.folded[tuple(table.groups)]
+            for g, view in zip(table.groups, table.views, strict=True):
+                if (g, id(view)) not in reached:
+                    reached[g, id(view)] = _reachable(view[present[g][2]], int(view.max()) + 1)
+                label, distinct = reached[g, id(view)]
+                labels.append(label[combos[where][0][g]])
+                masks.append(distinct)
+            if want_total:
+                best = _reduce(table.best, masks)[tuple(labels)]
+                totals[where] = totals[where] + best if where in totals else best
+            if want_nonnegative:
+                able = _reduce(table.score, masks)[tuple(labels)] >= 0
+                signs[where] = signs[where] & able if where in signs else able
+        total = nonnegative = None
+        for where, (_, inverse) in combos.items():
+            if want_total:
+                part = np.take(totals[where].astype(self.dtype), inverse, axis=0)
+                total = part if total is None else np.add(total, part, out=total)
+            if want_nonnegative:
+                part = np.take(signs[where], inverse, axis=0)
+                nonnegative = (
+                    part
+                    if nonnegative is None
+                    else np.logical_and(nonnegative, part, out=nonnegative)
+                )
+        if want_total and total is None:
+            total = np.zeros((len(keys), sets), dtype=self.dtype)
+        if want_nonnegative and nonnegative is None:
+            nonnegative = np.ones((len(keys), sets), dtype=bool)
+        return total, nonnegative
+
+
+def _labels(columns: list[Array]) -> Array:
+    """Label rows of non-negative integer columns 0.. so that equal rows, and only they, share
+    a label (dense codes when they fit, else hashed rows)."""
+    code, size = np.zeros(len(columns[0]), dtype=np.int64), 1
+    for column in columns:
+        top = int(column.max()) + 1
+        size *= top
+        if size > 1 << 22:
+            return _row_labels(np.stack(columns, axis=1).astype(np.int64))
+        code = code * top + column.astype(np.int64)
+    seen = np.zeros(size, dtype=np.int64)
+    seen[code] = 1
+    return (np.cumsum(seen) - 1)[code]
+
+
+def _distinct(values: Array, size: int) -> tuple[Array, Array]:
+    """Sorted distinct values in range(size) and each value's position among them."""
+    if size > 4 * len(values) + 4096:  # sparse: sorting is cheaper
+        unique, inverse = np.unique(values, return_inverse=True)
+        return unique, inverse.ravel()
+    seen = np.zeros(size, dtype=np.int64)
+    seen[values] = 1
+    return np.flatnonzero(seen), (np.cumsum(seen) - 1)[values]
+
+
+def _firsts_of(view: Array) -> Array:
+    """For each view code, the first value showing it (its representative)."""
+    first = np.full(view.max() + 1, -1, dtype=np.int64)
+    first[view[::-1]] = np.arange(len(view))[::-1]
+    return first
+
+
+def _reachable(codes: Array, views: int) -> tuple[Array, Array]:
+    """Per row of view codes, the set of views it holds: (label of the set per row, the
+    distinct sets as a boolean matrix)."""
+    words = []
+    for start in range(0, views, 62):
+        bits = np.left_shift(np.int64(1), np.clip(codes - start, 0, 62))
+        bits = np.where((codes >= start) & (codes < start + 62), bits, 0)
+        words.append(np.bitwise_or.reduce(bits, axis=1))
+    packed = np.stack(words, axis=1)
+    label = _row_labels(packed)
+    first = np.full(label.max() + 1, -1, dtype=np.int64)
+    first[label[::-1]] = np.arange(len(label))[::-1]
+    shifts = np.arange(62, dtype=np.int64)
+    distinct = ((packed[first][:, :, None] >> shifts) & 1).astype(bool).reshape(len(first), -1)
+    return label, distinct[:, :views]
+
+
+def _reduce(values: Array, masks: list[Array]) -> Array:
+    """Max over the views each mask allows, axis by axis: (masks..., policy sets)."""
+    for axis, mask in enumerate(masks):
+        moved = np.moveaxis(values, axis, 0)
+        rest = moved.shape[1:]
+        flat = moved.reshape(moved.shape[0], -1)
+        out = np.where(mask[:, :, None], flat[None, :, :], -np.inf).max(axis=1)
+        values = np.moveaxis(out.reshape(len(mask), *rest), 0, axis)
+    return values

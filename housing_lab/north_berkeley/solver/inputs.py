@@ -1,0 +1,154 @@
+"""A solver question, validated: the coalition, fixed squares, policy sets, existing residents.
+
+Every mistake is a one-line `HousingLabError` naming the bad value, raised before any search.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from housing_lab.north_berkeley.batch.evaluator import GAME_POLICY_SETS, BatchEvaluator
+from housing_lab.north_berkeley.constituents import check_card
+from housing_lab.north_berkeley.errors import ScenarioFormatError
+from housing_lab.north_berkeley.layout import Layout
+from housing_lab.north_berkeley.policies import RuleOptions, check_policy
+from housing_lab.north_berkeley.scenario import (
+    affordable_error,
+    check_existing,
+    check_square,
+    check_tile,
+    shuffled_existing,
+    tile_allowed,
+)
+from housing_lab.north_berkeley.tiles import Catalogue
+
+Number = int | float
+
+
+@dataclass(frozen=True)
+class Problem:
+    """What to search: `cards` with `weights`, boards with `fixed` squares, `policy_sets`."""
+
+    cards: tuple[str, ...]
+    weights: tuple[Number, ...]
+    fixed: tuple[tuple[str, str], ...]  # (square, tile) in layout order
+    policy_sets: tuple[frozenset[str], ...]
+    existing: tuple[tuple[str, str], ...]  # (home, income) in layout order
+    seed: int
+    options: RuleOptions
+
+
+def coalition(
+    cards: Sequence[str] | Mapping[str, Number] | str | None,
+    weights: Sequence[Number] | None = None,
+    required: bool = True,
+) -> tuple[tuple[str, ...], tuple[Number, ...]]:
+    """Card ids and weights: a list (weights 1 unless given), a mapping card -> weight, or
+    a comma-separated string."""
+    if cards is None:
+        cards = []
+    if isinstance(cards, str):
+        cards = [c.strip() for c in cards.split(",") if c.strip()]
+    if isinstance(cards, Mapping):
+        if weights is not None:
+            raise ScenarioFormatError("give weights either in the card mapping or as weights")
+        cards, weights = list(cards), list(cards.values())
+    ids = tuple(check_card(card) for card in cards)
+    if not ids and required:
+        raise ScenarioFormatError("a coalition needs at least one constituent card")
+    for card in ids:
+        if ids.count(card) > 1:
+            raise ScenarioFormatError(f"card {card!r} is listed twice")
+    if weights is None:
+        return ids, (1,) * len(ids)
+    weights = list(weights)
+    if len(weights) != len(ids):
+        raise ScenarioFormatError(
+            f"{len(weights)} weights given for {len(ids)} card(s) ({', '.join(ids)})"
+        )
+    for weight in weights:
+        if (
+            isinstance(weight, bool)
+            or not isinstance(weight, (int, float))
+            or not math.isfinite(weight)
+        ):
+            raise ScenarioFormatError(f"a weight must be a finite number, got {weight!r}")
+    return ids, tuple(weights)
+
+
+def ruled_out(
+    tiles: Mapping[str, str], policies: Collection[str], layout: Layout, catalogue: Catalogue
+) -> list[str]:
+    """The squares (layout order) whose `tiles` `policies` forbid (affordable_100 on phase 2)."""
+    return [
+        square
+        for square in layout.squares
+        if square in tiles
+        and not tile_allowed(catalogue[tiles[square]], policies, layout.phase_of(square))
+    ]
+
+
+def _policy_set(policies: Iterable[str]) -> frozenset[str]:
+    if isinstance(policies, str):
+        raise ScenarioFormatError(f"policies must be a list of policy ids, got {policies!r}")
+    checked = [check_policy(p) for p in policies]
+    for policy in checked:
+        if checked.count(policy) > 1:
+            raise ScenarioFormatError(f"policy {policy!r} is listed twice")
+    return frozenset(checked)
+
+
+def make_problem(
+    evaluator: BatchEvaluator,
+    cards: Sequence[str] | Mapping[str, Number] | str,
+    weights: Sequence[Number] | None = None,
+    fixed: Mapping[str, str] | None = None,
+    policies: Iterable[str] | None = None,
+    policy_sets: Iterable[Iterable[str]] | None = None,
+    existing: Mapping[str, str] | None = None,
+    seed: int = 0,
+    options: RuleOptions | None = None,
+    cards_required: bool = True,
+) -> Problem:
+    """Validate a question. `policies` fixes the policy set; `policy_sets` lists candidates
+    (default: the 10 sets of one or two policies, dropping those `fixed` squares rule out)."""
+    layout, catalogue = evaluator.layout, evaluator.catalogue
+    ids, checked_weights = coalition(cards, weights, cards_required)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ScenarioFormatError(f"'seed' must be an integer, got {seed!r}")
+    fixed = dict(fixed or {})
+    for square, tile in fixed.items():
+        check_square(square, layout)
+        check_tile(tile, catalogue)
+    if policies is not None and policy_sets is not None:
+        raise ScenarioFormatError(
+            "give either one policy set (policies) or candidates (policy_sets), not both"
+        )
+    explicit = policies is not None or policy_sets is not None
+    if policies is not None:
+        candidates = [_policy_set(policies)]
+    elif policy_sets is not None:
+        candidates = list(dict.fromkeys(_policy_set(s) for s in policy_sets))
+    else:
+        candidates = list(GAME_POLICY_SETS)
+    if not candidates:
+        raise ScenarioFormatError("no policy set to search")
+
+    broken = next((b for s in candidates if (b := ruled_out(fixed, s, layout, catalogue))), None)
+    if broken and explicit:
+        raise affordable_error(broken, fixed)
+    candidates = [s for s in candidates if not ruled_out(fixed, s, layout, catalogue)]
+    placement = (
+        shuffled_existing(layout, seed) if existing is None else check_existing(existing, layout)
+    )
+    return Problem(
+        cards=ids,
+        weights=checked_weights,
+        fixed=tuple((s, fixed[s]) for s in layout.squares if s in fixed),
+        policy_sets=tuple(candidates),
+        existing=tuple((h, placement[h]) for h in layout.existing_ids),
+        seed=seed,
+        options=options or RuleOptions(),
+    )

@@ -1,0 +1,1 @@
+"""Room pages: the teacher's projector page and each team's own page, over a room store."""

@@ -1,0 +1,374 @@
+"""`ClassroomPage`: one room page; the token in its link decides whose page it is.
+
+- The teacher's token: the projector page. The shared board, the phase and its timer, the
+  public scores, each team's join link with a QR code, and the teacher's buttons (phases, the
+  policy decision, calling the state). No hand is ever on it.
+- A team's token: that team's own hand with its live score, the shared board, and exactly the
+  actions the store's view lists for that team now (`legal_actions`): tiles through the board,
+  everything else as one button per action.
+- No token or a wrong one: one line, nothing from the room.
+
+A Streetcar room shows the shared Streetcar board on every page (`classroom_streetcar.py`):
+the team to move plays its turn on it by clicking, the others watch; there are no buttons.
+
+The page holds nothing but the store's view for its own token, so no other team's hidden cards
+can reach its widgets. Everything lives in the store: a page polls it (`poll_once`, run every
+`poll_seconds` by an asyncio task in the kernel) and a reopened link shows the same room.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs
+
+import ipywidgets as widgets
+
+from housing_lab.errors import HousingLabError
+from housing_lab.north_berkeley.names import card_name, policy_set_name
+from housing_lab.rooms import RoomStore, open_store
+from housing_lab.rooms.links import load_links, qr_svg
+from housing_lab.widgets.classroom import words as words
+from housing_lab.widgets.classroom.streetcar import RoomStreetcar
+from housing_lab.widgets.common import signed
+from housing_lab.widgets.lab.board import NorthBerkeleyBoard
+
+CSS = Path(__file__).with_name("page.css")
+POLL_SECONDS = 0.3  # a page sees others' actions within this (plus one store read)
+BOARD_KINDS = ("place", "clear")  # played on the board, not as buttons
+
+
+class ClassroomPage(widgets.VBox):
+    """The page for whoever holds `token` in `room`."""
+
+    def __init__(
+        self,
+        store: RoomStore,
+        room: str | None,
+        token: str | None,
+        *,
+        links_folder: Path | str | None = None,
+        poll_seconds: float = POLL_SECONDS,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        super().__init__()
+        self.add_class("hl-classroom")
+        self.store, self.room, self.token = store, room, token
+        self.poll_seconds = poll_seconds
+        self._clock = clock
+        self._links_folder = links_folder
+        self.view: dict[str, Any] | None = None
+        self.seq = -1
+        self._buttons: list[tuple[widgets.Button, dict[str, Any]]] = []
+        self._task: asyncio.Task[None] | None = None
+        self._timer_text = ""
+        self._clearable: set[str] = set()
+        style = widgets.HTML(f"<style>{CSS.read_text(encoding='utf-8')}</style>")
+        self.title = widgets.HTML().add_class("hl-classroom-title")
+        self.status = widgets.HTML().add_class("hl-classroom-status")
+        self.notice = widgets.HTML().add_class("hl-classroom-notice")
+        self.board: NorthBerkeleyBoard | None = None
+        self.streetcar: RoomStreetcar | None = None
+        self.side = widgets.HTML().add_class("hl-classroom-side")
+        self.actions = widgets.Box(layout=widgets.Layout(flex_flow="row wrap"))
+        self.actions.add_class("hl-classroom-actions")
+        self.links = widgets.HTML().add_class("hl-classroom-links")
+        try:
+            if not room or not token:
+                raise HousingLabError(words.NO_TOKEN)
+            self.role = store.role(room, token)
+            info = store.info(room, token)
+            self.room, self._options = info.code, dict(info.options)
+        except HousingLabError as error:
+            self.role = None
+            self.title.value = f"<p class='hl-classroom-denied'>{_esc(str(error))}</p>"
+            self.children = (style, self.title)
+            return
+        self._build(style)
+        self.refresh()
+
+    def __repr__(self) -> str:  # stable for nbval: no memory address
+        who = "no access" if self.role is None else self.role.actor
+        return f"ClassroomPage({self.room}, {who})"
+
+    # --- layout ------------------------------------------------------------------------------
+    def _build(self, style: widgets.HTML) -> None:
+        assert self.role is not None
+        teacher = self.role.is_teacher
+        self.add_class("hl-classroom-teacher" if teacher else "hl-classroom-team")
+        right = [self.status, self.notice, self.actions, self.side]
+        if teacher:
+            right.append(self.links)
+        # A team reads its status, buttons and hand first (a phone shows them above the board);
+        # the projector leads with the board.
+        basis = "1 1 420px" if teacher else "0 1 380px"
+        column = widgets.VBox(right, layout=widgets.Layout(flex=basis, min_width="0"))
+        column.add_class("hl-classroom-column")
+        if self._game == "north-berkeley":
+            self.board = NorthBerkeleyBoard(layout=widgets.Layout(flex="1 1 520px", min_width="0"))
+            self.board.on_action = self._board_action
+            parts: list[widgets.Widget] = [self.board, column] if teacher else [column, self.board]
+        else:
+            self.streetcar = RoomStreetcar(self._streetcar_send, can_play=not teacher)
+            self.streetcar.board.layout = widgets.Layout(flex="1 1 620px", min_width="0")
+            board = self.streetcar.board
+            parts = [board, column] if teacher else [column, board]
+        body = widgets.Box(parts, layout=widgets.Layout(flex_flow="row wrap", width="100%"))
+        body.add_class("hl-classroom-body")
+        self.children = (style, self.title, body)
+
+    @property
+    def _game(self) -> str:
+        return self.view["game"] if self.view else self.store.info(self.room, self.token).game
+
+    # --- live updates ------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Read this token's view from the store and redraw everything from it."""
+        if self.role is None:
+            return
+        view = self.store.view(self.room, self.token)
+        self.view, self.seq = view, view["seq"]
+        with self.hold_sync():
+            self._draw_title(view)
+            self._draw_status(view)
+            self._draw_actions(view)
+            if view["game"] == "north-berkeley":
+                self._draw_board(view)
+                self.side.value = self._nb_side(view)
+            else:
+                assert self.streetcar is not None
+                self.streetcar.show(view, self._options)
+                self.side.value = self._streetcar_side(view)
+            if self.role.is_teacher and not self.links.value:
+                self.links.value = self._links_html()  # fixed for the room: drawn once
+
+    def poll_once(self) -> bool:
+        """One poll: redraw when the room's log moved on (or the timer ran out); else tick the
+        timer. Returns whether the page was redrawn."""
+        if self.role is None:
+            return False
+        try:
+            seq = self.store.seq(self.room, self.token)
+            timer = (self.view or {}).get("timer")
+            ran_out = bool(timer) and timer["seconds_left"] > 0 and self._seconds_left(timer) <= 0
+            if seq != self.seq or ran_out:
+                self.refresh()
+                return True
+            self._draw_status(self.view or {})
+        except HousingLabError as error:
+            self._say(str(error), "error")
+        return False
+
+    def start(self) -> None:
+        """Poll the store every `poll_seconds` from the kernel's event loop."""
+        if self.role is None or (self._task is not None and not self._task.done()):
+            return
+        self._task = asyncio.get_event_loop().create_task(self._poll_forever())
+
+    def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+    async def _poll_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.poll_seconds)
+            try:
+                self.poll_once()
+            except Exception as error:  # a dropped database connection must not end the page
+                self._say(f"{words.STORE_LOST} ({type(error).__name__})", "error")
+
+    # --- acting ------------------------------------------------------------------------------
+    def act(self, action: dict[str, Any]) -> bool:
+        """Send one action to the store; its refusal (the engine's words) becomes the notice."""
+        return self._streetcar_send(action) is None
+
+    def _streetcar_send(self, action: dict[str, Any]) -> str | None:
+        """`act`, returning the refusal's words (None when played): the Streetcar board shows
+        them on its own message line too."""
+        try:
+            result = self.store.act(self.room, self.token, action)
+        except HousingLabError as error:
+            self._say(str(error), "error")
+            return str(error)
+        self._say(words.action_done(action, result["seq"]))
+        self.refresh()
+        return None
+
+    def offered_actions(self) -> list[dict[str, Any]]:
+        """Every action this page offers now: the board's tiles and clears, and the buttons.
+        (A Streetcar page offers its moves on its board only: `streetcar.offered()`.)"""
+        offered = [dict(action) for _, action in self._buttons]
+        if self.board is not None and self.view is not None:
+            for action in self.view["legal_actions"]:
+                if action["action"] in BOARD_KINDS and self._on_board(action):
+                    offered.append(dict(action))
+        return offered
+
+    def _on_board(self, action: dict[str, Any]) -> bool:
+        assert self.board is not None
+        if action["action"] == "place":
+            return action["tile"] in self.board.allowed.get(action["square"], [])
+        return action["square"] in self._clearable
+
+    def _board_action(self, message: dict[str, Any]) -> None:
+        assert self.role is not None
+        if self.role.is_teacher:
+            self._say(words.TEACHER_BOARD_CLICK)
+            return
+        if message.get("action") not in BOARD_KINDS:
+            return
+        self.act({key: message[key] for key in ("action", "square", "tile") if key in message})
+
+    def _say(self, text: str, kind: str = "info") -> None:
+        self.notice.value = f"<p class='hl-classroom-{kind}' role='status'>{_esc(text)}</p>"
+
+    # --- drawing -----------------------------------------------------------------------------
+    def _draw_title(self, view: dict[str, Any]) -> None:
+        assert self.role is not None
+        who = "Teacher (projector)" if self.role.is_teacher else f"Team {self.role.team}"
+        self.title.value = (
+            f"<h2>{_esc(who)} <span class='hl-classroom-code'>room {_esc(view['room'])}</span></h2>"
+        )
+
+    def _seconds_left(self, timer: dict[str, Any]) -> float:
+        return timer["negotiation_minutes"] * 60 - (self._clock() - timer["phase_started_at"])
+
+    def _draw_status(self, view: dict[str, Any]) -> None:
+        if not view:
+            return
+        parts = [f"<b>{_esc(words.phase_name(view['phase']))}</b>"]
+        timer = view.get("timer")
+        if timer:
+            left = self._seconds_left(timer)
+            text = "time is up" if left <= 0 else f"{words.clock_text(left)} left"
+            parts.append(f"<span class='hl-classroom-timer'>Negotiation: {text}</span>")
+        draft = view.get("draft") or {}
+        if view["phase"] == "draft" and draft.get("turn"):
+            parts.append(f"{_esc(draft['turn'])} picks now")
+        if view.get("to_move"):
+            parts.append(f"{_esc(view['to_move'])} to move")
+        value = "".join(f"<span class='hl-classroom-part'>{part}</span>" for part in parts)
+        if value != self._timer_text:
+            self._timer_text = value
+            self.status.value = f"<p>{value}</p>"
+
+    def _draw_actions(self, view: dict[str, Any]) -> None:
+        assert self.role is not None
+        buttons = []
+        for action in view["legal_actions"]:
+            if view["game"] != "north-berkeley" or action["action"] in BOARD_KINDS:
+                continue  # played on the board (all of Streetcar: a turn has hundreds of moves)
+            label = words.action_label(action, teacher=self.role.is_teacher, phase=view["phase"])
+            button = widgets.Button(description=label, tooltip=label)
+            button.add_class("hl-act")
+            button.add_class(f"hl-act-{action['action']}")
+            button.on_click(lambda _button, action=action: self.act(action))
+            buttons.append((button, action))
+        self._buttons = buttons
+        self.actions.children = tuple(button for button, _ in buttons)
+
+    def _draw_board(self, view: dict[str, Any]) -> None:
+        assert self.board is not None
+        places: dict[str, list[str]] = {square: [] for square in self.board.site["squares"]}
+        self._clearable = set()
+        for action in view["legal_actions"]:
+            if action["action"] == "place":
+                places.setdefault(action["square"], []).append(action["tile"])
+            elif action["action"] == "clear":
+                self._clearable.add(action["square"])
+        self.board.allowed = places
+        self.board.tiles = dict(view["board"]["tiles"])
+        self.board.policies = sorted(view["board"]["policies"])
+
+    def _nb_side(self, view: dict[str, Any]) -> str:
+        out = []
+        if view.get("hand") is not None:
+            heading = "Final score" if view["phase"] == "over" else "Score now"
+            rows = "".join(
+                f"<tr><td>{_esc(card['name'])}</td><td class='hl-num'>{_signed(card['score'])}"
+                "</td></tr>"
+                for card in view["hand"]
+            )
+            out.append(
+                "<h3>Your hand (secret)</h3><table class='hl-classroom-hand'>"
+                f"<tr><th>Card</th><th>{heading}</th></tr>{rows}"
+                f"<tr class='hl-total'><td>Total</td><td class='hl-num'>{_signed(view['score'])}"
+                "</td></tr></table>"
+            )
+            if view.get("extra_card"):
+                out.append(f"<p>Your extra card: {_esc(card_name(view['extra_card']))}</p>")
+        face_up = (view.get("draft") or {}).get("face_up") or []
+        if face_up:
+            names = ", ".join(_esc(card_name(card)) for card in face_up)
+            out.append(f"<p><b>Face-up cards:</b> {names}</p>")
+        if view.get("policies_drawn"):
+            drawn = _esc(policy_set_name(view["policies_drawn"]))
+            out.append(f"<p><b>Policies drawn:</b> {drawn}</p>")
+        if view["board"]["policies"]:
+            out.append(f"<p><b>Enacted:</b> {_esc(policy_set_name(view['board']['policies']))}</p>")
+        out.append(_scores_html(view.get("scores")))
+        return "".join(out)
+
+    def _streetcar_side(self, view: dict[str, Any]) -> str:
+        players = ", ".join(f"{_esc(t)} plays {_esc(c)}" for t, c in view["players"].items())
+        out = [f"<p>{players}. Turn {view['turn']}.</p>"]
+        if view["moves"]["count"]:
+            out.append(words.STREETCAR_YOUR_TURN)
+        out.append(_scores_html(view.get("scores")))
+        return "".join(out)
+
+    def _links_html(self) -> str:
+        links = load_links(self.room, self._links_folder) if self.room else None
+        if not links:
+            return "<p>Join links: see the terminal that started the room.</p>"
+        cards = "".join(
+            "<figure class='hl-classroom-join'>"
+            f"{qr_svg(url, title=f'Join link for {team}')}"
+            f"<figcaption><b>{_esc(team)}</b><br><a href='{_esc(url)}' target='_blank' "
+            f"rel='noopener'>{_esc(url)}</a></figcaption></figure>"
+            for team, url in links["teams"].items()
+        )
+        return f"<h3>{words.SCAN}</h3><div class='hl-classroom-joins'>{cards}</div>"
+
+
+def _scores_html(scores: dict[str, Any] | None) -> str:
+    if not scores or not scores.get("totals"):
+        return ""
+    rows = "".join(
+        f"<tr><td>{_esc(team)}</td><td class='hl-num'>{_signed(total)}</td></tr>"
+        for team, total in scores["totals"].items()
+    )
+    winners = ", ".join(_esc(team) for team in scores.get("winners") or [])
+    line = f"<p><b>Winner:</b> {winners}</p>" if winners else ""
+    tie = f"<p>{_esc(scores['tie_break'])}</p>" if scores.get("tie_break") else ""
+    return f"<h3>Scores</h3><table class='hl-classroom-scores'>{rows}</table>{line}{tie}"
+
+
+def _esc(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _signed(number: int) -> str:
+    return signed(number, plus=True)
+
+
+def page_from_environment(environ: dict[str, str] | None = None) -> ClassroomPage:
+    """The page a Voila visit asks for: room and token from the URL's query string (Voila
+    passes it as QUERY_STRING; the token as `key=` or `token=`), the store from
+    $HOUSING_LAB_ROOMS, the links folder from $HOUSING_LAB_ROOM_LINKS; polling started."""
+    env = os.environ if environ is None else environ
+    query = parse_qs(env.get("QUERY_STRING", ""))
+    room = (query.get("room") or [None])[0]
+    token = (query.get("key") or query.get("token") or [None])[0]
+    store = open_store(env.get("HOUSING_LAB_ROOMS") or None)
+    page = ClassroomPage(store, room, token, links_folder=env.get("HOUSING_LAB_ROOM_LINKS"))
+    with contextlib.suppress(RuntimeError):  # no event loop (a plain script): no live updates
+        page.start()
+    return page

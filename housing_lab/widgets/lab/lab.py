@@ -1,0 +1,610 @@
+"""NorthBerkeleyLab: build the neighbourhood, toggle policies, watch who is displaced.
+
+The lab keeps the board (tiles, policies, existing residents) and asks the engine for the
+result after every change. Every change is tried on a new, engine-validated scenario first; a
+refused change shows the engine's message (ids turned into names) and leaves everything as it
+was. After a change the lab compares the result before and after (`nb_changes`): one sentence
+says what changed, the chart outlines the previous housed counts and the board marks the squares
+and homes that changed.
+
+One screen (docs/nb_lab.md): the board with its palette on the left; the last change, the
+"who is housed" chart and the policies on the right; cards, new homes, compare, policy
+explanations and files in tabs below. The scoreboard tab starts with the coach
+(`nb_coach`): ask how a card could win, apply the advice as one action, undo any action.
+A tile click goes: the board's message -> `_on_board_action` here -> `place` -> the engine's
+`make_scenario` / `score_scenario`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import html
+import os
+import pathlib
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+import ipywidgets
+
+from housing_lab.errors import HousingLabError, shown
+from housing_lab.jsonio import read_bytes
+from housing_lab.north_berkeley.coach.exact import (
+    CoachAnswer,
+    HandAdvice,
+    apply_changes,
+    best_change_for_hand,
+    check_goal,
+)
+from housing_lab.north_berkeley.coach.exact import coach as coach_for
+from housing_lab.north_berkeley.coach.words import (
+    changes_words,
+    coach_sentence,
+    hand_sentence,
+)
+from housing_lab.north_berkeley.engine.facts import spending
+from housing_lab.north_berkeley.engine.scoring import ScenarioResult, score_as_is, score_scenario
+from housing_lab.north_berkeley.errors import ScenarioFormatError
+from housing_lab.north_berkeley.layout import Layout, default_layout
+from housing_lab.north_berkeley.policies import (
+    MATCHING_FUNDS,
+    POLICIES,
+    POLICY_NAMES,
+    POLICY_TEXT,
+    RESIDENTS_PER_INCOME,
+    RuleOptions,
+    check_policy,
+)
+from housing_lab.north_berkeley.scenario import (
+    Scenario,
+    check_square,
+    check_tile,
+    make_scenario,
+    scenario_from_dict,
+    scenario_from_json,
+    tile_allowed,
+)
+from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
+from housing_lab.widgets.common import JsonSource, save_json
+from housing_lab.widgets.lab.board import NorthBerkeleyBoard
+from housing_lab.widgets.lab.changes import (
+    change_phrases,
+    changed_keys,
+    describe_change,
+    display_names,
+    in_words,
+    score_word,
+    short_change,
+    vacancy_phrases,
+)
+from housing_lab.widgets.lab.charts import HomesChart, OutcomeChart
+from housing_lab.widgets.lab.coach import CoachPanel
+from housing_lab.widgets.lab.compare import ComparePanel
+from housing_lab.widgets.lab.policies import PolicyPanel
+from housing_lab.widgets.lab.scoreboard import Scoreboard
+from housing_lab.widgets.lab.toolbar import LabToolbar
+
+SCENARIO = "a scenario"
+FIRST_HINT = "Nothing changed yet: click a square, then a building; or tick a policy."
+TABS = ("Who is pleased", "New homes", "Compare", "Policies", "Save and load")
+HOMES_TAB = 1
+COMPARE_TAB = 2
+UNDO_STEPS = 100  # boards kept for `undo` (a scenario is small)
+
+
+def summary(result: Mapping[str, Any]) -> str:
+    """Who is housed, the spending, and the homes that stay empty, in one or two sentences."""
+    housed = result["housed"]
+    text = (
+        f"Housed: {housed['high']} high, {housed['middle']} middle, {housed['low']} low "
+        f"income (of {RESIDENTS_PER_INCOME} each). Spending ${result['spending']:g}."
+    )
+    empty = vacancy_phrases(result)
+    if empty:
+        text += f" {'; '.join(empty)}."
+    return text[:1].upper() + text[1:]
+
+
+def describe(scenario: Scenario) -> str:
+    """A board in a few words: its tile count and policies (the compare panel's labels)."""
+    policies = ", ".join(POLICY_NAMES[p] for p in sorted(scenario.policies)) or "no policy"
+    return f"{len(scenario.tiles)} tiles, {policies}"
+
+
+def _check_int(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise HousingLabError(f"{what} must be a whole number, got {shown(value)}")
+    return value
+
+
+def _check_instance(value: object, kind: type | tuple[type, ...], what: str) -> None:
+    if value is not None and not isinstance(value, kind):
+        raise HousingLabError(f"{what}, got {shown(value)}")
+
+
+def _check_hand(hand: object) -> list[str] | None:
+    if hand is None:
+        return None
+    if (
+        isinstance(hand, (str, bytes))
+        or not isinstance(hand, Sequence)
+        or not all(isinstance(card, str) for card in hand)
+    ):
+        raise HousingLabError(f"hand must be a list of card ids, got {shown(hand)}")
+    return list(hand)
+
+
+def read_scenario(source: object, layout: Layout, catalogue: Catalogue) -> Scenario:
+    """A scenario from a dict, JSON text or a file path, validated whole by the engine."""
+    if isinstance(source, Mapping):
+        return scenario_from_dict(dict(source), layout, catalogue)
+    if isinstance(source, str) and source.lstrip().startswith("{"):
+        return scenario_from_json(source, layout, catalogue)
+    if isinstance(source, (str, os.PathLike)) and str(source) not in ("", "-"):
+        try:
+            data = read_bytes(source)
+        except HousingLabError as error:
+            raise ScenarioFormatError(str(error)) from None
+        return scenario_from_json(data, layout, catalogue)
+    raise ScenarioFormatError(
+        f"{SCENARIO} is a dict, JSON text or a file path, not {shown(source)}"
+    )
+
+
+class NorthBerkeleyLab(ipywidgets.VBox):
+    """The whole app. Drive it from Python (lessons, tests) or by clicking.
+
+    >>> lab = NorthBerkeleyLab(seed=1)
+    >>> lab.place("B1", "tower_market")
+    >>> lab.result["housed"]["high"]
+    12
+    """
+
+    def __init__(
+        self,
+        seed: int = 0,
+        hand: Sequence[str] | None = None,
+        options: RuleOptions | None = None,
+        layout: Layout | None = None,
+        catalogue: Catalogue | None = None,
+        scenario: JsonSource | None = None,
+    ) -> None:
+        seed = _check_int(seed, "seed")
+        hand = _check_hand(hand)
+        _check_instance(options, RuleOptions, "options must be a RuleOptions")
+        _check_instance(layout, Layout, "layout must be a Layout (north_berkeley.layout)")
+        _check_instance(catalogue, Mapping, "catalogue must be a tile catalogue (a dict)")
+        self.options = options or RuleOptions()
+        self.site = layout or default_layout()
+        self.catalogue = catalogue if catalogue is not None else default_catalogue()
+        if scenario is None:
+            self._scenario = make_scenario(seed=seed, layout=self.site, catalogue=self.catalogue)
+        else:
+            self._scenario = read_scenario(scenario, self.site, self.catalogue)
+        self._result: ScenarioResult = score_scenario(self._scenario, self.options)
+        self._result_dict = self._result.to_dict()
+        self._previous: ScenarioResult | None = None
+        self._names = display_names(self.catalogue)
+        self._refusals: dict[tuple[frozenset[str], int], str] = {}
+        self.last_change = FIRST_HINT
+        self.last_change_shown = FIRST_HINT
+        self._history: list[Scenario] = []
+        self.coach_answer: CoachAnswer | HandAdvice | None = None
+        self.coach_text = ""
+
+        self.board = NorthBerkeleyBoard(compact=True)
+        self.board.on_action = self._on_board_action
+        self.policy_panel = PolicyPanel(compact=True)
+        self.policy_panel.on_toggle = self._on_policy_toggle
+        self.outcome_chart = OutcomeChart(width=420, height=290)
+        self.homes_chart = HomesChart()
+        self.scoreboard = Scoreboard(hand)
+        self.coach_panel = CoachPanel(self.scoreboard.hand, hand_chosen=hand is not None)
+        self.coach_panel.on_ask = self._on_coach_ask
+        self.coach_panel.on_apply = self._on_coach_apply
+        self.coach_panel.on_undo = self._on_undo
+        self.compare = ComparePanel()
+        self.compare.on_keep = lambda: self.keep_snapshot()
+        self.compare.on_clear = self.clear_snapshot
+        self.toolbar = LabToolbar(self._scenario.seed)
+        self.toolbar.on_seed = self.reshuffle
+        self.toolbar.on_reshuffle = lambda: self.reshuffle()
+        self.toolbar.on_reset = self.reset
+        self.toolbar.on_save = lambda: self.board.offer_json(
+            "north-berkeley-board.json", self.scenario
+        )
+        self.toolbar.on_upload = self._on_upload_text
+        self.seed_box = self.toolbar.seed_box
+        self.upload = self.toolbar.upload
+        self.change_line = ipywidgets.HTML()
+        self.change_line.add_class("hl-last-change")
+        super().__init__(self._screen())
+        self.add_class("hl-nb-lab")
+        self._refresh()
+
+    def _screen(self) -> list[ipywidgets.Widget]:
+        """Board left; last change, chart and policies right; the rest in tabs below."""
+        title = ipywidgets.HTML(
+            "<div style='font-size:15px;margin:0 0 4px'><b style='font-size:18px'>"
+            "North Berkeley lab</b> &middot; click a square, then a building; tick policies. "
+            "The chart shows who finds a home and who has to leave.</div>"
+            # a projector (1920x1080) has room for a larger chart column beside the board
+            # ipywidgets' unselected tab labels are pale grey: too faint to read (axe contrast)
+            "<style>.hl-nb-lab .lm-TabBar-tab .lm-TabBar-tabLabel{color:#1f2933;opacity:1}"
+            ".hl-nb-lab .lm-TabBar-tab{background:#e4e7eb;opacity:1}"
+            ".hl-nb-lab .lm-TabBar-tab.lm-mod-current{background:#fff}</style>"
+            "<style>@media (min-width: 1700px) and (min-height: 1000px) {"
+            ".hl-nb-lab .hl-nb-side{width:600px!important;flex-basis:600px!important}"
+            ".hl-nb-lab .hl-nb-side .hl-outcome-chart{width:590px!important;height:410px!important}"
+            ".hl-nb-lab .hl-last-change div{font-size:16px!important}}</style>"
+        )
+        right = ipywidgets.VBox(
+            [self.change_line, self.outcome_chart],
+            layout=ipywidgets.Layout(width="430px", flex="0 0 430px", margin="0 0 0 14px"),
+        )
+        right.add_class("hl-nb-side")
+        self.board.layout = ipywidgets.Layout(flex="0 1 auto", min_width="0")
+        main = ipywidgets.HBox(  # on a narrow page the chart column goes under the board
+            [self.board, right],
+            layout=ipywidgets.Layout(align_items="flex-start", flex_flow="row wrap"),
+        )
+        main.add_class("hl-nb-main")
+        explained = ipywidgets.HTML(
+            "<dl style='font-size:14px;max-width:900px'>"
+            + "".join(
+                f"<dt><b>{html.escape(POLICY_NAMES[p])}</b></dt>"
+                f"<dd style='margin:0 0 8px 16px'>{html.escape(POLICY_TEXT[p])}</dd>"
+                for p in POLICIES
+            )
+            + "</dl>"
+        )
+        self._homes_box = ipywidgets.VBox([])  # filled when first shown (bqplot needs a size)
+        self.tabs = ipywidgets.Tab(
+            [
+                ipywidgets.VBox([self.coach_panel, self.scoreboard]),
+                self._homes_box,
+                self.compare,
+                explained,
+                self.toolbar,
+            ],
+            titles=TABS,
+        )
+        self.tabs.observe(self._tab_shown, names="selected_index")
+        return [title, self.policy_panel, main, self.tabs]
+
+    def __repr__(self) -> str:
+        return f"NorthBerkeleyLab(seed={self._scenario.seed}, tiles={len(self._scenario.tiles)})"
+
+    # --- what lessons and tests read -------------------------------------------------------
+    @property
+    def scenario(self) -> dict[str, Any]:
+        """The board in the RULES.md input format (existing residents included)."""
+        return self._scenario.to_dict()
+
+    @property
+    def result(self) -> dict[str, Any]:
+        """The engine's RULES.md output for `scenario`."""
+        return self._result.to_dict()
+
+    @property
+    def seed(self) -> int:
+        return self._scenario.seed
+
+    # --- changes (each validated by the engine before it is kept) ------------------------
+    def place(self, square: str, tile: str) -> None:
+        with self._shown_on_board():
+            square = check_square(square, self.site)
+            tile = check_tile(tile, self.catalogue)
+            tiles = dict(self._scenario.tiles)
+            old = tiles.get(square)
+            tiles[square] = tile
+            name = self._names[tile]
+            if old is None:
+                done = f"Placed the {name} on {square}."
+            else:
+                done = f"Replaced the {self._names[old]} on {square} with the {name}."
+            self._try(tiles=tiles, done=done, select=square)
+
+    def clear(self, square: str) -> None:
+        with self._shown_on_board():
+            square = check_square(square, self.site)
+        tiles = dict(self._scenario.tiles)
+        old = tiles.pop(square, None)
+        if old is None:
+            self.board.say(f"Square {square} is already empty.")
+            return
+        self._try(tiles=tiles, done=f"Cleared {square} (took away the {self._names[old]}).")
+
+    def set_policy(self, policy: str, enabled: bool = True) -> None:
+        with self._shown_on_board():
+            policy = check_policy(policy)
+            if not isinstance(enabled, bool):
+                raise HousingLabError(f"enabled must be True or False, got {shown(enabled)}")
+        policies = set(self._scenario.policies)
+        (policies.add if enabled else policies.discard)(policy)
+        verb = "Enacted" if enabled else "Repealed"
+        self._try(policies=policies, done=f"{verb} {POLICY_NAMES[policy]}.")
+
+    def reshuffle(self, seed: int | None = None) -> None:
+        """New existing residents: the given seed, or the next one."""
+        with self._shown_on_board():
+            seed = self._scenario.seed + 1 if seed is None else _check_int(seed, "seed")
+        self._try(existing=None, seed=seed, done=f"Existing residents shuffled with seed {seed}.")
+
+    def reset(self) -> None:
+        """An empty board with no policy (the residents stay)."""
+        self._try(tiles={}, policies=set(), done="Board reset.")
+
+    def load_scenario(self, scenario: JsonSource) -> None:
+        """Load a RULES.md scenario: a dict, a JSON string or a file path (all or nothing)."""
+        with self._shown_on_board():
+            loaded = read_scenario(scenario, self.site, self.catalogue)
+        self._commit(loaded, "Board loaded.")
+
+    def save(self, path: str | pathlib.Path | None = None) -> dict[str, Any]:
+        """The scenario as a dict; also written as JSON to `path` when given."""
+        _check_instance(path, (str, os.PathLike), "path must be a file path or None")
+        return save_json(self.scenario, path)
+
+    def keep_snapshot(self, label: str | None = None) -> None:
+        """Remember the current board to compare with what comes next."""
+        _check_instance(label, str, "a snapshot label must be text")
+        self.compare.keep_snapshot(label or describe(self._scenario), self._result)
+        self.tabs.selected_index = COMPARE_TAB  # its charts need a visible tab to draw in
+        self._show_compare()
+
+    def clear_snapshot(self) -> None:
+        self.compare.clear_snapshot()
+        self._show_compare()
+
+    # --- the coach (docs/coach.md) and undo ------------------------------------------------
+    def coach(self, card: str | Sequence[str], goal: str = "win") -> CoachAnswer | HandAdvice:
+        """Ask the coach about this board: for a card id, the fewest changes after which it
+        meets `goal` ("win" or "no-loss"); for a list of card ids (a hand), the one change that
+        raises their total most. Shown in the scoreboard tab; `apply_coach` applies it."""
+        with self._shown_on_board():
+            goal = check_goal(goal)
+            if isinstance(card, str):
+                answer: CoachAnswer | HandAdvice = coach_for(
+                    self._scenario, card, goal, options=self.options
+                )
+                text = coach_sentence(answer, self.catalogue)
+                can_apply = bool(answer.changes)
+            elif isinstance(card, Sequence) and not isinstance(card, bytes):
+                hand = _check_hand(list(card)) or []
+                answer = best_change_for_hand(self._scenario, hand, options=self.options)
+                text = hand_sentence(answer, self.catalogue)
+                can_apply = answer.change is not None
+            else:
+                raise HousingLabError(
+                    f"the coach needs a card id or a list of card ids, got {shown(card)}"
+                )
+        self.coach_answer, self.coach_text = answer, text
+        self.coach_panel.show_answer(text, can_apply)
+        return answer
+
+    def apply_coach(self, answer: CoachAnswer | HandAdvice | None = None) -> None:
+        """Make the coach's changes (default: the last answer shown) as one lab action, so the
+        change sentence, the chart's ghost bars and the board's highlights show what it did.
+        `undo` takes it back. Refused, with the board unchanged, if the answer has nothing to
+        apply or was given for another board."""
+        with self._shown_on_board():
+            answer = self.coach_answer if answer is None else answer
+            if not isinstance(answer, (CoachAnswer, HandAdvice)):
+                raise HousingLabError(f"apply_coach needs the coach's answer, got {shown(answer)}")
+            if isinstance(answer, CoachAnswer):
+                if answer.changes is None:
+                    raise HousingLabError(f"nothing to apply: {answer.reason}")
+                changes = answer.changes
+            else:
+                if answer.change is None:
+                    raise HousingLabError(f"nothing to apply: {answer.reason}")
+                changes = (answer.change,)
+            if not changes:
+                raise HousingLabError("nothing to apply: the card already meets the goal")
+            after = apply_changes(self._scenario, changes)
+            if answer.scenario_after is None or (
+                after.to_dict() != answer.scenario_after.to_dict()
+            ):
+                raise HousingLabError(
+                    "this advice was for another board (it changed since): ask the coach again"
+                )
+        words = changes_words(changes, self.catalogue)
+        words = f"{words[:1].lower()}{words[1:]}"
+        self._commit(after, f"Applied the coach's advice: {words}.")
+        scores = self._result_dict["constituents"]
+        if isinstance(answer, CoachAnswer):
+            now = f"{self._names[answer.card]} now {score_word(scores[answer.card]['score'])}"
+        else:
+            now = f"this hand's total is now {sum(scores[c]['score'] for c in answer.cards)}"
+        self.coach_panel.show_answer(
+            f"Applied: {words}; {now}. Undo takes it back.", can_apply=False
+        )
+
+    def undo(self) -> None:
+        """Put the board back exactly as it was before the last change (any action: a tile, a
+        policy, a reshuffle, a load, the coach's advice)."""
+        if not self._history:
+            with self._shown_on_board():
+                raise HousingLabError("nothing to undo: the board has not changed yet")
+        previous = self._history.pop()
+        self._commit(previous, "Undid the last change.", record=False)
+
+    # --- internals ------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _shown_on_board(self) -> Iterator[None]:
+        """A refused change: show the engine's message in words, put the controls back."""
+        try:
+            yield
+        except HousingLabError as error:
+            self.board.say(in_words(str(error), self._names), "error")
+            self.policy_panel.show(self._scenario.policies)
+            raise
+
+    def _try(self, done: str, select: str | None = None, **changes: Any) -> None:
+        current = self._scenario
+        values = {
+            "tiles": current.tiles,
+            "policies": sorted(current.policies),
+            "existing": current.existing,
+            "seed": current.seed,
+        }
+        values.update({k: (sorted(v) if k == "policies" else v) for k, v in changes.items()})
+        with self._shown_on_board():
+            scenario = make_scenario(layout=self.site, catalogue=self.catalogue, **values)
+        self._commit(scenario, done, select)
+
+    def _commit(
+        self, scenario: Scenario, done: str, select: str | None = None, record: bool = True
+    ) -> None:
+        """Keep `scenario` (engine-validated), remember the one before for `undo` (unless this
+        is the undo), and show what changed."""
+        result = score_scenario(scenario, self.options)
+        previous = self._result_dict
+        if record:
+            self._history = [*self._history[-(UNDO_STEPS - 1) :], self._scenario]
+        self._previous = self._result
+        self._scenario = scenario
+        self._result = result
+        self._result_dict = result.to_dict()
+        hand = self.scoreboard.hand
+        change = describe_change(previous, self._result_dict, self._names, hand)
+        self.last_change = f"{done} {change}"
+        phrases = change_phrases(previous, self._result_dict, self._names, hand)
+        self.last_change_shown = short_change(done, phrases) if phrases else self.last_change
+        if self.coach_answer is not None:  # its advice was for the board before
+            self.coach_answer = None
+            self.coach_panel.show_answer("The board changed: ask the coach again.", False)
+        self._refresh(previous, done, select)
+
+    def _refresh(
+        self,
+        previous: dict[str, Any] | None = None,
+        done: str | None = None,
+        select: str | None = None,
+    ) -> None:
+        """Show the result: the chart first (what the student watches), then the board in one
+        message (tiles, residents, changes, palette, message line and selection)."""
+        result = self._result_dict
+        self.outcome_chart.update(result, previous=previous)
+        self.change_line.value = (
+            "<div style='font-size:14px;line-height:1.3;min-height:2.6em;padding:4px 8px;"
+            "background:#fff8e1;border-left:4px solid #d55e00;border-radius:4px' "
+            f"title='{html.escape(self.last_change, quote=True)}'>"
+            f"<b>What changed:</b> {html.escape(self.last_change_shown)}</div>"
+        )
+        self.coach_panel.show_undo(bool(self._history))
+        with self.board.hold_sync():
+            self.board.show_result(self._result)
+            self.board.changed = self._changed_places()
+            self._show_palette()
+            if done is not None:
+                self.board.say(done)
+            if select is not None:
+                self.board.selected = select
+        self.policy_panel.show(self._scenario.policies)
+        self.homes_chart.update(result)
+        self.scoreboard.update(score_as_is(self._scenario), self._result.cards)
+        self.toolbar.show_seed(self._scenario.seed)
+        self._show_compare()
+
+    def _changed_places(self) -> list[str]:
+        """Squares whose tile changed and homes whose resident changed in the last change."""
+        if self._previous is None:
+            return []
+        before, after = self._previous, self._result
+        squares = changed_keys(before.scenario.tiles, after.scenario.tiles)
+        homes = changed_keys(before.move_in.incomes_after(), after.move_in.incomes_after())
+        return squares + homes
+
+    def _show_palette(self) -> None:
+        """Which tiles the engine accepts on each square now, why not the others, and costs."""
+        policies = self._scenario.policies
+        allowed: dict[str, list[str]] = {}
+        refused: dict[str, str] = {}
+        for square in self.site.squares:
+            phase = self.site.phase_of(square)
+            ok = [t for t, tile in self.catalogue.items() if tile_allowed(tile, policies, phase)]
+            allowed[square] = ok
+            if len(ok) < len(self.catalogue):
+                refused[square] = self._refusal(square, phase, ok)
+        self.board.allowed = allowed
+        self.board.refused = refused
+        new_low = self._result.facts.new_homes["low"]
+        square = self.site.squares[0]
+        costs = {
+            tile_id: float(
+                spending(dataclasses.replace(self._scenario, tiles={square: tile_id}), new_low)
+            )
+            for tile_id in self.catalogue
+        }
+        self.board.costs = costs
+        note = ""
+        if MATCHING_FUNDS in policies:
+            halved = any(costs[t] != float(tile.cost) for t, tile in self.catalogue.items())
+            note = (
+                f"{POLICY_NAMES[MATCHING_FUNDS]} in effect: housing costs half."
+                if halved
+                else f"{POLICY_NAMES[MATCHING_FUNDS]} enacted, not in effect yet. "
+                f"{POLICY_TEXT[MATCHING_FUNDS]}"
+            )
+        self.board.cost_note = note
+
+    def _refusal(self, square: str, phase: int, ok: list[str]) -> str:
+        """The engine's reason (in words) for refusing tiles on squares of `phase` now."""
+        key = (self._scenario.policies, phase)
+        if key not in self._refusals:
+            tile = next(t for t in self.catalogue if t not in ok)
+            reason = ""
+            try:
+                make_scenario(
+                    {square: tile},
+                    sorted(self._scenario.policies),
+                    self._scenario.existing,
+                    self._scenario.seed,
+                    self.site,
+                    self.catalogue,
+                )
+            except HousingLabError as error:
+                reason = in_words(str(error), self._names).split(";")[0]
+            self._refusals[key] = reason
+        return self._refusals[key]
+
+    def _show_compare(self) -> None:
+        self.compare.show(self._result_dict, describe(self._scenario))
+
+    def _tab_shown(self, change: dict[str, Any]) -> None:
+        if change["new"] == HOMES_TAB and not self._homes_box.children:
+            self._homes_box.children = (self.homes_chart,)
+
+    def _on_board_action(self, action: dict[str, Any]) -> None:
+        """Clicks from the browser: refused ones only show the message."""
+        try:
+            if action.get("action") == "place":
+                self.place(str(action.get("square")), str(action.get("tile")))
+            elif action.get("action") == "clear":
+                self.clear(str(action.get("square")))
+        except HousingLabError:
+            pass  # already shown on the board
+
+    def _on_policy_toggle(self, policy: str, enabled: bool) -> None:
+        with contextlib.suppress(HousingLabError):
+            self.set_policy(policy, enabled)
+
+    def _on_coach_ask(self, target: str | list[str], goal: str) -> None:
+        with contextlib.suppress(HousingLabError):  # shown on the board already
+            self.coach(target, goal)
+
+    def _on_coach_apply(self) -> None:
+        with contextlib.suppress(HousingLabError):
+            self.apply_coach()
+
+    def _on_undo(self) -> None:
+        with contextlib.suppress(HousingLabError):
+            self.undo()
+
+    def _on_upload_text(self, text: str) -> None:
+        with contextlib.suppress(HousingLabError):  # shown on the board already
+            with self._shown_on_board():
+                loaded = scenario_from_json(text, self.site, self.catalogue)
+            self._commit(loaded, "Board loaded.")

@@ -1,0 +1,126 @@
+"""The Streetcar board widget: SVG hex board, houses, buildings, lines and the turn's controls.
+
+It is a view: Python fills the traits from the engine (`StreetcarLab` does that) and the JS sends
+the student's clicks back as `{"action": "edge" | "house" | "pass_lines" | "cancel_lines" |
+"undo" | "bot_shown", ...}` messages to `on_action`. It never decides a rule: the legal edges,
+the legal second edges and the removable houses arrive as traits, so hovering needs no round
+trip, and a click on anything else is explained by the engine.
+
+Hexes are written `"q,r"` and edges `"q1,r1|q2,r2"` (the engine's sorted pair) in traits and in
+the DOM (`data-hex`, `data-edge`), so tests can find them without knowing the drawing.
+"""
+
+from __future__ import annotations
+
+import pathlib
+from collections.abc import Iterable
+from typing import Any
+
+import traitlets
+
+from housing_lab.streetcar import PLAYERS, Edge, Game, Hex
+from housing_lab.streetcar.board import parse_hex
+from housing_lab.streetcar.errors import BoardError
+from housing_lab.widgets.common import ActionWidget, widget_esm
+
+HERE = pathlib.Path(__file__).parent
+PHASES = ("lines", "remove", "over", "replay")
+
+
+def hex_key(h: Hex) -> str:
+    return f"{h[0]},{h[1]}"
+
+
+def edge_key(edge: Edge) -> str:
+    a, b = sorted(edge)
+    return f"{hex_key(a)}|{hex_key(b)}"
+
+
+def parse_hex_key(key: object) -> Hex:
+    """A hex from `"q,r"` (as the DOM writes it) or from [q, r]."""
+    if isinstance(key, str):
+        try:
+            q, r = (int(part) for part in key.split(","))
+        except ValueError:
+            raise BoardError(f"a hex is written 'q,r', not {key!r}") from None
+        return (q, r)
+    return parse_hex(key)
+
+
+def parse_edge_key(key: object) -> tuple[Hex, Hex]:
+    """An edge from `"q1,r1|q2,r2"` or from [[q1, r1], [q2, r2]] (not checked against a board)."""
+    if isinstance(key, str):
+        parts = key.split("|")
+        if len(parts) != 2:
+            raise BoardError(f"an edge is written 'q1,r1|q2,r2', not {key!r}")
+        return parse_hex_key(parts[0]), parse_hex_key(parts[1])
+    if isinstance(key, (list, tuple)) and len(key) == 2:
+        return parse_hex_key(key[0]), parse_hex_key(key[1])
+    raise BoardError(f"an edge is a pair of hexes [[q1, r1], [q2, r2]], not {key!r}")
+
+
+def edge_keys(edges: Iterable[Edge]) -> list[str]:
+    return [edge_key(edge) for edge in edges]
+
+
+def position_view(game: Game) -> dict[str, Any]:
+    """What the board draws of a position: houses, flipped houses, buildings, lines."""
+    return {
+        "houses": {hex_key(h): colour for h, colour in game.houses.items()},
+        "flipped": [hex_key(h) for h in game.flipped_houses()],
+        "buildings": [[hex_key(b.hex), b.colour, b.cubes] for b in game.buildings],
+        "lines": {player: edge_keys(edges) for player, edges in game.lines.items()},
+        "new_buildings": [hex_key(b.hex) for b in game.last_buildings()],
+        "last_move": last_move_view(game),
+    }
+
+
+def last_move_view(game: Game) -> dict[str, Any]:
+    """The last move, for the board to highlight: its player, lines and removed house."""
+    move = game.peek()
+    if move is None:
+        return {}
+    return {
+        "player": PLAYERS[(len(game.move_stack) - 1) % 2],
+        "lines": edge_keys(move.lines),
+        "remove": None if move.remove is None else hex_key(move.remove),
+    }
+
+
+class StreetcarBoard(ActionWidget):
+    """The board alone; `StreetcarLab` wires it to the engine and to the score panel."""
+
+    _esm = widget_esm(HERE / "board.js")
+    _css = HERE / "board.css"
+
+    hexes = traitlets.List().tag(sync=True)  # board hexes, "q,r", in board order
+    edges = traitlets.List().tag(sync=True)  # every edge on the board, "q1,r1|q2,r2"
+    houses = traitlets.Dict().tag(sync=True)  # "q,r" -> colour, houses still standing
+    flipped = traitlets.List().tag(sync=True)  # houses next to a building (unremovable)
+    buildings = traitlets.List().tag(sync=True)  # ["q,r", colour, cubes] in placement order
+    lines = traitlets.Dict().tag(sync=True)  # player -> edges pushed to the engine
+    new_buildings = traitlets.List().tag(sync=True)  # placed by the last move (animated)
+    position_id = traitlets.Int(0).tag(sync=True)  # bumped on every redraw of the position
+
+    phase = traitlets.Unicode("lines").tag(sync=True)  # one of PHASES
+    player = traitlets.Unicode("purple").tag(sync=True)  # whose turn it is
+    players = traitlets.Dict().tag(sync=True)  # player -> {"label", "kind": human | bot}
+    prompt = traitlets.Unicode("").tag(sync=True)  # what to do now, in words
+    legal_edges = traitlets.List().tag(sync=True)  # first edges the player may draw
+    first_edge = traitlets.Unicode("").tag(sync=True)  # chosen first edge of this turn
+    second_edges = traitlets.List().tag(sync=True)  # legal partners of first_edge
+    staged = traitlets.List().tag(sync=True)  # lines chosen this turn, not pushed yet
+    removable = traitlets.List().tag(sync=True)  # houses the player may remove now
+    can_undo = traitlets.Bool(False).tag(sync=True)
+    can_pass = traitlets.Bool(False).tag(sync=True)  # no edge legal: "no line possible"
+    bot_move = traitlets.Dict().tag(sync=True)  # the bot's last move, to show after a pause
+    last_move = traitlets.Dict().tag(sync=True)  # {"player", "lines", "remove"}: highlighted
+    hint = traitlets.Dict().tag(sync=True)  # a suggested move to highlight ({}: none)
+    names = traitlets.Dict().tag(sync=True)  # "q,r" -> place name ("E3"), streetcar_places.py
+    rows = traitlets.Dict().tag(sync=True)  # row letter -> [westmost, eastmost] hex "q,r"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+
+    def __repr__(self) -> str:  # stable for nbval: no memory address
+        return f"StreetcarBoard({len(self.hexes)} hexes, {len(self.buildings)} buildings)"

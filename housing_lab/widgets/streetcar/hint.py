@@ -1,0 +1,114 @@
+"""A hint in the Streetcar lab: the move a bot would play, shown (never played) with its reason.
+
+The bot is found by name in the engine's registry (`streetcar.bots.BOTS` through `make_bot`), so
+any bot registered there (random, greedy, mcts...) can give hints. It is built fresh with the
+lab's seed for every hint, so the same position always gets the same hint, and the hint is
+exactly `make_bot(name, seed).choose(game)`: what that bot would play here. The reason is worked
+out by the engine too: the move is pushed on a copy and the scores and connections compared.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from housing_lab.errors import HousingLabError, shown
+from housing_lab.streetcar import BOTS, Game, Move, StreetcarError, make_bot
+from housing_lab.streetcar.scoring import connected_hexes
+from housing_lab.widgets.common import signed
+from housing_lab.widgets.streetcar.board import edge_keys, hex_key
+from housing_lab.widgets.streetcar.places import (
+    BOARD_EDGE,
+    building_name,
+    describe_lines,
+    place_names,
+)
+
+DEFAULT_HINT_BOT = "greedy"
+
+
+def check_bot_name(name: object, role: str = "") -> str:
+    """A registered bot's name, or a StreetcarError naming the bad value and the known ones
+    (`role`, e.g. "the opponent", says what the bot was for)."""
+    if not isinstance(name, str) or name not in BOTS:
+        where = f" for {role}" if role else ""
+        raise StreetcarError(f"unknown bot {shown(name)}{where} (known: {', '.join(BOTS)})")
+    return name
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A suggested move and why: `points` is the change in the player's score, `connects` the
+    buildings the move newly connects to the player's lines (named as the board draws them)."""
+
+    bot: str
+    player: str
+    move: Move
+    points: int
+    score_after: int
+    connects: tuple[str, ...]
+    reason: str
+
+    def board_view(self) -> dict[str, Any]:
+        """The board's `hint` trait: the lines and the house to highlight."""
+        return {
+            "player": self.player,
+            "lines": edge_keys(self.move.lines),
+            "remove": None if self.move.remove is None else hex_key(self.move.remove),
+        }
+
+
+def suggest(game: Game, bot: object = DEFAULT_HINT_BOT, seed: int = 0) -> Hint:
+    """What bot `bot` (seeded with `seed`) would play for the player to move, and why."""
+    name = check_bot_name(bot)
+    if game.is_over():
+        raise HousingLabError("the game is over: there is no move to suggest")
+    player, p = game.current_player, game.player_index
+    move = make_bot(name, seed).choose(game.copy())
+    trial = game.copy()
+    before = trial.scores()[player]
+    index = game.board.hex_index
+    reached = connected_hexes(trial, p)
+    had = {b.hex for b in trial.buildings if index[b.hex] in reached}
+    colour = None if move.remove is None else trial.houses.get(move.remove)
+    trial.push(move)  # the bot's move is legal; the engine checks it anyway
+    after_items = trial.score_breakdown()[player]
+    after = after_items.total
+    now = connected_hexes(trial, p)
+    names = place_names(game.board)
+    built = {b.hex for b in trial.last_buildings()}
+    connects = tuple(
+        f"the {'new ' if b.hex in built else ''}{building_name(b)} building at {names[b.hex]}"
+        for b in trial.buildings
+        if index[b.hex] in now and b.hex not in had
+    )
+    cubes = 0 if colour is None else after_items.connected_cubes[colour]
+    reason = _reason(name, move, colour, names, connects, cubes, before, after)
+    return Hint(name, player, move, after - before, after, connects, reason)
+
+
+def _reason(
+    name: str,
+    move: Move,
+    colour: str | None,
+    names: dict[Any, str],
+    connects: tuple[str, ...],
+    cubes: int,
+    before: int,
+    after: int,
+) -> str:
+    steps = f"draw {describe_lines(names, move.lines)}" if move.lines else "draw no line"
+    if move.remove is not None:
+        steps += f", then remove the {colour} house at {names.get(move.remove, BOARD_EDGE)}"
+    if connects:
+        joined = connects[0] if len(connects) == 1 else ", ".join(connects[:-1])
+        if len(connects) > 1:
+            joined += f" and {connects[-1]}"
+        why = f"it connects {joined} to your lines"
+    else:
+        why = "it connects no new building"
+    if colour is not None and cubes:
+        why += f", and the {colour} house counts for each of your {cubes} connected {colour} cubes"
+    change = signed(after - before, plus=True)
+    score = f"your score goes from {signed(before)} to {signed(after)} ({change})"
+    return f"Hint ({name} bot): {steps}. Why: {why}; {score}. Nothing is played until you click."

@@ -1,0 +1,97 @@
+"""The move-in chart of the game table: stacked bars per income that grow wave by wave.
+
+The lab's `OutcomeChart` shows the end of move-in; on the table the class watches it happen, so
+this chart shows the engine's `outcomes_after` part-way through, including residents who have
+been displaced and are still looking for a home. After the last event it equals the lab's chart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import bqplot
+import ipywidgets
+
+from housing_lab.north_berkeley.engine.movein import DISPLACED_WAITING, OUTCOMES, MoveInResult
+from housing_lab.north_berkeley.policies import INCOMES, RESIDENTS_PER_INCOME
+from housing_lab.widgets.lab.charts import INCOME_LABELS, OUTCOME_COLORS, OUTCOME_LABELS
+
+WAITING = DISPLACED_WAITING
+CATEGORIES = (*OUTCOMES[:3], WAITING, *OUTCOMES[3:])
+LABELS = {**OUTCOME_LABELS, WAITING: "displaced, looking for a home"}
+COLORS = [*OUTCOME_COLORS[:3], "#f28e2b", *OUTCOME_COLORS[3:]]
+
+
+def outcomes_so_far(move_in: MoveInResult, count: int | None = None) -> dict[str, dict[str, int]]:
+    """Per income, how many residents are in each chart category after the first `count`
+    events (None: all): the engine's `outcomes_after`, without the newcomers still waiting
+    for their turn (the bars grow to 12 as they arrive)."""
+    progress = move_in.outcomes_after(count)
+    return {income: {c: progress[income][c] for c in CATEGORIES} for income in INCOMES}
+
+
+def chart_rows(table: dict[str, dict[str, int]]) -> list[list[int]]:
+    """Rows = categories, columns = high, middle, low: the stacked bars' y."""
+    return [[table[income][category] for income in INCOMES] for category in CATEGORIES]
+
+
+def legend() -> ipywidgets.HTML:
+    items = "".join(
+        f"<span class='hl-gt-legend-item'><span class='hl-gt-swatch' "
+        f"style='background:{color}'></span>{LABELS[category]}</span>"
+        for category, color in zip(reversed(CATEGORIES), reversed(COLORS), strict=True)
+    )
+    return ipywidgets.HTML(f"<div class='hl-gt-chart-legend'>{items}</div>")
+
+
+class MoveInChart(ipywidgets.VBox):
+    """Who has found a home so far, per income group (12 residents each when all are in)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.x_scale = bqplot.OrdinalScale(domain=[INCOME_LABELS[i] for i in INCOMES])
+        self.y_scale = bqplot.LinearScale(min=0, max=RESIDENTS_PER_INCOME)
+        self.bars = bqplot.Bars(
+            x=[INCOME_LABELS[i] for i in INCOMES],
+            y=[[0, 0, 0] for _ in CATEGORIES],
+            scales={"x": self.x_scale, "y": self.y_scale},
+            type="stacked",
+            colors=COLORS,
+            labels=[LABELS[c] for c in CATEGORIES],
+            tooltip=bqplot.Tooltip(fields=["x", "y"], labels=["group", "residents"]),
+        )
+        axis_style = {"font-size": "16px"}
+        self.figure = bqplot.Figure(
+            marks=[self.bars],
+            axes=[
+                bqplot.Axis(scale=self.x_scale, tick_style=axis_style),
+                bqplot.Axis(
+                    scale=self.y_scale,
+                    side="left",
+                    label="residents",
+                    tick_values=list(range(0, RESIDENTS_PER_INCOME + 1, 2)),
+                    tick_style=axis_style,
+                ),
+            ],
+            title="Before move-in",
+            title_style={"font-size": "20px"},
+            fig_margin={"top": 50, "bottom": 40, "left": 60, "right": 20},
+            layout=ipywidgets.Layout(width="560px", height="400px"),
+        )
+        self.figure.add_class("hl-movein-chart")
+        self.rows: list[list[int]] = chart_rows({i: dict.fromkeys(CATEGORIES, 0) for i in INCOMES})
+        super().__init__([self.figure, legend()], **kwargs)
+        self.add_class("hl-gt-chart")
+
+    def __repr__(self) -> str:
+        return "MoveInChart()"
+
+    def show(self, move_in: MoveInResult, count: int | None, title: str) -> None:
+        self.rows = chart_rows(outcomes_so_far(move_in, count))
+        self.bars.y = self.rows
+        self.figure.title = title
+
+
+def totals(rows: Sequence[Sequence[int]]) -> list[int]:
+    """Residents counted per income column (grows to 12 each)."""
+    return [sum(row[column] for row in rows) for column in range(len(INCOMES))]
