@@ -45,6 +45,7 @@ def test_the_working_copy_never_overwrites_a_students_work(tmp_path) -> None:
     again = copy_lessons(ROOT / "lessons", work)
     assert [p.name for p in again] == ["02_build_the_neighbourhood.ipynb"]
     assert (work / "01_start_here.ipynb").read_text(encoding="utf-8") == "my work"
+    assert (work / "docs" / "sources.md").is_file()  # the lessons link to ../docs/sources.md
     original = (ROOT / "lessons" / "01_start_here.ipynb").read_bytes()
     assert original != b"my work"
 
@@ -67,7 +68,8 @@ def test_a_missing_lessons_folder_is_named(capsys) -> None:
 def test_app_finds_a_lesson_by_number_or_name(capsys, lesson: str) -> None:
     assert main(["app", lesson, "--dry-run", "--lessons", str(ROOT / "lessons")]) == 0
     command = capsys.readouterr().out
-    assert "-m voila" in command and command.strip().endswith("03_policies.ipynb")
+    assert "-m housing_lab.apps.server" in command
+    assert f"{ROOT / 'lessons'} --HousingLabVoila.start_page=03_policies.ipynb" in command
 
 
 def test_unknown_lesson_is_one_line_exit_2(capsys) -> None:
