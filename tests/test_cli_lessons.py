@@ -160,7 +160,9 @@ def test_stopping_the_wrapper_stops_jupyterlab_and_its_kernels(tmp_path, stop_si
 @pytest.mark.parametrize("app", ["lab", "streetcar", "table"])
 def test_app_opens_the_no_code_apps(capsys, app: str) -> None:
     assert main(["app", app, "--dry-run"]) == 0
-    notebook = pathlib.Path(capsys.readouterr().out.split()[-1])
+    words = capsys.readouterr().out.split()
+    start = next(w for w in words if w.startswith("--HousingLabVoila.start_page="))
+    notebook = pathlib.Path(words[words.index(start) - 1]) / start.split("=", 1)[1]
     assert notebook.name == f"{app}.ipynb" and notebook.is_file()
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
     assert cells[0]["cell_type"] == "markdown" and "How to play" in "".join(cells[0]["source"])

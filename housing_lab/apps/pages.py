@@ -86,9 +86,11 @@ def title_of(markdown: str, fallback: str) -> str:
 PAGE_STYLE = """
 body { font: 18px/1.55 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1f2328;
        background: #fff; margin: 0; }
-main { max-width: 52rem; margin: 0 auto; padding: 1.5rem 1.5rem 4rem; }
+main { max-width: 72rem; margin: 0 auto; padding: 1.5rem 2rem 4rem; }
+p, li { max-width: 52rem; }
 h1 { font-size: 2rem; line-height: 1.2; } h2 { margin-top: 2rem; }
-table { border-collapse: collapse; margin: 1rem 0; display: block; overflow-x: auto; }
+table { border-collapse: collapse; margin: 1rem 0; font-size: 16px; }
+td a { overflow-wrap: anywhere; }
 th, td { border: 1px solid #d0d7de; padding: 0.35rem 0.6rem; text-align: left;
          vertical-align: top; }
 th { background: #f6f8fa; } img { max-width: 100%; }

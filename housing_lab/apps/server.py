@@ -92,7 +92,7 @@ class HousingLabVoila(Voila):
 
     def init_settings(self) -> dict[str, Any]:
         settings = super().init_settings()
-        settings["transforms"] = [tornado.web.GZipContentEncoding, _DropCdnLinks]
+        settings["transforms"] = [_DropCdnLinks]
         self._trust_served_notebooks()
         return settings
 
