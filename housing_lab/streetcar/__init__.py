@@ -9,7 +9,7 @@
 Modules: `hexgrid` (coordinates and names), `board` (geometry tables), `rules` (kit and
 options), `moves`, `lines` (line legality), `buildings` (the cube rule), `game` (state, push,
 pop), `scoring` and `goals`, `position` (constructed positions), `record` (game record JSON),
-`bots`, `greedy` and `match` (series of bot games).
+`bots`, `greedy`, `mcts` (search, with `RolloutEvaluator`) and `match` (series of bot games).
 """
 
 from housing_lab.streetcar.board import Board
