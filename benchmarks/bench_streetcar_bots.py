@@ -32,32 +32,30 @@ from housing_lab.streetcar import Game, GreedyBot, RandomBot
 from housing_lab.streetcar.mcts import MctsBot
 
 digest = hashlib.sha256()
-greedy_cpu, greedy_moves = 0.0, 0
-for seed in range(games):
-    game = Game(seed=seed)
-    bots = [GreedyBot(seed), RandomBot(seed)]
-    while not game.is_over():
+
+
+def timed(deal, bots, turns=None):
+    # Play game `deal` (at most `turns` turns): CPU seconds and moves of bots[0].
+    game, cpu, moves = Game(seed=deal), 0.0, 0
+    while not game.is_over() and (turns is None or game.turn <= turns):
         bot = bots[(game.turn - 1) % 2]
         start = time.process_time()
         move = bot.choose(game)
         if bot is bots[0]:
-            greedy_cpu += time.process_time() - start
-            greedy_moves += 1
+            cpu += time.process_time() - start
+            moves += 1
         game.push(move)
     digest.update(repr(game.move_stack).encode())
-mcts_cpu, mcts_moves = 0.0, 0
-for seed in range(mcts_games):
-    game = Game(seed=100 + seed)
-    bots = [MctsBot(seed, iterations=24), GreedyBot(seed)]
-    while game.turn <= mcts_turns and not game.is_over():
-        bot = bots[(game.turn - 1) % 2]
-        start = time.process_time()
-        move = bot.choose(game)
-        if bot is bots[0]:
-            mcts_cpu += time.process_time() - start
-            mcts_moves += 1
-        game.push(move)
-    digest.update(repr(game.move_stack).encode())
+    return cpu, moves
+
+
+greedy = [timed(seed, [GreedyBot(seed), RandomBot(seed)]) for seed in range(games)]
+mcts = [
+    timed(100 + seed, [MctsBot(seed, iterations=24), GreedyBot(seed)], mcts_turns)
+    for seed in range(mcts_games)
+]
+greedy_cpu, greedy_moves = map(sum, zip(*greedy))
+mcts_cpu, mcts_moves = map(sum, zip(*mcts))
 print(json.dumps({
     "greedy_moves_per_s": greedy_moves / greedy_cpu,
     "mcts_s_per_move": mcts_cpu / mcts_moves,
