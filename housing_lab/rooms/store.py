@@ -26,7 +26,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from housing_lab.errors import HousingLabError, shown
@@ -232,8 +232,10 @@ class RoomStore(ABC):
             time.sleep(POLL_SECONDS)
 
     def info(self, room: object, token: object) -> RoomInfo:
-        """The room's fixed facts (game, seed, options, teams)."""
-        return self._open(room, token)[0]
+        """The room's fixed facts (game, seed, options, teams). A team's copy has no seed
+        (`seed=None`): the seed rebuilds the deck, and with it every team's hidden hand."""
+        info, role = self._open(room, token)
+        return info if role.is_teacher else replace(info, seed=None)
 
     def __enter__(self) -> RoomStore:
         return self
