@@ -84,7 +84,10 @@ def room_from_rows(
         try:
             rules = room_game(game)
             names = rules.check_teams(stored_json(teams))
-            checked = rules.check_options(stored_json(options))
+            stored_options = stored_json(options)
+            if not isinstance(stored_options, dict):  # the store always writes an object
+                raise DamagedRow("options")
+            checked = rules.check_options(stored_options)
         except HousingLabError:
             raise DamagedRow("teams or options") from None
         info = RoomInfo(code, game, _seed(seed), checked, names, _number(created))
