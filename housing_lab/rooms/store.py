@@ -30,6 +30,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from housing_lab.errors import HousingLabError, shown
+from housing_lab.numbers import check_number
 from housing_lab.rooms import tokens
 from housing_lab.rooms.errors import AccessDenied, ActionRefused, RoomError
 from housing_lab.rooms.games import TEACHER, Clock, Replay, Role, RoomInfo
@@ -40,6 +41,7 @@ from housing_lab.rooms.urls import DEFAULT_JOIN_BASE, join_url
 MAX_ACTION_JSON = 100_000  # characters of one action: real ones are under 200
 ROOM_CODE = re.compile(r"[A-Z0-9]{4,12}")
 CODE_TRIES = 20
+MAX_WAIT_S = 3600.0  # the longest `wait` (a finite number: NaN or infinity never times out)
 POLL_SECONDS = 0.1  # `wait` checks the log this often (a page's refresh)
 
 
@@ -211,6 +213,8 @@ class RoomStore(ABC):
 
     def wait(self, room: object, token: object, after: int, timeout: float = 10.0) -> int:
         """Block until the room's log passes `after` (or `timeout` seconds); returns seq."""
+        check_number(after, "after", low=0, whole=True, error=RoomError)
+        check_number(timeout, "timeout", low=0, high=MAX_WAIT_S, error=RoomError)
         deadline = time.monotonic() + timeout
         while True:
             seq = self.seq(room, token)
