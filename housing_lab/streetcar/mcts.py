@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from housing_lab.numbers import check_number
 from housing_lab.streetcar.errors import StreetcarError
 from housing_lab.streetcar.game import Game
 from housing_lab.streetcar.greedy import GreedyBot
@@ -123,12 +124,22 @@ class MctsBot:
         exploration: float = 0.7,
         evaluator: Callable[[int], Evaluator] | None = None,
     ) -> None:
-        if iterations is not None and iterations < 1:
-            raise StreetcarError(f"iterations must be at least 1, not {iterations}")
-        if seconds is not None and not seconds > 0:
-            raise StreetcarError(f"seconds must be more than 0, not {seconds}")
+        if seed is not None:
+            check_number(seed, "seed", whole=True, error=StreetcarError)
+        if iterations is not None:
+            check_number(iterations, "iterations", whole=True, error=StreetcarError)
+            if iterations < 1:
+                raise StreetcarError(f"iterations must be at least 1, not {iterations}")
+        if seconds is not None:  # finite: a NaN or infinite budget would never run out
+            check_number(seconds, "seconds", high=3600, error=StreetcarError)  # an hour at most
+            if not seconds > 0:
+                raise StreetcarError(f"seconds must be more than 0, not {seconds}")
+        check_number(candidates, "candidates", whole=True, error=StreetcarError)
         if candidates < 1:
             raise StreetcarError(f"candidates must be at least 1, not {candidates}")
+        if depth is not None:
+            check_number(depth, "depth", low=0, whole=True, error=StreetcarError)
+        check_number(exploration, "exploration", low=0, error=StreetcarError)
         self.rng = random.Random(seed)
         self.iterations = iterations if iterations is not None or seconds else DEFAULT_ITERATIONS
         self.seconds = seconds
