@@ -47,12 +47,15 @@ class ActionWidget(anywidget.AnyWidget):
 
     JS side (helpers in `common.js`): show `message` with class `hl-<message_kind>`
     (`showMessage`); on `change:download`, save `download.content` as `download.name`
-    (`saveDownload`); send clicks as `{"action": ...}` with `model.send`.
+    (`saveDownload`); send clicks as `{"action": ...}` with `model.send`; read `announcement`
+    out through the widget's one live region (`announcer`), which `say` and `announce` fill.
     """
 
     message = traitlets.Unicode("").tag(sync=True)
     message_kind = traitlets.Unicode("info").tag(sync=True)
     download = traitlets.Dict().tag(sync=True)
+    # what the widget's one live region reads out next: {"text", "n"} (n makes repeats new)
+    announcement = traitlets.Dict().tag(sync=True)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -65,6 +68,13 @@ class ActionWidget(anywidget.AnyWidget):
         with self.hold_sync():  # one comm message
             self.message = text
             self.message_kind = kind
+            self.announce(text)
+
+    def announce(self, text: str) -> None:
+        """Have a screen reader read `text` (the widget's live region; the screen unchanged)."""
+        if text:
+            count = int(self.announcement.get("n", 0)) + 1
+            self.announcement = {"text": text, "n": count}
 
     def offer_download(self, name: str, content: str) -> None:
         """Ask the browser to save `content` as `name` (a counter makes repeats distinct)."""

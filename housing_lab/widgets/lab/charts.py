@@ -11,6 +11,7 @@ import ipywidgets
 from housing_lab.north_berkeley.engine.movein import OUTCOMES
 from housing_lab.north_berkeley.policies import INCOMES, RESIDENTS_PER_INCOME
 from housing_lab.widgets.common import signed
+from housing_lab.widgets.lab.spoken import homes_table, outcome_table
 
 OUTCOME_LABELS = {
     "stayed": "stayed",
@@ -87,6 +88,13 @@ def delta_cells(
     )
 
 
+_NO_HOMES = {"new_homes": {"market": 0, "middle": 0, "low": 0, "total": 0}, "spending": 0}
+
+
+def _no_outcomes() -> dict[str, dict[str, int]]:
+    return {income: dict.fromkeys(OUTCOMES, 0) for income in INCOMES}
+
+
 class OutcomeChart(ipywidgets.VBox):
     """Stacked bars per income group: stayed, newcomers housed, rehoused, left, turned away.
 
@@ -144,7 +152,10 @@ class OutcomeChart(ipywidgets.VBox):
             delta_cells({"housed": dict.fromkeys(INCOMES, 0)}, None, self.plot_width)
         )
         self.deltas.add_class("hl-outcome-delta-line")
-        super().__init__([self.figure, self.deltas, outcome_legend()], **kwargs)
+        # the chart's numbers for screen readers: a hidden table, redrawn with the bars
+        self.words = ipywidgets.HTML(outcome_table(_no_outcomes(), OUTCOME_LABELS, title))
+        self.words.add_class("hl-chart-words")
+        super().__init__([self.figure, self.deltas, outcome_legend(), self.words], **kwargs)
 
     def update(
         self,
@@ -162,6 +173,9 @@ class OutcomeChart(ipywidgets.VBox):
             if title is not None:
                 self.figure.title = title
         self.deltas.value = delta_cells(result, previous, self.plot_width)
+        self.words.value = outcome_table(
+            result["outcomes"], OUTCOME_LABELS, title or str(self.figure.title)
+        )
 
 
 class HomesChart(ipywidgets.VBox):
@@ -195,7 +209,9 @@ class HomesChart(ipywidgets.VBox):
             display_toolbar=False,
         )
         self.figure.add_class("hl-homes-chart")
-        super().__init__([self.figure], **kwargs)
+        self.words = ipywidgets.HTML(homes_table(_NO_HOMES))
+        self.words.add_class("hl-chart-words")
+        super().__init__([self.figure, self.words], **kwargs)
 
     def update(self, result: Mapping[str, Any]) -> None:
         data = homes_chart_data(result)
@@ -205,3 +221,4 @@ class HomesChart(ipywidgets.VBox):
         self.figure.title = (
             f"{result['new_homes']['total']} new homes, spending {_money(result['spending'])}"
         )
+        self.words.value = homes_table(result)
