@@ -126,7 +126,8 @@ function rove(items, current) {
 }
 
 // The item of `items` nearest to `from` in the direction of an arrow key (screen geometry):
-// within 60 degrees of the arrow, nearest first with sideways distance counted double.
+// within 45 degrees of the arrow (the four arrows share the plane), nearest first, with the
+// sideways distance added once more (so a near item a little aside beats a far one in line).
 function nearestInDirection(from, items, key) {
   const dir = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[key];
   if (!dir) return null;
@@ -142,8 +143,8 @@ function nearestInDirection(from, items, key) {
     const [x, y] = centre(item);
     const along = (x - fx) * dir[0] + (y - fy) * dir[1];
     const side = Math.abs((x - fx) * dir[1] - (y - fy) * dir[0]);
-    if (along <= 0.5 || side > along * Math.tan(Math.PI / 3)) continue;
-    const cost = along + 2 * side;
+    if (along <= 0.5 || side > along) continue;
+    const cost = Math.hypot(along, side) + side;
     if (cost < bestCost) { bestCost = cost; best = item; }
   }
   return best;
