@@ -8,13 +8,15 @@
   `uploaded_text`: the text of a file chosen in an `ipywidgets.FileUpload`.
 - `save_json`: the `save(path)` every widget offers.
 - `signed`: numbers with a real minus sign, legible on a projector.
+- `hidden_table`: a chart's numbers as a table only screen readers see (issue 27).
 """
 
 from __future__ import annotations
 
+import html
 import json
 import pathlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import anywidget
@@ -62,13 +64,16 @@ class ActionWidget(anywidget.AnyWidget):
         self.on_action: Callable[[dict[str, Any]], None] | None = None
         self.on_msg(self._handle_message)
 
-    def say(self, text: str, kind: str = "info") -> None:
+    def say(self, text: str, kind: str = "info", announce: bool = True) -> None:
+        """Show `text` on the message line and (unless `announce` is False: another part of
+        the screen reads it out) have a screen reader read it."""
         if kind not in MESSAGE_KINDS:
             raise ValueError(f"message kind must be one of {MESSAGE_KINDS}, got {kind!r}")
         with self.hold_sync():  # one comm message
             self.message = text
             self.message_kind = kind
-            self.announce(text)
+            if announce:
+                self.announce(text)
 
     def announce(self, text: str) -> None:
         """Have a screen reader read `text` (the widget's live region; the screen unchanged)."""
@@ -145,3 +150,32 @@ def signed(value: int, plus: bool = False) -> str:
     if value < 0:
         return f"−{-value}"
     return f"+{value}" if plus and value > 0 else str(value)
+
+
+# Read by screen readers, not drawn (the clip pattern; inline so no stylesheet is needed).
+SR_ONLY = (
+    "position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;"
+    "clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap;border:0"
+)
+
+
+def hidden_table(
+    caption: str,
+    corner: str,
+    columns: Sequence[str],
+    rows: Sequence[tuple[str, Sequence[object]]],
+    css: str,
+) -> str:
+    """A visually hidden HTML table: a caption, column headings (`corner` heads the row names),
+    one headed row per line."""
+    head = "".join(f"<th scope='col'>{html.escape(c)}</th>" for c in (corner, *columns))
+    body = "".join(
+        f"<tr><th scope='row'>{html.escape(name)}</th>"
+        + "".join(f"<td>{html.escape(str(v))}</td>" for v in values)
+        + "</tr>"
+        for name, values in rows
+    )
+    return (
+        f"<table class='{css}' style='{SR_ONLY}'><caption>{html.escape(caption)}</caption>"
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    )

@@ -67,8 +67,8 @@ def wait_until(check: Callable[[], bool], what: str, timeout: float = 20.0) -> N
 
 def has(attr: str, value: str | None = None) -> Callable[[dict[str, Any]], bool]:
     """A test on the active element: it carries `attr` (equal to `value` when given)."""
-    return lambda a: not a["body"] and attr in a["attrs"] and (
-        value is None or a["attrs"][attr] == value
+    return lambda a: (
+        not a["body"] and attr in a["attrs"] and (value is None or a["attrs"][attr] == value)
     )
 
 

@@ -90,9 +90,7 @@ def play_a_turn(keys: Keys, page: Any, game: Game, student: Any) -> int:
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
-def test_streetcar_turns_by_keyboard_alone(
-    browser: Any, tmp_path: pathlib.Path, size: str
-) -> None:
+def test_streetcar_turns_by_keyboard_alone(browser: Any, tmp_path: pathlib.Path, size: str) -> None:
     width, height = SIZES[size]
     notebook = write_notebook(tmp_path / "streetcar.ipynb", CELLS)
     game, bot, student = Game(seed=SEED), make_bot("greedy", SEED), make_bot("greedy", 99)

@@ -232,6 +232,7 @@ function drawSquares(svg, model, occupancy, onSelect, onClear, onMove, current) 
   const selected = model.get("selected");
   const interactive = model.get("interactive");
   const changed = new Set(model.get("changed") || []);
+  const locked = new Set(model.get("locked") || []);
   for (const square of layout.squares) {
     const [x, y] = squareOrigin(square);
     const phase = phaseOf(layout, square);
@@ -247,6 +248,12 @@ function drawSquares(svg, model, occupancy, onSelect, onClear, onMove, current) 
       g.setAttribute("tabindex", square === current ? 0 : -1);
       g.setAttribute("role", "button");
       g.setAttribute("aria-pressed", square === selected ? "true" : "false");
+      if (locked.has(square)) {  // not in play now: said, marked without colour, refused
+        g.setAttribute("aria-disabled", "true");
+        g.classList.add("hl-locked");
+        g.setAttribute("aria-label", `${squareWords(square, phase, tile, occupancy)}` +
+          ` (not in play: phase ${phase})`);
+      }
     } else {
       g.setAttribute("role", "img");
     }
@@ -260,6 +267,9 @@ function drawSquares(svg, model, occupancy, onSelect, onClear, onMove, current) 
         class: "hl-greenway-tag" }, g, "Greenway");
     }
     if (tile) drawTile(g, tile, x + 3, y + 3, SQUARE - 6, occupancy, square, changed);
+    if (locked.has(square)) {
+      el("text", { x: x + 10, y: y + SQUARE - 9, class: "hl-locked-tag" }, g, "not now");
+    }
     if (!interactive) continue;
     g.addEventListener("click", () => onSelect(square));
     g.addEventListener("keydown", (event) => {
@@ -477,6 +487,10 @@ function render({ model, el: root }) {
   ]);
 
   const select = (square) => {
+    if ((model.get("locked") || []).includes(square)) {
+      say(`Square ${square} is not in play in this phase.`);
+      return;
+    }
     model.set("selected", square);
     model.save_changes();
     say(`Square ${square} chosen. Tab to the buildings, then Enter to build one.`);
@@ -555,7 +569,7 @@ function render({ model, el: root }) {
   const stops = [
     listen(model, ["site", "catalogue", "tiles", "policies", "occupants", "frames", "events",
       "replay_index", "selected", "allowed", "message", "message_kind", "refused", "costs",
-      "cost_note", "changed", "interactive", "compact", "event_texts"], schedule),
+      "cost_note", "changed", "interactive", "compact", "event_texts", "locked"], schedule),
     listen(model, ["download"], () => saveDownload(model, "board.json")),
     listen(model, ["announcement"], () => say((model.get("announcement") || {}).text)),
   ];

@@ -81,6 +81,8 @@ class NorthBerkeleyBoard(ActionWidget):
     compact = traitlets.Bool(False).tag(sync=True)  # the lab's one-screen layout
     # the screen in words, read out by "Describe the screen" (the lab fills it; spoken.py)
     screen_summary = traitlets.Unicode("").tag(sync=True)
+    # squares not in play now (the game table's other phase): aria-disabled, marked, refused
+    locked = traitlets.List().tag(sync=True)
 
     def __init__(self, result: ScenarioResult | None = None, **kwargs: Any) -> None:
         if result is not None and not isinstance(result, ScenarioResult):

@@ -7,36 +7,14 @@ Pure text from the engine's RULES.md result: names come from `north_berkeley.nam
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from housing_lab.north_berkeley.names import INCOME_NAMES, policy_name
 from housing_lab.north_berkeley.policies import INCOMES, RESIDENTS_PER_INCOME
+from housing_lab.widgets.common import hidden_table
 
-# Read by screen readers, not drawn (the clip pattern; inline so no stylesheet is needed).
-SR_ONLY = (
-    "position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;"
-    "clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap;border:0"
-)
 HOME_KINDS = {"market": "market rate", "middle": "middle income", "low": "low income"}
-
-
-def hidden_table(
-    caption: str, columns: Sequence[str], rows: Sequence[tuple[str, Sequence[object]]], css: str
-) -> str:
-    """A visually hidden HTML table: a caption, column headings, one headed row per line."""
-    head = "".join(f"<th scope='col'>{html.escape(c)}</th>" for c in ("", *columns))
-    body = "".join(
-        f"<tr><th scope='row'>{html.escape(name)}</th>"
-        + "".join(f"<td>{html.escape(str(v))}</td>" for v in values)
-        + "</tr>"
-        for name, values in rows
-    )
-    return (
-        f"<table class='{css}' style='{SR_ONLY}'><caption>{html.escape(caption)}</caption>"
-        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-    )
 
 
 def outcome_table(
@@ -49,7 +27,7 @@ def outcome_table(
     rows = [
         (labels[outcome], [outcomes[income][outcome] for income in INCOMES]) for outcome in labels
     ]
-    return hidden_table(caption, columns, rows, "hl-chart-table hl-outcome-table")
+    return hidden_table(caption, "outcome", columns, rows, "hl-chart-table hl-outcome-table")
 
 
 def homes_table(result: Mapping[str, Any]) -> str:
@@ -57,7 +35,7 @@ def homes_table(result: Mapping[str, Any]) -> str:
     new = result["new_homes"]
     rows = [(HOME_KINDS[kind], [new[kind]]) for kind in HOME_KINDS]
     caption = f"New homes by type: {new['total']} in all, spending ${result['spending']:g}"
-    return hidden_table(caption, ["new homes"], rows, "hl-chart-table hl-homes-table")
+    return hidden_table(caption, "type", ["new homes"], rows, "hl-chart-table hl-homes-table")
 
 
 def housed_words(result: Mapping[str, Any]) -> str:
