@@ -54,7 +54,7 @@ def test_outcome_table_follows_the_chart_after_each_change() -> None:
     lab = NorthBerkeleyLab(seed=1)
     for square, tile in (("B1", "tower_market"), ("B2", "tower_inclusionary_25")):
         lab.place(square, tile)
-        table = cells(lab.outcome_chart.words.value)
+        table = cells(lab.outcome_chart.words)
         outcomes = lab.result["outcomes"]
         assert table.rows[0] == ["outcome", *(INCOME_NAMES[i] for i in ("high", "middle", "low"))]
         want = [
@@ -69,7 +69,7 @@ def test_outcome_table_follows_the_chart_after_each_change() -> None:
 def test_homes_table_says_the_new_homes_and_the_spending() -> None:
     lab = NorthBerkeleyLab(seed=1)
     lab.place("B1", "tower_inclusionary_25")
-    table = cells(lab.homes_chart.words.value)
+    table = cells(lab.homes_chart.words)
     new = lab.result["new_homes"]
     assert table.rows[1:] == [
         ["market rate", str(new["market"])],
@@ -127,7 +127,7 @@ def test_score_chart_in_words_matches_the_bars() -> None:
     lab = StreetcarLab(seed=1, opponent="greedy", bot_delay=0)
     move = make_bot("greedy", 5).choose(lab.game)
     lab.play([list(map(list, e)) for e in move.lines], move.remove)
-    table = cells(lab.score.words.value)
+    table = cells(lab.score.words)
     assert [[int(c) for c in row[1:]] for row in table.rows[1:]] == [
         [int(v) for v in row] for row in lab.score.bars.y
     ]
@@ -152,7 +152,7 @@ def test_game_table_locks_the_other_phase_and_words_its_chart() -> None:
     assert table.board.locked == []
     table.next_phase()  # the first wave of move-in
     chart = table.chart
-    shown = cells(chart.words.value)
+    shown = cells(chart.words)
     rows = {row[0]: row[1:] for row in shown.rows[1:]}
     assert set(rows) == set(LABELS.values())
     assert re.sub(r"\s+", " ", shown.caption) == str(chart.figure.title)

@@ -148,14 +148,14 @@ class OutcomeChart(ipywidgets.VBox):
         )
         self.figure.add_class("hl-outcome-chart")
         self.plot_width = width - 70  # fig_margin left + right
+        # the chart's numbers for screen readers: a hidden table, redrawn with the bars; it
+        # rides in the delta line's widget so that it takes no place on the screen
+        self.words = outcome_table(_no_outcomes(), OUTCOME_LABELS, title)
         self.deltas = ipywidgets.HTML(
-            delta_cells({"housed": dict.fromkeys(INCOMES, 0)}, None, self.plot_width)
+            delta_cells({"housed": dict.fromkeys(INCOMES, 0)}, None, self.plot_width) + self.words
         )
         self.deltas.add_class("hl-outcome-delta-line")
-        # the chart's numbers for screen readers: a hidden table, redrawn with the bars
-        self.words = ipywidgets.HTML(outcome_table(_no_outcomes(), OUTCOME_LABELS, title))
-        self.words.add_class("hl-chart-words")
-        super().__init__([self.figure, self.deltas, outcome_legend(), self.words], **kwargs)
+        super().__init__([self.figure, self.deltas, outcome_legend()], **kwargs)
 
     def update(
         self,
@@ -172,10 +172,10 @@ class OutcomeChart(ipywidgets.VBox):
             self.ghost.visible = moved
             if title is not None:
                 self.figure.title = title
-        self.deltas.value = delta_cells(result, previous, self.plot_width)
-        self.words.value = outcome_table(
+        self.words = outcome_table(
             result["outcomes"], OUTCOME_LABELS, title or str(self.figure.title)
         )
+        self.deltas.value = delta_cells(result, previous, self.plot_width) + self.words
 
 
 class HomesChart(ipywidgets.VBox):
@@ -209,9 +209,10 @@ class HomesChart(ipywidgets.VBox):
             display_toolbar=False,
         )
         self.figure.add_class("hl-homes-chart")
-        self.words = ipywidgets.HTML(homes_table(_NO_HOMES))
-        self.words.add_class("hl-chart-words")
-        super().__init__([self.figure, self.words], **kwargs)
+        self.words = homes_table(_NO_HOMES)  # the bars in words: a hidden table
+        self._words_box = ipywidgets.HTML(self.words)
+        self._words_box.add_class("hl-chart-words")
+        super().__init__([self.figure, self._words_box], **kwargs)
 
     def update(self, result: Mapping[str, Any]) -> None:
         data = homes_chart_data(result)
@@ -221,4 +222,5 @@ class HomesChart(ipywidgets.VBox):
         self.figure.title = (
             f"{result['new_homes']['total']} new homes, spending {_money(result['spending'])}"
         )
-        self.words.value = homes_table(result)
+        self.words = homes_table(result)
+        self._words_box.value = self.words

@@ -109,10 +109,10 @@ class ScorePanel(ipywidgets.HBox):
             "<div style='margin:4px 0 0 60px;font-size:16px;font-weight:700'>"
             "Points per colour = houses removed × connected cubes</div>"
         )
-        self.words = ipywidgets.HTML()  # the bars in words, for screen readers
-        self.words.add_class("sc-chart-words")
+        self.words = ""  # the bars in words: a hidden table inside the legend's widget
+        self.legend = ipywidgets.HTML(_legend())
         chart = ipywidgets.VBox(
-            [title, ipywidgets.HTML(_legend()), self.figure, self.words],
+            [title, self.legend, self.figure],
             layout=ipywidgets.Layout(flex="0 0 auto"),
         )
         super().__init__([self.table, chart], **kwargs)
@@ -140,7 +140,8 @@ class ScorePanel(ipywidgets.HBox):
         self.rows = score_rows(items)
         self.sentence = outcome_sentence(outcome, standings)
         self.table.value = self._html(items, outcome, standings, labels or {}, per_line)
-        self.words.value = chart_words(data, labels or {})
+        self.words = chart_words(data, labels or {})
+        self.legend.value = _legend() + self.words
 
     def _html(
         self,

@@ -81,14 +81,15 @@ class MoveInChart(ipywidgets.VBox):
         )
         self.figure.add_class("hl-movein-chart")
         self.rows: list[list[int]] = chart_rows({i: dict.fromkeys(CATEGORIES, 0) for i in INCOMES})
-        # the bars' numbers for screen readers, redrawn with them
-        self.words = ipywidgets.HTML(
-            outcome_table(
-                {i: dict.fromkeys(CATEGORIES, 0) for i in INCOMES}, LABELS, "Before move-in"
-            )
+        # the bars' numbers for screen readers, redrawn with them: a hidden table inside the
+        # legend's widget (it takes no place on the screen)
+        self.words = outcome_table(
+            {i: dict.fromkeys(CATEGORIES, 0) for i in INCOMES}, LABELS, "Before move-in"
         )
-        self.words.add_class("hl-chart-words")
-        super().__init__([self.figure, legend(), self.words], **kwargs)
+        self.legend = legend()
+        self._legend_html = self.legend.value
+        self.legend.value = self._legend_html + self.words
+        super().__init__([self.figure, self.legend], **kwargs)
         self.add_class("hl-gt-chart")
 
     def __repr__(self) -> str:
@@ -99,7 +100,8 @@ class MoveInChart(ipywidgets.VBox):
         self.rows = chart_rows(table)
         self.bars.y = self.rows
         self.figure.title = title
-        self.words.value = outcome_table(table, LABELS, title)
+        self.words = outcome_table(table, LABELS, title)
+        self.legend.value = self._legend_html + self.words
 
 
 def totals(rows: Sequence[Sequence[int]]) -> list[int]:
