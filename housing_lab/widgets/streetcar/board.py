@@ -82,6 +82,18 @@ def position_view(game: Game) -> dict[str, Any]:
         "lines": {player: edge_keys(edges) for player, edges in game.lines.items()},
         "new_buildings": [hex_key(b.hex) for b in game.last_buildings()],
         "last_move": last_move_view(game),
+        "line_turns": line_turns(game),
+    }
+
+
+def line_turns(game: Game) -> dict[str, int]:
+    """The turn each drawn line was drawn on (edge -> turn number), so a screen reader can name
+    every line uniquely; lines of a constructed starting position have none."""
+    first = game.turn - len(game.move_stack)
+    return {
+        edge_key(edge): first + index
+        for index, move in enumerate(game.move_stack)
+        for edge in move.lines
     }
 
 
@@ -128,6 +140,7 @@ class StreetcarBoard(ActionWidget):
     hint = traitlets.Dict().tag(sync=True)  # a suggested move to highlight ({}: none)
     names = traitlets.Dict().tag(sync=True)  # "q,r" -> place name ("E3"), streetcar_places.py
     rows = traitlets.Dict().tag(sync=True)  # row letter -> [westmost, eastmost] hex "q,r"
+    line_turns = traitlets.Dict().tag(sync=True)  # drawn edge -> the turn it was drawn on
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
