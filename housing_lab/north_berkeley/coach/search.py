@@ -34,6 +34,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from housing_lab.north_berkeley.batch import encoding
 from housing_lab.north_berkeley.batch.arrays import ArrayFacts, card_scores
 from housing_lab.north_berkeley.batch.boards import Boards
 from housing_lab.north_berkeley.batch.evaluator import (
@@ -60,7 +61,6 @@ from housing_lab.north_berkeley.policies import (
     VACANCY_CONTROL,
     RuleOptions,
 )
-from housing_lab.north_berkeley.scenario import tile_allowed
 from housing_lab.north_berkeley.solver.atoms import NEW_HOMES_GROUP_FACTS, card_atoms, merge
 from housing_lab.north_berkeley.solver.search import (
     resident_placement,
@@ -147,18 +147,7 @@ def allowed_codes(
     evaluator: BatchEvaluator, policies: frozenset[str]
 ) -> tuple[tuple[int, ...], ...]:
     """Tile codes allowed on each square under `policies` (the empty square always is)."""
-    layout, catalogue = evaluator.layout, evaluator.catalogue
-    return tuple(
-        (
-            *(
-                t
-                for t, tile in enumerate(evaluator.tile_ids)
-                if tile_allowed(catalogue[tile], policies, layout.phase_of(square))
-            ),
-            evaluator.empty,
-        )
-        for square in evaluator.squares
-    )
+    return encoding.allowed_codes(evaluator.layout, evaluator.catalogue, policies, empty=True)
 
 
 def _atoms(card: str) -> tuple:
@@ -317,19 +306,17 @@ def _split_scores(
     """Card scores (n, 1) and whether housing was halved, for states whose new-home counts
     are split (`_split_counts`): no move-in is needed, the counts are facts as they stand."""
     n = len(costs)
-    halved = np.zeros(n, dtype=bool)
-    if MATCHING_FUNDS in policies:
-        halved = values["new_low"] >= MATCHING_FUNDS_LOW_HOMES
+    halve = encoding.halved(policies, values["new_low"])
     facts = ArrayFacts(
         scale=evaluator.scale,
-        spending=np.where(halved, costs[:, -1], costs[:, 0]),
+        spending=np.where(halve, costs[:, -1], costs[:, 0]),
         vacancy_control=np.full(n, VACANCY_CONTROL in policies),
     )
     for name, value in values.items():
         if name in ArrayFacts.__dataclass_fields__ and name != "scale":
             setattr(facts, name, value)
     plus, minus = card_scores(facts, (card,))
-    return plus.astype(np.int64) - minus, halved
+    return plus.astype(np.int64) - minus, halve
 
 
 @lru_cache(maxsize=256)
