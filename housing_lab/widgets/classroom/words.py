@@ -27,12 +27,23 @@ NEXT_PHASE = {
     "policies": "Start phase 2",
     "phase2": "End phase 2 (final scores)",
 }
+OPENING = "Opening the room..."
+NO_KEY = (
+    "This link has lost its key (the part after #). Log in first if you have to, then open your "
+    "team's link again or scan its QR code."
+)
 NO_TOKEN = "This link has no room token. Ask the teacher for your team's link."
 STREETCAR_YOUR_TURN = (
     "<p class='hl-classroom-yourturn'><b>Your turn:</b> click two grid lines that meet, then a "
     "house to remove.</p>"
 )
 TEACHER_BOARD_CLICK = "Teams place the tiles from their own devices; the projector only shows."
+SHOW_CODES = "Show join codes"
+HIDE_CODES = "Hide join codes (every team has joined)"
+CODES_GONE = (
+    "Join codes are not shown during play. A team that lost its link gets it from the "
+    "teacher's terminal (the links file, or housing-lab classroom --resume CODE --no-server)."
+)
 SCAN = "Scan or type your team's link"
 STORE_LOST = "Cannot reach the room's store just now; trying again"
 
