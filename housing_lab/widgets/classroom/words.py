@@ -39,7 +39,7 @@ STREETCAR_YOUR_TURN = (
 )
 TEACHER_BOARD_CLICK = "Teams place the tiles from their own devices; the projector only shows."
 SHOW_CODES = "Show join codes"
-HIDE_CODES = "Hide join codes (every team has joined)"
+HIDE_CODES = "Hide join codes"
 CODES_GONE = (
     "Join codes are not shown during play. A team that lost its link gets it from the "
     "teacher's terminal (the links file, or housing-lab classroom --resume CODE --no-server)."
