@@ -4,7 +4,8 @@ plain `jupyter server` under a hub-like base URL, with the key in each link's #f
 The extension is enabled by the install itself (this test gives the server an empty user config
 folder), the key reaches the page's kernel without ever being in the server's log, the address
 bar drops it, a link without its key says so, and the projector's join codes fit at 1920x1080
-and 1366x768 while a team page works on a phone (390x844)."""
+and 1366x768 while a team page works on a phone (390x844), and "Connection lost" shows within
+30 s of the server stopping."""
 
 from __future__ import annotations
 
@@ -103,6 +104,12 @@ def test_the_room_page_is_served_by_any_jupyter_server(browser, tmp_path: pathli
         for who, watch in watches.items():
             assert not watch.our_errors(FOREIGN_ERRORS), who
         time.sleep(0.5)
+        assert red.locator(".hl-connection-lost").count() == 0  # alive: no banner
+    stopped = time.monotonic()  # the server is stopped: the pages must say so within 30 s
+    red.wait_for_selector(".hl-connection-lost", timeout=30_000)
+    print(f"'Connection lost' {time.monotonic() - stopped:.1f} s after the server stopped")
+    assert "Reopen your link" in red.inner_text(".hl-connection-lost")
+    red.screenshot(path=str(SCREENSHOTS / "room-extension-Red-connection-lost.png"))
     text = log.read_text()
     assert "housing-lab/room" in text  # the log was written, and names the page
     assert not [key for key in keys if key in text]

@@ -158,6 +158,7 @@ def test_hub_and_json_print_one_object_of_hub_links(capsys, tmp_path):
     assert code == 2 and "'hub.example.org'" in err and err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_python_dash_m_runs_the_cli():
     done = subprocess.run(
         [sys.executable, "-m", "housing_lab", "classroom", "--teams", "Red", "--dry-run"],

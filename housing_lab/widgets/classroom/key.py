@@ -8,6 +8,7 @@ this widget's front end sends it over the page's own widget connection.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,12 @@ import anywidget
 import traitlets
 
 KeyHandler = Callable[[str], None]
+BEAT_SECONDS = 5.0  # the kernel tells the page it is alive this often
+LOST_AFTER = 20.0  # no beat for this long: "Connection lost" (well within 30 s)
+LOST_TEXT = (
+    "Connection lost: this page cannot reach its server. Reopen your link (or scan your QR "
+    "code again); nothing played is lost."
+)
 
 
 class KeyReader(anywidget.AnyWidget):
@@ -23,12 +30,23 @@ class KeyReader(anywidget.AnyWidget):
 
     _esm = Path(__file__).with_name("key.js")
     room = traitlets.Unicode("").tag(sync=True)
+    lost_after = traitlets.Float(LOST_AFTER).tag(sync=True)  # seconds without a beat
+    lost_text = traitlets.Unicode(LOST_TEXT).tag(sync=True)
 
     def __init__(self, room: str, on_key: KeyHandler) -> None:
         super().__init__(room=room)
         self._on_key = on_key
         self.received = False
         self.on_msg(self._message)
+
+    def beat(self) -> None:
+        """Tell the page its kernel is alive (the page shows "Connection lost" without)."""
+        self.send({"beat": True})
+
+    async def beat_forever(self, seconds: float = BEAT_SECONDS) -> None:
+        while True:
+            self.beat()
+            await asyncio.sleep(seconds)
 
     def _message(self, _widget: Any, content: Any, _buffers: Any) -> None:
         if self.received or not isinstance(content, dict):

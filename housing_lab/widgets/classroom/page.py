@@ -425,6 +425,9 @@ class RoomEntry(widgets.VBox):
         self.reader = KeyReader(room or "", self.use_key)
         self.message = widgets.HTML(f"<p>{_esc(words.OPENING)}</p>")
         self.children = (self.reader, self.message)
+        self._beats: asyncio.Task[None] | None = None
+        with contextlib.suppress(RuntimeError):  # no event loop (a plain script): no beats
+            self._beats = asyncio.get_event_loop().create_task(self.reader.beat_forever())
 
     def use_key(self, key: str) -> None:
         """The key arrived: show the room's page for it (or why there is none)."""
