@@ -160,7 +160,7 @@ def test_board_click_acts_in_the_store_and_a_refusal_is_one_line(store, room):
     red = page(store, room, "Red")
     red._board_action({"action": "place", "square": "B1", "tile": "park"})
     assert red.view["board"]["tiles"] == {"B1": "park"}
-    assert "Done" in red.notice.value
+    assert "You built a Park on B1." in red.notice.value
     red._board_action({"action": "place", "square": "A1", "tile": "park"})  # not this phase
     assert "hl-classroom-error" in red.notice.value
     assert store.seq(room["room"], room["tokens"]["Red"]) == 1
@@ -213,9 +213,14 @@ def test_call_state_appears_when_the_timer_runs_out(store, room, clock):
     labels = [b.description for b, _ in red._buttons]
     assert labels == ["Call the state (time is up)"]
     offered_equals_legal(red)
+    before = dict(red.view["board"]["tiles"])
     red._buttons[0][0].click()  # the state fills every empty square of the phase
     assert sorted(red.view["board"]["tiles"]) == ["B1", "B2", "C1", "C2"]
-    assert "Done" in red.notice.value
+    said = red.notice.value
+    changed = [sq for sq, tile in red.view["board"]["tiles"].items() if before.get(sq) != tile]
+    assert len(changed) >= 3 and said.count(" on ") == len(changed)
+    assert all(f" on {square}" in said for square in changed)
+    assert said.split("'status'>")[1].startswith("The state built a")
 
 
 def test_a_whole_game_offers_legal_actions_and_never_leaks_hidden_cards(

@@ -198,12 +198,13 @@ class ClassroomPage(widgets.VBox):
     def _streetcar_send(self, action: dict[str, Any]) -> str | None:
         """`act`, returning the refusal's words (None when played): the Streetcar board shows
         them on its own message line too."""
+        before = dict(((self.view or {}).get("board") or {}).get("tiles") or {})
         try:
             result = self.store.act(self.room, self.token, action)
         except HousingLabError as error:
             self._say(str(error), "error")
             return str(error)
-        self._say(words.action_done(action, result["seq"]))
+        self._say(words.action_done(action, result["view"], before))
         self.refresh()
         return None
 
