@@ -12,8 +12,10 @@ import contextlib
 import importlib.util
 import os
 import pathlib
+import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -252,10 +254,17 @@ def run_lab(args: argparse.Namespace) -> int:
     ]
     if first:
         command.append(f"--LabApp.default_url=/lab/tree/{first[0].name}")
-    if args.port:
+    env = None
+    if args.no_browser:  # the address only: Jupyter's log is quieted and we print the link
+        port = args.port or _free_port_from(8888)
+        token = os.environ.get("JUPYTER_TOKEN") or secrets.token_hex(24)
+        env = {**os.environ, "JUPYTER_TOKEN": token}  # not on the command line (ps shows it)
+        command += ["--no-browser", f"--port={port}", "--ServerApp.port_retries=0"]
+        command += ["--ServerApp.log_level=WARN", "--LabApp.log_level=WARN"]
+        page = f"lab/tree/{first[0].name}" if first else "lab"
+        address = f"http://localhost:{port}/{page}?token={token}"
+    elif args.port:
         command.append(f"--port={args.port}")
-    if args.no_browser:
-        command.append("--no-browser")
     if hasattr(os, "geteuid") and os.geteuid() == 0:  # containers and lab images often run as root
         command.append("--allow-root")
     if not args.dry_run:
@@ -265,7 +274,18 @@ def run_lab(args: argparse.Namespace) -> int:
             "stay as they are. Delete a notebook here to get a fresh one next time.",
             flush=True,
         )
-    return _run(command, args.dry_run)
+        if args.no_browser:
+            print(f"Open {address}", flush=True)
+    return _run(command, args.dry_run, env)
+
+
+def _free_port_from(port: int, tries: int = 50) -> int:
+    """The first port from `port` that nothing on this machine listens on."""
+    for candidate in range(port, port + tries):
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", candidate)) != 0:
+                return candidate
+    raise HousingLabError(f"no free port between {port} and {port + tries - 1}: pass --port")
 
 
 def run_app(args: argparse.Namespace) -> int:
