@@ -120,7 +120,7 @@ def find_lesson(folder: pathlib.Path, lesson: str) -> pathlib.Path:
     )
 
 
-def _require(module: str) -> None:
+def require_installed(module: str) -> None:
     if importlib.util.find_spec(module) is None:
         raise HousingLabError(
             f"{module} is not installed: pip install -e '.[lessons]' (or pip install {module})"
@@ -220,7 +220,7 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
         process.wait()
 
 
-def _run(command: list[str], dry_run: bool, env: dict[str, str] | None = None) -> int:
+def run_server(command: list[str], dry_run: bool, env: dict[str, str] | None = None) -> int:
     """Run the server in its own session: a terminal's Ctrl-C reaches only this wrapper, which
     then stops the server itself (no "shut down? y/n" prompt, no orphan left on the port)."""
     if dry_run:
@@ -240,7 +240,7 @@ def _run(command: list[str], dry_run: bool, env: dict[str, str] | None = None) -
 
 def run_lab(args: argparse.Namespace) -> int:
     source = lessons_folder(args.lessons)
-    _require("jupyterlab")
+    require_installed("jupyterlab")
     folder = working_folder(args.dir)
     copied = [] if args.dry_run else copy_lessons(source, folder)
     first = sorted(source.glob("01_*.ipynb"))
@@ -276,7 +276,7 @@ def run_lab(args: argparse.Namespace) -> int:
         )
         if args.no_browser:
             print(f"Open {address}", flush=True)
-    return _run(command, args.dry_run, env)
+    return run_server(command, args.dry_run, env)
 
 
 def _free_port_from(port: int, tries: int = 50) -> int:
@@ -299,7 +299,7 @@ def run_app(args: argparse.Namespace) -> int:
     else:
         rules = lessons_folder(args.lessons)
         notebook = find_lesson(rules, args.lesson)
-    _require("voila")
+    require_installed("voila")
     command = [
         sys.executable,
         "-m",
@@ -313,4 +313,4 @@ def run_app(args: argparse.Namespace) -> int:
         command.append(f"--port={args.port}")
     if args.no_browser:
         command.append("--no-browser")
-    return _run(command, args.dry_run)
+    return run_server(command, args.dry_run)
