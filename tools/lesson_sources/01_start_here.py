@@ -141,8 +141,8 @@ print(f"Housed: {housed['high']} high, {housed['middle']} middle, {housed['low']
     (
         "code",
         r"""
-from housing_lab.widgets.lessons.predict import Outcome, PredictThenRun
-from housing_lab.widgets.lessons.quiz import reveal
+from housing_lab.widgets import Outcome, PredictThenRun
+from housing_lab.widgets import reveal
 
 options = [
     "More low income residents housed, and nobody else loses out",
