@@ -175,7 +175,9 @@ def hidden_table(
         + "</tr>"
         for name, values in rows
     )
+    # the clip is on a wrapper: a table is never shorter than its rows, whatever its height says
     return (
-        f"<table class='{css}' style='{SR_ONLY}'><caption>{html.escape(caption)}</caption>"
-        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        f"<div class='hl-sr-only' style='{SR_ONLY}'><table class='{css}'>"
+        f"<caption>{html.escape(caption)}</caption>"
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
     )
