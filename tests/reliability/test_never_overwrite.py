@@ -18,6 +18,7 @@ def files(folder) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
 
 
+@pytest.mark.slow  # the worksheets' answer key runs the engine
 def test_worksheets_keep_a_teachers_edit_unless_forced(tmp_path, capsys) -> None:
     assert main(["worksheets", str(tmp_path)]) == 0
     edited = tmp_path / "lesson-1.html"
@@ -33,6 +34,7 @@ def test_worksheets_keep_a_teachers_edit_unless_forced(tmp_path, capsys) -> None
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 
+@pytest.mark.slow  # the worksheets' answer key runs the engine
 def test_worksheets_never_follow_a_symlink_out(tmp_path, capsys) -> None:
     outside = tmp_path / "outside.html"
     outside.write_text("precious", encoding="utf-8")
