@@ -42,7 +42,7 @@ def test_dry_run_prints_the_command_that_deals_its_seed(tmp_path, capsys) -> Non
     assert main([*again[1:], "--links-dir", str(links), "--no-server"]) == 0
     code = capsys.readouterr().out.split()[1]
     saved = json.loads((links / f"{code}.links.json").read_text(encoding="utf-8"))
-    teacher = saved["teacher"].split("token=")[1]
+    teacher = saved["teacher"].split("key=" if "key=" in saved["teacher"] else "token=")[1]
     with open_store(url) as store:
         assert store.info(code, teacher).seed == plan["seed"]
 
