@@ -24,7 +24,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from housing_lab.commands import arguments
-from housing_lab.commands.lessons import _require, _run
+from housing_lab.commands.lessons import require_installed, run_server
 from housing_lab.errors import HousingLabError, shown
 from housing_lab.rooms import default_store_url, open_store, parse_store_url
 from housing_lab.rooms.links import (
@@ -168,7 +168,7 @@ def run_classroom(args: argparse.Namespace) -> int:
             print(warning, file=sys.stderr)
     if args.no_server or page_url:
         return 0
-    _require("voila")
+    require_installed("voila")
     print("Ctrl-C stops the server; the room stays in the store (--resume CODE).", flush=True)
     env = {**os.environ, STORE_ENV: store_url}
     if args.links_dir:
@@ -177,7 +177,7 @@ def run_classroom(args: argparse.Namespace) -> int:
         threading.Thread(
             target=_open_when_ready, args=(args.port, links["teacher"]), daemon=True
         ).start()
-    return _run(command, False, env)
+    return run_server(command, False, env)
 
 
 def _check_links_dir(links_dir: str | None) -> None:
