@@ -2,52 +2,37 @@
 
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
 
 import pytest
 
-from housing_lab.cli import main
 from housing_lab.north_berkeley import scenario_from_dict, score_scenario
 
 SCENARIO = {"tiles": {"A1": "tower_market", "C3": "park"}, "policies": ["adu"], "seed": 7}
 
 
-def run_cli(capsys, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
-    if stdin is not None:
-        sys.stdin = io.StringIO(stdin)
-    try:
-        code = main(list(args))
-    except SystemExit as exit_:
-        code = int(exit_.code or 0)
-    finally:
-        sys.stdin = sys.__stdin__
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def test_score_file_prints_the_engine_result(tmp_path, capsys) -> None:
+def test_score_file_prints_the_engine_result(tmp_path, cli) -> None:
     path = tmp_path / "s.json"
     path.write_text(json.dumps(SCENARIO, indent=2))
-    code, out, err = run_cli(capsys, "nb", "score", str(path))
+    code, out, err = cli("nb", "score", str(path))
     assert code == 0 and err == ""
     assert json.loads(out) == score_scenario(scenario_from_dict(SCENARIO)).to_dict()
 
 
-def test_score_json_lines_from_stdin_in_order(capsys) -> None:
+def test_score_json_lines_from_stdin_in_order(cli) -> None:
     lines = [dict(SCENARIO, seed=s) for s in range(5)]
     stdin = "\n".join(json.dumps(line) for line in lines) + "\n"
-    code, out, _ = run_cli(capsys, "nb", "score", "-", stdin=stdin)
+    code, out, _ = cli("nb", "score", "-", stdin=stdin)
     results = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and len(results) == 5
     for scenario, result in zip(lines, results, strict=True):
         assert result == score_scenario(scenario_from_dict(scenario)).to_dict()
 
 
-def test_score_events_flag(capsys) -> None:
-    code, out, _ = run_cli(capsys, "nb", "score", "--events", "-", stdin=json.dumps(SCENARIO))
+def test_score_events_flag(cli) -> None:
+    code, out, _ = cli("nb", "score", "--events", "-", stdin=json.dumps(SCENARIO))
     events = json.loads(out)["events"]
     assert code == 0 and {e["kind"] for e in events} <= {"placed", "displaced", "left"}
 
@@ -69,8 +54,8 @@ def test_score_events_flag(capsys) -> None:
         ('{"seed": ' + "9" * 5000 + "}", "5000 digits"),
     ],
 )
-def test_bad_input_one_line_exit_2_nothing_on_stdout(capsys, stdin: str, names: str) -> None:
-    code, out, err = run_cli(capsys, "nb", "score", "-", stdin=stdin)
+def test_bad_input_one_line_exit_2_nothing_on_stdout(cli, stdin: str, names: str) -> None:
+    code, out, err = cli("nb", "score", "-", stdin=stdin)
     assert code == 2
     assert out == ""
     assert names in err and err.count("\n") == 1
@@ -86,9 +71,9 @@ def test_bad_input_one_line_exit_2_nothing_on_stdout(capsys, stdin: str, names: 
     ],
 )
 def test_bad_line_stops_after_the_results_before_it(
-    capsys, stdin: str, names: str, written: int
+    cli, stdin: str, names: str, written: int
 ) -> None:
-    code, out, err = run_cli(capsys, "nb", "score", "-", stdin=stdin)
+    code, out, err = cli("nb", "score", "-", stdin=stdin)
     assert code == 2
     assert names in err and err.count("\n") == 1
     documents = [json.loads(line) for line in stdin.splitlines()[:written] if line.strip()]
@@ -96,13 +81,13 @@ def test_bad_line_stops_after_the_results_before_it(
     assert out.splitlines() == expected
 
 
-def test_missing_file(capsys) -> None:
-    code, out, err = run_cli(capsys, "nb", "score", "/no/such/file.json")
+def test_missing_file(cli) -> None:
+    code, out, err = cli("nb", "score", "/no/such/file.json")
     assert (code, out) == (2, "") and "/no/such/file.json" in err and err.count("\n") == 1
 
 
-def test_play_log_has_the_promised_keys(capsys) -> None:
-    code, out, _ = run_cli(capsys, "nb", "play", "--players", "3", "--seed", "4")
+def test_play_log_has_the_promised_keys(cli) -> None:
+    code, out, _ = cli("nb", "play", "--players", "3", "--seed", "4")
     log = json.loads(out)
     assert code == 0
     for key in (
@@ -122,17 +107,17 @@ def test_play_log_has_the_promised_keys(capsys) -> None:
     }
     # the printed result is the engine's result for the printed scenario
     assert log["result"] == score_scenario(scenario_from_dict(log["scenario"])).to_dict()
-    assert run_cli(capsys, "nb", "play", "--players", "3", "--seed", "4")[1] == out
+    assert cli("nb", "play", "--players", "3", "--seed", "4")[1] == out
 
 
 @pytest.mark.parametrize("args", [["--players", "9"], ["--players", "two"], ["--seed", "x"]])
-def test_play_bad_arguments(capsys, args: list[str]) -> None:
-    code, out, err = run_cli(capsys, "nb", "play", *args)
+def test_play_bad_arguments(cli, args: list[str]) -> None:
+    code, out, err = cli("nb", "play", *args)
     assert (code, out) == (2, "") and err.count("\n") == 1
 
 
 @pytest.mark.slow
-def test_console_script_is_installed() -> None:
+def test_console_script_is_installed(cli) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "housing_lab.cli", "nb", "score", "-"],
         input=json.dumps(SCENARIO),

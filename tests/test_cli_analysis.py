@@ -6,26 +6,14 @@ import json
 
 import pytest
 
-from housing_lab.cli import main
 from housing_lab.north_berkeley import scenario_from_dict, score_scenario
 from housing_lab.north_berkeley.layout import default_layout
 from housing_lab.north_berkeley.scenario import shuffled_existing
 
 
-def run_cli(capsys, *args: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(args))
-    except SystemExit as exit_:
-        code = int(exit_.code or 0)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def test_sample_writes_json_lines_the_scalar_engine_agrees_with(tmp_path, capsys) -> None:
+def test_sample_writes_json_lines_the_scalar_engine_agrees_with(tmp_path, cli) -> None:
     out = tmp_path / "boards.jsonl"
-    code, stdout, stderr = run_cli(
-        capsys, "nb", "sample", "--boards", "300", "--seed", "4", "--out", str(out)
-    )
+    code, stdout, stderr = cli("nb", "sample", "--boards", "300", "--seed", "4", "--out", str(out))
     assert (code, stdout, stderr) == (0, "", "")
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(lines) == 300
@@ -37,16 +25,15 @@ def test_sample_writes_json_lines_the_scalar_engine_agrees_with(tmp_path, capsys
     assert any("affordable_100" in line["scenario"]["policies"] for line in lines)
 
 
-def test_sample_is_seeded_and_prints_to_stdout_without_out(capsys) -> None:
-    _, first, _ = run_cli(capsys, "nb", "sample", "--boards", "20", "--seed", "1")
-    _, again, _ = run_cli(capsys, "nb", "sample", "--boards", "20", "--seed", "1")
-    _, other, _ = run_cli(capsys, "nb", "sample", "--boards", "20", "--seed", "2")
+def test_sample_is_seeded_and_prints_to_stdout_without_out(cli) -> None:
+    _, first, _ = cli("nb", "sample", "--boards", "20", "--seed", "1")
+    _, again, _ = cli("nb", "sample", "--boards", "20", "--seed", "1")
+    _, other, _ = cli("nb", "sample", "--boards", "20", "--seed", "2")
     assert first == again != other and len(first.splitlines()) == 20
 
 
-def test_sample_rule_options(capsys) -> None:
-    code, out, _ = run_cli(
-        capsys,
+def test_sample_rule_options(cli) -> None:
+    code, out, _ = cli(
         "nb",
         "sample",
         "--boards",
@@ -68,9 +55,8 @@ def test_sample_rule_options(capsys) -> None:
         )
 
 
-def test_solve_prints_the_best_board(capsys) -> None:
-    code, out, err = run_cli(
-        capsys,
+def test_solve_prints_the_best_board(cli) -> None:
+    code, out, err = cli(
         "nb",
         "solve",
         "--cards",
@@ -99,12 +85,11 @@ def test_solve_prints_the_best_board(capsys) -> None:
     assert 0 <= answer["seconds"] < 60
 
 
-def test_solve_with_policies_existing_and_seed(tmp_path, capsys) -> None:
+def test_solve_with_policies_existing_and_seed(tmp_path, cli) -> None:
     existing = shuffled_existing(default_layout(), 5)
     path = tmp_path / "scenario.json"
     path.write_text(json.dumps({"tiles": {}, "existing": existing}))
-    code, out, _ = run_cli(
-        capsys,
+    code, out, _ = cli(
         "nb",
         "solve",
         "--cards",
@@ -117,8 +102,7 @@ def test_solve_with_policies_existing_and_seed(tmp_path, capsys) -> None:
     answer = json.loads(out)
     assert code == 0 and answer["scenario"]["policies"] == ["adu", "matching_funds"]
     assert answer["scenario"]["existing"] == existing
-    _, inline, _ = run_cli(
-        capsys,
+    _, inline, _ = cli(
         "nb",
         "solve",
         "--cards",
@@ -129,16 +113,13 @@ def test_solve_with_policies_existing_and_seed(tmp_path, capsys) -> None:
         json.dumps(existing),
     )
     assert json.loads(inline)["scenario"] == answer["scenario"]
-    _, seeded, _ = run_cli(
-        capsys, "nb", "solve", "--cards", "landlords", "--seed", "5", "--policies", "none"
-    )
+    _, seeded, _ = cli("nb", "solve", "--cards", "landlords", "--seed", "5", "--policies", "none")
     assert json.loads(seeded)["scenario"]["existing"] == existing
     assert json.loads(seeded)["scenario"]["policies"] == []
 
 
-def test_solve_nonnegative_and_pareto(capsys) -> None:
-    code, out, _ = run_cli(
-        capsys,
+def test_solve_nonnegative_and_pareto(cli) -> None:
+    code, out, _ = cli(
         "nb",
         "solve",
         "--cards",
@@ -151,9 +132,7 @@ def test_solve_nonnegative_and_pareto(capsys) -> None:
     )
     answer = json.loads(out)
     assert code == 0 and answer["scenario"] is None and answer["every_card_nonnegative"] is False
-    code, out, _ = run_cli(
-        capsys, "nb", "solve", "--cards", "developer", "--pareto", "--policies", "adu"
-    )
+    code, out, _ = cli("nb", "solve", "--cards", "developer", "--pareto", "--policies", "adu")
     frontier = json.loads(out)["pareto"]
     assert frontier and [p["spending"] for p in frontier] == sorted(p["spending"] for p in frontier)
     for point in frontier:
@@ -192,7 +171,7 @@ def test_solve_nonnegative_and_pareto(capsys) -> None:
         (["sample", "--boards", "10", "--out", "/nonexistent/dir/x.jsonl"], "x.jsonl"),
     ],
 )
-def test_mistakes_are_one_line_on_stderr(capsys, args, names) -> None:
-    code, out, err = run_cli(capsys, "nb", *args)
+def test_mistakes_are_one_line_on_stderr(cli, args, names) -> None:
+    code, out, err = cli("nb", *args)
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and names in err

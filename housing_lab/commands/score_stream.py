@@ -132,7 +132,7 @@ class BoardRows:
 
         A lookup that fails (an unknown id, or a list where an id belongs: unhashable) means
         "not plainly valid"; catching that is cheaper per line than checking types first."""
-        if not self.keys.issuperset(document):
+        if not self.keys.issuperset(document) or document.get("model") is not None:
             return None
         tiles = document.get("tiles")
         codes = list(self.empty_row)
@@ -378,6 +378,12 @@ def score_batched(
 
     try:
         for number, document in documents:
+            if type(document) is dict and document.get("model") is not None:
+                # a board under its own assumptions: the scalar engine scores it, in order
+                if rows:
+                    flush()
+                score_scalar([(number, document)], layout, options, out)
+                continue
             rows.append(_with_line(number, rows_of.row, document))
             if len(rows) == size:
                 flush()

@@ -10,26 +10,31 @@ import json
 import random
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from housing_lab.errors import shown
 from housing_lab.jsonio import JsonInputError, loads
 from housing_lab.north_berkeley.errors import (
     AffordableOnlyError,
+    OverBudgetError,
     ScenarioFormatError,
     UnknownIdError,
 )
 from housing_lab.north_berkeley.layout import Layout, default_layout
+from housing_lab.north_berkeley.model import RULEBOOK, Model, check_model
 from housing_lab.north_berkeley.policies import (
     AFFORDABLE_100,
     INCOMES,
+    MATCHING_FUNDS,
+    MATCHING_FUNDS_LOW_HOMES,
     POLICIES,
     check_income,
     check_policy,
 )
 from housing_lab.north_berkeley.tiles import Catalogue, Tile, default_catalogue
 
-SCENARIO_KEYS = ("tiles", "policies", "existing", "seed")
+SCENARIO_KEYS = ("tiles", "policies", "existing", "seed", "model")
 DEFAULT_SEED = 0
 
 
@@ -123,15 +128,26 @@ class Scenario:
     seed: int = DEFAULT_SEED
     layout: Layout = field(default_factory=default_layout, compare=False, repr=False)
     catalogue: Catalogue = field(default_factory=default_catalogue, compare=False, repr=False)
+    model: Model | None = None
+    """The assumptions asked for (`model.py`); None: none asked for, the rulebook's hold.
+    Results echo `model` only when one was asked for, so rulebook outputs stay as they were."""
+
+    @property
+    def assumptions(self) -> Model:
+        """The model this board is scored under (the rulebook's unless `model` says otherwise)."""
+        return RULEBOOK if self.model is None else self.model
 
     def to_dict(self) -> dict[str, Any]:
         """The RULES.md input format, squares and policies in a stable order."""
-        return {
+        data: dict[str, Any] = {
             "tiles": {s: self.tiles[s] for s in self.layout.squares if s in self.tiles},
             "policies": [p for p in POLICIES if p in self.policies],
             "existing": {h: self.existing[h] for h in self.layout.existing_ids},
             "seed": self.seed,
         }
+        if self.model is not None:
+            data["model"] = self.model.to_dict()
+        return data
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict())
@@ -144,8 +160,12 @@ def make_scenario(
     seed: int = DEFAULT_SEED,
     layout: Layout | None = None,
     catalogue: Catalogue | None = None,
+    model: Model | Mapping[str, Any] | None = None,
 ) -> Scenario:
-    """Validate Python values into a Scenario (the one place where every check lives)."""
+    """Validate Python values into a Scenario (the one place where every check lives).
+
+    `model`: the assumptions (a `Model` or its JSON object; None: the rulebook's). A board
+    that spends more than the model's budget is refused."""
     layout = layout or default_layout()
     catalogue = catalogue if catalogue is not None else default_catalogue()
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -171,14 +191,46 @@ def make_scenario(
         violations = affordable_violations(checked_tiles, layout, catalogue)
         if violations:
             raise affordable_error(violations, checked_tiles)
-    return Scenario(
+    scenario = Scenario(
         tiles=checked_tiles,
         policies=frozenset(checked_policies),
         existing=placement,
         seed=seed,
         layout=layout,
         catalogue=catalogue,
+        model=None if model is None else check_model(model),
     )
+    check_budget(scenario)
+    return scenario
+
+
+def tiles_cost(scenario: Scenario, halve_housing: bool) -> Fraction:
+    """The sum of the board's tile costs, housing tiles at half price when `halve_housing`
+    (matching funds in effect; parks and garages keep their price)."""
+    total = Fraction(0)
+    for tile_id in scenario.tiles.values():
+        tile = scenario.catalogue[tile_id]
+        total += tile.cost / 2 if halve_housing and tile.is_housing else tile.cost
+    return total
+
+
+def board_spending(scenario: Scenario) -> Fraction:
+    """What the board costs the city, matching funds applied (at least 7 low income homes)."""
+    low_homes = sum(scenario.catalogue[t].count("low") for t in scenario.tiles.values())
+    halve = MATCHING_FUNDS in scenario.policies and low_homes >= MATCHING_FUNDS_LOW_HOMES
+    return tiles_cost(scenario, halve)
+
+
+def check_budget(scenario: Scenario) -> None:
+    """Refuse a board that spends more than its model's budget (one line naming both)."""
+    model = scenario.assumptions
+    if model.budget is None:
+        return
+    spent = board_spending(scenario)
+    if model.over_budget(spent):
+        raise OverBudgetError(
+            f"the board spends ${float(spent):g}, over the city budget of ${float(model.budget):g}"
+        )
 
 
 def scenario_from_dict(
@@ -203,6 +255,7 @@ def scenario_from_dict(
         seed=DEFAULT_SEED if seed is None else seed,
         layout=layout,
         catalogue=catalogue,
+        model=None if data.get("model") is None else Model.from_dict(data["model"]),
     )
 
 

@@ -1,15 +1,37 @@
-"""Fixtures for browser tests: Chromium via Playwright, skipped (not failed) off CI when
-Chromium is missing, failed on CI so a missing install step cannot hide."""
+"""Fixtures for browser tests: Chromium via Playwright (skipped, not failed, off CI when Chromium
+is missing; failed on CI so a missing install step cannot hide), one Jupyter server and one Voila
+per session (started at first use), and `open_page`: a notebook or app opened at a viewport,
+run, with its console errors and outside requests collected."""
 
 from __future__ import annotations
 
+import itertools
 import os
-from collections.abc import Iterator
-from typing import Any
+import pathlib
+import re
+import shutil
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, NamedTuple
 
 import pytest
 
-from .harness import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, chromium_available
+from .harness import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    SCREENSHOTS,
+    PageWatch,
+    chromium_available,
+    run_all_cells_in_lab,
+    write_notebook,
+)
+from .servers import (
+    JupyterServer,
+    RoomServer,
+    VoilaServer,
+    jupyter_server,
+    room_server,
+    voila_server,
+)
 
 
 @pytest.fixture(scope="session")
@@ -25,3 +47,101 @@ def browser() -> Iterator[Any]:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture(scope="session")
+def jupyter(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[JupyterServer]:
+    """One JupyterLab (and Notebook 7) for the session, rooted at a session folder."""
+    work = tmp_path_factory.mktemp("jupyter")
+    root = work / "root"
+    root.mkdir()
+    with jupyter_server(root, work) as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def voila(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServer]:
+    """One Voila for the session: every app and test notebook renders under its root."""
+    work = tmp_path_factory.mktemp("voila")
+    root = work / "root"
+    root.mkdir()
+    with voila_server(root, work) as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def rooms(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RoomServer]:
+    """One classroom room page (Voila on one SQLite store) for the session."""
+    with room_server(tmp_path_factory.mktemp("rooms")) as running:
+        yield running
+
+
+class Opened(NamedTuple):
+    page: Any
+    watch: PageWatch
+
+
+Notebook = pathlib.Path | Sequence[str] | str
+_serial = itertools.count(1)
+
+
+def _place(notebook: Notebook, root: pathlib.Path, test: str, name: str | None) -> str:
+    """Put a notebook under a server's root, in a folder of its own; its path from the root.
+    A str is a path already under the root; a Path is copied; a list of cells is written."""
+    if isinstance(notebook, str):
+        return notebook
+    folder = root / f"{re.sub(r'[^A-Za-z0-9_-]+', '-', test)[:60]}-{next(_serial)}"
+    folder.mkdir(parents=True)
+    if isinstance(notebook, pathlib.Path):
+        target = folder / (name or notebook.name)
+        shutil.copyfile(notebook, target)
+    else:
+        target = write_notebook(folder / (name or "notebook.ipynb"), list(notebook))
+    return target.relative_to(root).as_posix()
+
+
+@pytest.fixture
+def open_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable[..., Opened]]:
+    """`open_page(notebook, app=..., size=(w, h), ready=SELECTOR)`: the notebook (a Path to
+    copy, a list of cells, or a path already under the server's root) opened in a new page of
+    `context` (default: the browser's own) at `size`, watched (console errors, blocked
+    requests), and run: in "lab" or "notebook" by Run All, in "voila" by opening; returns once
+    `ready` shows. Pages close (and their kernels stop) when the test ends."""
+    pages: list[Any] = []
+    servers: set[str] = set()
+
+    def open_(
+        notebook: Notebook,
+        *,
+        app: str = "voila",
+        size: tuple[int, int] = (1366, 768),
+        ready: str,
+        name: str | None = None,
+        context: Any = None,
+        timeout: float = 120_000,
+    ) -> Opened:
+        kind = "voila" if app == "voila" else "jupyter"
+        running = request.getfixturevalue(kind)
+        servers.add(kind)
+        path = _place(notebook, running.root, request.node.name, name)
+        page = (context or browser).new_page(viewport={"width": size[0], "height": size[1]})
+        pages.append(page)
+        watch = PageWatch()
+        watch.attach(page)
+        if app == "voila":
+            page.goto(running.url(path))
+            page.wait_for_selector(ready, timeout=timeout)
+        else:
+            page.goto(running.url(path, app))
+            run_all_cells_in_lab(page, ready)
+        return Opened(page, watch)
+
+    yield open_
+    for page in pages:
+        if not page.is_closed():
+            try:  # leaving the page sends Voila's kernel-shutdown beacon
+                page.goto("about:blank", timeout=10_000)
+            finally:
+                page.close()
+    if "jupyter" in servers:
+        request.getfixturevalue("jupyter").stop_kernels()

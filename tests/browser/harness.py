@@ -35,6 +35,13 @@ CHROMIUM_ARGS = [
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 LOCAL_PREFIXES = ("http://127.0.0.1", "ws://127.0.0.1", "blob:", "data:", "about:")
+# Console errors from other projects' bundles, not ours: Voila loads every installed lab
+# extension, and Notebook 7's own one cannot start outside Notebook (its module-federation
+# loader logs these two).
+FOREIGN_ERRORS = ("@jupyter-notebook/lab-extension", "getter for the shared module")
+# Voila's lab template links two Font Awesome stylesheets from a CDN; they are blocked (and so
+# never leave the machine) and the page works without them.
+TEMPLATE_CDN = ("font-awesome", "fontawesome")
 
 
 def free_port() -> int:
@@ -201,6 +208,25 @@ class PageWatch:
             for e in self.console_errors
             if "net::ERR_FAILED" not in e and not any(i in e for i in ignore)
         ]
+
+    def check(self, ignore: tuple[str, ...] = FOREIGN_ERRORS) -> None:
+        """No console error of ours, and no request that tried to leave 127.0.0.1 (but the
+        Voila template's Font Awesome links)."""
+        assert self.our_errors(ignore=ignore) == [], self.console_errors
+        strays = [url for url in self.blocked if not any(t in url for t in TEMPLATE_CDN)]
+        assert strays == [], f"requests tried to leave 127.0.0.1: {strays}"
+
+
+def axe() -> Any:
+    """axe-playwright-python's sync module; off CI a skip when it is not installed (on CI,
+    where `CI` is set, a failure, as for Chromium)."""
+    if os.environ.get("CI"):
+        from axe_playwright_python import sync_playwright
+
+        return sync_playwright
+    import pytest
+
+    return pytest.importorskip("axe_playwright_python.sync_playwright")
 
 
 def chromium_available() -> bool:

@@ -9,12 +9,11 @@ rule (content outside landmarks), which comes from Voila's page template, not fr
 
 from __future__ import annotations
 
-import pathlib
 from typing import Any
 
 import pytest
 
-from .harness import ROOT, PageWatch, screenshot, voila
+from .harness import ROOT, axe, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -37,22 +36,12 @@ def describe(violation: dict[str, Any]) -> str:
 
 
 @pytest.mark.parametrize("app", sorted(APPS))
-def test_app_has_no_serious_accessibility_violations(
-    browser: Any, tmp_path: pathlib.Path, app: str
-) -> None:
-    from axe_playwright_python.sync_playwright import Axe
-
+def test_app_has_no_serious_accessibility_violations(open_page: Any, app: str) -> None:
     notebook = ROOT / "housing_lab" / "apps" / f"{app}.ipynb"
-    with voila(notebook, tmp_path) as url:
-        page = browser.new_page(viewport={"width": 1366, "height": 768})
-        watch = PageWatch()
-        watch.attach(page)
-        page.goto(url)
-        page.wait_for_selector(APPS[app], timeout=120_000)
-        page.wait_for_load_state("networkidle")
-        results = Axe().run(page)
-        screenshot(page, f"accessibility-{app}")
-        page.close()
+    page, watch = open_page(notebook, ready=APPS[app])
+    page.wait_for_load_state("networkidle")
+    results = axe().Axe().run(page)
+    screenshot(page, f"accessibility-{app}")
     violations = results.response["violations"]
     REPORTS.mkdir(parents=True, exist_ok=True)
     (REPORTS / f"{app}.txt").write_text(

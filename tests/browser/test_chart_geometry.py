@@ -3,12 +3,9 @@ the lessons' own bar chart passes it (so the lessons' browser test can trust a c
 
 from __future__ import annotations
 
-import pathlib
-
 import pytest
 
 from .chart_geometry import chart_problems
-from .harness import voila, write_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -31,16 +28,9 @@ bar_chart(["Vacancy Control", "Accessory Dwelling Units", "No policy"],
 @pytest.mark.parametrize(
     ("source", "clean"), [(CROWDED, False), (OURS, True)], ids=["crowded", "ours"]
 )
-def test_chart_check_tells_crowded_from_legible(
-    browser, tmp_path: pathlib.Path, source: str, clean: bool
-) -> None:
-    notebook = write_notebook(tmp_path / "chart.ipynb", [source])
-    with voila(notebook, tmp_path) as url:
-        page = browser.new_page(viewport={"width": 1366, "height": 768})
-        page.goto(url)
-        page.wait_for_selector(".bqplot.figure .tick text", timeout=120_000)
-        page.wait_for_timeout(1000)  # bqplot lays out its axes after the first frame
-        found = chart_problems(page)
-        page.close()
+def test_chart_check_tells_crowded_from_legible(open_page, source: str, clean: bool) -> None:
+    page, _ = open_page([source], ready=".bqplot.figure .tick text")
+    page.wait_for_timeout(1000)  # bqplot lays out its axes after the first frame
+    found = chart_problems(page)
     assert found["charts"] == 1
     assert (found["problems"] == []) is clean, found["problems"]

@@ -13,14 +13,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 
 from housing_lab.commands.classroom import voila_command
 from housing_lab.north_berkeley.names import card_name
 from housing_lab.rooms import open_store
 from housing_lab.rooms.links import page_base, room_links, save_links
 
-from .harness import SCREENSHOTS, PageWatch, free_port, server
+from .harness import SCREENSHOTS, PageWatch, axe, free_port, server
 from .test_accessibility import BLOCKING, describe
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -155,7 +154,7 @@ def test_teacher_and_three_teams_play_a_room_through_voila(browser, tmp_path: pa
             acted(team, lambda d, s=square, t=tile: d.tiles().get(s) == t, f"{square} = {tile}")
         assert devices["Red"].page.locator(".hl-act").count() == 0  # nothing else is open
         for who in ("teacher", "Red"):  # axe-core on the projector page and a team page
-            found = Axe().run(devices[who].page).response["violations"]
+            found = axe().Axe().run(devices[who].page).response["violations"]
             blocking = [describe(v) for v in found if v["impact"] in BLOCKING]
             assert blocking == [], f"{who}'s page: " + "\n".join(blocking)
         teacher.page.screenshot(path=str(SCREENSHOTS / "classroom_teacher_1920.png"))

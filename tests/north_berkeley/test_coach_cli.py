@@ -6,7 +6,6 @@ import json
 
 import pytest
 
-from housing_lab.cli import main
 from housing_lab.north_berkeley.coach.exact import coach
 from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.layout import default_layout
@@ -20,15 +19,6 @@ SCENARIO = {
 }
 
 
-def run_cli(capsys, *args: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(args))
-    except SystemExit as exit_:
-        code = int(exit_.code or 0)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
 @pytest.fixture
 def scenario_file(tmp_path):
     path = tmp_path / "scenario.json"
@@ -37,10 +27,8 @@ def scenario_file(tmp_path):
 
 
 @pytest.mark.parametrize(("card", "goal"), [("urbanists", "win"), ("labor_unions", "no-loss")])
-def test_prints_the_coachs_answer(capsys, scenario_file, card, goal) -> None:
-    code, out, err = run_cli(
-        capsys, "nb", "coach", str(scenario_file), "--card", card, "--goal", goal
-    )
+def test_prints_the_coachs_answer(cli, scenario_file, card, goal) -> None:
+    code, out, err = cli("nb", "coach", str(scenario_file), "--card", card, "--goal", goal)
     assert (code, err) == (0, "")
     answer = json.loads(out)
     assert set(answer) == KEYS
@@ -65,18 +53,18 @@ def test_prints_the_coachs_answer(capsys, scenario_file, card, goal) -> None:
     assert after.to_dict()["spending"] == answer["spending_after"]
 
 
-def test_goal_defaults_to_win_and_stdin_works(capsys, monkeypatch, scenario_file) -> None:
+def test_goal_defaults_to_win_and_stdin_works(cli, monkeypatch, scenario_file) -> None:
     import io
     import sys
 
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(json.dumps(SCENARIO).encode())))
-    code, out, err = run_cli(capsys, "nb", "coach", "-", "--card", "developer")
+    code, out, err = cli("nb", "coach", "-", "--card", "developer")
     assert (code, err) == (0, "")
     answer = json.loads(out)
     assert answer["goal"] == "win" and answer["card"] == "developer" and answer["after"] == 1
 
 
-def test_unreachable_goal_prints_null_changes_and_a_reason(capsys, tmp_path) -> None:
+def test_unreachable_goal_prints_null_changes_and_a_reason(cli, tmp_path) -> None:
     """A teacher's board with one Greenway square: 10 homes there cannot be built."""
     layout = default_layout()
     lines = [f"squares = {json.dumps(list(layout.squares))}", "[phases]"]
@@ -90,8 +78,7 @@ def test_unreachable_goal_prints_null_changes_and_a_reason(capsys, tmp_path) -> 
             lines.append(f'street = "{home.street}"')
     (tmp_path / "board.toml").write_text("\n".join(lines) + "\n")
     (tmp_path / "s.json").write_text(json.dumps({"seed": 1}))
-    code, out, err = run_cli(
-        capsys,
+    code, out, err = cli(
         "nb",
         "coach",
         str(tmp_path / "s.json"),
@@ -115,8 +102,8 @@ def test_unreachable_goal_prints_null_changes_and_a_reason(capsys, tmp_path) -> 
         (["--goal", "win"], "--card"),
     ],
 )
-def test_bad_arguments_are_one_line_errors(capsys, scenario_file, args, names) -> None:
-    code, out, err = run_cli(capsys, "nb", "coach", str(scenario_file), *args)
+def test_bad_arguments_are_one_line_errors(cli, scenario_file, args, names) -> None:
+    code, out, err = cli("nb", "coach", str(scenario_file), *args)
     assert (code, out) == (2, "")
     assert err.count("\n") == 1 and names in err
 
@@ -132,17 +119,15 @@ def test_bad_arguments_are_one_line_errors(capsys, scenario_file, args, names) -
         ("[1, 2]", "JSON object"),
     ],
 )
-def test_bad_scenarios_are_one_line_errors(capsys, tmp_path, text, names) -> None:
+def test_bad_scenarios_are_one_line_errors(cli, tmp_path, text, names) -> None:
     path = tmp_path / "bad.json"
     path.write_text(text)
-    code, out, err = run_cli(capsys, "nb", "coach", str(path), "--card", "developer")
+    code, out, err = cli("nb", "coach", str(path), "--card", "developer")
     assert (code, out) == (2, "")
     assert err.count("\n") == 1 and names in err
 
 
-def test_missing_file_is_a_one_line_error(capsys, tmp_path) -> None:
-    code, out, err = run_cli(
-        capsys, "nb", "coach", str(tmp_path / "none.json"), "--card", "developer"
-    )
+def test_missing_file_is_a_one_line_error(cli, tmp_path) -> None:
+    code, out, err = cli("nb", "coach", str(tmp_path / "none.json"), "--card", "developer")
     assert (code, out) == (2, "")
     assert err.count("\n") == 1 and "none.json" in err

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 import sys
 import tempfile
 from importlib import resources
@@ -20,27 +19,15 @@ from housing_lab.cli import main
 from housing_lab.errors import HousingLabError
 from housing_lab.north_berkeley import scenario_from_dict, score_scenario
 
+from ..support import run_cli
 from .strategies import argument_values, documents, tricky_json, tricky_values
 
 SCRATCH = tempfile.mkdtemp(prefix="housing-lab-hunt-")  # relative --out paths land here
 
 
 def run(args: list[str], stdin: bytes | None = None) -> tuple[int, str, str]:
-    """`housing-lab ARGS` in-process, in a scratch folder: (exit code, stdout, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    saved, folder = sys.stdin, os.getcwd()
-    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin or b""), encoding="utf-8")
-    os.chdir(SCRATCH)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                code = main(args)
-            except SystemExit as stop:
-                code = int(stop.code or 0) if not isinstance(stop.code, str) else 2
-    finally:
-        sys.stdin = saved
-        os.chdir(folder)
-    return code, out.getvalue(), err.getvalue()
+    """`housing-lab ARGS` in-process, in a scratch folder, stdin empty unless given."""
+    return run_cli(*args, stdin=stdin or b"", cwd=SCRATCH)
 
 
 def assert_contract(code: int, out: str, err: str) -> None:

@@ -6,28 +6,18 @@ import json
 
 import pytest
 
-from housing_lab.cli import main
 from housing_lab.north_berkeley.play.game import Game
 
 
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(args))
-    except SystemExit as exit_:
-        code = int(exit_.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def refused(capsys, *args: str) -> str:
-    code, out, err = run(capsys, *args)
+def refused(cli, *args: str) -> str:
+    code, out, err = cli(*args)
     assert code == 2 and out == "" and err.count("\n") == 1, (code, out, err)
     return err
 
 
-def test_create_view_act_export(store_url, capsys) -> None:
-    code, out, err = run(
-        capsys, "room", "create", "--teams", "Red,Blue,Green", "--seed", "3", "--store", store_url
+def test_create_view_act_export(store_url, cli) -> None:
+    code, out, err = cli(
+        "room", "create", "--teams", "Red,Blue,Green", "--seed", "3", "--store", store_url
     )
     assert code == 0 and err == ""
     room = json.loads(out)
@@ -39,28 +29,22 @@ def test_create_view_act_export(store_url, capsys) -> None:
     red, teacher = room["teams"]["Red"]["token"], room["teacher"]["token"]
     common = (room["room"], "--store", store_url)
 
-    code, out, _ = run(capsys, "room", "view", *common, "--token", red)
+    code, out, _ = cli("room", "view", *common, "--token", red)
     view = json.loads(out)
     assert code == 0 and view["you"] == {"role": "team", "team": "Red"} and view["seq"] == 0
     action = view["legal_actions"][0]
-    code, out, _ = run(
-        capsys, "room", "act", *common, "--token", red, "--action", json.dumps(action)
-    )
+    code, out, _ = cli("room", "act", *common, "--token", red, "--action", json.dumps(action))
     assert code == 0 and json.loads(out)["seq"] == 1 and json.loads(out)["view"]["seq"] == 1
 
-    err = refused(
-        capsys, "room", "act", *common, "--token", red, "--action", '{"action":"advance"}'
-    )
+    err = refused(cli, "room", "act", *common, "--token", red, "--action", '{"action":"advance"}')
     assert "only the teacher may advance" in err
     assert "malformed JSON" in refused(
-        capsys, "room", "act", *common, "--token", red, "--action", "{nope"
+        cli, "room", "act", *common, "--token", red, "--action", "{nope"
     )
-    assert "opens nothing" in refused(capsys, "room", "view", *common, "--token", "wrong")
-    assert "only the teacher may export" in refused(
-        capsys, "room", "export", *common, "--token", red
-    )
+    assert "opens nothing" in refused(cli, "room", "view", *common, "--token", "wrong")
+    assert "only the teacher may export" in refused(cli, "room", "export", *common, "--token", red)
 
-    code, out, _ = run(capsys, "room", "export", *common, "--token", teacher)
+    code, out, _ = cli("room", "export", *common, "--token", teacher)
     saved = Game.from_json(out)
     assert code == 0 and saved.history() == [action]
 
@@ -76,22 +60,20 @@ def test_create_view_act_export(store_url, capsys) -> None:
         (["--teams", "Red,Blue", "--store", "mysql://x"], "unknown store URL"),
     ],
 )
-def test_bad_create_arguments_are_one_line(tmp_path, capsys, args, words) -> None:
+def test_bad_create_arguments_are_one_line(tmp_path, cli, args, words) -> None:
     store = ["--store", "sqlite:///" + str(tmp_path / "r.sqlite")]
-    assert words in refused(capsys, "room", "create", *store, *args)
+    assert words in refused(cli, "room", "create", *store, *args)
 
 
-def test_streetcar_room_from_the_command_line(tmp_path, capsys) -> None:
+def test_streetcar_room_from_the_command_line(tmp_path, cli) -> None:
     store = ("--store", "sqlite:///" + str(tmp_path / "r.sqlite"))
-    _, out, _ = run(capsys, "room", "create", "--teams", "A,B", "--game", "streetcar", *store)
+    _, out, _ = cli("room", "create", "--teams", "A,B", "--game", "streetcar", *store)
     room = json.loads(out)
-    code, out, _ = run(
-        capsys, "room", "view", room["room"], "--token", room["teams"]["A"]["token"], *store
-    )
+    code, out, _ = cli("room", "view", room["room"], "--token", room["teams"]["A"]["token"], *store)
     moves = json.loads(out)["moves"]
     action = {"lines": moves["line_choices"][0], "remove": None}
     args = ("room", "act", room["room"], "--token", room["teams"]["A"]["token"], *store)
-    code, out, _ = run(capsys, *args, "--action", json.dumps(action))
+    code, out, _ = cli(*args, "--action", json.dumps(action))
     assert code == 0 and json.loads(out)["view"]["to_move"] == "B"
 
 

@@ -10,9 +10,9 @@ import pytest
 from housing_lab.streetcar import read_record
 
 
-def test_simulate_writes_one_record_per_game_and_a_summary(run_cli, tmp_path: Path) -> None:
+def test_simulate_writes_one_record_per_game_and_a_summary(cli, tmp_path: Path) -> None:
     out = tmp_path / "games"
-    code, stdout, stderr = run_cli(
+    code, stdout, stderr = cli(
         "streetcar",
         "simulate",
         "--games",
@@ -37,9 +37,9 @@ def test_simulate_writes_one_record_per_game_and_a_summary(run_cli, tmp_path: Pa
         assert read_record(path).is_over()
 
 
-def test_simulate_is_reproducible(run_cli, tmp_path: Path) -> None:
+def test_simulate_is_reproducible(cli, tmp_path: Path) -> None:
     for name in ("a", "b"):
-        run_cli(
+        cli(
             "streetcar",
             "simulate",
             "--games",
@@ -55,8 +55,8 @@ def test_simulate_is_reproducible(run_cli, tmp_path: Path) -> None:
         assert (tmp_path / "a" / game).read_text() == (tmp_path / "b" / game).read_text()
 
 
-def test_simulate_options_reach_the_records(run_cli, tmp_path: Path) -> None:
-    code, _, _ = run_cli(
+def test_simulate_options_reach_the_records(cli, tmp_path: Path) -> None:
+    code, _, _ = cli(
         "streetcar",
         "simulate",
         "--bots",
@@ -72,36 +72,36 @@ def test_simulate_options_reach_the_records(run_cli, tmp_path: Path) -> None:
     assert code == 0 and record["penalty"] == 5 and record["goals"] == ["parks", "cycling"]
 
 
-def test_simulate_refuses_unknown_bots_with_one_line(run_cli, tmp_path: Path) -> None:
-    code, stdout, stderr = run_cli(
+def test_simulate_refuses_unknown_bots_with_one_line(cli, tmp_path: Path) -> None:
+    code, stdout, stderr = cli(
         "streetcar", "simulate", "--bots", "greedy,clever", "--out", str(tmp_path / "x")
     )
     assert (code, stdout) == (2, "")
     assert stderr.strip().count("\n") == 0 and "unknown bot 'clever'" in stderr
     assert not (tmp_path / "x").exists()
-    code, _, stderr = run_cli("streetcar", "simulate", "--games", "0", "--out", str(tmp_path))
+    code, _, stderr = cli("streetcar", "simulate", "--games", "0", "--out", str(tmp_path))
     assert code == 2 and "at least 1" in stderr
-    code, _, stderr = run_cli("streetcar", "simulate", "--bots", "greedy", "--out", str(tmp_path))
+    code, _, stderr = cli("streetcar", "simulate", "--bots", "greedy", "--out", str(tmp_path))
     assert code == 2 and "needs 2 bots" in stderr
-    code, _, stderr = run_cli("streetcar", "simulate", "--goals", "zoo", "--out", str(tmp_path))
+    code, _, stderr = cli("streetcar", "simulate", "--goals", "zoo", "--out", str(tmp_path))
     assert code == 2 and "unknown development goal 'zoo'" in stderr
 
 
-def test_replay_prints_the_final_block(run_cli, tmp_path: Path) -> None:
-    run_cli("streetcar", "simulate", "--seed", "4", "--out", str(tmp_path))
+def test_replay_prints_the_final_block(cli, tmp_path: Path) -> None:
+    cli("streetcar", "simulate", "--seed", "4", "--out", str(tmp_path))
     path = tmp_path / "game-0001.json"
-    code, stdout, stderr = run_cli("streetcar", "replay", str(path))
+    code, stdout, stderr = cli("streetcar", "replay", str(path))
     assert (code, stderr) == (0, "")
     assert json.loads(stdout) == json.loads(path.read_text())["final"]
 
 
-def test_replay_of_an_illegal_record_exits_2_naming_the_turn(run_cli, tmp_path: Path) -> None:
-    run_cli("streetcar", "simulate", "--seed", "4", "--out", str(tmp_path))
+def test_replay_of_an_illegal_record_exits_2_naming_the_turn(cli, tmp_path: Path) -> None:
+    cli("streetcar", "simulate", "--seed", "4", "--out", str(tmp_path))
     path = tmp_path / "game-0001.json"
     record = json.loads(path.read_text())
     record["turns"][5]["lines"] = record["turns"][2]["lines"]
     path.write_text(json.dumps(record))
-    code, stdout, stderr = run_cli("streetcar", "replay", str(path))
+    code, stdout, stderr = cli("streetcar", "replay", str(path))
     assert (code, stdout) == (2, "")
     lines = stderr.splitlines()
     assert len(lines) == 1
@@ -109,17 +109,17 @@ def test_replay_of_an_illegal_record_exits_2_naming_the_turn(run_cli, tmp_path: 
     assert "already drawn" in lines[0]
 
 
-def test_replay_of_missing_or_broken_files(run_cli, tmp_path: Path) -> None:
-    code, stdout, stderr = run_cli("streetcar", "replay", str(tmp_path / "none.json"))
+def test_replay_of_missing_or_broken_files(cli, tmp_path: Path) -> None:
+    code, stdout, stderr = cli("streetcar", "replay", str(tmp_path / "none.json"))
     assert (code, stdout) == (2, "") and len(stderr.splitlines()) == 1
     broken = tmp_path / "broken.json"
     broken.write_text("not json")
-    code, stdout, stderr = run_cli("streetcar", "replay", str(broken))
+    code, stdout, stderr = cli("streetcar", "replay", str(broken))
     assert (code, stdout) == (2, "") and "malformed JSON" in stderr and "broken.json" in stderr
 
 
-def test_simulate_mcts_reports_seconds_per_move_per_bot(run_cli, tmp_path: Path) -> None:
-    code, stdout, stderr = run_cli(
+def test_simulate_mcts_reports_seconds_per_move_per_bot(cli, tmp_path: Path) -> None:
+    code, stdout, stderr = cli(
         "streetcar",
         "simulate",
         "--bots",
@@ -140,15 +140,15 @@ def test_simulate_mcts_reports_seconds_per_move_per_bot(run_cli, tmp_path: Path)
 
 
 @pytest.mark.slow
-def test_simulate_mcts_is_reproducible_with_an_iteration_budget(run_cli, tmp_path: Path) -> None:
+def test_simulate_mcts_is_reproducible_with_an_iteration_budget(cli, tmp_path: Path) -> None:
     for name in ("a", "b"):
         args = ["--bots", "random,mcts", "--iterations", "2", "--seed", "8"]
-        run_cli("streetcar", "simulate", *args, "--out", str(tmp_path / name))
+        cli("streetcar", "simulate", *args, "--out", str(tmp_path / name))
     game = "game-0001.json"
     assert (tmp_path / "a" / game).read_text() == (tmp_path / "b" / game).read_text()
 
 
-def test_simulate_refuses_bad_search_budgets(run_cli, tmp_path: Path) -> None:
+def test_simulate_refuses_bad_search_budgets(cli, tmp_path: Path) -> None:
     out = str(tmp_path / "x")
     cases = [
         (["--bots", "greedy,random", "--iterations", "5"], "is a search bot's budget (mcts)"),
@@ -158,7 +158,7 @@ def test_simulate_refuses_bad_search_budgets(run_cli, tmp_path: Path) -> None:
         (["--bots", "mcts,random", "--seconds", "1", "--iterations", "3"], "not allowed with"),
     ]
     for args, message in cases:
-        code, stdout, stderr = run_cli("streetcar", "simulate", *args, "--out", out)
+        code, stdout, stderr = cli("streetcar", "simulate", *args, "--out", out)
         assert (code, stdout) == (2, ""), args
         assert len(stderr.splitlines()) == 1 and message in stderr, stderr
     assert not (tmp_path / "x").exists()

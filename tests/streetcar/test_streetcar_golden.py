@@ -116,8 +116,8 @@ def test_red_reply_to_a_central_opening() -> None:
     assert brute_pairs(edges, vertices, blocked=purple) == 315
 
 
-def test_perft_command_prints_the_golden_counts(run_cli) -> None:
-    code, out, err = run_cli("streetcar", "perft")
+def test_perft_command_prints_the_golden_counts(cli) -> None:
+    code, out, err = cli("streetcar", "perft")
     assert (code, err) == (0, "")
     assert out.strip() == (
         '{"hexes": 52, "edges": 181, "intersections": 130, "first_turn_line_moves": 334}'

@@ -38,6 +38,7 @@ from housing_lab.north_berkeley.batch.boards import Array, Boards
 from housing_lab.north_berkeley.batch.result import BatchResult
 from housing_lab.north_berkeley.card_rules import CARD_IDS
 from housing_lab.north_berkeley.engine.tile_facts import TILE_COUNTS, square_tags, tile_counts
+from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.layout import Layout, default_layout
 from housing_lab.north_berkeley.policies import (
     ADU,
@@ -149,7 +150,17 @@ class BatchEvaluator:
 
     # --- encoding ----------------------------------------------------------------------------
     def encode(self, scenarios: Sequence[Scenario]) -> Boards:
-        """Scenarios (validated by the scalar engine) as arrays."""
+        """Scenarios (validated by the scalar engine) as arrays.
+
+        The arrays score the rulebook's assumptions only (so far): a scenario with other
+        model switches is refused in one line rather than scored under the wrong model."""
+        for scenario in scenarios:
+            if not scenario.assumptions.is_rulebook:
+                raise ScenarioFormatError(
+                    f"the batch evaluator scores the rulebook's assumptions only; this board "
+                    f"has {scenario.assumptions.describe()[len('Not the rulebook: ') :]} "
+                    f"(score it with score_scenario)"
+                )
         code = {tile: t for t, tile in enumerate(self.tile_ids)}
         tiles = np.array(
             [

@@ -36,6 +36,7 @@ from housing_lab.north_berkeley.policies import (
     ADU,
     MATCHING_FUNDS,
     MATCHING_FUNDS_LOW_HOMES,
+    RESIDENTS_PER_INCOME,
     VACANCY_CONTROL,
 )
 from housing_lab.north_berkeley.scenario import tile_allowed
@@ -144,6 +145,8 @@ def _mover(
             "housed_low": housed[LOW],
             "housed_middle": housed[MIDDLE],
             "housed_high": housed[HIGH],
+            "unhoused_middle": RESIDENTS_PER_INCOME - housed[MIDDLE],
+            "unhoused_low": RESIDENTS_PER_INCOME - housed[LOW],
             "apartments_middle_or_high": counts.apartments_middle_or_high(np.int64(placement[2])),
             "houses_all_high": counts.houses_all_high(
                 np.int64(placement[0]), np.int64(placement[1])

@@ -82,6 +82,7 @@ from housing_lab.widgets.lab.coach import CoachPanel
 from housing_lab.widgets.lab.compare import ComparePanel
 from housing_lab.widgets.lab.policies import PolicyPanel
 from housing_lab.widgets.lab.scoreboard import Scoreboard
+from housing_lab.widgets.lab.spoken import screen_summary
 from housing_lab.widgets.lab.toolbar import LabToolbar
 
 SCENARIO = "a scenario"
@@ -500,8 +501,16 @@ class NorthBerkeleyLab(ipywidgets.VBox):
             self._show_palette()
             if done is not None:
                 self.board.say(done)
+                self.board.announce(self.last_change)  # the whole sentence, read out
             if select is not None:
                 self.board.selected = select
+            self.board.screen_summary = screen_summary(
+                result,
+                self._scenario.tiles,
+                self._names,
+                sorted(self._scenario.policies),
+                self.last_change,
+            )
         self.policy_panel.show(self._scenario.policies)
         self.homes_chart.update(result)
         self.scoreboard.update(score_as_is(self._scenario), self._result.cards)

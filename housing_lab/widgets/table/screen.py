@@ -155,6 +155,11 @@ class TableScreen:
             self.playback.show(self.board, stage, result)
             self.board.allowed = views.allowed_tiles(game)
             self.board.refused = views.refusal_reasons(game, display_names(game.catalogue))
+            building = game.phase_squares() if stage in ("phase1", "phase2") else None
+            # the other phase's squares: shown, marked and refused without a click (issue 27)
+            self.board.locked = (
+                [s for s in self.board.site["squares"] if s not in building] if building else []
+            )
         view = table_view(
             stage,
             game,

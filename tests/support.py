@@ -1,0 +1,46 @@
+"""Helpers shared by test folders that are not fixtures (fixtures live in conftest.py)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import pathlib
+import sys
+from typing import Protocol
+
+
+class Cli(Protocol):
+    def __call__(
+        self, *args: str, stdin: str | bytes | None = None, cwd: str | pathlib.Path | None = None
+    ) -> tuple[int, str, str]: ...
+
+
+def run_cli(
+    *args: str, stdin: str | bytes | None = None, cwd: str | pathlib.Path | None = None
+) -> tuple[int, str, str]:
+    """`housing-lab ARGS` in-process: (exit code, stdout, stderr).
+
+    `stdin` (text or bytes) is what the command reads from standard input, behind a byte
+    buffer as a real stdin is; None leaves pytest's own. `cwd` is where relative paths land.
+    argparse's refusals (SystemExit) come back as their exit code, a message exit as 2.
+    """
+    from housing_lab.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    saved, folder = sys.stdin, os.getcwd()
+    if stdin is not None:
+        raw = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
+        sys.stdin = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8")
+    if cwd is not None:
+        os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(list(args))
+            except SystemExit as stop:
+                code = 2 if isinstance(stop.code, str) else int(stop.code or 0)
+    finally:
+        sys.stdin = saved
+        os.chdir(folder)
+    return code, out.getvalue(), err.getvalue()
