@@ -84,15 +84,10 @@ def test_no_server_creates_the_room_and_a_private_links_file(cli, tmp_path):
     store = "sqlite:///" + str(tmp_path / "rooms.sqlite")
     links = tmp_path / "links"
     argv = ["--teams", "Red,Blue", "--store", store, "--links-dir", str(links), "--seed", "2"]
-<<<<<<< HEAD
-    code, out, err = run(capsys, *argv, "--port", "9200", "--no-server")
+    code, out, err = cli("classroom", *argv, "--port", "9200", "--no-server")
     assert (
         code == 0 and err.startswith("These links name 127.0.0.1: phones") and err.count("\n") == 1
     )
-=======
-    code, out, err = cli("classroom", *argv, "--port", "9200", "--no-server")
-    assert code == 0 and err == ""
->>>>>>> main
     lines = out.splitlines()
     room = lines[0].split()[1]
     assert lines[1].startswith("Teacher (projector): http://127.0.0.1:9200/room/?room=" + room)
@@ -132,31 +127,22 @@ def test_resume_needs_the_links_file_and_the_same_store(cli, tmp_path):
     assert code == 2 and err.count("\n") == 1 and room in err
 
 
-<<<<<<< HEAD
-def test_page_url_links_carry_the_key_in_the_fragment(capsys, tmp_path):
-=======
-def test_page_url_links_carry_the_token_as_key(cli, tmp_path):
->>>>>>> main
+def test_page_url_links_carry_the_key_in_the_fragment(cli, tmp_path):
     store = "sqlite:///" + str(tmp_path / "rooms.sqlite")
     page = "https://hub.example.org/user/ms-lee/housing-lab/room"
     argv = ["--teams", "Red,Blue", "--store", store, "--links-dir", str(tmp_path)]
-<<<<<<< HEAD
-    code, out, err = run(capsys, *argv, "--page-url", page)
+    code, out, err = cli("classroom", *argv, "--page-url", page)
     assert code == 0 and err == ""  # no loopback warning for a hub's links
-=======
-    code, out, _ = cli("classroom", *argv, "--page-url", page)
-    assert code == 0
->>>>>>> main
     for line in out.splitlines()[1:]:
         before, key = line.rsplit(" ", 1)[-1].split("#key=")
         assert before.startswith(f"{page}?room=") and "key" not in before and len(key) >= 40
 
 
-def test_hub_and_json_print_one_object_of_hub_links(capsys, tmp_path):
+def test_hub_and_json_print_one_object_of_hub_links(cli, tmp_path):
     store = "sqlite:///" + str(tmp_path / "rooms.sqlite")
     argv = ["--teams", "Red,Blue", "--store", store, "--links-dir", str(tmp_path)]
-    code, out, err = run(
-        capsys, *argv, "--hub", "https://hub.example.org/", "--no-server", "--json"
+    code, out, err = cli(
+        "classroom", *argv, "--hub", "https://hub.example.org/", "--no-server", "--json"
     )
     assert code == 0 and err == ""
     printed = json.loads(out)
@@ -171,7 +157,7 @@ def test_hub_and_json_print_one_object_of_hub_links(capsys, tmp_path):
     with open_store(store) as opened:
         red = printed["teams"]["Red"].split("#key=")[1]
         assert opened.role(printed["room"], red).team == "Red"
-    code, _, err = run(capsys, *argv, "--hub", "hub.example.org", "--no-server")
+    code, _, err = cli("classroom", *argv, "--hub", "hub.example.org", "--no-server")
     assert code == 2 and "'hub.example.org'" in err and err.count("\n") == 1
 
 
