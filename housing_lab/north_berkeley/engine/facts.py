@@ -12,14 +12,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from housing_lab.north_berkeley.card_rules import fact_value
+from housing_lab.north_berkeley.engine.legal import housing_halved, tile_cost
 from housing_lab.north_berkeley.engine.tile_facts import TILE_COUNTS, square_tags, tile_counts
-from housing_lab.north_berkeley.policies import (
-    INCOMES,
-    MATCHING_FUNDS,
-    MATCHING_FUNDS_LOW_HOMES,
-    VACANCY_CONTROL,
-)
-from housing_lab.north_berkeley.scenario import Scenario, tiles_cost
+from housing_lab.north_berkeley.policies import INCOMES, VACANCY_CONTROL
+from housing_lab.north_berkeley.scenario import Scenario
 
 
 def board_counts(scenario: Scenario) -> dict[str, int]:
@@ -40,8 +36,11 @@ def new_home_counts(counts: Mapping[str, int]) -> dict[str, int]:
 
 def spending(scenario: Scenario, new_low: int) -> Fraction:
     """Sum of tile costs; with matching funds and >= 7 low homes, housing tiles cost half."""
-    halve = MATCHING_FUNDS in scenario.policies and new_low >= MATCHING_FUNDS_LOW_HOMES
-    return tiles_cost(scenario, halve)
+    halved = housing_halved(scenario.policies, new_low)
+    total = Fraction(0)
+    for tile_id in scenario.tiles.values():
+        total += tile_cost(scenario.catalogue[tile_id], halved)
+    return total
 
 
 @dataclass(frozen=True)
