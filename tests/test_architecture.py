@@ -80,3 +80,16 @@ def test_the_test_can_see_a_wrong_import() -> None:
     )
     assert under("housing_lab.widgets.lab.board", "housing_lab.widgets")
     assert not under("housing_lab.widgetsx", "housing_lab.widgets")
+
+
+def test_no_module_imports_another_modules_private_names() -> None:
+    wrong = []
+    for module, path in MODULES.items():
+        for node in import_nodes(ast.parse(path.read_text(encoding="utf-8")), typing_too=True):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("housing_lab"):
+                wrong += [
+                    f"{module}: from {node.module} import {alias.name}"
+                    for alias in node.names
+                    if alias.name.startswith("_") and not alias.name.startswith("__")
+                ]
+    assert not wrong, wrong

@@ -22,7 +22,7 @@ import webbrowser
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from housing_lab.commands.lessons import _require, _run
+from housing_lab.commands.lessons import require_installed, run_server
 from housing_lab.errors import HousingLabError
 from housing_lab.rooms import default_store_url, open_store, parse_store_url
 from housing_lab.rooms.links import (
@@ -160,7 +160,7 @@ def run_classroom(args: argparse.Namespace) -> int:
             print(warning, file=sys.stderr)
     if args.no_server or page_url:
         return 0
-    _require("voila")
+    require_installed("voila")
     print("Ctrl-C stops the server; the room stays in the store (--resume CODE).", flush=True)
     env = {**os.environ, STORE_ENV: store_url}
     if args.links_dir:
@@ -169,7 +169,7 @@ def run_classroom(args: argparse.Namespace) -> int:
         threading.Thread(
             target=_open_when_ready, args=(args.port, links["teacher"]), daemon=True
         ).start()
-    return _run(command, False, env)
+    return run_server(command, False, env)
 
 
 def _resumed(code: str, store_url: str, links_dir: str | None) -> dict[str, Any]:

@@ -10,7 +10,8 @@ CELLS = [
 2. run a notebook cell and use a widget (click, choose, toggle);
 3. find the rules when you are unsure.
 
-*Time: about 15 minutes. Run each cell with **Shift + Enter**, from top to bottom.*
+*Time: about 15 minutes. In JupyterLab, run each cell with **Shift + Enter**, from top to
+bottom; opened as an app (no code on the page), it has already run: start with the widgets.*
 """,
     ),
     (
