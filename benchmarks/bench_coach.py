@@ -27,8 +27,8 @@ from collections import Counter
 
 from housing_lab.north_berkeley.batch.evaluator import ALL_POLICY_SETS, default_evaluator
 from housing_lab.north_berkeley.batch.sweep import random_boards
-from housing_lab.north_berkeley.coach.exact import coach
-from housing_lab.north_berkeley.coach.search import Question, clear_cache, search, searched
+from housing_lab.north_berkeley.coaching.exact import coach
+from housing_lab.north_berkeley.coaching.search import Question, clear_cache, search, searched
 from housing_lab.north_berkeley.constituents import CARD_IDS
 from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.policies import INCOMES

@@ -113,3 +113,18 @@ def test_lessons_import_only_the_packages_top_level_names(path) -> None:
 def test_the_lesson_check_can_see_a_submodule_import() -> None:
     assert SUBMODULE_IMPORT.findall("from housing_lab.widgets.lessons.quiz import reveal")
     assert not SUBMODULE_IMPORT.findall("from housing_lab.widgets import reveal")
+
+
+def test_no_exported_name_is_shadowed_by_a_subpackage() -> None:
+    """`from housing_lab.north_berkeley import coach` must give the function even after every
+    submodule has been imported (a subpackage of the same name would win otherwise)."""
+    import importlib
+    import types
+
+    for name in MODULES:
+        if under(name, "housing_lab.north_berkeley") or under(name, "housing_lab.streetcar"):
+            importlib.import_module(name)
+    for package in ("housing_lab.north_berkeley", "housing_lab.streetcar"):
+        facade = importlib.import_module(package)
+        shadowed = [n for n in facade.__all__ if isinstance(getattr(facade, n), types.ModuleType)]
+        assert not shadowed, (package, shadowed)

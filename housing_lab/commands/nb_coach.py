@@ -54,7 +54,10 @@ def register_coach(commands: argparse._SubParsersAction) -> None:
 
 
 def run_coach(args: argparse.Namespace) -> int:
-    from housing_lab.north_berkeley.coach.exact import check_goal, coach  # heavy: only when asked
+    from housing_lab.north_berkeley.coaching.exact import (  # heavy: only when asked
+        check_goal,
+        coach,
+    )
 
     card, goal = check_card(args.card), check_goal(args.goal)  # before reading the file
     layout = load_layout(args.layout)

@@ -72,10 +72,10 @@ _LAZY = {
     "sweep": "housing_lab.north_berkeley.batch.sweep",
     "solve": "housing_lab.north_berkeley.solver.exact",
     "pareto_frontier": "housing_lab.north_berkeley.solver.exact",
-    "coach": "housing_lab.north_berkeley.coach.exact",
-    "apply_changes": "housing_lab.north_berkeley.coach.exact",
-    "coach_sentence": "housing_lab.north_berkeley.coach.words",
-    "changes_words": "housing_lab.north_berkeley.coach.words",
+    "coach": "housing_lab.north_berkeley.coaching.exact",
+    "apply_changes": "housing_lab.north_berkeley.coaching.exact",
+    "coach_sentence": "housing_lab.north_berkeley.coaching.words",
+    "changes_words": "housing_lab.north_berkeley.coaching.words",
 }
 
 

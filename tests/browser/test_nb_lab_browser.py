@@ -12,8 +12,8 @@ import pathlib
 import pytest
 
 from housing_lab.north_berkeley import scenario_from_dict
-from housing_lab.north_berkeley.coach.exact import coach
-from housing_lab.north_berkeley.coach.words import coach_sentence
+from housing_lab.north_berkeley.coaching.exact import coach
+from housing_lab.north_berkeley.coaching.words import coach_sentence
 from housing_lab.north_berkeley.constituents import CARD_IDS, cards
 from housing_lab.widgets.lab.changes import machine_ids
 

@@ -25,14 +25,14 @@ from housing_lab.north_berkeley.batch.evaluator import (
 )
 from housing_lab.north_berkeley.batch.sweep import random_boards
 from housing_lab.north_berkeley.card_rules import CARD_IDS
-from housing_lab.north_berkeley.coach import search as coach_search
-from housing_lab.north_berkeley.coach.exact import (
+from housing_lab.north_berkeley.coaching import search as coach_search
+from housing_lab.north_berkeley.coaching.exact import (
     Change,
     apply_changes,
     best_change_for_hand,
     coach,
 )
-from housing_lab.north_berkeley.coach.words import changes_words, coach_sentence, hand_sentence
+from housing_lab.north_berkeley.coaching.words import changes_words, coach_sentence, hand_sentence
 from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.errors import ScenarioFormatError, UnknownIdError
 from housing_lab.north_berkeley.layout import default_layout, layout_from_dict

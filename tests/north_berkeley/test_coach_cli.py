@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from housing_lab.north_berkeley.coach.exact import coach
+from housing_lab.north_berkeley.coaching.exact import coach
 from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.layout import default_layout
 from housing_lab.north_berkeley.scenario import scenario_from_dict

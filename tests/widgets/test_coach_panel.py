@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from housing_lab.errors import HousingLabError
-from housing_lab.north_berkeley.coach.exact import apply_changes, coach
-from housing_lab.north_berkeley.coach.words import coach_sentence
+from housing_lab.north_berkeley.coaching.exact import apply_changes, coach
+from housing_lab.north_berkeley.coaching.words import coach_sentence
 from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.scenario import make_scenario
 from housing_lab.widgets.lab.coach_panel import CoachPanel

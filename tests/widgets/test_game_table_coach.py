@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from housing_lab.errors import HousingLabError
-from housing_lab.north_berkeley.coach.exact import best_change_for_hand, coach
-from housing_lab.north_berkeley.coach.words import coach_sentence, hand_sentence
+from housing_lab.north_berkeley.coaching.exact import best_change_for_hand, coach
+from housing_lab.north_berkeley.coaching.words import coach_sentence, hand_sentence
 from housing_lab.north_berkeley.errors import IllegalActionError, ScenarioFormatError
 from housing_lab.rooms import open_store
 from housing_lab.widgets import GameTable

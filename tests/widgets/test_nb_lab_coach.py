@@ -7,13 +7,13 @@ import pytest
 
 from housing_lab.errors import HousingLabError
 from housing_lab.north_berkeley import make_scenario, score_scenario
-from housing_lab.north_berkeley.coach.exact import (
+from housing_lab.north_berkeley.coaching.exact import (
     CoachAnswer,
     HandAdvice,
     best_change_for_hand,
     coach,
 )
-from housing_lab.north_berkeley.coach.words import coach_sentence, hand_sentence
+from housing_lab.north_berkeley.coaching.words import coach_sentence, hand_sentence
 from housing_lab.north_berkeley.constituents import CARD_IDS
 from housing_lab.north_berkeley.layout import default_layout, layout_from_dict
 from housing_lab.north_berkeley.policies import POLICIES

@@ -1,6 +1,6 @@
 """Ask the coach: pick a card and a goal, read the fewest changes that reach it, apply them.
 
-The exact coach (`north_berkeley.coach`) does the work and `coach_words` says its answer with
+The exact coach (`north_berkeley.coaching`) does the work and `coach_words` says its answer with
 names as printed; this panel only asks, shows, and swaps the scenario when the student presses
 **Apply** (undoable). It stands alone (a board view of its own, no lab), so a lesson can put it
 under any board: `CoachPanel(scenario, "urbanists")`.
@@ -15,8 +15,8 @@ from typing import Any
 import ipywidgets
 
 from housing_lab.errors import HousingLabError, shown
-from housing_lab.north_berkeley.coach.exact import GOALS, CoachAnswer, coach
-from housing_lab.north_berkeley.coach.words import coach_sentence, subject
+from housing_lab.north_berkeley.coaching.exact import GOALS, CoachAnswer, coach
+from housing_lab.north_berkeley.coaching.words import coach_sentence, subject
 from housing_lab.north_berkeley.constituents import CARD_IDS, cards, check_card
 from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.scenario import Scenario, scenario_from_dict

@@ -29,15 +29,15 @@ import ipywidgets
 
 from housing_lab.errors import HousingLabError, shown
 from housing_lab.jsonio import read_bytes
-from housing_lab.north_berkeley.coach.exact import (
+from housing_lab.north_berkeley.coaching.exact import (
     CoachAnswer,
     HandAdvice,
     apply_changes,
     best_change_for_hand,
     check_goal,
 )
-from housing_lab.north_berkeley.coach.exact import coach as coach_for
-from housing_lab.north_berkeley.coach.words import (
+from housing_lab.north_berkeley.coaching.exact import coach as coach_for
+from housing_lab.north_berkeley.coaching.words import (
     changes_words,
     coach_sentence,
     hand_sentence,

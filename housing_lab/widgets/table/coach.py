@@ -1,6 +1,6 @@
 """The game table's coach: "How could the Urbanists win? Put a Park on C1 (1 change)".
 
-The answer is the exact coach's (`north_berkeley.coach`) on the board as it stands; the words
+The answer is the exact coach's (`north_berkeley.coaching`) on the board as it stands; the words
 are `coach_words`'. What the table adds is the game around it: whose cards may be coached
 (a hidden hand only once revealed) and which suggestions the table may play now. A suggestion
 is played only as engine actions (`place`/`clear` on the squares of the current phase), tried
@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from housing_lab.errors import HousingLabError, shown
-from housing_lab.north_berkeley.coach.exact import GOALS, Change, coach
-from housing_lab.north_berkeley.coach.exact import best_change_for_hand as hand_coach
-from housing_lab.north_berkeley.coach.words import coach_sentence, hand_sentence
+from housing_lab.north_berkeley.coaching.exact import GOALS, Change, coach
+from housing_lab.north_berkeley.coaching.exact import best_change_for_hand as hand_coach
+from housing_lab.north_berkeley.coaching.words import coach_sentence, hand_sentence
 from housing_lab.north_berkeley.constituents import cards
 from housing_lab.north_berkeley.errors import IllegalActionError, ScenarioFormatError
 from housing_lab.north_berkeley.play.game import Game

@@ -45,7 +45,7 @@ from housing_lab.north_berkeley.batch.evaluator import (
     policy_mask,
 )
 from housing_lab.north_berkeley.card_rules import CARD_IDS
-from housing_lab.north_berkeley.coach.candidates import (
+from housing_lab.north_berkeley.coaching.candidates import (
     ChangeSets,
     change_sets,
     evaluate,

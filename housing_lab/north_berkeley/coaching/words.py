@@ -18,7 +18,7 @@ from housing_lab.north_berkeley.names import card_name, policy_name, tile_name
 from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
 
 if TYPE_CHECKING:
-    from housing_lab.north_berkeley.coach.answers import Change, CoachAnswer, HandAdvice
+    from housing_lab.north_berkeley.coaching.answers import Change, CoachAnswer, HandAdvice
 
 # Cards named after a slogan or a people read without "the" ("How could Save Our Parking win?");
 # the others are groups ("How could the Urbanists win?").

@@ -31,9 +31,9 @@ from housing_lab.north_berkeley.batch.evaluator import (
     policies_of,
 )
 from housing_lab.north_berkeley.card_rules import CARD_IDS
-from housing_lab.north_berkeley.coach.answers import Change, CoachAnswer, HandAdvice
-from housing_lab.north_berkeley.coach.candidates import first_in_order
-from housing_lab.north_berkeley.coach.search import (
+from housing_lab.north_berkeley.coaching.answers import Change, CoachAnswer, HandAdvice
+from housing_lab.north_berkeley.coaching.candidates import first_in_order
+from housing_lab.north_berkeley.coaching.search import (
     ENUMERATED,
     GOALS,
     Found,
@@ -42,7 +42,7 @@ from housing_lab.north_berkeley.coach.search import (
     scored_change_sets,
     search,
 )
-from housing_lab.north_berkeley.coach.words import no_better_change, unreachable_reason
+from housing_lab.north_berkeley.coaching.words import no_better_change, unreachable_reason
 from housing_lab.north_berkeley.constituents import check_card
 from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.errors import ScenarioFormatError
