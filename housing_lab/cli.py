@@ -57,6 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if sys.stdout is None:  # started with stdout closed (`>&-`): nowhere to write a result
+        _say("cannot write the output: standard output is closed")
+        return EXIT_USAGE
     try:
         code = int(args.func(args) or 0)
         sys.stdout.flush()  # a full disk or closed pipe is reported here, not at exit

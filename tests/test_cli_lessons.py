@@ -45,6 +45,7 @@ def test_the_working_copy_never_overwrites_a_students_work(tmp_path) -> None:
     again = copy_lessons(ROOT / "lessons", work)
     assert [p.name for p in again] == ["02_build_the_neighbourhood.ipynb"]
     assert (work / "01_start_here.ipynb").read_text(encoding="utf-8") == "my work"
+    assert (work / "docs" / "sources.md").is_file()  # the lessons link to ../docs/sources.md
     original = (ROOT / "lessons" / "01_start_here.ipynb").read_bytes()
     assert original != b"my work"
 
@@ -67,7 +68,8 @@ def test_a_missing_lessons_folder_is_named(capsys) -> None:
 def test_app_finds_a_lesson_by_number_or_name(capsys, lesson: str) -> None:
     assert main(["app", lesson, "--dry-run", "--lessons", str(ROOT / "lessons")]) == 0
     command = capsys.readouterr().out
-    assert "-m voila" in command and command.strip().endswith("03_policies.ipynb")
+    assert "-m housing_lab.apps.server" in command
+    assert f"{ROOT / 'lessons'} --HousingLabVoila.start_page=03_policies.ipynb" in command
 
 
 def test_unknown_lesson_is_one_line_exit_2(capsys) -> None:
@@ -158,7 +160,9 @@ def test_stopping_the_wrapper_stops_jupyterlab_and_its_kernels(tmp_path, stop_si
 @pytest.mark.parametrize("app", ["lab", "streetcar", "table"])
 def test_app_opens_the_no_code_apps(capsys, app: str) -> None:
     assert main(["app", app, "--dry-run"]) == 0
-    notebook = pathlib.Path(capsys.readouterr().out.split()[-1])
+    words = capsys.readouterr().out.split()
+    start = next(w for w in words if w.startswith("--HousingLabVoila.start_page="))
+    notebook = pathlib.Path(words[words.index(start) - 1]) / start.split("=", 1)[1]
     assert notebook.name == f"{app}.ipynb" and notebook.is_file()
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
     assert cells[0]["cell_type"] == "markdown" and "How to play" in "".join(cells[0]["source"])

@@ -115,7 +115,7 @@ def test_the_checker_finds_a_cycle() -> None:
 def test_the_graph_sees_the_package() -> None:
     graph = import_graph()
     assert "housing_lab.widgets.streetcar.lab" in graph
-    assert "housing_lab.widgets.streetcar.turns" in graph["housing_lab.widgets.streetcar.lab"]
+    assert "housing_lab.widgets.streetcar.board" in graph["housing_lab.widgets.streetcar.lab"]
     tree = ast.parse("if TYPE_CHECKING:\n    import a\nimport b\n")
     assert len(import_nodes(tree, typing_too=False)) == 1
     assert len(import_nodes(tree, typing_too=True)) == 2

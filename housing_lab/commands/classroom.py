@@ -29,6 +29,7 @@ from housing_lab.rooms.links import (
     PAGE_PATH,
     lan_host,
     load_links,
+    loopback_warning,
     page_base,
     room_links,
     save_links,
@@ -41,6 +42,7 @@ STORE_ENV = "HOUSING_LAB_ROOMS"  # the page's kernels read the store URL from he
 LINKS_ENV = "HOUSING_LAB_ROOM_LINKS"  # and the links folder (teacher page QR codes)
 ANY_ADDRESS = ("0.0.0.0", "::", "")
 BROWSER_WAIT_SECONDS = 30
+ROOM_ROUTE = "housing-lab/room"  # the server extension's page (housing_lab/server)
 
 
 def register(groups: argparse._SubParsersAction) -> None:
@@ -63,8 +65,19 @@ def register(groups: argparse._SubParsersAction) -> None:
     )
     room.add_argument(
         "--page-url",
-        help="links point here instead (a Voila page another server runs, e.g. on JupyterHub: "
-        ".../voila/render/.../room.ipynb); the token goes in key=",
+        help="links point here instead: the room page another Jupyter server serves "
+        "({base_url}housing-lab/room, e.g. https://HUB/hub/user-redirect/housing-lab/room)",
+    )
+    room.add_argument(
+        "--hub",
+        metavar="URL",
+        help="a JupyterHub's address (https://hub.school.org): links go through its "
+        "user-redirect to each user's own server's room page",
+    )
+    room.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object {room, teacher, teams} instead of the text lines",
     )
     room.add_argument(
         "--no-server", action="store_true", help="create the room and print its links only"
@@ -92,6 +105,15 @@ def voila_command(host: str, port: int) -> list[str]:
     ]
 
 
+def hub_page_url(hub: str) -> str:
+    """The room page through a hub's user-redirect: every user lands on their own server."""
+    if not hub.startswith(("http://", "https://")):
+        raise HousingLabError(
+            f"--hub takes the hub's address like https://hub.school.org, got {hub!r}"
+        )
+    return hub.rstrip("/") + "/hub/user-redirect/" + ROOM_ROUTE
+
+
 def link_host(host: str) -> str:
     """The address the links name: the LAN address when serving on every interface."""
     return lan_host() if host in ANY_ADDRESS else host
@@ -100,7 +122,10 @@ def link_host(host: str) -> str:
 def run_classroom(args: argparse.Namespace) -> int:
     store_url = args.store or default_store_url()
     parse_store_url(store_url)
-    base = args.page_url or page_base(link_host(args.host), args.port)
+    if args.hub and args.page_url:
+        raise HousingLabError("give --hub or --page-url, not both")
+    page_url = hub_page_url(args.hub) if args.hub else args.page_url
+    base = page_url or page_base(link_host(args.host), args.port)
     command = voila_command(args.host, args.port)
     if args.resume:
         links = _resumed(args.resume, store_url, args.links_dir)
@@ -116,17 +141,24 @@ def run_classroom(args: argparse.Namespace) -> int:
             return 0
         with open_store(store_url) as store:
             created = store.create_room(names, seed=seed, game=args.game, join_base=base)
-        links = room_links(created, base, token_param="key" if args.page_url else "token")
+        links = room_links(created, base, token_param="key")
         path = save_links(links, args.links_dir)
         game = f"{args.game}, seed {seed}"
-        print(f"Room {links['room']} ({game}); store {store_url}; links saved in {path}")
+        if not args.json:
+            print(f"Room {links['room']} ({game}); store {store_url}; links saved in {path}")
     if args.dry_run:
         print(json.dumps({"room": links["room"], "store": store_url, "command": command}))
         return 0
-    print(f"Teacher (projector): {links['teacher']}")
-    for team, url in links["teams"].items():
-        print(f"{team}: {url}")
-    if args.no_server or args.page_url:
+    if args.json:
+        print(json.dumps({key: links[key] for key in ("room", "teacher", "teams")}))
+    else:
+        print(f"Teacher (projector): {links['teacher']}")
+        for team, url in links["teams"].items():
+            print(f"{team}: {url}")
+        warning = loopback_warning(links["teacher"])
+        if warning:
+            print(warning, file=sys.stderr)
+    if args.no_server or page_url:
         return 0
     _require("voila")
     print("Ctrl-C stops the server; the room stays in the store (--resume CODE).", flush=True)
@@ -147,7 +179,8 @@ def _resumed(code: str, store_url: str, links_dir: str | None) -> dict[str, Any]
         raise HousingLabError(
             f"no links file for room {code!r} here; it is written where the room was created"
         )
-    query = parse_qs(urlsplit(links["teacher"]).query)
+    parts = urlsplit(links["teacher"])
+    query = {**parse_qs(parts.query), **parse_qs(parts.fragment)}
     teacher = (query.get("key") or query.get("token") or [""])[0]
     with open_store(store_url) as store:
         store.role(links["room"], teacher)  # the room is in this store, and this is its teacher

@@ -18,6 +18,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 
+from housing_lab.apps.pages import docs_beside, is_local, links_in
 from housing_lab.errors import HousingLabError
 
 LESSONS_ENV = "HOUSING_LAB_LESSONS"
@@ -46,8 +47,15 @@ def register(groups: argparse._SubParsersAction) -> None:
         help=f"the working copy of the lessons (default: ${WORKDIR_ENV} or "
         "~/housing-lab-lessons); copied there on first run, never over a student's work",
     )
-    lab.add_argument("--port", type=int, default=None)
-    lab.add_argument("--no-browser", action="store_true", help="print the address only")
+    lab.add_argument(
+        "--port",
+        type=int,
+        default=None,
+        help="the port to serve on (default: 8888 or the next free)",
+    )
+    lab.add_argument(
+        "--no-browser", action="store_true", help="do not open a browser: print the address only"
+    )
     lab.add_argument("--dry-run", action="store_true", help="print the command, do not run it")
     lab.set_defaults(func=run_lab)
 
@@ -60,9 +68,16 @@ def register(groups: argparse._SubParsersAction) -> None:
         "or .ipynb path",
     )
     app.add_argument("--lessons", help="the lessons folder (as for `lab`)")
-    app.add_argument("--port", type=int, default=None)
-    app.add_argument("--no-browser", action="store_true")
-    app.add_argument("--dry-run", action="store_true")
+    app.add_argument(
+        "--port",
+        type=int,
+        default=None,
+        help="the port to serve on (default: 8866 or the next free)",
+    )
+    app.add_argument(
+        "--no-browser", action="store_true", help="do not open a browser: print the address only"
+    )
+    app.add_argument("--dry-run", action="store_true", help="print the command, do not run it")
     app.set_defaults(func=run_app)
 
 
@@ -117,7 +132,8 @@ def working_folder(explicit: str | None = None) -> pathlib.Path:
 
 
 def copy_lessons(source: pathlib.Path, target: pathlib.Path) -> list[pathlib.Path]:
-    """Copy the lessons that `target` lacks; a file already there (a student's work) is kept.
+    """Copy the lessons (and the docs they link to, into `docs/`) that `target` lacks; a file
+    already there (a student's work) is kept.
 
     Returns the files copied. Deleting a notebook from `target` brings a fresh one next time."""
     if target == source:
@@ -127,17 +143,48 @@ def copy_lessons(source: pathlib.Path, target: pathlib.Path) -> list[pathlib.Pat
     try:
         target.mkdir(parents=True, exist_ok=True)
         copied = []
-        for pattern in LESSON_FILES:
-            for original in sorted(source.glob(pattern)):
-                copy = target / original.name
-                if not copy.exists():
-                    shutil.copy2(original, copy)
-                    copied.append(copy)
+        docs = docs_beside(source).resolve()
+        originals = [(original, target / original.name) for original in _lesson_files(source)]
+        originals += [
+            (doc, target / "docs" / doc.relative_to(docs)) for doc in _doc_files(source, docs)
+        ]
+        for original, copy in originals:
+            if not copy.exists():
+                copy.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(original, copy)
+                copied.append(copy)
     except OSError as error:
         raise HousingLabError(
             f"cannot write the lessons into {str(target)!r}: {error.strerror or error}"
         ) from None
     return copied
+
+
+def _lesson_files(source: pathlib.Path) -> list[pathlib.Path]:
+    return [path for pattern in LESSON_FILES for path in sorted(source.glob(pattern))]
+
+
+def _doc_files(source: pathlib.Path, docs: pathlib.Path) -> list[pathlib.Path]:
+    """The docs the lessons link to as `../docs/...` (JupyterLab resolves that from the working
+    copy's top folder to its `docs/`), with the pages and images those docs link to in turn."""
+    found: set[pathlib.Path] = set()
+    pending = [
+        (docs / target.split("#")[0][len("../docs/") :]).resolve()
+        for lesson in _lesson_files(source)
+        for target in links_in(lesson.read_text(encoding="utf-8"))
+        if target.startswith("../docs/")
+    ]
+    while pending:
+        doc = pending.pop()
+        if doc in found or not doc.is_file() or not doc.is_relative_to(docs.resolve()):
+            continue
+        found.add(doc)
+        if doc.suffix == ".md":
+            text = doc.read_text(encoding="utf-8")
+            pending += [
+                (doc.parent / t.split("#")[0]).resolve() for t in links_in(text) if is_local(t)
+            ]
+    return sorted(found)
 
 
 class _Stop(Exception):
@@ -222,12 +269,26 @@ def run_lab(args: argparse.Namespace) -> int:
 
 
 def run_app(args: argparse.Namespace) -> int:
+    """Voila on the notebook's folder (housing_lab/apps/server.py), opening the notebook: its
+    links (the rules page, the next lesson, the docs) open as pages too."""
+    rules: pathlib.Path | None = None
     if args.lesson in APPS:
         notebook = APPS_DIR / f"{args.lesson}.ipynb"
+        with contextlib.suppress(HousingLabError):  # apps need no lessons; their rules page does
+            rules = lessons_folder(args.lessons)
     else:
-        notebook = find_lesson(lessons_folder(args.lessons), args.lesson)
+        rules = lessons_folder(args.lessons)
+        notebook = find_lesson(rules, args.lesson)
     _require("voila")
-    command = [sys.executable, "-m", "voila", str(notebook)]
+    command = [
+        sys.executable,
+        "-m",
+        "housing_lab.apps.server",
+        str(notebook.parent),
+        f"--HousingLabVoila.start_page={notebook.name}",
+    ]
+    if rules is not None:
+        command.append(f"--HousingLabVoila.lessons_dir={rules}")
     if args.port:
         command.append(f"--port={args.port}")
     if args.no_browser:

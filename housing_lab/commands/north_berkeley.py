@@ -101,15 +101,34 @@ def _score(
     stream: IO[bytes], layout: Layout, options: RuleOptions, events: bool, source: str
 ) -> None:
     try:
-        scenarios = documents(stream)
+        scenarios = documents(_Reading(stream, source))
         if events:
             score_scalar(scenarios, layout, options, sys.stdout, events=True)
         else:
             score_batched(scenarios, layout, options, sys.stdout)
     except JsonInputError as error:  # a scenario file's JSON problem is a scenario error
         raise ScenarioFormatError(f"{source}: {error}") from None
-    except OSError as error:
-        raise ScenarioFormatError(f"cannot read {source}: {error.strerror}") from None
+    # An OSError left here is the output's (a closed pipe, a full disk): `cli.main` words it.
+
+
+class _Reading:
+    """The input stream with its read errors worded as reading errors (the output's errors,
+    raised while the same loop writes, must not be called "cannot read")."""
+
+    def __init__(self, stream: IO[bytes], source: str) -> None:
+        self.stream, self.source = stream, source
+
+    def read(self, size: int = -1) -> bytes:
+        try:
+            return self.stream.read(size)
+        except OSError as error:
+            raise ScenarioFormatError(f"cannot read {self.source}: {error.strerror}") from None
+
+    def readline(self, size: int = -1) -> bytes:
+        try:
+            return self.stream.readline(size)
+        except OSError as error:
+            raise ScenarioFormatError(f"cannot read {self.source}: {error.strerror}") from None
 
 
 def play_names(players: int | None, names_text: str | None) -> list[str]:

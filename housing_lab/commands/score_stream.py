@@ -21,6 +21,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from housing_lab.errors import HousingLabError
+from housing_lab.north_berkeley.batch.encoding import allowed_table
 from housing_lab.north_berkeley.batch.evaluator import BatchEvaluator, Boards, default_evaluator
 from housing_lab.north_berkeley.batch.result import BatchResult
 from housing_lab.north_berkeley.constituents import CARD_IDS
@@ -69,12 +70,13 @@ class BoardRows:
         self.policy_bit = {policy: 1 << i for i, policy in enumerate(POLICIES)}
         self.income_code = {income: c for c, income in enumerate(INCOMES)}
         self.restricted_bit = self.policy_bit[AFFORDABLE_100]
-        self.phase_two = [self.square_index[s] for s in layout.phases[2]]
-        self.market_tiles = {
-            t
-            for t, tile in enumerate(evaluator.tile_ids)
-            if not evaluator.catalogue[tile].affordable_only
-        }
+        # the encoding's allowed-tile table under affordable_100: (square, codes it refuses)
+        refused = ~allowed_table(layout, evaluator.catalogue, (AFFORDABLE_100,))
+        self.refused = [
+            (s, frozenset(np.flatnonzero(row).tolist()))
+            for s, row in enumerate(refused)
+            if row.any()
+        ]
         self.homes = evaluator.homes
         per_income = len(self.homes) // len(INCOMES)
         self.even_split = [code for code in range(len(INCOMES)) for _ in range(per_income)]
@@ -132,7 +134,7 @@ class BoardRows:
 
         A lookup that fails (an unknown id, or a list where an id belongs: unhashable) means
         "not plainly valid"; catching that is cheaper per line than checking types first."""
-        if not self.keys.issuperset(document):
+        if not self.keys.issuperset(document) or document.get("model") is not None:
             return None
         tiles = document.get("tiles")
         codes = list(self.empty_row)
@@ -156,9 +158,7 @@ class BoardRows:
                     mask |= bit
         except (KeyError, TypeError):
             return None
-        if mask & self.restricted_bit and any(
-            codes[i] in self.market_tiles for i in self.phase_two
-        ):
+        if mask & self.restricted_bit and any(codes[i] in no for i, no in self.refused):
             return None
         seed = document.get("seed")
         if seed is None:
@@ -378,6 +378,12 @@ def score_batched(
 
     try:
         for number, document in documents:
+            if type(document) is dict and document.get("model") is not None:
+                # a board under its own assumptions: the scalar engine scores it, in order
+                if rows:
+                    flush()
+                score_scalar([(number, document)], layout, options, out)
+                continue
             rows.append(_with_line(number, rows_of.row, document))
             if len(rows) == size:
                 flush()

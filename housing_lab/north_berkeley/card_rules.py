@@ -46,6 +46,10 @@ BASE_FACTS = frozenset(
         "housed_high",
         "housed_middle",
         "housed_low",
+        # residents of an income left without a home: 0 is "every one of them housed" (the
+        # cards print "all 12", the rulebook's number; the model can bring more or fewer)
+        "unhoused_middle",
+        "unhoused_low",
         "apartments_middle_or_high",  # every existing apartment holds a middle or high resident
         "houses_all_high",  # every resident of an existing house or ADU is high income
         "vacancy_control",

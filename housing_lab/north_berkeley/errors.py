@@ -21,5 +21,9 @@ class AffordableOnlyError(NorthBerkeleyError):
     """A tile with market homes on a phase-2 square while `affordable_100` is enacted."""
 
 
+class OverBudgetError(NorthBerkeleyError):
+    """A board that spends more than the model's city budget (`model.budget`)."""
+
+
 class IllegalActionError(NorthBerkeleyError):
     """A game action that the rules do not allow now (wrong phase, wrong player, ...)."""

@@ -8,18 +8,32 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from housing_lab.errors import shown
 from housing_lab.jsonio import JsonInputError, loads
+from housing_lab.north_berkeley.engine import legal
+from housing_lab.north_berkeley.engine.legal import (
+    affordable_violations,
+    check_square,
+    check_tile,
+    housing_halved,
+    new_low_homes,
+    restricts_tiles,
+    tile_allowed,
+    tile_cost,
+)
 from housing_lab.north_berkeley.errors import (
     AffordableOnlyError,
+    OverBudgetError,
     ScenarioFormatError,
     UnknownIdError,
 )
 from housing_lab.north_berkeley.layout import Layout, default_layout
+from housing_lab.north_berkeley.model import RULEBOOK, Model, check_model
 from housing_lab.north_berkeley.policies import (
     AFFORDABLE_100,
     INCOMES,
@@ -27,9 +41,27 @@ from housing_lab.north_berkeley.policies import (
     check_income,
     check_policy,
 )
-from housing_lab.north_berkeley.tiles import Catalogue, Tile, default_catalogue
+from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
 
-SCENARIO_KEYS = ("tiles", "policies", "existing", "seed")
+# asked of the engine's rules module, kept importable from here
+__all__ = [
+    "DEFAULT_SEED",
+    "SCENARIO_KEYS",
+    "Scenario",
+    "affordable_error",
+    "affordable_violations",
+    "check_existing",
+    "check_square",
+    "check_tile",
+    "make_scenario",
+    "restricts_tiles",
+    "scenario_from_dict",
+    "scenario_from_json",
+    "shuffled_existing",
+    "tile_allowed",
+]
+
+SCENARIO_KEYS = ("tiles", "policies", "existing", "seed", "model")
 DEFAULT_SEED = 0
 
 
@@ -40,44 +72,6 @@ def shuffled_existing(layout: Layout, seed: int) -> dict[str, str]:
     residents = [income for income in INCOMES for _ in range(per_income)]
     random.Random(seed).shuffle(residents)
     return dict(zip(homes, residents, strict=True))
-
-
-def check_square(square: object, layout: Layout) -> str:
-    if not isinstance(square, str) or square not in layout.squares:
-        raise UnknownIdError(
-            f"unknown square {shown(square)} (squares: {', '.join(layout.squares)})"
-        )
-    return square
-
-
-def check_tile(tile: object, catalogue: Catalogue) -> str:
-    if not isinstance(tile, str) or tile not in catalogue:  # a list is no id (nor hashable)
-        raise UnknownIdError(f"unknown tile {shown(tile)} (tiles: {', '.join(catalogue)})")
-    return tile
-
-
-def restricts_tiles(policies: Collection[str], square_phase: int) -> bool:
-    """True when `policies` limit a square of `square_phase` to tiles without market homes.
-
-    The one place that knows `affordable_100`'s reach: phase-2 squares only."""
-    return square_phase == 2 and AFFORDABLE_100 in policies
-
-
-def tile_allowed(tile: Tile, policies: Collection[str], square_phase: int) -> bool:
-    """Whether `tile` may stand on a square of `square_phase` while `policies` are enacted."""
-    return tile.affordable_only or not restricts_tiles(policies, square_phase)
-
-
-def affordable_violations(
-    tiles: Mapping[str, str], layout: Layout, catalogue: Catalogue
-) -> list[str]:
-    """Phase-2 squares holding a tile with market homes, in layout order."""
-    return [
-        square
-        for square in layout.squares
-        if square in tiles
-        and not tile_allowed(catalogue[tiles[square]], (AFFORDABLE_100,), layout.phase_of(square))
-    ]
 
 
 def affordable_error(violations: list[str], tiles: Mapping[str, str]) -> AffordableOnlyError:
@@ -123,18 +117,60 @@ class Scenario:
     seed: int = DEFAULT_SEED
     layout: Layout = field(default_factory=default_layout, compare=False, repr=False)
     catalogue: Catalogue = field(default_factory=default_catalogue, compare=False, repr=False)
+    model: Model | None = None
+    """The assumptions asked for (`model.py`); None: none asked for, the rulebook's hold.
+    Results echo `model` only when one was asked for, so rulebook outputs stay as they were."""
+
+    @property
+    def assumptions(self) -> Model:
+        """The model this board is scored under (the rulebook's unless `model` says otherwise)."""
+        return RULEBOOK if self.model is None else self.model
 
     def to_dict(self) -> dict[str, Any]:
         """The RULES.md input format, squares and policies in a stable order."""
-        return {
+        data: dict[str, Any] = {
             "tiles": {s: self.tiles[s] for s in self.layout.squares if s in self.tiles},
             "policies": [p for p in POLICIES if p in self.policies],
             "existing": {h: self.existing[h] for h in self.layout.existing_ids},
             "seed": self.seed,
         }
+        if self.model is not None:
+            data["model"] = self.model.to_dict()
+        return data
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict())
+
+    # --- what the rules allow on this board (`engine.legal`) ------------------------------
+    def allowed_tiles(self, square: str) -> tuple[str, ...]:
+        """The tiles `square` accepts under this board's policies, in catalogue order."""
+        return legal.allowed_tiles(square, self.policies, self.layout, self.catalogue)
+
+    def refusal(self, square: str, tile: str) -> str | None:
+        """Why `tile` may not stand on `square` here, in words; None if it may."""
+        return legal.refusal(square, tile, self.policies, self.layout, self.catalogue)
+
+    def tile_costs(self) -> dict[str, Fraction]:
+        """What each tile costs on this board now (matching funds applied)."""
+        return legal.tile_costs(self.tiles, self.policies, self.catalogue)
+
+    def policy_refusal(self, policy: str) -> str | None:
+        """Why `policy` cannot be enacted on this board, in words; None if it can."""
+        return legal.policy_refusal(policy, self.tiles, self.layout, self.catalogue)
+
+    def replace(self, **changes: Any) -> Scenario:
+        """This board with some of tiles, policies, existing, seed changed, validated whole
+        as `make_scenario` validates (`existing=None` reshuffles with the seed)."""
+        values: dict[str, Any] = {
+            "tiles": self.tiles,
+            "policies": sorted(self.policies),
+            "existing": self.existing,
+            "seed": self.seed,
+        }
+        values.update(changes)
+        if not isinstance(values["policies"], (list, tuple)):
+            values["policies"] = sorted(values["policies"])
+        return make_scenario(layout=self.layout, catalogue=self.catalogue, **values)
 
 
 def make_scenario(
@@ -144,8 +180,12 @@ def make_scenario(
     seed: int = DEFAULT_SEED,
     layout: Layout | None = None,
     catalogue: Catalogue | None = None,
+    model: Model | Mapping[str, Any] | None = None,
 ) -> Scenario:
-    """Validate Python values into a Scenario (the one place where every check lives)."""
+    """Validate Python values into a Scenario (the one place where every check lives).
+
+    `model`: the assumptions (a `Model` or its JSON object; None: the rulebook's). A board
+    that spends more than the model's budget is refused."""
     layout = layout or default_layout()
     catalogue = catalogue if catalogue is not None else default_catalogue()
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -171,14 +211,36 @@ def make_scenario(
         violations = affordable_violations(checked_tiles, layout, catalogue)
         if violations:
             raise affordable_error(violations, checked_tiles)
-    return Scenario(
+    scenario = Scenario(
         tiles=checked_tiles,
         policies=frozenset(checked_policies),
         existing=placement,
         seed=seed,
         layout=layout,
         catalogue=catalogue,
+        model=None if model is None else check_model(model),
     )
+    check_budget(scenario)
+    return scenario
+
+
+def board_spending(scenario: Scenario) -> Fraction:
+    """What the board costs the city, matching funds applied (at least 7 low income homes)."""
+    catalogue = scenario.catalogue
+    halved = housing_halved(scenario.policies, new_low_homes(scenario.tiles, catalogue))
+    return sum((tile_cost(catalogue[t], halved) for t in scenario.tiles.values()), Fraction(0))
+
+
+def check_budget(scenario: Scenario) -> None:
+    """Refuse a board that spends more than its model's budget (one line naming both)."""
+    model = scenario.assumptions
+    if model.budget is None:
+        return
+    spent = board_spending(scenario)
+    if model.over_budget(spent):
+        raise OverBudgetError(
+            f"the board spends ${float(spent):g}, over the city budget of ${float(model.budget):g}"
+        )
 
 
 def scenario_from_dict(
@@ -203,6 +265,7 @@ def scenario_from_dict(
         seed=DEFAULT_SEED if seed is None else seed,
         layout=layout,
         catalogue=catalogue,
+        model=None if data.get("model") is None else Model.from_dict(data["model"]),
     )
 
 

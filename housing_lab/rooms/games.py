@@ -47,7 +47,7 @@ class RoomInfo:
 
     code: str
     game: str
-    seed: int
+    seed: int | None  # None only in a team's copy (`RoomStore.info`): the seed rebuilds hands
     options: Mapping[str, Any]
     teams: tuple[str, ...]
     created_at: float

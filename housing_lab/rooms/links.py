@@ -42,6 +42,21 @@ def page_base(host: str, port: int) -> str:
     return f"http://{host}:{port}{PAGE_PATH}"
 
 
+LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
+LOOPBACK_WARNING = (
+    "These links name {host}: phones and other computers cannot open them. Serve with "
+    "--host 0.0.0.0 (the laptop's address on the Wi-Fi) or use --hub."
+)
+
+
+def loopback_warning(url: str) -> str:
+    """One line when a link names this machine only (no other device can open it), else ""."""
+    from urllib.parse import urlsplit
+
+    host = (urlsplit(url).hostname or "").lower()
+    return LOOPBACK_WARNING.format(host=host) if host in LOOPBACK or host.startswith("127.") else ""
+
+
 def lan_host() -> str:
     """This machine's address on the local network (what phones in the room can reach).
 
@@ -61,8 +76,10 @@ def room_links(
 ) -> dict[str, Any]:
     """The teacher's and each team's page URL for a room `RoomStore.create_room` returned.
 
-    `token_param="key"` names the token `key=` instead: behind a Jupyter server (Binder,
-    JupyterHub) a `token=` in the URL is taken for the server's own login token.
+    `token_param="key"` puts the token in the link's fragment (`?room=CODE#key=TOKEN`): a
+    browser never sends a fragment to any server, so the key is in no server's, proxy's or
+    hub's log (the page's `KeyReader` hands it to its kernel). `"token"` is the older query
+    form (`?room=CODE&token=TOKEN`), which servers log.
     """
     if token_param not in TOKEN_PARAMS:
         raise RoomError(f"the token goes in one of {TOKEN_PARAMS}, got {shown(token_param)}")
@@ -77,7 +94,7 @@ def room_links(
         if token_param == "token":
             return join_url(base, code, token)
         separator = "&" if "?" in base else "?"
-        return f"{base}{separator}{urlencode({'room': code, token_param: token})}"
+        return f"{base}{separator}{urlencode({'room': code})}#{urlencode({'key': token})}"
 
     return {
         "room": code,

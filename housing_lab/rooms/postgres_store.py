@@ -2,8 +2,10 @@
 
 Each thread gets its own connection. An act locks its room's row (SELECT ... FOR UPDATE) for the
 length of its transaction, so acts on one room are served one at a time and acts on different
-rooms do not wait for each other. Every statement is a fixed string with `%s` parameters.
-psycopg is imported only when a PostgreSQL store is opened.
+rooms do not wait for each other; a lock held by another session past `LOCK_TIMEOUT_MS` is "the
+store is busy", never an endless wait. The statements are `rooms.sql`'s in psycopg's `%s`
+spelling. The tables are created only when missing (a role with table grants but no CREATE
+works). psycopg is imported only when a PostgreSQL store is opened.
 """
 
 from __future__ import annotations
@@ -13,72 +15,32 @@ import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
-from housing_lab.errors import shown
+from housing_lab.errors import one_line, shown
+from housing_lab.rooms import sql
 from housing_lab.rooms.errors import RoomError
 from housing_lab.rooms.games import RoomInfo
-from housing_lab.rooms.store import (
-    CodeTaken,
-    LoggedAction,
-    RoomStore,
-    SeqTaken,
-    Transaction,
-    info_from_row,
-    iter_rows,
-)
+from housing_lab.rooms.rows import LoggedAction, actions_from_rows, room_from_rows
+from housing_lab.rooms.store import CodeTaken, RoomStore, SeqTaken, Transaction
+from housing_lab.rooms.urls import password_of, without_password
+
+__all__ = ["PostgresStore", "without_password"]
 
 SCHEMA_LOCK = 7_427_001  # advisory lock id: two servers creating the tables at once wait
 CONNECT_TIMEOUT_S = 10
-
-SCHEMA = (
-    """CREATE TABLE IF NOT EXISTS rooms (
-        code TEXT PRIMARY KEY,
-        game TEXT NOT NULL,
-        seed TEXT NOT NULL,
-        options TEXT NOT NULL,
-        teams TEXT NOT NULL,
-        created_at DOUBLE PRECISION NOT NULL
-    )""",
-    """CREATE TABLE IF NOT EXISTS room_tokens (
-        room TEXT NOT NULL REFERENCES rooms(code),
-        holder TEXT NOT NULL,
-        token_hash TEXT NOT NULL,
-        PRIMARY KEY (room, holder)
-    )""",
-    """CREATE TABLE IF NOT EXISTS room_actions (
-        room TEXT NOT NULL REFERENCES rooms(code),
-        seq BIGINT NOT NULL,
-        actor TEXT NOT NULL,
-        action TEXT NOT NULL,
-        at DOUBLE PRECISION NOT NULL,
-        PRIMARY KEY (room, seq)
-    )""",
+LOCK_TIMEOUT_MS = 5000  # another session holding a room (or the schema) this long: busy
+SCHEMA = sql.schema(real="DOUBLE PRECISION", integer="BIGINT")
+TABLE_COLUMNS = (
+    "SELECT table_name, column_name FROM information_schema.columns "
+    "WHERE table_schema = current_schema() AND table_name = ANY(%s)"
 )
-INSERT_ROOM = (
-    "INSERT INTO rooms (code, game, seed, options, teams, created_at) "
-    "VALUES (%s, %s, %s, %s, %s, %s)"
-)
-INSERT_TOKEN = "INSERT INTO room_tokens (room, holder, token_hash) VALUES (%s, %s, %s)"
-SELECT_ROOM = "SELECT code, game, seed, options, teams, created_at FROM rooms WHERE code = %s"
-SELECT_TOKENS = "SELECT holder, token_hash FROM room_tokens WHERE room = %s"
-SELECT_ACTIONS = (
-    "SELECT seq, actor, action, at FROM room_actions WHERE room = %s AND seq > %s ORDER BY seq"
-)
-LOCK_ROOM = "SELECT code FROM rooms WHERE code = %s FOR UPDATE"
-INSERT_ACTION = (
-    "INSERT INTO room_actions (room, seq, actor, action, at) VALUES (%s, %s, %s, %s, %s)"
-)
-
-
-def without_password(url: str) -> str:
-    """The URL as a message may show it (a password never reaches a terminal or a log)."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
+INSERT_ROOM = sql.for_psycopg(sql.INSERT_ROOM)
+INSERT_TOKEN = sql.for_psycopg(sql.INSERT_TOKEN)
+SELECT_ROOM = sql.for_psycopg(sql.SELECT_ROOM)
+SELECT_TOKENS = sql.for_psycopg(sql.SELECT_TOKENS)
+SELECT_ACTIONS = sql.for_psycopg(sql.SELECT_ACTIONS)
+LOCK_ROOM = sql.for_psycopg(sql.LOCK_ROOM)
+INSERT_ACTION = sql.for_psycopg(sql.INSERT_ACTION)
 
 
 class PostgresStore(RoomStore):
@@ -86,6 +48,7 @@ class PostgresStore(RoomStore):
 
     def __init__(self, url: str, **kwargs: Any) -> None:
         super().__init__(url, **kwargs)
+        self.name = shown(without_password(url))
         try:
             import psycopg
         except ImportError:
@@ -95,27 +58,63 @@ class PostgresStore(RoomStore):
         self._psycopg = psycopg
         self._local = threading.local()
         connection = self._connection()
-        with self._errors(), connection.transaction():
-            connection.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
-            for statement in SCHEMA:
-                connection.execute(statement)
+        with self._errors():
+            if self._has_tables(connection):
+                return  # nothing to create: a role without CREATE on the schema works
+            with connection.transaction():
+                connection.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+                if not self._has_tables(connection):  # another server may have just made them
+                    for statement in SCHEMA:
+                        connection.execute(statement)
+
+    def _has_tables(self, connection: Any) -> bool:
+        found: dict[str, set[str]] = {}
+        for table, column in connection.execute(TABLE_COLUMNS, (list(sql.TABLES),)).fetchall():
+            found.setdefault(table, set()).add(column)
+        return sql.check_tables(found, self.name)
 
     @contextmanager
     def _errors(self) -> Iterator[None]:
+        """psycopg's exceptions as one line naming the store (its password never shown)."""
+        psycopg = self._psycopg
         try:
             yield
-        except self._psycopg.OperationalError as error:
+        except psycopg.Error as error:
+            if isinstance(error, psycopg.errors.UniqueViolation):
+                raise  # the caller's: a room code or action number already taken
             detail = " ".join(str(error).split())
-            raise RoomError(
-                f"store {shown(without_password(self.url))} is unreachable: {detail}"
-            ) from None
+            for secret in password_of(self.url):
+                detail = detail.replace(secret, "***")
+            raise RoomError(one_line(self._explain(error, detail))) from None
+
+    def _explain(self, error: Exception, detail: str) -> str:
+        errors = self._psycopg.errors
+        if isinstance(error, (errors.LockNotAvailable, errors.QueryCanceled)):
+            return (
+                f"the store is busy: another session has held {self.name} for over "
+                f"{LOCK_TIMEOUT_MS / 1000:g} s; try again"
+            )
+        if isinstance(error, errors.InsufficientPrivilege):
+            return f"store {self.name}: the database user may not do this: {detail}"
+        if isinstance(error, errors.ReadOnlySqlTransaction):
+            return f"store {self.name} is read-only: rooms can be viewed, not created or played"
+        if isinstance(error, self._psycopg.OperationalError):
+            return f"store {self.name} is unreachable: {detail}"
+        if isinstance(error, self._psycopg.ProgrammingError) and "connection" in detail.lower():
+            return f"store URL {self.name} is not usable: {detail}"
+        return f"store {self.name} failed: {detail}"
 
     def _connection(self) -> Any:
         connection = getattr(self._local, "connection", None)
         if connection is None or connection.closed:
             with self._errors():
                 connection = self._psycopg.connect(
-                    self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S
+                    self.url,
+                    autocommit=True,
+                    connect_timeout=CONNECT_TIMEOUT_S,
+                )
+                connection.execute(
+                    "SELECT set_config('lock_timeout', %s, false)", (f"{LOCK_TIMEOUT_MS}ms",)
                 )
             self._local.connection = connection
         return connection
@@ -130,7 +129,7 @@ class PostgresStore(RoomStore):
                         info.code,
                         info.game,
                         str(info.seed),
-                        json.dumps(dict(info.options)),
+                        json.dumps(dict(info.options), allow_nan=False),
                         json.dumps(list(info.teams)),
                         info.created_at,
                     ),
@@ -148,12 +147,13 @@ class PostgresStore(RoomStore):
             row = connection.execute(SELECT_ROOM, (code,)).fetchone()
             if row is None:
                 return None
-            hashes = dict(connection.execute(SELECT_TOKENS, (code,)).fetchall())
-        return info_from_row(row), hashes
+            token_rows = connection.execute(SELECT_TOKENS, (code,)).fetchall()
+        return room_from_rows(code, row, token_rows)
 
     def _actions_after(self, code: str, seq: int) -> list[LoggedAction]:
         with self._errors():
-            return iter_rows(self._connection().execute(SELECT_ACTIONS, (code, seq)).fetchall())
+            rows = self._connection().execute(SELECT_ACTIONS, (code, seq)).fetchall()
+        return actions_from_rows(code, rows, seq)
 
     @contextmanager
     def _transaction(self, code: str) -> Iterator[Transaction]:
@@ -176,7 +176,8 @@ class _PostgresTransaction(Transaction):
         self.psycopg = psycopg
 
     def actions_after(self, seq: int) -> list[LoggedAction]:
-        return iter_rows(self.connection.execute(SELECT_ACTIONS, (self.code, seq)).fetchall())
+        rows = self.connection.execute(SELECT_ACTIONS, (self.code, seq)).fetchall()
+        return actions_from_rows(self.code, rows, seq)
 
     def insert(self, action: LoggedAction) -> None:
         try:

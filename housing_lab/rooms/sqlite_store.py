@@ -2,68 +2,41 @@
 
 Each thread gets its own connection (sqlite3 connections are not shared between threads); a
 write takes the database's write lock up front (BEGIN IMMEDIATE), so concurrent acts are
-served one at a time while readers carry on (WAL). Every statement is a fixed string with `?`
-parameters.
+served one at a time while readers carry on (WAL). The statements are `rooms.sql`'s.
+
+Faults are one line naming the file: a file that is not SQLite (checked by its header before
+SQLite touches it), another program's tables, damage SQLite reports, a file that cannot be
+written (opened read-only, so a view still works: tables are created only when missing), and
+another writer holding the lock past `BUSY_TIMEOUT_S` ("the store is busy").
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import quote
 
 from housing_lab.errors import quote_path
+from housing_lab.rooms import sql
 from housing_lab.rooms.errors import RoomError
 from housing_lab.rooms.games import RoomInfo
-from housing_lab.rooms.store import (
-    CodeTaken,
-    LoggedAction,
-    RoomStore,
-    SeqTaken,
-    Transaction,
-    info_from_row,
-    iter_rows,
-)
+from housing_lab.rooms.rows import LoggedAction, actions_from_rows, room_from_rows
+from housing_lab.rooms.store import CodeTaken, RoomStore, SeqTaken, Transaction
 
-BUSY_TIMEOUT_S = 30.0
-
-SCHEMA = (
-    """CREATE TABLE IF NOT EXISTS rooms (
-        code TEXT PRIMARY KEY,
-        game TEXT NOT NULL,
-        seed TEXT NOT NULL,
-        options TEXT NOT NULL,
-        teams TEXT NOT NULL,
-        created_at REAL NOT NULL
-    )""",
-    """CREATE TABLE IF NOT EXISTS room_tokens (
-        room TEXT NOT NULL REFERENCES rooms(code),
-        holder TEXT NOT NULL,
-        token_hash TEXT NOT NULL,
-        PRIMARY KEY (room, holder)
-    )""",
-    """CREATE TABLE IF NOT EXISTS room_actions (
-        room TEXT NOT NULL REFERENCES rooms(code),
-        seq INTEGER NOT NULL,
-        actor TEXT NOT NULL,
-        action TEXT NOT NULL,
-        at REAL NOT NULL,
-        PRIMARY KEY (room, seq)
-    )""",
-)
-INSERT_ROOM = (
-    "INSERT INTO rooms (code, game, seed, options, teams, created_at) VALUES (?, ?, ?, ?, ?, ?)"
-)
-INSERT_TOKEN = "INSERT INTO room_tokens (room, holder, token_hash) VALUES (?, ?, ?)"
-SELECT_ROOM = "SELECT code, game, seed, options, teams, created_at FROM rooms WHERE code = ?"
-SELECT_TOKENS = "SELECT holder, token_hash FROM room_tokens WHERE room = ?"
-SELECT_ACTIONS = (
-    "SELECT seq, actor, action, at FROM room_actions WHERE room = ? AND seq > ? ORDER BY seq"
-)
-INSERT_ACTION = "INSERT INTO room_actions (room, seq, actor, action, at) VALUES (?, ?, ?, ?, ?)"
+BUSY_TIMEOUT_S = 5.0  # a writer holding the lock longer than this: "the store is busy"
+HEADER = b"SQLite format 3\x00"
+SCHEMA = sql.schema(real="REAL", integer="INTEGER")
+# URI modes tried in order: read-write, then read-only (WAL needs its -shm file: a read-only
+# folder without one is read as immutable, which is safe because nobody can write it either).
+READ_WRITE = ("", "mode=ro", "mode=ro&immutable=1")
+READ_ONLY = READ_WRITE[1:]
+LIST_TABLES = "SELECT name FROM sqlite_master WHERE type = 'table'"
+TABLE_COLUMNS = "SELECT name FROM pragma_table_info(?)"
 
 
 class SQLiteStore(RoomStore):
@@ -72,38 +45,81 @@ class SQLiteStore(RoomStore):
     def __init__(self, url: str, path: str, **kwargs: object) -> None:
         super().__init__(url, **kwargs)  # type: ignore[arg-type]
         self.path = Path(path).expanduser()
+        self.name = quote_path(self.path)
         self._local = threading.local()
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise RoomError(
-                f"cannot create the folder of store {quote_path(self.path)}: {error}"
-            ) from None
-        connection = self._connection()
-        try:
+        self._modes = READ_WRITE
+        if _check_file(self.path, self.name):
+            self._modes = READ_ONLY
+        while True:
+            try:
+                has_tables = self._has_tables(self._connection(raw=True))
+                break
+            except sqlite3.OperationalError as error:
+                if not _cannot_write(error) or self._modes[1:] == () or not self.path.exists():
+                    raise RoomError(_explain(self.name, error)) from None
+                self.close()  # a read-only file, folder or mount: try reading only
+                self._modes = self._modes[1:]
+            except sqlite3.DatabaseError as error:
+                raise RoomError(_explain(self.name, error)) from None
+        if has_tables:
+            return  # a view needs no write: nothing is created or changed
+        if self.read_only:
+            raise RoomError(f"store {self.name} is read-only and holds no rooms")
+        with self._errors():
+            connection = self._connection()
             connection.execute("PRAGMA journal_mode=WAL")
             with self._write(connection):
                 for statement in SCHEMA:
                     connection.execute(statement)
-        except sqlite3.DatabaseError as error:
-            raise RoomError(f"store {quote_path(self.path)} is not a room store: {error}") from None
 
-    def _connection(self) -> sqlite3.Connection:
+    @property
+    def read_only(self) -> bool:
+        """Whether this store was opened for reading only (a view works, an act is refused)."""
+        return self._modes[0] != ""
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        """SQLite's exceptions as one line naming the store (and what to do about a lock)."""
+        try:
+            yield
+        except sqlite3.IntegrityError:
+            raise  # the caller's: a room code or action number already taken
+        except sqlite3.DatabaseError as error:
+            raise RoomError(_explain(self.name, error)) from None
+
+    def _has_tables(self, connection: sqlite3.Connection) -> bool:
+        names = {row[0] for row in connection.execute(LIST_TABLES)} & set(sql.TABLES)
+        found = {
+            name: {row[0] for row in connection.execute(TABLE_COLUMNS, (name,))} for name in names
+        }
+        return sql.check_tables(found, self.name)
+
+    def _connection(self, raw: bool = False) -> sqlite3.Connection:
+        """This thread's connection (`raw`: SQLite's own exceptions, for `__init__`'s retry)."""
         connection = getattr(self._local, "connection", None)
         if connection is None:
-            try:
-                connection = sqlite3.connect(
-                    self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None
-                )
-            except sqlite3.Error as error:
-                raise RoomError(f"cannot open store {quote_path(self.path)}: {error}") from None
-            connection.execute("PRAGMA synchronous=NORMAL")  # WAL: durable at checkpoints
-            connection.execute("PRAGMA foreign_keys=ON")
+            if raw:
+                connection = self._connect()
+            else:
+                with self._errors():
+                    connection = self._connect()
             self._local.connection = connection
+        return connection
+
+    def _connect(self) -> sqlite3.Connection:
+        target = f"file:{quote(str(self.path.resolve()))}"
+        if self._modes[0]:
+            target += "?" + self._modes[0]
+        connection = sqlite3.connect(target, timeout=BUSY_TIMEOUT_S, isolation_level=None, uri=True)
+        connection.execute("PRAGMA foreign_keys=ON")
+        if not self.read_only:
+            connection.execute("PRAGMA synchronous=NORMAL")  # WAL: durable at checkpoints
         return connection
 
     @contextmanager
     def _write(self, connection: sqlite3.Connection) -> Iterator[None]:
+        if self.read_only:
+            raise RoomError(f"store {self.name} is read-only: rooms can be viewed, not played")
         connection.execute("BEGIN IMMEDIATE")
         try:
             yield
@@ -115,39 +131,43 @@ class SQLiteStore(RoomStore):
     def _insert_room(self, info: RoomInfo, hashes: Mapping[str, str]) -> None:
         connection = self._connection()
         try:
-            with self._write(connection):
+            with self._errors(), self._write(connection):
                 connection.execute(
-                    INSERT_ROOM,
+                    sql.INSERT_ROOM,
                     (
                         info.code,
                         info.game,
                         str(info.seed),
-                        json.dumps(dict(info.options)),
+                        json.dumps(dict(info.options), allow_nan=False),
                         json.dumps(list(info.teams)),
                         info.created_at,
                     ),
                 )
                 connection.executemany(
-                    INSERT_TOKEN, [(info.code, holder, digest) for holder, digest in hashes.items()]
+                    sql.INSERT_TOKEN,
+                    [(info.code, holder, digest) for holder, digest in hashes.items()],
                 )
         except sqlite3.IntegrityError:
             raise CodeTaken from None
 
     def _load_room(self, code: str) -> tuple[RoomInfo, dict[str, str]] | None:
         connection = self._connection()
-        row = connection.execute(SELECT_ROOM, (code,)).fetchone()
-        if row is None:
-            return None
-        hashes = dict(connection.execute(SELECT_TOKENS, (code,)).fetchall())
-        return info_from_row(row), hashes
+        with self._errors():
+            row = connection.execute(sql.SELECT_ROOM, (code,)).fetchone()
+            if row is None:
+                return None
+            token_rows = connection.execute(sql.SELECT_TOKENS, (code,)).fetchall()
+        return room_from_rows(code, row, token_rows)
 
     def _actions_after(self, code: str, seq: int) -> list[LoggedAction]:
-        return iter_rows(self._connection().execute(SELECT_ACTIONS, (code, seq)))
+        with self._errors():
+            rows = self._connection().execute(sql.SELECT_ACTIONS, (code, seq)).fetchall()
+        return actions_from_rows(code, rows, seq)
 
     @contextmanager
     def _transaction(self, code: str) -> Iterator[Transaction]:
         connection = self._connection()
-        with self._write(connection):
+        with self._errors(), self._write(connection):
             yield _SQLiteTransaction(connection, code)
 
     def close(self) -> None:
@@ -163,13 +183,57 @@ class _SQLiteTransaction(Transaction):
         self.code = code
 
     def actions_after(self, seq: int) -> list[LoggedAction]:
-        return iter_rows(self.connection.execute(SELECT_ACTIONS, (self.code, seq)))
+        rows = self.connection.execute(sql.SELECT_ACTIONS, (self.code, seq)).fetchall()
+        return actions_from_rows(self.code, rows, seq)
 
     def insert(self, action: LoggedAction) -> None:
         try:
             self.connection.execute(
-                INSERT_ACTION,
+                sql.INSERT_ACTION,
                 (self.code, action.seq, action.actor, json.dumps(action.action), action.at),
             )
         except sqlite3.IntegrityError:
             raise SeqTaken from None
+
+
+def _check_file(path: Path, name: str) -> bool:
+    """Refuse what is not a SQLite file before SQLite opens it; True if it can only be read.
+
+    A missing file is made (with its folder); an empty one is a new store.
+    """
+    try:
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            return False
+        if path.is_dir():
+            raise RoomError(f"store {name} is a folder, not a room store file")
+        with path.open("rb") as file:
+            header = file.read(len(HEADER))
+    except OSError as error:
+        raise RoomError(f"cannot open store {name}: {error.strerror or error}") from None
+    if header and header != HEADER:
+        raise RoomError(f"store {name} is not a SQLite database (a room store is one)")
+    writable = os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+    return not writable
+
+
+def _cannot_write(error: sqlite3.OperationalError) -> bool:
+    text = str(error).lower()
+    return "readonly" in text or "unable to open" in text or "i/o error" in text
+
+
+def _explain(name: str, error: sqlite3.DatabaseError) -> str:
+    """One line for a SQLite fault: busy, read-only, damaged, or SQLite's own words."""
+    text = str(error).lower()
+    if "locked" in text or "busy" in text:
+        return (
+            f"the store is busy: another program has held {name} for over "
+            f"{BUSY_TIMEOUT_S:g} s; try again"
+        )
+    if "readonly" in text or "read-only" in text:
+        return f"store {name} is read-only: rooms can be viewed, not created or played"
+    if isinstance(error, sqlite3.OperationalError) and "unable to open" in text:
+        return f"cannot open store {name}: {error}"
+    if "malformed" in text or "not a database" in text or "i/o error" in text:
+        return f"store {name} is damaged ({error}): restore it from a copy"
+    return f"store {name} failed: {error}"

@@ -24,36 +24,25 @@ import re
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from housing_lab.errors import HousingLabError, shown
+from housing_lab.numbers import check_number
 from housing_lab.rooms import tokens
 from housing_lab.rooms.errors import AccessDenied, ActionRefused, RoomError
 from housing_lab.rooms.games import TEACHER, Clock, Replay, Role, RoomInfo
 from housing_lab.rooms.registry import room_game
+from housing_lab.rooms.rows import MAX_SEED, LoggedAction
 from housing_lab.rooms.urls import DEFAULT_JOIN_BASE, join_url
 
-MAX_SEED = 2**64 - 1
 MAX_ACTION_JSON = 100_000  # characters of one action: real ones are under 200
 ROOM_CODE = re.compile(r"[A-Z0-9]{4,12}")
 CODE_TRIES = 20
+MAX_WAIT_S = 3600.0  # the longest `wait` (a finite number: NaN or infinity never times out)
 POLL_SECONDS = 0.1  # `wait` checks the log this often (a page's refresh)
-
-
-@dataclass(frozen=True)
-class LoggedAction:
-    """One row of a room's log: its number, who played it, the action as applied, and when."""
-
-    seq: int
-    actor: str
-    action: dict[str, Any]
-    at: float
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"seq": self.seq, "actor": self.actor, "action": self.action, "at": self.at}
 
 
 class Transaction(ABC):
@@ -224,6 +213,8 @@ class RoomStore(ABC):
 
     def wait(self, room: object, token: object, after: int, timeout: float = 10.0) -> int:
         """Block until the room's log passes `after` (or `timeout` seconds); returns seq."""
+        check_number(after, "after", low=0, whole=True, error=RoomError)
+        check_number(timeout, "timeout", low=0, high=MAX_WAIT_S, error=RoomError)
         deadline = time.monotonic() + timeout
         while True:
             seq = self.seq(room, token)
@@ -232,8 +223,10 @@ class RoomStore(ABC):
             time.sleep(POLL_SECONDS)
 
     def info(self, room: object, token: object) -> RoomInfo:
-        """The room's fixed facts (game, seed, options, teams)."""
-        return self._open(room, token)[0]
+        """The room's fixed facts (game, seed, options, teams). A team's copy has no seed
+        (`seed=None`): the seed rebuilds the deck, and with it every team's hidden hand."""
+        info, role = self._open(room, token)
+        return info if role.is_teacher else replace(info, seed=None)
 
     def __enter__(self) -> RoomStore:
         return self
@@ -288,6 +281,10 @@ class RoomStore(ABC):
                 raise RoomError(
                     f"room {info.code}: logged action {entry.seq} no longer replays: {error}"
                 ) from None
+            except (TypeError, KeyError, AttributeError):  # a hand-edited row the engine chokes on
+                raise RoomError(
+                    f"room {info.code}'s log is damaged at action {entry.seq}"
+                ) from None
             if rules.phase(game) != phase:
                 phase, started = rules.phase(game), entry.at
         replay = Replay(new[-1].seq, game, phase, started)
@@ -321,21 +318,3 @@ def _action_text(action: object) -> str:
     if len(text) > MAX_ACTION_JSON:
         raise ActionRefused(f"an action is at most {MAX_ACTION_JSON} characters of JSON")
     return text
-
-
-def iter_rows(rows: Iterator[Sequence[Any]]) -> list[LoggedAction]:
-    """Backend rows (seq, actor, action JSON, at) as LoggedActions."""
-    return [LoggedAction(int(s), str(a), json.loads(j), float(t)) for s, a, j, t in rows]
-
-
-def info_from_row(row: Sequence[Any]) -> RoomInfo:
-    """A rooms row (code, game, seed, options JSON, teams JSON, created_at) as a RoomInfo."""
-    code, game, seed, options, teams, created = row
-    return RoomInfo(
-        str(code),
-        str(game),
-        int(seed),
-        json.loads(options),
-        tuple(json.loads(teams)),
-        float(created),
-    )

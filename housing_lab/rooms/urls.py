@@ -19,15 +19,21 @@ Two store URL forms, chosen by their scheme:
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
-from urllib.parse import urlencode
+from urllib.parse import unquote, urlencode
 
 from housing_lab.errors import shown
 from housing_lab.rooms.errors import RoomError
 
 STORE_ENV = "HOUSING_LAB_ROOMS"  # a store URL that replaces the default file
 DEFAULT_JOIN_BASE = "http://127.0.0.1:8866/room/"  # Voila serves the classroom page here
+# The password of scheme://user:password@host... (up to the last "@" before the path) and of
+# a ?password=... option. Plain text work, no URL parser: a bad port or an IPv6 host must not
+# stop a message from being written (urlsplit raises on those).
+_USERINFO_PASSWORD = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://[^:@/]*):([^/]*)@")
+_OPTION_PASSWORD = re.compile(r"([?&]password=)([^&#]*)", re.IGNORECASE)
 
 
 def data_folder() -> Path:
@@ -46,6 +52,26 @@ def default_store_url() -> str:
     return os.environ.get(STORE_ENV) or "sqlite:///" + str(data_folder() / "rooms.sqlite")
 
 
+def without_password(url: str) -> str:
+    """The URL as a message may show it (a password never reaches a terminal or a log).
+
+    >>> without_password("postgresql://ana:s3cret@[::1]:bad/db?password=x&sslmode=off")
+    'postgresql://ana:***@[::1]:bad/db?password=***&sslmode=off'
+    """
+    text = _USERINFO_PASSWORD.sub(r"\1:***@", url, count=1)
+    return _OPTION_PASSWORD.sub(r"\1***", text)
+
+
+def password_of(url: str) -> list[str]:
+    """Every spelling of the URL's passwords (as written and decoded), to blank out of the
+    messages a database driver writes."""
+    found = [m.group(2) for m in _OPTION_PASSWORD.finditer(url)]
+    match = _USERINFO_PASSWORD.match(url)
+    if match:
+        found.append(match.group(2))
+    return sorted({p for text in found for p in (text, unquote(text)) if p}, key=len, reverse=True)
+
+
 def parse_store_url(url: object) -> tuple[str, str]:
     """(backend, target): ("sqlite", file path) or ("postgresql", the connection URL)."""
     if not isinstance(url, str) or not url.strip():
@@ -60,7 +86,8 @@ def parse_store_url(url: object) -> tuple[str, str]:
     if url.startswith(("postgresql://", "postgres://")):
         return "postgresql", url
     raise RoomError(
-        f"unknown store URL {shown(url)}: use sqlite:///path.sqlite or postgresql://host/db"
+        f"unknown store URL {shown(without_password(url))}: "
+        "use sqlite:///path.sqlite or postgresql://host/db"
     )
 
 

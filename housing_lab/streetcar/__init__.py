@@ -9,7 +9,7 @@
 Modules: `hexgrid` (coordinates and names), `board` (geometry tables), `rules` (kit and
 options), `moves`, `lines` (line legality), `buildings` (the cube rule), `game` (state, push,
 pop), `scoring` and `goals`, `position` (constructed positions), `record` (game record JSON),
-`bots`, `greedy` and `match` (series of bot games).
+`bots`, `greedy`, `mcts` (search, with `RolloutEvaluator`) and `match` (series of bot games).
 """
 
 from housing_lab.streetcar.board import Board
@@ -24,7 +24,10 @@ from housing_lab.streetcar.errors import (
 from housing_lab.streetcar.game import Game
 from housing_lab.streetcar.greedy import GreedyBot
 from housing_lab.streetcar.hexgrid import Edge, Hex, Vertex
-from housing_lab.streetcar.match import MatchGame, MatchSummary, play_match
+from housing_lab.streetcar.line_experiment import line_experiment
+from housing_lab.streetcar.line_experiment import summary as line_experiment_summary
+from housing_lab.streetcar.match import MatchGame, MatchSummary, play_match, summarise
+from housing_lab.streetcar.mcts import Evaluator, MctsBot, RolloutEvaluator, greedy_evaluator
 from housing_lab.streetcar.moves import Move
 from housing_lab.streetcar.record import (
     final_block,
@@ -46,27 +49,34 @@ __all__ = [
     "Bot",
     "Building",
     "Edge",
+    "Evaluator",
     "Game",
     "GreedyBot",
     "Hex",
     "IllegalMoveError",
     "MatchGame",
     "MatchSummary",
+    "MctsBot",
     "Move",
     "Outcome",
     "RandomBot",
     "RecordError",
+    "RolloutEvaluator",
     "Rules",
     "ScoreBreakdown",
     "StreetcarError",
     "Vertex",
     "building_for",
     "final_block",
+    "greedy_evaluator",
+    "line_experiment",
+    "line_experiment_summary",
     "make_bot",
     "play_game",
     "play_match",
     "read_record",
     "replay",
+    "summarise",
     "to_record",
     "write_record",
 ]

@@ -390,24 +390,53 @@ class Game:
             reason=reason,
         )
 
-    def _check(self, move: Move) -> tuple[tuple[int, ...], int]:
-        """Edge ids and removed hex id of a legal move, or IllegalMoveError."""
+    def check_lines(self, lines: object) -> str | None:
+        """Why the current player may not draw `lines` (this turn's 2, 1 or 0 edges) now, in
+        words; None when they may. A widget holds the lines until the house is chosen, so it
+        asks this instead of pushing a trial move."""
+        try:
+            error = self.lines_error(lines)
+        except BoardError as bad:
+            return str(bad)
+        return None if error is None else error.reason
+
+    def lines_error(self, lines: object) -> IllegalMoveError | None:
+        """The error to raise for this turn's `lines` (as `check_lines`, with its rule id), or
+        None when `push` would accept them with a removable house. Malformed lines raise."""
+        move = Move(lines)
+        problem = self._lines_problem(move)[1]
+        if problem is None:
+            return None
+        rule, reason = problem
+        return IllegalMoveError(
+            f"illegal lines on turn {self._turn} ({self.current_player}): {move}: {reason}",
+            rule=rule,
+            turn=self._turn,
+            reason=reason,
+        )
+
+    def _lines_problem(self, move: Move) -> tuple[tuple[int, ...], line_rules.Problem | None]:
+        """The edge ids of `move`'s lines and why they may not be drawn now (None: they may)."""
         if self._over:
-            raise self._illegal(move, "game-over", "the game is over")
+            return (), ("game-over", "the game is over")
         board = self._board
         if len(move.lines) > 2:
-            raise self._illegal(
-                move, "too-many-edges", f"a turn draws at most 2 edges, not {len(move.lines)}"
-            )
+            return (), ("too-many-edges", f"a turn draws at most 2 edges, not {len(move.lines)}")
         try:
             edges = tuple(board.edge_id(edge) for edge in move.lines)
         except BoardError as error:
-            raise self._illegal(move, "edge-not-on-board", str(error)) from None
+            return (), ("edge-not-on-board", str(error))
         problem = line_rules.lines_problem(
             board, self._edge_owner, self._vertex_owner, edges, self.player_index
         )
+        return edges, problem
+
+    def _check(self, move: Move) -> tuple[tuple[int, ...], int]:
+        """Edge ids and removed hex id of a legal move, or IllegalMoveError."""
+        edges, problem = self._lines_problem(move)
         if problem:
             raise self._illegal(move, *problem)
+        board = self._board
         if self._turn == 1:
             if move.remove is not None:
                 raise self._illegal(move, "removal-on-turn-1", "turn 1 removes no house")

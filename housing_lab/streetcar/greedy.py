@@ -55,127 +55,12 @@ class GreedyBot:
         return Move([edges[e] for e in line.edges], hexes[x])
 
     def _lines(self, game: Game) -> list[_Line]:
-        """Every legal line choice with its lines-only score change."""
-        board, p, tables = game.board, game.player_index, game.tables()
-        vowner, bcol, bcubes = tables.vertex_owners, tables.building_colours, tables.building_cubes
-        removed, penalty = tables.removed[p], game.rules.penalty
-        mine = connected_hexes(game, p)
-        label = line_components(game, p)
-        vertex_line = {
-            v: label[e]
-            for e, who in enumerate(tables.edge_owners)
-            if who == p
-            for v in board.edge_vertices[e]
-        }
-        result = []
-        for choice in game.line_choice_ids():
-            ends = {v for e in choice for v in board.edge_vertices[e]}
-            fresh = [v for v in ends if vowner[v] != p]
-            joined = {vertex_line[v] for v in ends if v in vertex_line}
-            change = (1 if choice else 0) - len(joined)
-            reached = frozenset(x for v in fresh for x in board.vertex_hexes[v] if x not in mine)
-            by_colour = [0, 0, 0, 0]
-            for x in reached:
-                if bcol[x] >= 0:
-                    by_colour[bcol[x]] += bcubes[x]
-            value = sum(n * k for n, k in zip(removed, by_colour, strict=True)) - penalty * change
-            result.append(
-                _Line(choice, value, tuple(by_colour), len(fresh), self.rng.random(), reached)
-            )
-        return result
+        """Every legal line choice with its lines-only score change.
 
-    def _per_house(
-        self, game: Game, lines: list[_Line]
-    ) -> list[tuple[tuple[float, ...], _Line, int]]:
-        """For each removable house, its best line choice and the (value, ties...) key."""
-        p, tables = game.player_index, game.tables()
-        bcol, bcubes = tables.building_colours, tables.building_cubes
-        removed, theirs = tables.removed[p], tables.removed[1 - p]
-        mine, their_hexes = connected_hexes(game, p), connected_hexes(game, 1 - p)
-        cubes_now = [0, 0, 0, 0]
-        for x in mine:
-            if bcol[x] >= 0:
-                cubes_now[bcol[x]] += bcubes[x]
-        best_for_colour = [
-            max(lines, key=lambda ln, c=c: (ln.value + ln.by_colour[c], ln.reach, ln.luck))
-            for c in range(4)
-        ]
-        touching: dict[int, list[_Line]] = {}
-        for line in lines:
-            for x in line.hexes:
-                touching.setdefault(x, []).append(line)
-        ranked = []
-        for x in tables.removable:
-            colour = tables.houses[x]
-            after = list(removed)
-            after[colour] += 1
-            new = game.buildings_after_ids(x)
-            base = cubes_now[colour]
-            for y, c, k in new:
-                if y in mine:
-                    base += k * after[c]
-                if y in their_hexes:
-                    base -= k * theirs[c]
-            line = best_for_colour[colour]
-            key = (base + line.value + line.by_colour[colour], line.reach, line.luck)
-            for y in {y for y, _, _ in new if y not in mine}:
-                for other in touching.get(y, ()):
-                    extra = sum(k * after[c] for z, c, k in new if z in other.hexes)
-                    value = base + other.value + other.by_colour[colour] + extra
-                    candidate = (value, other.reach, other.luck)
-                    if candidate > key:
-                        key, line = candidate, other
-            ranked.append(((*key, self.rng.random()), line, x))
-        return ranked
-
-    def _rescore(
-        self, game: Game, ranked: list[tuple[tuple[float, ...], _Line, int]]
-    ) -> list[tuple[tuple[float, ...], _Line, int]]:
-        """Exact (own - opponent) after each house's best move, goal bonuses included."""
-        trial, p = game.copy(), game.player_index
-        edges, hexes = game.board.edges, game.board.hexes
-        me, them = ("purple", "red") if p == 0 else ("red", "purple")
-        result = []
-        for key, line, x in ranked:
-            trial.push(Move([edges[e] for e in line.edges], hexes[x]))
-            items = breakdowns(trial)
-            trial.pop()
-            result.append(((items[me].total - items[them].total, *key[1:]), line, x))
-        return result
-
-    def ranked_moves(self, game: Game, limit: int | None = None) -> list[tuple[float, Move]]:
-        """Moves best first with greedy's value, one per house (its best lines); turn 1: lines.
-
-        The search bot (mcts.py) takes its candidate moves from here: greedy's exact one-turn
-        value orders them and `limit` keeps the best few, so the tree never sees the ~300 x 40
-        raw moves. The first entry is the move `choose` would play from the same RNG state.
+        The per-line work is done once per intersection (the hexes it newly reaches) and set
+        unions in C replace per-line generator loops: the search bot plays thousands of greedy
+        turns per move in its rollouts.
         """
-        lines = self._lines(game)
-        edges, hexes = game.board.edges, game.board.hexes
-        if game.turn == 1:
-            keyed = sorted(lines, key=lambda ln: (ln.value, ln.reach, ln.luck), reverse=True)
-            return [(ln.value, Move([edges[e] for e in ln.edges])) for ln in keyed[:limit]]
-        ranked = self._per_house(game, lines)
-        if game.rules.goals:
-            ranked = self._rescore(game, ranked)
-        ranked.sort(key=lambda item: item[0], reverse=True)
-        return [
-            (key[0], Move([edges[e] for e in line.edges], hexes[x]))
-            for key, line, x in ranked[:limit]
-        ]
-
-
-class QuickGreedyBot(GreedyBot):
-    """GreedyBot, computed faster: the same moves from the same seed (tested move for move).
-
-    The search bot plays thousands of greedy turns per move in its rollouts, so here the
-    per-line work is done once per intersection (the hexes it newly reaches, its line label)
-    and set unions in C replace the per-line generator loops; `_per_house` lists the lines
-    touching a hex only for the hexes where a removal would build. Every tie-break draws the
-    RNG in the same order as GreedyBot, so the choices are identical.
-    """
-
-    def _lines(self, game: Game) -> list[_Line]:
         board, p, tables = game.board, game.player_index, game.tables()
         vowner, bcol, bcubes = tables.vertex_owners, tables.building_colours, tables.building_cubes
         removed, penalty = tables.removed[p], game.rules.penalty
@@ -226,6 +111,10 @@ class QuickGreedyBot(GreedyBot):
     def _per_house(
         self, game: Game, lines: list[_Line]
     ) -> list[tuple[tuple[float, ...], _Line, int]]:
+        """For each removable house, its best line choice and the (value, ties...) key.
+
+        The lines touching a hex are listed only for the hexes where a removal would build.
+        """
         p, tables = game.player_index, game.tables()
         bcol, bcubes = tables.building_colours, tables.building_cubes
         removed, theirs = tables.removed[p], tables.removed[1 - p]
@@ -268,3 +157,39 @@ class QuickGreedyBot(GreedyBot):
                         key, line = candidate, other
             ranked.append(((*key, self.rng.random()), line, x))
         return ranked
+
+    def _rescore(
+        self, game: Game, ranked: list[tuple[tuple[float, ...], _Line, int]]
+    ) -> list[tuple[tuple[float, ...], _Line, int]]:
+        """Exact (own - opponent) after each house's best move, goal bonuses included."""
+        trial, p = game.copy(), game.player_index
+        edges, hexes = game.board.edges, game.board.hexes
+        me, them = ("purple", "red") if p == 0 else ("red", "purple")
+        result = []
+        for key, line, x in ranked:
+            trial.push(Move([edges[e] for e in line.edges], hexes[x]))
+            items = breakdowns(trial)
+            trial.pop()
+            result.append(((items[me].total - items[them].total, *key[1:]), line, x))
+        return result
+
+    def ranked_moves(self, game: Game, limit: int | None = None) -> list[tuple[float, Move]]:
+        """Moves best first with greedy's value, one per house (its best lines); turn 1: lines.
+
+        The search bot (mcts.py) takes its candidate moves from here: greedy's exact one-turn
+        value orders them and `limit` keeps the best few, so the tree never sees the ~300 x 40
+        raw moves. The first entry is the move `choose` would play from the same RNG state.
+        """
+        lines = self._lines(game)
+        edges, hexes = game.board.edges, game.board.hexes
+        if game.turn == 1:
+            keyed = sorted(lines, key=lambda ln: (ln.value, ln.reach, ln.luck), reverse=True)
+            return [(ln.value, Move([edges[e] for e in ln.edges])) for ln in keyed[:limit]]
+        ranked = self._per_house(game, lines)
+        if game.rules.goals:
+            ranked = self._rescore(game, ranked)
+        ranked.sort(key=lambda item: item[0], reverse=True)
+        return [
+            (key[0], Move([edges[e] for e in line.edges], hexes[x]))
+            for key, line, x in ranked[:limit]
+        ]

@@ -10,6 +10,14 @@ score margin then is backed up. Greedy rollouts make the bot ask, of each candid
 this end if both sides then play greedily?", which is what one-turn greedy cannot see (a house
 that hands the opponent a building next turn, lines placed for later buildings).
 
+What the search asks of a position is one object, an `Evaluator` (OpenSpiel's pattern in
+`open_spiel/python/algorithms/mcts.py`: `prior` and `evaluate`): `candidates(game, limit)`, the
+moves worth a branch, best first, and `evaluate(game)`, purple's score margin after playing on.
+`MctsBot(evaluator=...)` takes a factory `seed -> Evaluator` (a fresh, seeded one per move);
+`RolloutEvaluator(ranker, rollout, depth)` builds one from a candidate policy (anything with
+`ranked_moves`, e.g. `GreedyBot`) and a rollout policy (any bot). The default is greedy for both,
+one `GreedyBot` sharing its RNG, cut at `depth` turns.
+
 The budget is an iteration count (deterministic: the same seed and budget always give the same
 move) or, with `seconds`, wall-clock time (not reproducible: it depends on the machine's load).
 """
@@ -19,15 +27,72 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
+from housing_lab.numbers import check_number
 from housing_lab.streetcar.errors import StreetcarError
 from housing_lab.streetcar.game import Game
-from housing_lab.streetcar.greedy import QuickGreedyBot
+from housing_lab.streetcar.greedy import GreedyBot
 from housing_lab.streetcar.moves import Move
 
 DEFAULT_ITERATIONS = 24
 SCALE = 20.0  # score margin that counts as a clear win (value tanh(margin / SCALE))
+
+
+class Evaluator(Protocol):
+    """What the search asks of a position (OpenSpiel's `Evaluator`: `prior`, `evaluate`)."""
+
+    def candidates(self, game: Game, limit: int) -> list[Move]:
+        """Up to `limit` legal moves worth a branch, best first (`game` not over)."""
+        ...
+
+    def evaluate(self, game: Game) -> float:
+        """Purple's score minus red's after playing on from `game`; `game` is left as it was."""
+        ...
+
+
+class Ranker(Protocol):
+    """A candidate policy: legal moves with a value, best first (`GreedyBot.ranked_moves`)."""
+
+    def ranked_moves(self, game: Game, limit: int | None = None) -> list[tuple[float, Move]]: ...
+
+
+class Policy(Protocol):
+    """A rollout policy: any bot (`choose(game) -> Move`)."""
+
+    def choose(self, game: Game) -> Move: ...
+
+
+class RolloutEvaluator:
+    """Candidates from `ranker`; value from playing `rollout` for both players for at most
+    `depth` turns (None: to the end). Pass one object as both to share its seeded RNG."""
+
+    def __init__(self, ranker: Ranker, rollout: Policy, depth: int | None = 6) -> None:
+        self.ranker = ranker
+        self.rollout = rollout
+        self.depth = depth
+
+    def candidates(self, game: Game, limit: int) -> list[Move]:
+        return [move for _, move in self.ranker.ranked_moves(game, limit)]
+
+    def evaluate(self, game: Game) -> float:
+        played = 0
+        while not game.is_over() and (self.depth is None or played < self.depth):
+            game.push(self.rollout.choose(game))
+            played += 1
+        scores = game.scores()
+        margin = scores["purple"] - scores["red"]
+        for _ in range(played):
+            game.pop()
+        return float(margin)
+
+
+def greedy_evaluator(seed: int, depth: int | None = 6) -> RolloutEvaluator:
+    """The default: one `GreedyBot(seed)` ranks the candidates and plays the rollouts."""
+    greedy = GreedyBot(seed)
+    return RolloutEvaluator(greedy, greedy, depth)
 
 
 @dataclass
@@ -42,7 +107,9 @@ class _Node:
 
 
 class MctsBot:
-    """UCT over greedy's candidate moves with greedy rollouts; seeded and deterministic."""
+    """UCT over an evaluator's candidate moves and rollouts (greedy's unless `evaluator` is
+    given: a factory `seed -> Evaluator`; `depth` is the default evaluator's rollout length);
+    seeded and deterministic."""
 
     name = "mcts"
 
@@ -55,28 +122,44 @@ class MctsBot:
         candidates: int = 6,
         depth: int | None = 6,
         exploration: float = 0.7,
+        evaluator: Callable[[int], Evaluator] | None = None,
     ) -> None:
-        if iterations is not None and iterations < 1:
-            raise StreetcarError(f"iterations must be at least 1, not {iterations}")
-        if seconds is not None and not seconds > 0:
-            raise StreetcarError(f"seconds must be more than 0, not {seconds}")
+        if seed is not None:
+            check_number(seed, "seed", whole=True, error=StreetcarError)
+        if iterations is not None:
+            check_number(iterations, "iterations", whole=True, error=StreetcarError)
+            if iterations < 1:
+                raise StreetcarError(f"iterations must be at least 1, not {iterations}")
+        if seconds is not None:  # finite: a NaN or infinite budget would never run out
+            check_number(seconds, "seconds", high=3600, error=StreetcarError)  # an hour at most
+            if not seconds > 0:
+                raise StreetcarError(f"seconds must be more than 0, not {seconds}")
+        check_number(candidates, "candidates", whole=True, error=StreetcarError)
         if candidates < 1:
             raise StreetcarError(f"candidates must be at least 1, not {candidates}")
+        if depth is not None:
+            check_number(depth, "depth", low=0, whole=True, error=StreetcarError)
+        check_number(exploration, "exploration", low=0, error=StreetcarError)
         self.rng = random.Random(seed)
         self.iterations = iterations if iterations is not None or seconds else DEFAULT_ITERATIONS
         self.seconds = seconds
         self.candidates = candidates
         self.depth = depth
         self.exploration = exploration
+        self.evaluator = evaluator
         self.last_iterations = 0
 
     def choose(self, game: Game) -> Move:
         """The root child visited most after the budget (`last_iterations` says how many ran)."""
         if game.is_over():
             raise StreetcarError("the game is over: there is no move to choose")
-        greedy = QuickGreedyBot(self.rng.getrandbits(32))
+        seed = self.rng.getrandbits(32)
+        if self.evaluator is None:
+            evaluator: Evaluator = greedy_evaluator(seed, self.depth)
+        else:
+            evaluator = self.evaluator(seed)
         root = _Node(game.player_index)
-        self._expand(root, game, greedy)
+        self._expand(root, game, evaluator)
         assert root.moves
         self.last_iterations = 0
         if len(root.moves) == 1:  # one candidate: nothing to search
@@ -89,7 +172,7 @@ class MctsBot:
                 break
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
-            self._iterate(root, trial, greedy)
+            self._iterate(root, trial, evaluator)
             done += 1
         self.last_iterations = done
         best = max(
@@ -98,10 +181,10 @@ class MctsBot:
         )
         return root.moves[best]
 
-    def _expand(self, node: _Node, game: Game, greedy: QuickGreedyBot) -> None:
-        node.moves = [move for _, move in greedy.ranked_moves(game, self.candidates)]
+    def _expand(self, node: _Node, game: Game, evaluator: Evaluator) -> None:
+        node.moves = evaluator.candidates(game, self.candidates)
 
-    def _iterate(self, root: _Node, game: Game, greedy: QuickGreedyBot) -> None:
+    def _iterate(self, root: _Node, game: Game, evaluator: Evaluator) -> None:
         """One selection, expansion, rollout and backup; `game` is left as it was."""
         path = [root]
         node = root
@@ -117,14 +200,14 @@ class MctsBot:
                 path.append(child)
                 node = child
                 if not game.is_over():
-                    self._expand(child, game, greedy)
+                    self._expand(child, game, evaluator)
                 break
             index = self._select(node)
             game.push(node.moves[index])
             pushed += 1
             node = node.children[index]
             path.append(node)
-        margin = self._rollout(game, greedy)  # purple's score minus red's, after the rollout
+        margin = evaluator.evaluate(game)  # purple's score minus red's, after the rollout
         for _ in range(pushed):
             game.pop()
         for depth, item in enumerate(path):
@@ -142,15 +225,3 @@ class MctsBot:
             if score > best_score:
                 best, best_score = i, score
         return best
-
-    def _rollout(self, game: Game, greedy: QuickGreedyBot) -> float:
-        """Play on greedily for up to `depth` turns; purple's margin then; the game restored."""
-        played = 0
-        while not game.is_over() and (self.depth is None or played < self.depth):
-            game.push(greedy.choose(game))
-            played += 1
-        scores = game.scores()
-        margin = scores["purple"] - scores["red"]
-        for _ in range(played):
-            game.pop()
-        return float(margin)

@@ -6,16 +6,22 @@ from housing_lab.widgets.lab.charts import HomesChart, OutcomeChart
 from housing_lab.widgets.lab.lab import NorthBerkeleyLab
 from housing_lab.widgets.lab.policies import PolicyPanel
 from housing_lab.widgets.lab.scoreboard import Scoreboard
+from housing_lab.widgets.lessons.predict import Outcome, PredictThenRun
+from housing_lab.widgets.lessons.quiz import ChoiceQuestion, reveal
 from housing_lab.widgets.streetcar.lab import StreetcarLab
 from housing_lab.widgets.table.table import GameTable
 
 __all__ = [
+    "ChoiceQuestion",
     "GameTable",
     "HomesChart",
     "NorthBerkeleyBoard",
     "NorthBerkeleyLab",
+    "Outcome",
     "OutcomeChart",
     "PolicyPanel",
+    "PredictThenRun",
     "Scoreboard",
     "StreetcarLab",
+    "reveal",
 ]

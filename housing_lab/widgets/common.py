@@ -8,13 +8,15 @@
   `uploaded_text`: the text of a file chosen in an `ipywidgets.FileUpload`.
 - `save_json`: the `save(path)` every widget offers.
 - `signed`: numbers with a real minus sign, legible on a projector.
+- `hidden_table`: a chart's numbers as a table only screen readers see (issue 27).
 """
 
 from __future__ import annotations
 
+import html
 import json
 import pathlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import anywidget
@@ -47,24 +49,37 @@ class ActionWidget(anywidget.AnyWidget):
 
     JS side (helpers in `common.js`): show `message` with class `hl-<message_kind>`
     (`showMessage`); on `change:download`, save `download.content` as `download.name`
-    (`saveDownload`); send clicks as `{"action": ...}` with `model.send`.
+    (`saveDownload`); send clicks as `{"action": ...}` with `model.send`; read `announcement`
+    out through the widget's one live region (`announcer`), which `say` and `announce` fill.
     """
 
     message = traitlets.Unicode("").tag(sync=True)
     message_kind = traitlets.Unicode("info").tag(sync=True)
     download = traitlets.Dict().tag(sync=True)
+    # what the widget's one live region reads out next: {"text", "n"} (n makes repeats new)
+    announcement = traitlets.Dict().tag(sync=True)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.on_action: Callable[[dict[str, Any]], None] | None = None
         self.on_msg(self._handle_message)
 
-    def say(self, text: str, kind: str = "info") -> None:
+    def say(self, text: str, kind: str = "info", announce: bool = True) -> None:
+        """Show `text` on the message line and (unless `announce` is False: another part of
+        the screen reads it out) have a screen reader read it."""
         if kind not in MESSAGE_KINDS:
             raise ValueError(f"message kind must be one of {MESSAGE_KINDS}, got {kind!r}")
         with self.hold_sync():  # one comm message
             self.message = text
             self.message_kind = kind
+            if announce:
+                self.announce(text)
+
+    def announce(self, text: str) -> None:
+        """Have a screen reader read `text` (the widget's live region; the screen unchanged)."""
+        if text:
+            count = int(self.announcement.get("n", 0)) + 1
+            self.announcement = {"text": text, "n": count}
 
     def offer_download(self, name: str, content: str) -> None:
         """Ask the browser to save `content` as `name` (a counter makes repeats distinct)."""
@@ -135,3 +150,32 @@ def signed(value: int, plus: bool = False) -> str:
     if value < 0:
         return f"−{-value}"
     return f"+{value}" if plus and value > 0 else str(value)
+
+
+# Read by screen readers, not drawn (the clip pattern; inline so no stylesheet is needed).
+SR_ONLY = (
+    "position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;"
+    "clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap;border:0"
+)
+
+
+def hidden_table(
+    caption: str,
+    corner: str,
+    columns: Sequence[str],
+    rows: Sequence[tuple[str, Sequence[object]]],
+    css: str,
+) -> str:
+    """A visually hidden HTML table: a caption, column headings (`corner` heads the row names),
+    one headed row per line."""
+    head = "".join(f"<th scope='col'>{html.escape(c)}</th>" for c in (corner, *columns))
+    body = "".join(
+        f"<tr><th scope='row'>{html.escape(name)}</th>"
+        + "".join(f"<td>{html.escape(str(v))}</td>" for v in values)
+        + "</tr>"
+        for name, values in rows
+    )
+    return (
+        f"<table class='{css}' style='{SR_ONLY}'><caption>{html.escape(caption)}</caption>"
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    )

@@ -25,7 +25,8 @@ PLACEMENT = {
 
 
 def neutral_facts(**overrides: Any) -> BoardFacts:
-    """Facts of a middling board; tests override the one fact a card reads."""
+    """Facts of a middling board; tests override the one fact a card reads. Unless given,
+    `unhoused` follows `housed` under the rulebook's 12 residents of each income."""
     values: dict[str, Any] = dict(
         spending=Fraction(6),
         new_homes={"market": 6, "middle": 4, "low": 4, "total": 14},
@@ -48,6 +49,7 @@ def neutral_facts(**overrides: Any) -> BoardFacts:
         if key not in values:
             raise KeyError(key)
         values[key] = Fraction(value) if key == "spending" else value
+    values.setdefault("unhoused", {i: 12 - n for i, n in values["housed"].items()})
     return BoardFacts(**values)
 
 

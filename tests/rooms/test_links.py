@@ -101,11 +101,10 @@ def test_save_links_into_an_unwritable_place_is_one_line(tmp_path):
         save_links(room_links(CREATED, "http://x:1/"), blocker / "sub")
 
 
-def test_links_can_carry_the_token_as_key():
-    links = room_links(CREATED, "https://hub/user/x/voila/render/room.ipynb", token_param="key")
-    assert (
-        links["teams"]["Red"]
-        == "https://hub/user/x/voila/render/room.ipynb?room=ABC234&key=red-secret"
-    )
+def test_links_can_carry_the_key_in_the_fragment_no_server_sees():
+    links = room_links(CREATED, "https://hub/hub/user-redirect/housing-lab/room", token_param="key")
+    red = links["teams"]["Red"]
+    assert red == "https://hub/hub/user-redirect/housing-lab/room?room=ABC234#key=red-secret"
+    assert "red-secret" not in red.split("#")[0]
     with pytest.raises(HousingLabError, match="token goes in"):
         room_links(CREATED, "http://x/", token_param="password")

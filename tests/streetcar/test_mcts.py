@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from housing_lab.streetcar import (
@@ -9,15 +11,15 @@ from housing_lab.streetcar import (
     Board,
     Game,
     GreedyBot,
+    Move,
     RandomBot,
     Rules,
     StreetcarError,
     make_bot,
     play_game,
 )
-from housing_lab.streetcar.greedy import QuickGreedyBot
 from housing_lab.streetcar.match import play_match, summarise
-from housing_lab.streetcar.mcts import MctsBot
+from housing_lab.streetcar.mcts import MctsBot, RolloutEvaluator, greedy_evaluator
 
 RING2 = [(q, r) for q in range(-2, 3) for r in range(-2, 3) if abs(q + r) <= 2]  # 19 hexes
 RING3 = [(q, r) for q in range(-3, 4) for r in range(-3, 4) if abs(q + r) <= 3]  # 37 hexes
@@ -112,9 +114,73 @@ def test_ranked_moves_lead_with_greedys_choice() -> None:
         game.push(ranked[-1][1])
 
 
-@pytest.mark.parametrize("rules", [Rules(), Rules(penalty=3), Rules(goals=frozenset({"parks"}))])
-def test_quick_greedy_plays_greedys_moves(rules: Rules) -> None:
-    for seed in (1, 2):
-        plain = play_game([GreedyBot(seed), RandomBot(seed)], seed=seed, rules=rules)
-        quick = play_game([QuickGreedyBot(seed), RandomBot(seed)], seed=seed, rules=rules)
-        assert quick.move_stack == plain.move_stack
+def play_turns(bot: MctsBot, turns: int) -> list[object]:
+    game = Game(seed=4)
+    bots = [bot, RandomBot(8)]
+    while game.turn <= turns:
+        game.push(bots[(game.turn - 1) % 2].choose(game))
+    return game.move_stack
+
+
+def test_the_default_evaluator_is_greedy_for_candidates_and_rollouts() -> None:
+    default = play_turns(MctsBot(3, iterations=5, depth=3), 5)
+    explicit = play_turns(MctsBot(3, iterations=5, evaluator=lambda s: greedy_evaluator(s, 3)), 5)
+    assert explicit == default
+    # Separate greedy objects for the two jobs draw their tie-breaks from separate RNGs.
+    split = play_turns(
+        MctsBot(3, iterations=5, evaluator=lambda s: RolloutEvaluator(GreedyBot(s), GreedyBot(s))),
+        5,
+    )
+    replayed = Game(seed=4)
+    for move in split:
+        assert replayed.is_legal(move), move
+        replayed.push(move)
+    assert len(split) == 5
+
+
+class CountingEvaluator:
+    """Random candidates (the first `limit` legal moves) and random rollouts, counted."""
+
+    def __init__(self, seed: int) -> None:
+        self.inner = RolloutEvaluator(GreedyBot(seed), RandomBot(seed), depth=2)
+        self.limits: list[int] = []
+        self.rollouts = 0
+
+    def candidates(self, game: Game, limit: int) -> list[Move]:
+        self.limits.append(limit)
+        return list(itertools.islice(game.legal_moves(), limit))
+
+    def evaluate(self, game: Game) -> float:
+        self.rollouts += 1
+        return self.inner.evaluate(game)
+
+
+def test_a_custom_evaluator_chooses_the_candidates_and_rollouts() -> None:
+    made: list[CountingEvaluator] = []
+
+    def factory(seed: int) -> CountingEvaluator:
+        made.append(CountingEvaluator(seed))
+        return made[-1]
+
+    game = Game(seed=6)
+    game.push(GreedyBot(1).choose(game))
+    bot = MctsBot(2, iterations=9, candidates=4, evaluator=factory)
+    move = bot.choose(game)
+    assert len(made) == 1 and made[0].rollouts == 9 and set(made[0].limits) == {4}
+    assert move in list(itertools.islice(game.legal_moves(), 4))  # one of its candidates
+
+
+def test_rollout_evaluator_leaves_the_game_as_it_was() -> None:
+    game = Game(seed=3)
+    for _ in range(4):
+        game.push(GreedyBot(game.turn).choose(game))
+    before = game.snapshot()
+    full = RolloutEvaluator(GreedyBot(1), RandomBot(1), depth=None)
+    margin = full.evaluate(game)
+    assert game.snapshot() == before
+    end = game.copy()
+    bot = RandomBot(1)
+    while not end.is_over():
+        end.push(bot.choose(end))
+    scores = end.scores()
+    assert margin == scores["purple"] - scores["red"]

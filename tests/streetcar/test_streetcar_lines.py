@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from housing_lab.streetcar import Board, Game, IllegalMoveError, Move
+from housing_lab.streetcar import Board, Game, IllegalMoveError, Move, RandomBot
 from housing_lab.streetcar.hexgrid import hex_sides
 
 # Around a lone hex, side i and side i+1 share a corner: the six sides form a ring.
@@ -155,3 +155,58 @@ def test_move_normalises_edges_and_order() -> None:
         "lines": [[[0, 0], [0, 1]], [[0, 0], [1, 0]]],
         "remove": [2, -1],
     }
+
+
+def line_sets(game: Game) -> list[list]:
+    """Legal line choices and illegal ones of every kind for the player to move."""
+    legal = game.legal_line_choices()
+    edges = list(game.board.edges)
+    first = legal[0][0]
+    return [
+        *[list(choice) for choice in legal[:5]],
+        [first],  # alone although it has a partner
+        [],  # nothing although edges are legal
+        [first, first],
+        [first, edges[-1]],  # not adjacent
+        [*legal[0], edges[-1]],  # three edges
+        [((20, 0), (21, 0))],  # off the board
+        *[[e] for e in edges if game.edge_owner(e) is not None][:3],  # drawn already
+    ]
+
+
+@pytest.mark.parametrize("turn", [1, 2, 5, 9])
+def test_check_lines_gives_pushs_reason_and_changes_nothing(turn: int) -> None:
+    game = Game(seed=4)
+    bot = RandomBot(4)
+    while game.turn < turn:
+        game.push(bot.choose(game))
+    house = None if turn == 1 else game.removable_houses()[0]
+    checked = 0
+    for lines in line_sets(game):
+        before = game.snapshot()
+        reason = game.check_lines(lines)
+        error = game.lines_error(lines)
+        assert game.snapshot() == before
+        try:
+            game.push(Move(lines, house))
+        except IllegalMoveError as refused:
+            assert reason == refused.reason and error is not None
+            assert error.rule == refused.rule and error.turn == refused.turn == turn
+            assert str(error) == (
+                f"illegal lines on turn {turn} ({game.current_player}): {Move(lines)}: {reason}"
+            )
+            checked += 1
+        else:
+            game.pop()
+            assert reason is None and error is None
+    assert checked >= 5
+
+
+def test_check_lines_after_the_game_and_for_malformed_lines() -> None:
+    game = lone_hex(3, [S[0], S[1]], [S[3], S[4]])
+    assert game.check_lines([]) is None
+    assert game.check_lines([S[2]]).startswith("edge [[0, -1], [0, 0]] touches a red line")
+    assert game.check_lines("S2") == "a move's lines are a list of edges, not 'S2'"
+    game.push(Move([], ONE))
+    assert game.check_lines([]) == "the game is over"
+    assert game.lines_error([]).rule == "game-over"

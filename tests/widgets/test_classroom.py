@@ -12,7 +12,7 @@ import pytest
 
 from housing_lab.rooms import open_store
 from housing_lab.rooms.links import room_links, save_links
-from housing_lab.widgets.classroom.page import ClassroomPage, page_from_environment
+from housing_lab.widgets.classroom.page import ClassroomPage, RoomEntry, page_from_environment
 
 TEAMS = ["Red", "Blue", "Green"]
 
@@ -160,7 +160,7 @@ def test_board_click_acts_in_the_store_and_a_refusal_is_one_line(store, room):
     red = page(store, room, "Red")
     red._board_action({"action": "place", "square": "B1", "tile": "park"})
     assert red.view["board"]["tiles"] == {"B1": "park"}
-    assert "Done" in red.notice.value
+    assert "You built a Park on B1." in red.notice.value
     red._board_action({"action": "place", "square": "A1", "tile": "park"})  # not this phase
     assert "hl-classroom-error" in red.notice.value
     assert store.seq(room["room"], room["tokens"]["Red"]) == 1
@@ -213,9 +213,14 @@ def test_call_state_appears_when_the_timer_runs_out(store, room, clock):
     labels = [b.description for b, _ in red._buttons]
     assert labels == ["Call the state (time is up)"]
     offered_equals_legal(red)
+    before = dict(red.view["board"]["tiles"])
     red._buttons[0][0].click()  # the state fills every empty square of the phase
     assert sorted(red.view["board"]["tiles"]) == ["B1", "B2", "C1", "C2"]
-    assert "Done" in red.notice.value
+    said = red.notice.value
+    changed = [sq for sq, tile in red.view["board"]["tiles"].items() if before.get(sq) != tile]
+    assert len(changed) >= 3 and said.count(" on ") == len(changed)
+    assert all(f" on {square}" in said for square in changed)
+    assert said.split("'status'>")[1].startswith("The state built a")
 
 
 def test_a_whole_game_offers_legal_actions_and_never_leaks_hidden_cards(
@@ -277,7 +282,7 @@ def test_page_from_environment_reads_the_query_string(tmp_path, room, store):
     }
     green = page_from_environment(env)
     assert green.role is not None and green.role.team == "Green"
-    assert page_from_environment({**env, "QUERY_STRING": ""}).role is None
+    assert page_from_environment({**env, "QUERY_STRING": ""}).page is None  # waits for its key
     key = f"room={room['room']}&key={room['tokens']['Blue']}&token=jupyter-login-token"
     assert page_from_environment({**env, "QUERY_STRING": key}).role.team == "Blue"
 
@@ -312,3 +317,43 @@ def test_the_poller_survives_a_store_that_fails(store, room, monkeypatch):
         return blue.board.tiles.get("B2", "")
 
     assert run_in_own_loop(scenario) == "park"
+
+
+def test_a_fragment_link_waits_for_its_key_from_the_browser(room, store):
+    env = {"QUERY_STRING": f"room={room['room']}", "HOUSING_LAB_ROOMS": store.url}
+    entry = page_from_environment(env)
+    assert isinstance(entry, RoomEntry) and entry.page is None
+    entry.reader._message(entry.reader, {"key": room["tokens"]["Blue"]}, [])
+    assert entry.page is not None and entry.page.role.team == "Blue"
+    assert entry.page.view["hand"]  # its own hand, from the key the browser sent
+    entry.reader._message(entry.reader, {"key": room["tokens"]["Red"]}, [])
+    assert entry.page.role.team == "Blue"  # a second message changes nothing
+
+
+def test_a_link_without_its_key_says_what_to_do(room, store):
+    entry = page_from_environment(
+        {"QUERY_STRING": f"room={room['room']}", "HOUSING_LAB_ROOMS": store.url}
+    )
+    entry.reader._message(entry.reader, {"key": "", "missing": True}, [])
+    assert entry.page is None and "lost its key" in entry.message.value
+
+
+def test_join_codes_show_before_play_only_and_can_be_hidden(store, room, tmp_path):
+    links = room_links(room, "http://127.0.0.1:8866/", token_param="key")
+    save_links(links, tmp_path / "links")
+    teacher = page(store, room, "teacher", links_folder=tmp_path / "links")
+    assert teacher.links.value.count("<svg") == 3
+    assert "phones and other computers cannot open them" in teacher.links.value
+    teacher.toggle_codes()
+    assert (
+        "<svg" not in teacher.links.value and teacher.codes_button.description == "Show join codes"
+    )
+    teacher.toggle_codes()
+    assert teacher.links.value.count("<svg") == 3
+    red = page(store, room, "Red")
+    red.act({"action": "place", "square": "B1", "tile": "park"})
+    teacher.poll_once()
+    assert "<svg" not in teacher.links.value and "not shown during play" in teacher.links.value
+    assert teacher.codes_button.layout.display == "none"
+    teacher.toggle_codes()
+    assert "<svg" not in teacher.links.value  # never during play, even when asked

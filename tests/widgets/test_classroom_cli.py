@@ -85,14 +85,16 @@ def test_no_server_creates_the_room_and_a_private_links_file(cli, tmp_path):
     links = tmp_path / "links"
     argv = ["--teams", "Red,Blue", "--store", store, "--links-dir", str(links), "--seed", "2"]
     code, out, err = cli("classroom", *argv, "--port", "9200", "--no-server")
-    assert code == 0 and err == ""
+    assert (
+        code == 0 and err.startswith("These links name 127.0.0.1: phones") and err.count("\n") == 1
+    )
     lines = out.splitlines()
     room = lines[0].split()[1]
     assert lines[1].startswith("Teacher (projector): http://127.0.0.1:9200/room/?room=" + room)
     assert [line.split(":")[0] for line in lines[2:]] == ["Red", "Blue"]
     saved = links / f"{room}.links.json"
     assert oct(saved.stat().st_mode & 0o777) == "0o600"
-    red_token = lines[2].split("token=")[1]
+    red_token = lines[2].split("#key=")[1]
     with open_store(store) as opened:
         assert opened.role(room, red_token).team == "Red"
 
@@ -125,14 +127,49 @@ def test_resume_needs_the_links_file_and_the_same_store(cli, tmp_path):
     assert code == 2 and err.count("\n") == 1 and room in err
 
 
-def test_page_url_links_carry_the_token_as_key(cli, tmp_path):
+def test_page_url_links_carry_the_key_in_the_fragment(cli, tmp_path):
     store = "sqlite:///" + str(tmp_path / "rooms.sqlite")
-    page = "https://hub.example.org/user/ms-lee/voila/render/room.ipynb"
+    page = "https://hub.example.org/user/ms-lee/housing-lab/room"
     argv = ["--teams", "Red,Blue", "--store", store, "--links-dir", str(tmp_path)]
-    code, out, _ = cli("classroom", *argv, "--page-url", page)
-    assert code == 0
+    code, out, err = cli("classroom", *argv, "--page-url", page)
+    assert code == 0 and err == ""  # no loopback warning for a hub's links
     for line in out.splitlines()[1:]:
-        assert f"{page}?room=" in line and "&key=" in line and "token=" not in line
+        before, key = line.rsplit(" ", 1)[-1].split("#key=")
+        assert before.startswith(f"{page}?room=") and "key" not in before and len(key) >= 40
+
+
+def test_hub_and_json_print_one_object_of_hub_links(cli, tmp_path):
+    store = "sqlite:///" + str(tmp_path / "rooms.sqlite")
+    argv = ["--teams", "Red,Blue", "--store", store, "--links-dir", str(tmp_path)]
+    code, out, err = cli(
+        "classroom", *argv, "--hub", "https://hub.example.org/", "--no-server", "--json"
+    )
+    assert code == 0 and err == ""
+    printed = json.loads(out)
+    assert sorted(printed) == ["room", "teacher", "teams"] and list(printed["teams"]) == [
+        "Red",
+        "Blue",
+    ]
+    page = "https://hub.example.org/hub/user-redirect/housing-lab/room?room=" + printed["room"]
+    assert all(
+        url.startswith(page + "#key=") for url in [printed["teacher"], *printed["teams"].values()]
+    )
+    with open_store(store) as opened:
+        red = printed["teams"]["Red"].split("#key=")[1]
+        assert opened.role(printed["room"], red).team == "Red"
+    code, _, err = cli("classroom", *argv, "--hub", "hub.example.org", "--no-server")
+    assert code == 2 and "'hub.example.org'" in err and err.count("\n") == 1
+
+
+@pytest.mark.slow
+def test_python_dash_m_runs_the_cli():
+    done = subprocess.run(
+        [sys.executable, "-m", "housing_lab", "classroom", "--teams", "Red", "--dry-run"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and done.stdout == "" and "got 1" in done.stderr
 
 
 def test_teams_are_needed_for_a_new_room(cli):

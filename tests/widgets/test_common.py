@@ -20,10 +20,9 @@ from housing_lab.widgets.common import (
     widget_esm,
 )
 from housing_lab.widgets.lab.board import NorthBerkeleyBoard
-from housing_lab.widgets.streetcar.board import StreetcarBoard
+from housing_lab.widgets.streetcar.board import StreetcarBoard, TurnStager
 from housing_lab.widgets.streetcar.bot import BotOpponent
 from housing_lab.widgets.streetcar.replay import ReplayCursor, rewound
-from housing_lab.widgets.streetcar.turns import TurnStager
 from housing_lab.widgets.table.movein import SCORING_STEP, MoveInPlayback
 from housing_lab.widgets.table.panel import TablePanel
 

@@ -153,8 +153,8 @@ Predict first, then run the experiment.
     (
         "code",
         r"""
-from housing_lab.streetcar.line_experiment import line_experiment, summary
-from housing_lab.widgets.lessons.predict import Outcome, PredictThenRun
+from housing_lab.streetcar import line_experiment, line_experiment_summary
+from housing_lab.widgets import Outcome, PredictThenRun
 
 GAMES = 40
 answers = ["The player whose line reaches the buildings", "About the same",
@@ -162,7 +162,7 @@ answers = ["The player whose line reaches the buildings", "About the same",
 
 
 def run_experiment() -> Outcome:
-    experiment = summary(line_experiment(GAMES, seed=2))
+    experiment = line_experiment_summary(line_experiment(GAMES, seed=2))
     near, far = experiment["connect"], experiment["avoid"]
     gap = near["score"] - far["score"]
     answer = answers[0] if gap > 3 else answers[2] if gap < -3 else answers[1]
@@ -191,7 +191,7 @@ PredictThenRun(
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
-fair = summary(line_experiment(GAMES, seed=2))
+fair = line_experiment_summary(line_experiment(GAMES, seed=2))
 pd.DataFrame(
     {"Average score": [fair[a]["score"] for a in fair],
      "Separate lines": [fair[a]["separate_lines"] for a in fair],
@@ -214,7 +214,7 @@ separate lines.
         r"""
 # NBVAL_CHECK_OUTPUT
 from housing_lab.streetcar import play_match
-from housing_lab.streetcar.match import summarise
+from housing_lab.streetcar import summarise
 
 summary_40 = summarise(["greedy", "random"], play_match(["greedy", "random"], 40, seed=2)).to_dict()
 pd.DataFrame({"Games won (of 40)": summary_40["wins"], "Average score": summary_40["mean_scores"]},
@@ -317,7 +317,7 @@ search_lab
     (
         "code",
         r"""
-from housing_lab.widgets.lessons.quiz import ChoiceQuestion
+from housing_lab.widgets import ChoiceQuestion
 
 colour, cubes = building(["yellow", "black", "white"])
 ChoiceQuestion(
@@ -336,7 +336,7 @@ ChoiceQuestion(
     (
         "code",
         r"""
-from housing_lab.widgets.lessons.quiz import reveal
+from housing_lab.widgets import reveal
 
 reveal(
     "What does the game say about transit and new housing in real cities?",

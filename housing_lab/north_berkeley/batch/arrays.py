@@ -19,7 +19,7 @@ from housing_lab.north_berkeley.card_rules import (
     fact_value,
     holds,
 )
-from housing_lab.north_berkeley.policies import INCOMES
+from housing_lab.north_berkeley.policies import INCOMES, RESIDENTS_PER_INCOME
 
 Array = np.ndarray
 HIGH, MIDDLE, LOW = (INCOMES.index(i) for i in ("high", "middle", "low"))
@@ -111,6 +111,8 @@ class MoveInCounts:
             "housed_high": housed[HIGH],
             "housed_middle": housed[MIDDLE],
             "housed_low": housed[LOW],
+            "unhoused_middle": RESIDENTS_PER_INCOME - housed[MIDDLE],
+            "unhoused_low": RESIDENTS_PER_INCOME - housed[LOW],
             "apartments_middle_or_high": self.apartments_middle_or_high(apartment_low),
             "houses_all_high": self.houses_all_high(house_low, house_middle),
         }
@@ -252,6 +254,8 @@ class ArrayFacts:
     housed_high: Array | None = None
     housed_middle: Array | None = None
     housed_low: Array | None = None
+    unhoused_middle: Array | None = None
+    unhoused_low: Array | None = None
     towers: Array | None = None
     garages: Array | None = None
     parks: Array | None = None

@@ -22,7 +22,6 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from itertools import combinations
-from math import lcm
 
 import numpy as np
 
@@ -35,39 +34,46 @@ from housing_lab.north_berkeley.batch.arrays import (
     move_in_counts,
 )
 from housing_lab.north_berkeley.batch.boards import Array, Boards
+from housing_lab.north_berkeley.batch.encoding import (
+    COSTS,
+    FEATURES,
+    adu_slots,
+    can_displace,
+    halved,
+    policies_of,
+    policy_mask,
+    spending_units,
+    tile_features,
+)
 from housing_lab.north_berkeley.batch.result import BatchResult
 from housing_lab.north_berkeley.card_rules import CARD_IDS
-from housing_lab.north_berkeley.engine.tile_facts import TILE_COUNTS, square_tags, tile_counts
+from housing_lab.north_berkeley.engine.tile_facts import TILE_COUNTS
+from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.layout import Layout, default_layout
 from housing_lab.north_berkeley.policies import (
-    ADU,
     INCOMES,
-    MATCHING_FUNDS,
-    MATCHING_FUNDS_LOW_HOMES,
     POLICIES,
     RESIDENTS_PER_INCOME,
-    VACANCY_CONTROL,
     RuleOptions,
 )
 from housing_lab.north_berkeley.scenario import Scenario
 from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
 
-# Per-(square, tile) contributions, summed over the board: the counted facts (`TILE_COUNTS`,
-# ArrayFacts fields) and the two costs (housing tiles are halved by matching funds, garages and
-# parks are not).
-COSTS = ("housing_cost", "other_cost")
-FEATURES = (*TILE_COUNTS, *COSTS)
+# the encoding's names, kept importable from here (`batch.encoding` defines them)
+__all__ = [
+    "ALL_POLICY_SETS",
+    "COSTS",
+    "FEATURES",
+    "GAME_POLICY_SETS",
+    "BatchEvaluator",
+    "Boards",
+    "default_evaluator",
+    "evaluate",
+    "policies_of",
+    "policy_mask",
+    "tile_features",
+]
 CHUNK = 1 << 15  # boards per step: arrays of this size stay in the CPU cache
-
-
-def policy_mask(policies: Iterable[str]) -> int:
-    """Bit mask of a policy set (bit i is POLICIES[i])."""
-    return sum(1 << POLICIES.index(p) for p in set(policies))
-
-
-def policies_of(mask: int) -> list[str]:
-    """The policy ids of a bit mask, in POLICIES order."""
-    return [p for i, p in enumerate(POLICIES) if mask >> i & 1]
 
 
 def _policy_sets(sizes: Iterable[int]) -> tuple[frozenset[str], ...]:
@@ -77,29 +83,6 @@ def _policy_sets(sizes: Iterable[int]) -> tuple[frozenset[str], ...]:
 # The policy sets the game allows (step 6: enact one or both of two cards drawn), and all 16.
 GAME_POLICY_SETS = _policy_sets((1, 2))
 ALL_POLICY_SETS = _policy_sets(range(len(POLICIES) + 1))
-
-
-def _bit(policy: str) -> int:
-    return 1 << POLICIES.index(policy)
-
-
-def tile_features(layout: Layout, catalogue: Catalogue) -> tuple[Array, int]:
-    """Table (squares, tiles + 1, FEATURES) of each tile's contribution on each square (the last
-    tile row is the empty square), and the cost unit (costs are whole multiples of 1/unit)."""
-    tiles = list(catalogue.values())
-    unit = lcm(*(t.cost.denominator for t in tiles)) if tiles else 1
-    table = np.zeros((len(layout.squares), len(tiles) + 1, len(FEATURES)), dtype=np.int64)
-    for s, square in enumerate(layout.squares):
-        tags = square_tags(layout, square)
-        for t, tile in enumerate(tiles):
-            cost = int(tile.cost * unit)
-            counted = tile_counts(tile, tags)
-            table[s, t] = [
-                *(counted[name] for name in TILE_COUNTS),
-                cost if tile.is_housing else 0,
-                0 if tile.is_housing else cost,
-            ]
-    return table, unit
 
 
 class BatchEvaluator:
@@ -149,7 +132,17 @@ class BatchEvaluator:
 
     # --- encoding ----------------------------------------------------------------------------
     def encode(self, scenarios: Sequence[Scenario]) -> Boards:
-        """Scenarios (validated by the scalar engine) as arrays."""
+        """Scenarios (validated by the scalar engine) as arrays.
+
+        The arrays score the rulebook's assumptions only (so far): a scenario with other
+        model switches is refused in one line rather than scored under the wrong model."""
+        for scenario in scenarios:
+            if not scenario.assumptions.is_rulebook:
+                raise ScenarioFormatError(
+                    f"the batch evaluator scores the rulebook's assumptions only; this board "
+                    f"has {scenario.assumptions.describe()[len('Not the rulebook: ') :]} "
+                    f"(score it with score_scenario)"
+                )
         code = {tile: t for t, tile in enumerate(self.tile_ids)}
         tiles = np.array(
             [
@@ -241,23 +234,20 @@ class BatchEvaluator:
         self, sums: dict[str, Array], policies: Array, existing: Array, options: RuleOptions
     ) -> tuple[ArrayFacts, MoveInCounts]:
         """Card facts and move-in counts from the board sums, policies and placements."""
-        housing = sums["housing_cost"]
         low = sums["new_low"]
-        halve = ((policies & _bit(MATCHING_FUNDS)) > 0) & (low >= MATCHING_FUNDS_LOW_HOMES)
-        spending = 2 * sums["other_cost"] + np.where(halve, housing, 2 * housing)
+        spending = spending_units(sums["housing_cost"], sums["other_cost"], halved(policies, low))
         if existing.ndim == 1:
             existing = np.broadcast_to(existing, (len(policies), len(existing)))
         held = self.home_table[np.arange(len(self.homes)), existing].sum(axis=1)
         house_low, house_middle = held & 255, held >> 8 & 255
         apartment_low, apartment_middle = held >> 16 & 255, held >> 24 & 255
-        vacancy = (policies & _bit(VACANCY_CONTROL)) > 0
-        adu_slots = np.where(policies & _bit(ADU), len(self.layout.houses), 0)
+        displacing = can_displace(policies)
         counts = move_in_counts(
             sums["new_market"],
             sums["new_middle"],
             low,
-            adu_slots,
-            ~vacancy,
+            adu_slots(policies, len(self.layout.houses)),
+            displacing,
             house_low,
             house_middle,
             apartment_low,
@@ -271,7 +261,7 @@ class BatchEvaluator:
             spending=spending,
             new_total=sums["new_market"] + sums["new_middle"] + low,
             **counts.facts(house_low, house_middle, apartment_low),
-            vacancy_control=vacancy,
+            vacancy_control=~displacing,
             **{name: sums[name] for name in TILE_COUNTS},
         )
         return facts, counts

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from housing_lab.north_berkeley.batch.encoding import allowed_table
 from housing_lab.north_berkeley.batch.evaluator import (
     ALL_POLICY_SETS,
     GAME_POLICY_SETS,
@@ -44,9 +45,7 @@ from housing_lab.north_berkeley.scenario import (
     check_existing,
     check_square,
     check_tile,
-    restricts_tiles,
     scenario_from_dict,
-    tile_allowed,
 )
 from housing_lab.north_berkeley.solver.inputs import Number, coalition, ruled_out
 
@@ -131,21 +130,9 @@ def random_boards(
     chosen = rng.integers(0, len(sets), size=n)
     masks = np.array([policy_mask(s) for s in sets], dtype=np.uint8)[chosen]
     # which (policy set, square) pairs limit the tiles, and the tiles every such pair allows
-    phases = [evaluator.layout.phase_of(square) for square in evaluator.squares]
-    limits = np.array([[restricts_tiles(s, phase) for phase in phases] for s in sets], dtype=bool)
-    tiles_of = [evaluator.catalogue[tile] for tile in evaluator.tile_ids]
-    allowed = np.array(
-        [
-            t
-            for t, tile in enumerate(tiles_of)
-            if all(
-                tile_allowed(tile, s, phase)
-                for s, row in zip(sets, limits, strict=True)
-                for phase, limited in zip(phases, row, strict=True)
-                if limited
-            )
-        ]
-    )
+    tables = np.stack([allowed_table(layout, catalogue, s)[:, :-1] for s in sets])
+    limits = ~tables.all(axis=2)  # (sets, squares)
+    allowed = np.flatnonzero((tables | ~limits[:, :, None]).all(axis=(0, 1)))
     codes = rng.integers(0, len(evaluator.tile_ids), size=(n, len(evaluator.squares)))
     limited_codes = allowed[rng.integers(0, len(allowed), size=codes.shape)]
     codes = np.where(limits[chosen], limited_codes, codes)

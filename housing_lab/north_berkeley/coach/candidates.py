@@ -16,9 +16,9 @@ from itertools import combinations
 import numpy as np
 
 from housing_lab.north_berkeley.batch.boards import Boards
+from housing_lab.north_berkeley.batch.encoding import allowed_table
 from housing_lab.north_berkeley.batch.evaluator import BatchEvaluator, policy_mask
 from housing_lab.north_berkeley.policies import AFFORDABLE_100, POLICIES, RuleOptions
-from housing_lab.north_berkeley.scenario import tile_allowed
 
 Array = np.ndarray
 
@@ -36,14 +36,7 @@ class ChangeSets:
 
 def _refused(evaluator: BatchEvaluator) -> Array:
     """(squares, tiles + 1): True where `affordable_100` refuses the tile on the square."""
-    layout, catalogue = evaluator.layout, evaluator.catalogue
-    refused = np.zeros((len(evaluator.squares), evaluator.empty + 1), dtype=bool)
-    for s, square in enumerate(evaluator.squares):
-        for t, tile in enumerate(evaluator.tile_ids):
-            refused[s, t] = not tile_allowed(
-                catalogue[tile], (AFFORDABLE_100,), layout.phase_of(square)
-            )
-    return refused
+    return ~allowed_table(evaluator.layout, evaluator.catalogue, (AFFORDABLE_100,))
 
 
 def change_sets(

@@ -16,7 +16,7 @@ set with `affordable_100` accepts only final states with none.
 
 What the state sees does not depend on the board as it stands, only the costs do: the space is
 built once per card and placement of residents (`_base`, cached) and each question only steps its
-own costs through it (`CoachSpace.with_costs`, `built`).
+own costs through it (`BoardSpace.with_costs`, `built`).
 
 Tie order (docs/coach.md): among the answers with the fewest changes and then the lowest
 spending, the one whose first change comes earliest: squares in layout order (A1, B1, C1, A2,
@@ -28,13 +28,13 @@ which some answer still leads (`walk_back`), which is exactly that order.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
+from housing_lab.north_berkeley.batch import encoding
 from housing_lab.north_berkeley.batch.arrays import ArrayFacts, card_scores
 from housing_lab.north_berkeley.batch.boards import Boards
 from housing_lab.north_berkeley.batch.evaluator import (
@@ -61,7 +61,6 @@ from housing_lab.north_berkeley.policies import (
     VACANCY_CONTROL,
     RuleOptions,
 )
-from housing_lab.north_berkeley.scenario import tile_allowed
 from housing_lab.north_berkeley.solver.atoms import NEW_HOMES_GROUP_FACTS, card_atoms, merge
 from housing_lab.north_berkeley.solver.search import (
     resident_placement,
@@ -84,22 +83,6 @@ UNCHANGED_RANK = 1 << 8  # in the tie order, keeping a square comes after every 
 ENUMERATED = 2  # sets of at most this many changes are scored one by one before searching
 FIRST_PASS = 3  # the search first keeps only boards at most this many squares away
 SPLIT_COUNTS = ("new_market", "new_middle", "new_low", "new_total")
-
-
-class CoachSpace(BoardSpace):
-    """A board space stepping through the squares in reverse layout order (C3 first, A1 last),
-    so that walking back from the end decides A1 first (the tie order), whose costs can be
-    swapped for another question's."""
-
-    def _order(self) -> list[int]:
-        return list(range(len(self.parts)))[::-1]
-
-    def with_costs(self, costs: Array) -> CoachSpace:
-        """This space (merges, bit fields: all shared) with costs `costs[s, t, column]`, no
-        larger than the costs it was made with (they fix the width of a cost)."""
-        space = copy.copy(self)
-        space.costs = [costs[s][tiles].astype(np.int64) for s, tiles in enumerate(self.allowed)]
-        return space
 
 
 @dataclass(frozen=True)
@@ -164,18 +147,7 @@ def allowed_codes(
     evaluator: BatchEvaluator, policies: frozenset[str]
 ) -> tuple[tuple[int, ...], ...]:
     """Tile codes allowed on each square under `policies` (the empty square always is)."""
-    layout, catalogue = evaluator.layout, evaluator.catalogue
-    return tuple(
-        (
-            *(
-                t
-                for t, tile in enumerate(evaluator.tile_ids)
-                if tile_allowed(catalogue[tile], policies, layout.phase_of(square))
-            ),
-            evaluator.empty,
-        )
-        for square in evaluator.squares
-    )
+    return encoding.allowed_codes(evaluator.layout, evaluator.catalogue, policies, empty=True)
 
 
 def _atoms(card: str) -> tuple:
@@ -247,7 +219,7 @@ def _base(
     card: str,
     placement: tuple[int, int, int, int],
     low_income_in_adus: bool,
-) -> CoachSpace:
+) -> BoardSpace:
     """Every board (any tile or none on every square) reduced to what `card` sees under every
     policy set, and whether `affordable_100` refuses a tile; layers not built (cached: only
     the costs depend on the board as it stands)."""
@@ -263,12 +235,13 @@ def _base(
         axis=2,
     )
     every = tuple(tuple(range(evaluator.empty + 1)) for _ in evaluator.squares)
-    return CoachSpace(
+    return BoardSpace(
         contributions,
         (*FEATURES, "new_total", VIOLATIONS),
         _costs(evaluator, None),
         every,
         [*groups, Group((VIOLATIONS,), _some)],
+        order=range(len(evaluator.squares))[::-1],  # C3 first, A1 last: A1 decided first
     )
 
 
@@ -333,19 +306,17 @@ def _split_scores(
     """Card scores (n, 1) and whether housing was halved, for states whose new-home counts
     are split (`_split_counts`): no move-in is needed, the counts are facts as they stand."""
     n = len(costs)
-    halved = np.zeros(n, dtype=bool)
-    if MATCHING_FUNDS in policies:
-        halved = values["new_low"] >= MATCHING_FUNDS_LOW_HOMES
+    halve = encoding.halved(policies, values["new_low"])
     facts = ArrayFacts(
         scale=evaluator.scale,
-        spending=np.where(halved, costs[:, -1], costs[:, 0]),
+        spending=np.where(halve, costs[:, -1], costs[:, 0]),
         vacancy_control=np.full(n, VACANCY_CONTROL in policies),
     )
     for name, value in values.items():
         if name in ArrayFacts.__dataclass_fields__ and name != "scale":
             setattr(facts, name, value)
     plus, minus = card_scores(facts, (card,))
-    return plus.astype(np.int64) - minus, halved
+    return plus.astype(np.int64) - minus, halve
 
 
 @lru_cache(maxsize=256)
@@ -466,8 +437,8 @@ def walk_back(
     space: BoardSpace, targets: Sequence[tuple[Array, Array]], ranks: Sequence[Array]
 ) -> list[int]:
     """The first board in the tie order among those reaching a target (final state, cost
-    column) at its least cost. Walking back from the last square stepped (A1 in a
-    `CoachSpace`), each square takes the best-ranked tile through which some target is still
+    column) at its least cost. Walking back from the last square stepped (A1 in the
+    coach's space), each square takes the best-ranked tile through which some target is still
     reached; the states it comes from are the next frontier. (A board reaching a state at its
     least cost reaches every earlier state on its way at that state's least cost too.)"""
     frontier_keys = np.concatenate([k for k, _ in targets])

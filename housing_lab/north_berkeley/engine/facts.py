@@ -12,13 +12,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from housing_lab.north_berkeley.card_rules import fact_value
+from housing_lab.north_berkeley.engine.legal import housing_halved, tile_cost
 from housing_lab.north_berkeley.engine.tile_facts import TILE_COUNTS, square_tags, tile_counts
-from housing_lab.north_berkeley.policies import (
-    INCOMES,
-    MATCHING_FUNDS,
-    MATCHING_FUNDS_LOW_HOMES,
-    VACANCY_CONTROL,
-)
+from housing_lab.north_berkeley.policies import INCOMES, VACANCY_CONTROL
 from housing_lab.north_berkeley.scenario import Scenario
 
 
@@ -40,11 +36,10 @@ def new_home_counts(counts: Mapping[str, int]) -> dict[str, int]:
 
 def spending(scenario: Scenario, new_low: int) -> Fraction:
     """Sum of tile costs; with matching funds and >= 7 low homes, housing tiles cost half."""
-    halve = MATCHING_FUNDS in scenario.policies and new_low >= MATCHING_FUNDS_LOW_HOMES
+    halved = housing_halved(scenario.policies, new_low)
     total = Fraction(0)
     for tile_id in scenario.tiles.values():
-        tile = scenario.catalogue[tile_id]
-        total += tile.cost / 2 if halve and tile.is_housing else tile.cost
+        total += tile_cost(scenario.catalogue[tile_id], halved)
     return total
 
 
@@ -53,6 +48,7 @@ class BoardFacts:
     spending: Fraction
     new_homes: Mapping[str, int]  # market, middle, low, total
     housed: Mapping[str, int]  # high, middle, low
+    unhoused: Mapping[str, int]  # high, middle, low: residents of each income left homeless
     towers: int
     garages: int
     parks: int
@@ -86,6 +82,8 @@ _READERS: dict[str, Callable[[BoardFacts], int | Fraction]] = {
     **{f"new_{kind}": (lambda f, k=kind: f.new_homes[k]) for kind in ("market", "middle", "low")},
     "new_total": lambda f: f.new_homes["total"],
     **{f"housed_{income}": (lambda f, i=income: f.housed[i]) for income in INCOMES},
+    "unhoused_middle": lambda f: f.unhoused["middle"],
+    "unhoused_low": lambda f: f.unhoused["low"],
     # kept here as yes/no: 0 when every square with housing has a low or middle home
     "market_only_squares": lambda f: int(not f.every_housing_square_affordable),
     "spending": lambda f: f.spending,
@@ -104,10 +102,16 @@ def board_facts(scenario: Scenario, occupancy: Mapping[str, str | None]) -> Boar
         if income is not None:
             housed[income] += 1
     house_homes = set(layout.houses) | set(layout.adu_slots)
+    model = scenario.assumptions
+    per_income = len(layout.existing_ids) // len(INCOMES)  # each income starts with as many
     return BoardFacts(
         spending=spending(scenario, counts["new_low"]),
         new_homes=new_home_counts(counts),
         housed=housed,
+        unhoused={
+            income: model.residents_of(income, existing=per_income) - housed[income]
+            for income in INCOMES
+        },
         towers=counts["towers"],
         garages=counts["garages"],
         parks=counts["parks"],

@@ -5,7 +5,11 @@ while the move-in plays out: who lives where after the first k events (`occupanc
 `incomes_after`), how each income group is doing then (`outcomes_after`), and where each wave
 ends (`wave_bounds`). Views read these; none replays the log itself. Residents have stable ids:
 `low-1`..`low-4` are the existing low income residents in layout order of their starting homes,
-`low-5`..`low-12` the newcomers.
+`low-5`..`low-12` the newcomers (as many as the scenario's model brings: `model.py`).
+
+The model's switches act here and nowhere else in the scalar engine: how many newcomers of each
+income arrive, who may take a vacant new market-rate home, and which kinds of existing home
+vacancy control covers.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from housing_lab.north_berkeley.errors import IllegalActionError
-from housing_lab.north_berkeley.policies import ADU, INCOMES, RESIDENTS_PER_INCOME, VACANCY_CONTROL
+from housing_lab.north_berkeley.policies import ADU, INCOMES, VACANCY_CONTROL
 from housing_lab.north_berkeley.scenario import Scenario
 
 EventKind = Literal["placed", "displaced", "left"]
@@ -135,7 +139,7 @@ class MoveInResult:
         return counts
 
     def newcomers(self) -> dict[str, int]:
-        """Per income, how many newcomers try to move in (RULES.md: 8 each)."""
+        """Per income, how many newcomers try to move in (the rulebook: 8 each)."""
         counts = dict.fromkeys(INCOMES, 0)
         for resident in self.residents.values():
             counts[resident.income] += int(resident.newcomer)
@@ -174,7 +178,8 @@ class MoveInResult:
 
     def outcomes_after(self, count: int | None = None) -> dict[str, dict[str, int]]:
         """Per income, how many residents stand in each `PROGRESS` category after `count`
-        events (None: all). Always 12 per income; at the end, `outcomes()` plus two zeros."""
+        events (None: all). Always every resident of each income (12 under the rulebook); at
+        the end, `outcomes()` plus two zeros."""
         status = {
             resident_id: NEWCOMER_WAITING if resident.newcomer else "stayed"
             for resident_id, resident in self.residents.items()
@@ -214,7 +219,9 @@ def new_homes_of(scenario: Scenario) -> tuple[NewHome, ...]:
 
 
 def initial_residents(scenario: Scenario) -> tuple[dict[str, Resident], dict[str, str]]:
-    """All 36 residents and the starting placement (existing home id -> resident id)."""
+    """Every resident (36 under the rulebook) and the starting placement (existing home id ->
+    resident id)."""
+    model = scenario.assumptions
     residents: dict[str, Resident] = {}
     placement: dict[str, str] = {}
     numbers = dict.fromkeys(INCOMES, 0)
@@ -225,7 +232,8 @@ def initial_residents(scenario: Scenario) -> tuple[dict[str, Resident], dict[str
         residents[resident.id] = resident
         placement[home] = resident.id
     for income in INCOMES:
-        for number in range(numbers[income] + 1, RESIDENTS_PER_INCOME + 1):
+        newcomers = model.newcomers_of(income, existing=numbers[income])
+        for number in range(numbers[income] + 1, numbers[income] + newcomers + 1):
             resident = Resident(id=f"{income}-{number}", income=income, newcomer=True)
             residents[resident.id] = resident
     return residents, placement
@@ -249,7 +257,13 @@ class _MoveIn:
             self.occupants[home.id] = None
         self.events: list[MoveEvent] = []
         self.displaced: list[str] = []
-        self.can_displace = VACANCY_CONTROL not in scenario.policies
+        self.model = scenario.assumptions
+        vacancy_control = VACANCY_CONTROL in scenario.policies
+        # kind of existing home -> may its residents be displaced?
+        self.can_displace = {
+            kind: not (vacancy_control and self.model.protects(kind))
+            for kind in ("houses", "apartments")
+        }
 
     # --- building blocks -------------------------------------------------------------------
     def new_homes_of_type(self, *types: str) -> list[str]:
@@ -267,13 +281,14 @@ class _MoveIn:
                     MoveEvent(step, "placed", resident, self.residents[resident].income, home)
                 )
 
-    def displace(
-        self, step: str, pool: list[str], homes: tuple[str, ...], victims: tuple[str, ...]
-    ) -> None:
-        """Take homes from residents of the `victims` incomes: lowest income first, then
-        the home that comes first in layout order. Vacancy control forbids it all."""
-        if not self.can_displace:
+    def displace(self, step: str, pool: list[str], kind: str, victims: tuple[str, ...]) -> None:
+        """Take existing homes of `kind` ("houses", "apartments") from residents of the
+        `victims` incomes: lowest income first, then the home that comes first in layout
+        order. Vacancy control forbids it where it covers that kind of home."""
+        if not self.can_displace[kind]:
             return
+        layout = self.scenario.layout
+        homes = layout.houses if kind == "houses" else layout.apartments
         for victim_income in sorted(victims, key=INCOME_RANK.__getitem__):
             for home in homes:
                 if not pool:
@@ -305,26 +320,27 @@ class _MoveIn:
 
     # --- the three income steps ------------------------------------------------------------
     def run(self) -> MoveInResult:
-        layout = self.scenario.layout
-        houses, apartments = layout.houses, layout.apartments
-
         pool = self.pool_for("high")
         self.place("high:new_market", pool, self.new_homes_of_type("market"))
         self.place("high:adu", pool, self.adu_slots)
-        self.displace("high:displace_houses", pool, houses, ("low", "middle"))
-        self.displace("high:displace_apartments", pool, apartments, ("low", "middle"))
+        self.displace("high:displace_houses", pool, "houses", ("low", "middle"))
+        self.displace("high:displace_apartments", pool, "apartments", ("low", "middle"))
         self.leave("high:left", pool)
 
         pool = self.pool_for("middle")
         self.place("middle:new_middle", pool, self.new_homes_of_type("middle"))
-        self.place("middle:new_market", pool, self.new_homes_of_type("market"))
+        if self.model.market_home_for("middle"):
+            self.place("middle:new_market", pool, self.new_homes_of_type("market"))
         self.place("middle:adu", pool, self.adu_slots)
-        self.displace("middle:displace_houses", pool, houses, ("low",))
-        self.displace("middle:displace_apartments", pool, apartments, ("low",))
+        self.displace("middle:displace_houses", pool, "houses", ("low",))
+        self.displace("middle:displace_apartments", pool, "apartments", ("low",))
         self.leave("middle:left", pool)
 
         pool = self.pool_for("low")
-        self.place("low:new_homes", pool, self.new_homes_of_type("low", "middle", "market"))
+        low_types = (
+            ("low", "middle", "market") if self.model.market_home_for("low") else ("low", "middle")
+        )
+        self.place("low:new_homes", pool, self.new_homes_of_type(*low_types))
         if self.low_income_in_adus:
             self.place("low:adu", pool, self.adu_slots)
         self.leave("low:left", pool)

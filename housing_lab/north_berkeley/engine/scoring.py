@@ -10,7 +10,7 @@ from typing import Any
 from housing_lab.north_berkeley.constituents import CardScore, check_card, score_all
 from housing_lab.north_berkeley.engine.facts import BoardFacts, board_facts
 from housing_lab.north_berkeley.engine.movein import MoveInResult, run_move_in
-from housing_lab.north_berkeley.policies import INCOMES, RESIDENTS_PER_INCOME, RuleOptions
+from housing_lab.north_berkeley.policies import INCOMES, RuleOptions
 from housing_lab.north_berkeley.scenario import Scenario
 
 
@@ -36,13 +36,15 @@ class ScenarioResult:
         return {home: self.move_in.income_in(home) for home in homes}
 
     def to_dict(self) -> dict[str, Any]:
+        """The RULES.md output; `model` (every switch, defaults filled in) is added only when
+        the scenario asked for one, so rulebook results stay exactly as they were."""
         housed = self.facts.housed
         outcomes = self.move_in.outcomes()
-        return {
+        result = {
             "spending": money(self.facts.spending),
             "new_homes": dict(self.facts.new_homes),
             "housed": {i: housed[i] for i in INCOMES},
-            "unhoused": {i: RESIDENTS_PER_INCOME - housed[i] for i in INCOMES},
+            "unhoused": {i: self.facts.unhoused[i] for i in INCOMES},
             "displaced": {
                 i: outcomes[i]["rehoused"] + outcomes[i]["displaced_left"] for i in INCOMES
             },
@@ -51,6 +53,9 @@ class ScenarioResult:
             "outcomes": outcomes,
             "vacant": self.move_in.vacant(),
         }
+        if self.scenario.model is not None:
+            result["model"] = self.scenario.model.to_dict()
+        return result
 
 
 def score_scenario(scenario: Scenario, options: RuleOptions | None = None) -> ScenarioResult:

@@ -27,9 +27,11 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from housing_lab.north_berkeley.constituents import CARD_IDS, CardScore, check_card
+from housing_lab.north_berkeley.engine import legal
 from housing_lab.north_berkeley.engine.scoring import (
     PlayerScore,
     ScenarioResult,
@@ -55,7 +57,9 @@ from housing_lab.north_berkeley.play.state import (
 from housing_lab.north_berkeley.policies import (
     AFFORDABLE_100,
     POLICIES,
+    POLICY_NAMES,
     RuleOptions,
+    check_policy,
 )
 from housing_lab.north_berkeley.rules import (
     DRAFT_SIZE,
@@ -71,11 +75,19 @@ from housing_lab.north_berkeley.scenario import (
     check_tile,
     make_scenario,
     shuffled_existing,
-    tile_allowed,
 )
 from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
 
 __all__ = ["PHASES", "Game", "GameState", "cards_dealt"]
+
+PHASE_WORDS = {  # a phase as a refusal names it
+    "phase1": "phase 1",
+    "extra_draw": "the extra draw",
+    "draft": "the draft",
+    "policies": "the policy choice",
+    "phase2": "phase 2",
+    "over": "the end of the game",
+}
 
 
 class Game:
@@ -152,17 +164,36 @@ class Game:
         """The tiles `place(square, tile)` accepts now, in catalogue order.
 
         Empty outside a building phase and for squares of the other phase; on a phase-2 square
-        under `affordable_100`, only tiles without market homes (`scenario.tile_allowed`).
+        under `affordable_100`, only tiles without market homes (`engine.legal`).
         """
         square = check_square(square, self.layout)
         if square not in self.phase_squares():
             return ()
-        square_phase = self.layout.phase_of(square)
-        return tuple(
-            tile_id
-            for tile_id, tile in self.catalogue.items()
-            if tile_allowed(tile, self.state.policies, square_phase)
-        )
+        return legal.allowed_tiles(square, self.state.policies, self.layout, self.catalogue)
+
+    def refusal(self, square: str, tile: str) -> str | None:
+        """Why `place(square, tile)` would be refused now, in words; None if it is allowed."""
+        square, tile = check_square(square, self.layout), check_tile(tile, self.catalogue)
+        if self.state.phase not in ("phase1", "phase2"):
+            return f"tiles go on the board in phase 1 and phase 2; now it is {self._phase_words()}"
+        if square not in self.phase_squares():
+            return self._not_this_phase(square)
+        return legal.refusal(square, tile, self.state.policies, self.layout, self.catalogue)
+
+    def tile_costs(self) -> dict[str, Fraction]:
+        """What each tile costs on the board now (matching funds applied)."""
+        return legal.tile_costs(self.state.tiles, self.state.policies, self.catalogue)
+
+    def policy_refusal(self, policy: str) -> str | None:
+        """Why enacting `policy` (alone) would be refused now, in words; None if allowed."""
+        policy = check_policy(policy)
+        if self.state.phase != "policies":
+            return f"policies are enacted after the draft; now it is {self._phase_words()}"
+        drawn = self.state.policies_drawn
+        if policy not in drawn:
+            names = " or ".join(POLICY_NAMES[p] for p in drawn)
+            return f"{POLICY_NAMES[policy]} was not drawn; choose {names}"
+        return legal.policy_refusal(policy, self.state.tiles, self.layout, self.catalogue)
 
     def current_card_scores(self) -> dict[str, CardScore]:
         """Scores of all cards now, by the `current_score` option (as it stands / projected)."""
@@ -502,13 +533,19 @@ class Game:
     def _phase_name(self) -> str:
         return {"phase1": "phase-1", "phase2": "phase-2"}.get(self.state.phase, self.state.phase)
 
+    def _phase_words(self) -> str:
+        return PHASE_WORDS[self.state.phase]
+
+    def _not_this_phase(self, square: str) -> str:
+        return (
+            f"square {square} is not a {self._phase_name()} square "
+            f"({', '.join(self.phase_squares())})"
+        )
+
     def _check_buildable(self, square: str) -> None:
         self._require("phase1", "phase2")
         if square not in self.phase_squares():
-            raise IllegalActionError(
-                f"square {square} is not a {self._phase_name()} square "
-                f"({', '.join(self.phase_squares())})"
-            )
+            raise IllegalActionError(self._not_this_phase(square))
 
     def _building_actions(self) -> list[Action]:
         squares = self.phase_squares()

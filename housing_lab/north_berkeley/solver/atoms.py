@@ -37,6 +37,8 @@ MOVE_IN_FACTS = (
     "housed_high",
     "housed_middle",
     "housed_low",
+    "unhoused_middle",
+    "unhoused_low",
     "apartments_middle_or_high",
     "houses_all_high",
 )

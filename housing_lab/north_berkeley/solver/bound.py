@@ -29,7 +29,7 @@ from housing_lab.north_berkeley.solver.atoms import (
     spending_thresholds,
 )
 from housing_lab.north_berkeley.solver.facts import SPENDING
-from housing_lab.north_berkeley.solver.space import BoardSpace, _GroupTables, _row_labels
+from housing_lab.north_berkeley.solver.space import BoardSpace, GroupTables, row_labels
 
 Array = np.ndarray
 REACH_LIMIT = 1 << 23  # partial sums x completions looked at per group and layer, at most
@@ -165,7 +165,7 @@ class Bounds:
             if g == SPENT:
                 costs = self._spent_lowest()[rep[codes]]
                 continue
-            tables: _GroupTables = self.space.groups[g]
+            tables: GroupTables = self.space.groups[g]
             rows = tables.values[rep[codes]]
             for i, feature in enumerate(tables.group.features):
                 values[feature] = rows[:, i].astype(np.int64)
@@ -283,7 +283,7 @@ def _labels(columns: list[Array]) -> Array:
         top = int(column.max()) + 1
         size *= top
         if size > 1 << 22:
-            return _row_labels(np.stack(columns, axis=1).astype(np.int64))
+            return row_labels(np.stack(columns, axis=1).astype(np.int64))
         code = code * top + column.astype(np.int64)
     seen = np.zeros(size, dtype=np.int64)
     seen[code] = 1
@@ -316,7 +316,7 @@ def _reachable(codes: Array, views: int) -> tuple[Array, Array]:
         bits = np.where((codes >= start) & (codes < start + 62), bits, 0)
         words.append(np.bitwise_or.reduce(bits, axis=1))
     packed = np.stack(words, axis=1)
-    label = _row_labels(packed)
+    label = row_labels(packed)
     first = np.full(label.max() + 1, -1, dtype=np.int64)
     first[label[::-1]] = np.arange(len(label))[::-1]
     shifts = np.arange(62, dtype=np.int64)

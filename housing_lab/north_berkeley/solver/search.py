@@ -30,15 +30,20 @@ from housing_lab.north_berkeley.batch.arrays import (
     card_scores,
 )
 from housing_lab.north_berkeley.batch.arrays import move_in_counts as _move_in_counts
+from housing_lab.north_berkeley.batch.encoding import (
+    allowed_codes,
+    cost_columns,
+    halved,
+    set_move_in_inputs,
+)
 from housing_lab.north_berkeley.batch.evaluator import FEATURES, BatchEvaluator
 from housing_lab.north_berkeley.card_rules import card_facts
 from housing_lab.north_berkeley.policies import (
-    ADU,
     MATCHING_FUNDS,
     MATCHING_FUNDS_LOW_HOMES,
+    RESIDENTS_PER_INCOME,
     VACANCY_CONTROL,
 )
-from housing_lab.north_berkeley.scenario import tile_allowed
 from housing_lab.north_berkeley.solver.atoms import (
     NEW_HOMES_GROUP_FACTS,
     POLICY_DEPENDENT,
@@ -118,13 +123,11 @@ def move_in(
     placement: tuple[int, int, int, int],
     low_income_in_adus: bool,
 ) -> MoveInCounts:
-    n = len(market)
     return _move_in_counts(
         market,
         middle,
         low,
-        np.full(n, len(evaluator.layout.houses) if ADU in policies else 0),
-        np.full(n, VACANCY_CONTROL not in policies),
+        *set_move_in_inputs(policies, len(market), len(evaluator.layout.houses)),
         *placement,
         newcomers=evaluator.newcomers,
         existing_per_income=evaluator.existing_per_income,
@@ -144,6 +147,8 @@ def _mover(
             "housed_low": housed[LOW],
             "housed_middle": housed[MIDDLE],
             "housed_high": housed[HIGH],
+            "unhoused_middle": RESIDENTS_PER_INCOME - housed[MIDDLE],
+            "unhoused_low": RESIDENTS_PER_INCOME - housed[LOW],
             "apartments_middle_or_high": counts.apartments_middle_or_high(np.int64(placement[2])),
             "houses_all_high": counts.houses_all_high(
                 np.int64(placement[0]), np.int64(placement[1])
@@ -200,10 +205,8 @@ def search_groups(
 
         def spending(values: Array) -> Array:
             housing, other = values.T
-            columns = [_classes(2 * (housing + other), thresholds)]
-            if halves:
-                columns.append(_classes(housing + 2 * other, thresholds))
-            return np.stack(columns, axis=1)
+            columns = cost_columns(housing, other, halves)
+            return np.stack([_classes(c, thresholds) for c in columns], axis=1)
 
         groups.append(Group(SPENDING, spending))
     groups += [
@@ -217,17 +220,11 @@ def _allowed(
     evaluator: BatchEvaluator, problem: Problem, policies: frozenset[str]
 ) -> tuple[tuple[int, ...], ...]:
     """Tile codes allowed on each square under `policies` (a fixed square: its tile only)."""
-    layout, catalogue = evaluator.layout, evaluator.catalogue
     fixed = dict(problem.fixed)
+    allowed = allowed_codes(evaluator.layout, evaluator.catalogue, policies)
     return tuple(
-        (evaluator.tile_ids.index(fixed[square]),)
-        if square in fixed
-        else tuple(
-            t
-            for t, tile in enumerate(evaluator.tile_ids)
-            if tile_allowed(catalogue[tile], policies, layout.phase_of(square))
-        )
-        for square in evaluator.squares
+        (evaluator.tile_ids.index(fixed[square]),) if square in fixed else codes
+        for square, codes in zip(evaluator.squares, allowed, strict=True)
     )
 
 
@@ -244,9 +241,7 @@ def _base(
     groups = search_groups(evaluator, dict(atoms), policy_sets, placement, low_income_in_adus)
     housing = evaluator.features[:, :, FEATURES.index("housing_cost")]
     other = evaluator.features[:, :, FEATURES.index("other_cost")]
-    costs = [2 * (housing + other)]  # spending in 1 / scale dollars, and halved by matching funds
-    if any(MATCHING_FUNDS in s for s in policy_sets):
-        costs.append(housing + 2 * other)
+    costs = cost_columns(housing, other, any(MATCHING_FUNDS in s for s in policy_sets))
     return BoardSpace(evaluator.features, FEATURES, np.stack(costs, axis=2), allowed, groups)
 
 
@@ -297,10 +292,10 @@ def state_card_scores(
     or two when matching funds may halve housing) under `policies`; and spending, whether
     housing was halved, low income residents housed (None without the new-home counts)."""
     n = len(costs)
-    halved = np.zeros(n, dtype=bool)
-    if MATCHING_FUNDS in policies and "new_low" in values:  # (a card reading no spending)
-        halved = values["new_low"] >= MATCHING_FUNDS_LOW_HOMES
-    spending = np.where(halved, costs[:, -1], costs[:, 0])
+    halve = np.zeros(n, dtype=bool)
+    if "new_low" in values:  # (a card reading no spending)
+        halve = halved(policies, values["new_low"])
+    spending = np.where(halve, costs[:, -1], costs[:, 0])
     facts = ArrayFacts(
         scale=evaluator.scale,
         spending=spending,
@@ -327,7 +322,7 @@ def state_card_scores(
         low_housed = facts.housed_low
     _check_facts(facts, cards)
     plus, minus = card_scores(facts, cards)
-    return plus.astype(np.int64) - minus, spending, halved, low_housed
+    return plus.astype(np.int64) - minus, spending, halve, low_housed
 
 
 def _final_scores(

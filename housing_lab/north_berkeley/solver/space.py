@@ -41,7 +41,7 @@ class Group:
     signature: Callable[[Array], Array] | None = None
 
 
-class _GroupTables:
+class GroupTables:
     """A group's value space (mixed radix of its features' maxima), signature codes and, once
     placed, its bit fields in the state."""
 
@@ -55,7 +55,7 @@ class _GroupTables:
         self.codes = (
             None
             if group.signature is None
-            else _row_labels(np.asarray(group.signature(self.values), dtype=np.int64))
+            else row_labels(np.asarray(group.signature(self.values), dtype=np.int64))
         )
 
     def place(self, shifts: list[int], masks: list[int]) -> None:
@@ -75,7 +75,9 @@ class BoardSpace:
     """All boards with tiles `allowed[s]` (codes) on square s, reduced for one question.
 
     `contributions[s, t]` holds tile t's features on square s (names `feature_names`) and
-    `costs[s, t]` its costs (one column per cost kind, whole units, minimized).
+    `costs[s, t]` its costs (one column per cost kind, whole units, minimized). `order`: the
+    squares in the order the layers add them (default: the most varied last); the coach steps
+    in reverse layout order so that walking back decides A1 first (its tie order).
     """
 
     def __init__(
@@ -85,6 +87,7 @@ class BoardSpace:
         costs: Array,
         allowed: Sequence[Sequence[int]],
         groups: Sequence[Group],
+        order: Sequence[int] | None = None,
     ):
         names = list(feature_names)
         self.allowed = [np.asarray(tiles, dtype=np.intp) for tiles in allowed]
@@ -99,9 +102,9 @@ class BoardSpace:
         self.groups, at = [], 0
         for group in groups:
             span = list(range(at, at + len(group.features)))
-            self.groups.append(_GroupTables(group, span, [maxima[i] for i in span]))
+            self.groups.append(GroupTables(group, span, [maxima[i] for i in span]))
             at += len(group.features)
-        self.order = self._order()
+        self.order = self._order() if order is None else list(order)
         # Merges first (they need only each group's own sums), then bit fields just wide enough
         # for the sums that can occur, then the layers themselves.
         self._suffixes()
@@ -115,6 +118,13 @@ class BoardSpace:
         self.value_bits = max(1, int(sum(c.max(axis=0).max() for c in self.costs)).bit_length())
         self.segments = [self._segments(depth) for depth in range(len(self.order) + 1)]
         self.layers: list[tuple[Array, Array]] = []
+
+    def with_costs(self, costs: Array) -> BoardSpace:
+        """This space (merges, bit fields: all shared) with costs `costs[s, t, column]`, no
+        larger than the costs it was made with (they fix the width of a cost)."""
+        space = copy.copy(self)
+        space.costs = [costs[s][tiles].astype(np.int64) for s, tiles in enumerate(self.allowed)]
+        return space
 
     def built(self, prune: Prune | None = None) -> BoardSpace:
         """A copy of this space with its layers built. `prune(space, depth, keys, costs)`, when
@@ -224,7 +234,7 @@ class BoardSpace:
         future = self.suffix[g][depth]
         if len(present) * len(future) > COMPRESS_LIMIT:
             return None
-        labels = _row_labels(tables.codes[present[:, None] + future[None, :]])
+        labels = row_labels(tables.codes[present[:, None] + future[None, :]])
         first = np.full(labels.max() + 1, -1, dtype=np.int64)
         first[labels[::-1]] = present[::-1]  # present is sorted: the smallest sum stands in
         if (first[labels] == present).all():
@@ -341,7 +351,7 @@ def _unique(values: Array) -> Array:
     return values[keep]
 
 
-def _row_labels(rows: Array) -> Array:
+def row_labels(rows: Array) -> Array:
     """Label rows 0.. so that equal rows, and only they, share a label (hash, then verify)."""
     rows = rows.reshape(len(rows), -1)
     hashed = (rows * _multipliers(rows.shape[1])).sum(axis=1)

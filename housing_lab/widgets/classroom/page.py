@@ -33,8 +33,9 @@ import ipywidgets as widgets
 from housing_lab.errors import HousingLabError
 from housing_lab.north_berkeley.names import card_name, policy_set_name
 from housing_lab.rooms import RoomStore, open_store
-from housing_lab.rooms.links import load_links, qr_svg
+from housing_lab.rooms.links import load_links, loopback_warning, qr_svg
 from housing_lab.widgets.classroom import words as words
+from housing_lab.widgets.classroom.key import KeyReader
 from housing_lab.widgets.classroom.streetcar import RoomStreetcar
 from housing_lab.widgets.common import signed
 from housing_lab.widgets.lab.board import NorthBerkeleyBoard
@@ -79,6 +80,11 @@ class ClassroomPage(widgets.VBox):
         self.actions = widgets.Box(layout=widgets.Layout(flex_flow="row wrap"))
         self.actions.add_class("hl-classroom-actions")
         self.links = widgets.HTML().add_class("hl-classroom-links")
+        self.codes_button = widgets.Button(description=words.SHOW_CODES, tooltip=words.SHOW_CODES)
+        self.codes_button.add_class("hl-classroom-codes-button")
+        self.codes_button.on_click(lambda _button: self.toggle_codes())
+        self.codes_shown = True
+        self._codes_html = ""
         try:
             if not room or not token:
                 raise HousingLabError(words.NO_TOKEN)
@@ -104,7 +110,7 @@ class ClassroomPage(widgets.VBox):
         self.add_class("hl-classroom-teacher" if teacher else "hl-classroom-team")
         right = [self.status, self.notice, self.actions, self.side]
         if teacher:
-            right.append(self.links)
+            right.extend([self.codes_button, self.links])
         # A team reads its status, buttons and hand first (a phone shows them above the board);
         # the projector leads with the board.
         basis = "1 1 420px" if teacher else "0 1 380px"
@@ -145,8 +151,8 @@ class ClassroomPage(widgets.VBox):
                 assert self.streetcar is not None
                 self.streetcar.show(view, self._options)
                 self.side.value = self._streetcar_side(view)
-            if self.role.is_teacher and not self.links.value:
-                self.links.value = self._links_html()  # fixed for the room: drawn once
+            if self.role.is_teacher:
+                self._draw_codes(view)
 
     def poll_once(self) -> bool:
         """One poll: redraw when the room's log moved on (or the timer ran out); else tick the
@@ -192,12 +198,13 @@ class ClassroomPage(widgets.VBox):
     def _streetcar_send(self, action: dict[str, Any]) -> str | None:
         """`act`, returning the refusal's words (None when played): the Streetcar board shows
         them on its own message line too."""
+        before = dict(((self.view or {}).get("board") or {}).get("tiles") or {})
         try:
             result = self.store.act(self.room, self.token, action)
         except HousingLabError as error:
             self._say(str(error), "error")
             return str(error)
-        self._say(words.action_done(action, result["seq"]))
+        self._say(words.action_done(action, result["view"], before))
         self.refresh()
         return None
 
@@ -324,6 +331,28 @@ class ClassroomPage(widgets.VBox):
         out.append(_scores_html(view.get("scores")))
         return "".join(out)
 
+    def toggle_codes(self) -> None:
+        """The teacher hides the join codes once the teams have joined (or shows them again)."""
+        self.codes_shown = not self.codes_shown
+        if self.view is not None:
+            self._draw_codes(self.view)
+
+    def _draw_codes(self, view: dict[str, Any]) -> None:
+        """Join codes on the projector only before play: once an action is logged, anyone could
+        scan another team's code and read its hand, so they are gone for good."""
+        if view["seq"] > 0:
+            self.codes_button.layout.display = "none"
+            self.links.value = f"<p>{_esc(words.CODES_GONE)}</p>"
+            return
+        self.codes_button.layout.display = None
+        self.codes_button.description = words.HIDE_CODES if self.codes_shown else words.SHOW_CODES
+        if not self.codes_shown:
+            self.links.value = ""
+            return
+        if not self._codes_html:
+            self._codes_html = self._links_html()  # fixed for the room: QR codes drawn once
+        self.links.value = self._codes_html
+
     def _links_html(self) -> str:
         links = load_links(self.room, self._links_folder) if self.room else None
         if not links:
@@ -335,7 +364,9 @@ class ClassroomPage(widgets.VBox):
             f"rel='noopener'>{_esc(url)}</a></figcaption></figure>"
             for team, url in links["teams"].items()
         )
-        return f"<h3>{words.SCAN}</h3><div class='hl-classroom-joins'>{cards}</div>"
+        warning = loopback_warning(links["teacher"])
+        line = f"<p class='hl-classroom-error'>{_esc(warning)}</p>" if warning else ""
+        return f"<h3>{words.SCAN}</h3>{line}<div class='hl-classroom-joins'>{cards}</div>"
 
 
 def _scores_html(scores: dict[str, Any] | None) -> str:
@@ -359,16 +390,52 @@ def _signed(number: int) -> str:
     return signed(number, plus=True)
 
 
-def page_from_environment(environ: dict[str, str] | None = None) -> ClassroomPage:
-    """The page a Voila visit asks for: room and token from the URL's query string (Voila
-    passes it as QUERY_STRING; the token as `key=` or `token=`), the store from
-    $HOUSING_LAB_ROOMS, the links folder from $HOUSING_LAB_ROOM_LINKS; polling started."""
+def page_from_environment(environ: dict[str, str] | None = None) -> widgets.Widget:
+    """The page a Voila visit asks for: the room code from the URL's query string (Voila passes
+    it as QUERY_STRING), the key from the link's #fragment (`KeyReader`; an older link's
+    `key=` or `token=` in the query still opens its page), the store from $HOUSING_LAB_ROOMS,
+    the links folder from $HOUSING_LAB_ROOM_LINKS; polling started."""
     env = os.environ if environ is None else environ
     query = parse_qs(env.get("QUERY_STRING", ""))
     room = (query.get("room") or [None])[0]
     token = (query.get("key") or query.get("token") or [None])[0]
     store = open_store(env.get("HOUSING_LAB_ROOMS") or None)
-    page = ClassroomPage(store, room, token, links_folder=env.get("HOUSING_LAB_ROOM_LINKS"))
+    folder = env.get("HOUSING_LAB_ROOM_LINKS")
+    if token:
+        return _started(ClassroomPage(store, room, token, links_folder=folder))
+    return RoomEntry(store, room, links_folder=folder)
+
+
+def _started(page: ClassroomPage) -> ClassroomPage:
     with contextlib.suppress(RuntimeError):  # no event loop (a plain script): no live updates
         page.start()
     return page
+
+
+class RoomEntry(widgets.VBox):
+    """A room page waiting for its key from the browser; then the page itself (or, for a link
+    without its key, one line saying what to do)."""
+
+    def __init__(
+        self, store: RoomStore, room: str | None, *, links_folder: Path | str | None = None
+    ) -> None:
+        super().__init__()
+        self.add_class("hl-classroom")
+        self.store, self.room, self._links_folder = store, room, links_folder
+        self.page: ClassroomPage | None = None
+        self.reader = KeyReader(room or "", self.use_key)
+        self.message = widgets.HTML(f"<p>{_esc(words.OPENING)}</p>")
+        self.children = (self.reader, self.message)
+        self._beats: asyncio.Task[None] | None = None
+        with contextlib.suppress(RuntimeError):  # no event loop (a plain script): no beats
+            self._beats = asyncio.get_event_loop().create_task(self.reader.beat_forever())
+
+    def use_key(self, key: str) -> None:
+        """The key arrived: show the room's page for it (or why there is none)."""
+        if not key:
+            self.message.value = f"<p class='hl-classroom-denied'>{_esc(words.NO_KEY)}</p>"
+            return
+        self.page = _started(
+            ClassroomPage(self.store, self.room, key, links_folder=self._links_folder)
+        )
+        self.children = (self.reader, self.page)

@@ -22,6 +22,7 @@ from housing_lab.streetcar import Game, Move, Rules
 from housing_lab.streetcar.board import edge_json, hex_json
 from housing_lab.widgets.streetcar.board import (
     StreetcarBoard,
+    TurnStager,
     edge_key,
     edge_keys,
     hex_key,
@@ -29,7 +30,6 @@ from housing_lab.widgets.streetcar.board import (
     parse_hex_key,
 )
 from housing_lab.widgets.streetcar.places import place_names, row_labels
-from housing_lab.widgets.streetcar.turns import TurnStager
 from housing_lab.widgets.streetcar.view import board_traits
 
 Send = Callable[[dict[str, Any]], str | None]  # sends an action; returns a refusal or None

@@ -27,12 +27,23 @@ NEXT_PHASE = {
     "policies": "Start phase 2",
     "phase2": "End phase 2 (final scores)",
 }
+OPENING = "Opening the room..."
+NO_KEY = (
+    "This link has lost its key (the part after #). Log in first if you have to, then open your "
+    "team's link again or scan its QR code."
+)
 NO_TOKEN = "This link has no room token. Ask the teacher for your team's link."
 STREETCAR_YOUR_TURN = (
     "<p class='hl-classroom-yourturn'><b>Your turn:</b> click two grid lines that meet, then a "
     "house to remove.</p>"
 )
 TEACHER_BOARD_CLICK = "Teams place the tiles from their own devices; the projector only shows."
+SHOW_CODES = "Show join codes"
+HIDE_CODES = "Hide join codes"
+CODES_GONE = (
+    "Join codes are not shown during play. A team that lost its link gets it from the "
+    "teacher's terminal (the links file, or housing-lab classroom --resume CODE --no-server)."
+)
 SCAN = "Scan or type your team's link"
 STORE_LOST = "Cannot reach the room's store just now; trying again"
 
@@ -64,6 +75,37 @@ def action_label(action: Mapping[str, Any], *, teacher: bool, phase: str) -> str
     return kind.replace("_", " ").capitalize()
 
 
-def action_done(action: Mapping[str, Any], seq: int) -> str:
-    """The line shown after the store accepted an action."""
-    return f"Done (action {seq} in the room's log)."
+def built(tile: str, square: str) -> str:
+    """ "a Park on C2": a tile as printed, with its square."""
+    from housing_lab.north_berkeley.tiles import default_catalogue
+
+    name = default_catalogue()[tile].name
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name} on {square}"
+
+
+def action_done(
+    action: Mapping[str, Any], view: Mapping[str, Any], before: Mapping[str, str] | None = None
+) -> str:
+    """The line shown after the store accepted an action: what happened, in words (`before`:
+    the board's tiles before it, to name what the state built)."""
+    kind = action.get("action")
+    if kind == "place":
+        return f"You built {built(str(action['tile']), str(action['square']))}."
+    if kind == "clear":
+        return f"You cleared {action['square']}."
+    if kind == "enact":
+        policies = list(action.get("policies") or [])
+        return f"Enacted: {policy_set_name(policies)}." if policies else "No policy enacted."
+    if kind == "redraw":
+        return "You redrew your extra card."
+    if kind == "pick":
+        return f"You picked {card_name(str(action['card']))}."
+    if kind == "call_state":
+        tiles = dict((view.get("board") or {}).get("tiles") or {})
+        new = [
+            built(tile, sq) for sq, tile in sorted(tiles.items()) if (before or {}).get(sq) != tile
+        ]
+        return f"The state built {', '.join(new)}." if new else "The state stepped in."
+    if kind == "advance":
+        return f"Now: {phase_name(str(view.get('phase', '')))}."
+    return "Your turn is played."

@@ -225,13 +225,14 @@ function squareWords(square, phase, tile, occupancy) {
   return `Square ${square}, phase ${phase}: ${tile.name}${who}`;
 }
 
-function drawSquares(svg, model, occupancy, onSelect, onClear, onMove) {
+function drawSquares(svg, model, occupancy, onSelect, onClear, onMove, current) {
   const layout = model.get("site");
   const tiles = model.get("tiles");
   const catalogue = Object.fromEntries(model.get("catalogue").map((t) => [t.id, t]));
   const selected = model.get("selected");
   const interactive = model.get("interactive");
   const changed = new Set(model.get("changed") || []);
+  const locked = new Set(model.get("locked") || []);
   for (const square of layout.squares) {
     const [x, y] = squareOrigin(square);
     const phase = phaseOf(layout, square);
@@ -243,9 +244,16 @@ function drawSquares(svg, model, occupancy, onSelect, onClear, onMove) {
       "aria-label": squareWords(square, phase, tile, occupancy),
     }, svg);
     if (interactive) {
-      g.setAttribute("tabindex", 0);
+      // one tab stop for the whole board (roving tabindex): arrows move between squares
+      g.setAttribute("tabindex", square === current ? 0 : -1);
       g.setAttribute("role", "button");
-      if (square === selected) g.setAttribute("aria-pressed", "true");
+      g.setAttribute("aria-pressed", square === selected ? "true" : "false");
+      if (locked.has(square)) {  // not in play now: said, marked without colour, refused
+        g.setAttribute("aria-disabled", "true");
+        g.classList.add("hl-locked");
+        g.setAttribute("aria-label", `${squareWords(square, phase, tile, occupancy)}` +
+          ` (not in play: phase ${phase})`);
+      }
     } else {
       g.setAttribute("role", "img");
     }
@@ -259,6 +267,9 @@ function drawSquares(svg, model, occupancy, onSelect, onClear, onMove) {
         class: "hl-greenway-tag" }, g, "Greenway");
     }
     if (tile) drawTile(g, tile, x + 3, y + 3, SQUARE - 6, occupancy, square, changed);
+    if (locked.has(square)) {
+      el("text", { x: x + 10, y: y + SQUARE - 9, class: "hl-locked-tag" }, g, "not now");
+    }
     if (!interactive) continue;
     g.addEventListener("click", () => onSelect(square));
     g.addEventListener("keydown", (event) => {
@@ -277,7 +288,7 @@ function drawSquares(svg, model, occupancy, onSelect, onClear, onMove) {
   }
 }
 
-function renderPalette(palette, model, onChoose, onClear) {
+function renderPalette(palette, model, onChoose, onClear, currentTile) {
   palette.replaceChildren();
   const selected = model.get("selected");
   const heading = html("div", { class: "hl-palette-heading", id: paletteId(model, "heading") },
@@ -285,13 +296,14 @@ function renderPalette(palette, model, onChoose, onClear) {
   heading.textContent = selected
     ? `Square ${selected}: choose a building.`
     : "Click a square (or Tab to it, Enter), then a building.";
+  heading.setAttribute("role", "heading");
+  heading.setAttribute("aria-level", "3");
   // Python sends the tiles the engine accepts on each square and, for the others, the engine's
   // reason in words. Refused tiles are greyed; a click still goes to Python, which refuses it.
   const allowed = (model.get("allowed") || {})[selected];
   const reason = (model.get("refused") || {})[selected] || "";
   const costs = model.get("costs") || {};
-  const why = html("div", { class: "hl-palette-reason", id: paletteId(model, "reason"),
-    "aria-live": "polite" }, palette);
+  const why = html("div", { class: "hl-palette-reason", id: paletteId(model, "reason") }, palette);
   why.textContent = reason ? `Greyed out: ${reason}.` : "";
   const note = model.get("cost_note");
   if (note) html("div", { class: "hl-cost-note" }, palette, note);
@@ -330,6 +342,21 @@ function renderPalette(palette, model, onChoose, onClear) {
     }
     button.addEventListener("click", () => onChoose(tile.id));
   }
+  // one tab stop for the buildings (roving tabindex): arrows move, Home/End jump
+  const choices = [...grid.querySelectorAll("[data-tile-choice]")];
+  rove(choices, choices.find((b) => b.getAttribute("data-tile-choice") === currentTile));
+  grid.addEventListener("keydown", (event) => {
+    const from = event.target.closest("[data-tile-choice]");
+    if (!from) return;
+    let to = null;
+    if (event.key === "Home") to = choices[0];
+    else if (event.key === "End") to = choices[choices.length - 1];
+    else to = nearestInDirection(from, choices, event.key);
+    if (event.key.startsWith("Arrow") || event.key === "Home" || event.key === "End") {
+      event.preventDefault();
+    }
+    if (to) { rove(choices, to); to.focus(); }
+  });
   const clear = html("button", { class: "hl-clear", "data-action": "clear", type: "button" }, palette,
     "Clear square (Delete)");
   if (!selected) clear.setAttribute("aria-disabled", "true");
@@ -395,31 +422,39 @@ function renderReplay(bar, model, timers) {
   });
   const play = html("button", { type: "button", "data-action": "replay-play" }, bar,
     timers.play ? "⏸ Pause" : "▶ Play move-in");
+  const redraw = () => {  // the bar alone: keep the keyboard on the same button
+    const key = focusKey(bar, ["data-action"]);
+    renderReplay(bar, model, timers);
+    restoreFocus(bar, key, ['[data-action="replay-play"]']);
+  };
   play.addEventListener("click", () => {
-    if (timers.play) { stop(); renderReplay(bar, model, timers); return; }
+    if (timers.play) { stop(); redraw(); return; }
     if (model.get("replay_index") < 0) setIndex(0);
     timers.play = setInterval(() => {
       const now = model.get("replay_index");
       if (now < 0 || now + 1 > events.length) { stop(); setIndex(-1); return; }
       setIndex(now + 1 >= events.length ? -1 : now + 1);
     }, 350);
-    renderReplay(bar, model, timers);
+    redraw();
   });
   const final = html("button", { type: "button", "data-action": "replay-final" }, bar, "After move-in »");
   final.addEventListener("click", () => { stop(); setIndex(-1); });
-  const text = html("span", { class: "hl-replay-text", "aria-live": "polite" }, bar);
+  const text = html("span", { class: "hl-replay-text" }, bar);
   if (index < 0) text.textContent = `After move-in (${events.length} events).`;
   else if (index === 0) text.textContent = "Before move-in: only the existing residents.";
   else {
     const words = (model.get("event_texts") || [])[shown - 1] || describeEvent(events[shown - 1]);
     text.textContent = `Step ${shown} of ${events.length}: ${words}`;
   }
+  return text.textContent;
 }
 
 function render({ model, el: root }) {
   root.classList.add("hl-nb-board");
   const caption = html("div", { class: "hl-caption" }, root);
-  const message = html("div", { class: "hl-message", role: "status", "aria-live": "polite" }, root);
+  // the message line is shown; what a screen reader hears comes from the one announcer
+  const message = html("div", { class: "hl-message" }, root);
+  const say = announcer(root);
   const main = html("div", { class: "hl-board-main" }, root);
   const svg = el("svg", { class: "hl-board-svg", viewBox: "0 0 590 590", role: "group",
     "aria-label": "North Berkeley site by the station" }, main);
@@ -436,10 +471,29 @@ function render({ model, el: root }) {
   html("span", { class: "hl-legend-item hl-legend-homes" }, legend,
     "Homes: M = middle income only, L = low income only, blank = market rate (anyone).");
   const timers = { play: null };
+  const tools = html("div", { class: "hl-a11y-tools" }, root);
+  const describe = html("button", { type: "button", class: "hl-describe",
+    "data-action": "describe" }, tools, "Describe the screen");
+  describe.addEventListener("click", () => say(model.get("screen_summary") ||
+    "No summary of this board yet."));
+  keyboardHelp(tools, "hl", [
+    ["Tab, Shift+Tab", "move between the board, the buildings and the buttons"],
+    ["Arrow keys on the board", "move between squares"],
+    ["Enter or Space on a square", "choose it (the buildings list says which square)"],
+    ["Delete on a square", "clear it"],
+    ["Arrow keys, Home, End in the buildings", "move between buildings; Enter builds one"],
+    ["Enter on Step", "the next move-in step (focus stays on Step)"],
+    ["Describe the screen", "hear the board, the policies and who is housed in words"],
+  ]);
 
   const select = (square) => {
+    if ((model.get("locked") || []).includes(square)) {
+      say(`Square ${square} is not in play in this phase.`);
+      return;
+    }
     model.set("selected", square);
     model.save_changes();
+    say(`Square ${square} chosen. Tab to the buildings, then Enter to build one.`);
   };
   const choose = (tile) => {
     const square = model.get("selected");
@@ -463,7 +517,10 @@ function render({ model, el: root }) {
     });
     if (target) {
       const node = svg.querySelector(`[data-square="${target}"]`);
-      if (node) node.focus();
+      if (node) {
+        rove(svg.querySelectorAll("[data-square]"), node);
+        node.focus();
+      }
     }
   };
 
@@ -478,23 +535,33 @@ function render({ model, el: root }) {
     caption.textContent = interactive ? "" :
       "An example board, to look at: it does not take clicks. Use the replay buttons to watch move-in.";
     palette.hidden = !interactive;
-    const focused = root.querySelector(":focus");
-    const focusKey = focused ? focused.getAttribute("data-square") : null;
+    const key = focusKey(root, ["data-square", "data-tile-choice", "data-action"]);
+    const roving = svg.querySelector('[data-square][tabindex="0"]');
+    const squares = model.get("site").squares;
+    let current = key && key[0] === "data-square" ? key[1]
+      : roving ? roving.getAttribute("data-square") : model.get("selected") || squares[0];
+    if (!squares.includes(current)) current = squares[0];
+    const roveTile = palette.querySelector('[data-tile-choice][tabindex="0"]');
+    const currentTile = key && key[0] === "data-tile-choice" ? key[1]
+      : roveTile ? roveTile.getAttribute("data-tile-choice") : null;
     svg.replaceChildren();
     const occupancy = occupancyAt(model, model.get("replay_index"));
     drawStreets(svg, model.get("site"));
-    drawSquares(svg, model, occupancy, select, clear, move);
+    drawSquares(svg, model, occupancy, select, clear, move, current);
     drawGreenway(svg, model.get("site"));
     drawExisting(svg, model, occupancy);
     markReplayEvent(svg, model);
-    if (interactive) renderPalette(palette, model, choose, clear);
-    renderReplay(replay, model, timers);
-    showMessage(message, "hl", model.get("message"), model.get("message_kind"));
-    if (focusKey) {
-      const node = svg.querySelector(`[data-square="${focusKey}"]`);
-      if (node) node.focus();
+    if (interactive) renderPalette(palette, model, choose, clear, currentTile);
+    const step = renderReplay(replay, model, timers);
+    if (model.get("replay_index") !== shownIndex) {  // the student stepped: read the step out
+      shownIndex = model.get("replay_index");
+      if (!timers.play) say(step);
     }
+    showMessage(message, "hl", model.get("message"), model.get("message_kind"));
+    // the same control as before the redraw, or the board's square (never <body>)
+    restoreFocus(root, key, ['[data-square][tabindex="0"]', '[data-action="replay-step"]']);
   };
+  let shownIndex = model.get("replay_index");
 
   const schedule = batched(draw);
 
@@ -502,8 +569,9 @@ function render({ model, el: root }) {
   const stops = [
     listen(model, ["site", "catalogue", "tiles", "policies", "occupants", "frames", "events",
       "replay_index", "selected", "allowed", "message", "message_kind", "refused", "costs",
-      "cost_note", "changed", "interactive", "compact", "event_texts"], schedule),
+      "cost_note", "changed", "interactive", "compact", "event_texts", "locked"], schedule),
     listen(model, ["download"], () => saveDownload(model, "board.json")),
+    listen(model, ["announcement"], () => say((model.get("announcement") || {}).text)),
   ];
   return () => {
     if (timers.play) clearInterval(timers.play);

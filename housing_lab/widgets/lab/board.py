@@ -79,6 +79,10 @@ class NorthBerkeleyBoard(ActionWidget):
     # False: an example to look at (no palette, nothing to click, a caption saying so)
     interactive = traitlets.Bool(True).tag(sync=True)
     compact = traitlets.Bool(False).tag(sync=True)  # the lab's one-screen layout
+    # the screen in words, read out by "Describe the screen" (the lab fills it; spoken.py)
+    screen_summary = traitlets.Unicode("").tag(sync=True)
+    # squares not in play now (the game table's other phase): aria-disabled, marked, refused
+    locked = traitlets.List().tag(sync=True)
 
     def __init__(self, result: ScenarioResult | None = None, **kwargs: Any) -> None:
         if result is not None and not isinstance(result, ScenarioResult):

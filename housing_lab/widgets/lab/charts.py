@@ -11,6 +11,7 @@ import ipywidgets
 from housing_lab.north_berkeley.engine.movein import OUTCOMES
 from housing_lab.north_berkeley.policies import INCOMES, RESIDENTS_PER_INCOME
 from housing_lab.widgets.common import signed
+from housing_lab.widgets.lab.spoken import homes_table, outcome_table
 
 OUTCOME_LABELS = {
     "stayed": "stayed",
@@ -87,6 +88,13 @@ def delta_cells(
     )
 
 
+_NO_HOMES = {"new_homes": {"market": 0, "middle": 0, "low": 0, "total": 0}, "spending": 0}
+
+
+def _no_outcomes() -> dict[str, dict[str, int]]:
+    return {income: dict.fromkeys(OUTCOMES, 0) for income in INCOMES}
+
+
 class OutcomeChart(ipywidgets.VBox):
     """Stacked bars per income group: stayed, newcomers housed, rehoused, left, turned away.
 
@@ -140,8 +148,11 @@ class OutcomeChart(ipywidgets.VBox):
         )
         self.figure.add_class("hl-outcome-chart")
         self.plot_width = width - 70  # fig_margin left + right
+        # the chart's numbers for screen readers: a hidden table, redrawn with the bars; it
+        # rides in the delta line's widget so that it takes no place on the screen
+        self.words = outcome_table(_no_outcomes(), OUTCOME_LABELS, title)
         self.deltas = ipywidgets.HTML(
-            delta_cells({"housed": dict.fromkeys(INCOMES, 0)}, None, self.plot_width)
+            delta_cells({"housed": dict.fromkeys(INCOMES, 0)}, None, self.plot_width) + self.words
         )
         self.deltas.add_class("hl-outcome-delta-line")
         super().__init__([self.figure, self.deltas, outcome_legend()], **kwargs)
@@ -161,7 +172,10 @@ class OutcomeChart(ipywidgets.VBox):
             self.ghost.visible = moved
             if title is not None:
                 self.figure.title = title
-        self.deltas.value = delta_cells(result, previous, self.plot_width)
+        self.words = outcome_table(
+            result["outcomes"], OUTCOME_LABELS, title or str(self.figure.title)
+        )
+        self.deltas.value = delta_cells(result, previous, self.plot_width) + self.words
 
 
 class HomesChart(ipywidgets.VBox):
@@ -195,7 +209,10 @@ class HomesChart(ipywidgets.VBox):
             display_toolbar=False,
         )
         self.figure.add_class("hl-homes-chart")
-        super().__init__([self.figure], **kwargs)
+        self.words = homes_table(_NO_HOMES)  # the bars in words: a hidden table
+        self._words_box = ipywidgets.HTML(self.words)
+        self._words_box.add_class("hl-chart-words")
+        super().__init__([self.figure, self._words_box], **kwargs)
 
     def update(self, result: Mapping[str, Any]) -> None:
         data = homes_chart_data(result)
@@ -205,3 +222,5 @@ class HomesChart(ipywidgets.VBox):
         self.figure.title = (
             f"{result['new_homes']['total']} new homes, spending {_money(result['spending'])}"
         )
+        self.words = homes_table(result)
+        self._words_box.value = self.words

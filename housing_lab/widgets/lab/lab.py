@@ -11,14 +11,14 @@ One screen (docs/nb_lab.md): the board with its palette on the left; the last ch
 "who is housed" chart and the policies on the right; cards, new homes, compare, policy
 explanations and files in tabs below. The scoreboard tab starts with the coach
 (`nb_coach`): ask how a card could win, apply the advice as one action, undo any action.
-A tile click goes: the board's message -> `_on_board_action` here -> `place` -> the engine's
-`make_scenario` / `score_scenario`.
+A tile click goes: the board's message (`board.py`) -> `_on_board_action` here -> `place` ->
+the engine (`scenario.py`): `Scenario.replace` validates the new board, `score_scenario` scores
+it, and `Scenario.allowed_tiles` / `refusal` / `tile_costs` give the palette.
 """
 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import html
 import os
 import pathlib
@@ -42,7 +42,6 @@ from housing_lab.north_berkeley.coach.words import (
     coach_sentence,
     hand_sentence,
 )
-from housing_lab.north_berkeley.engine.facts import spending
 from housing_lab.north_berkeley.engine.scoring import ScenarioResult, score_as_is, score_scenario
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.layout import Layout, default_layout
@@ -59,10 +58,8 @@ from housing_lab.north_berkeley.scenario import (
     Scenario,
     check_square,
     check_tile,
-    make_scenario,
     scenario_from_dict,
     scenario_from_json,
-    tile_allowed,
 )
 from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
 from housing_lab.widgets.common import JsonSource, save_json
@@ -82,6 +79,7 @@ from housing_lab.widgets.lab.coach import CoachPanel
 from housing_lab.widgets.lab.compare import ComparePanel
 from housing_lab.widgets.lab.policies import PolicyPanel
 from housing_lab.widgets.lab.scoreboard import Scoreboard
+from housing_lab.widgets.lab.spoken import screen_summary
 from housing_lab.widgets.lab.toolbar import LabToolbar
 
 SCENARIO = "a scenario"
@@ -178,14 +176,13 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         self.site = layout or default_layout()
         self.catalogue = catalogue if catalogue is not None else default_catalogue()
         if scenario is None:
-            self._scenario = make_scenario(seed=seed, layout=self.site, catalogue=self.catalogue)
+            self._scenario = scenario_from_dict({"seed": seed}, self.site, self.catalogue)
         else:
             self._scenario = read_scenario(scenario, self.site, self.catalogue)
         self._result: ScenarioResult = score_scenario(self._scenario, self.options)
         self._result_dict = self._result.to_dict()
         self._previous: ScenarioResult | None = None
         self._names = display_names(self.catalogue)
-        self._refusals: dict[tuple[frozenset[str], int], str] = {}
         self.last_change = FIRST_HINT
         self.last_change_shown = FIRST_HINT
         self._history: list[Scenario] = []
@@ -442,16 +439,9 @@ class NorthBerkeleyLab(ipywidgets.VBox):
             raise
 
     def _try(self, done: str, select: str | None = None, **changes: Any) -> None:
-        current = self._scenario
-        values = {
-            "tiles": current.tiles,
-            "policies": sorted(current.policies),
-            "existing": current.existing,
-            "seed": current.seed,
-        }
-        values.update({k: (sorted(v) if k == "policies" else v) for k, v in changes.items()})
+        """Keep the board with `changes`, if the engine accepts it whole."""
         with self._shown_on_board():
-            scenario = make_scenario(layout=self.site, catalogue=self.catalogue, **values)
+            scenario = self._scenario.replace(**changes)
         self._commit(scenario, done, select)
 
     def _commit(
@@ -500,8 +490,16 @@ class NorthBerkeleyLab(ipywidgets.VBox):
             self._show_palette()
             if done is not None:
                 self.board.say(done)
+                self.board.announce(self.last_change)  # the whole sentence, read out
             if select is not None:
                 self.board.selected = select
+            self.board.screen_summary = screen_summary(
+                result,
+                self._scenario.tiles,
+                self._names,
+                sorted(self._scenario.policies),
+                self.last_change,
+            )
         self.policy_panel.show(self._scenario.policies)
         self.homes_chart.update(result)
         self.scoreboard.update(score_as_is(self._scenario), self._result.cards)
@@ -519,28 +517,18 @@ class NorthBerkeleyLab(ipywidgets.VBox):
 
     def _show_palette(self) -> None:
         """Which tiles the engine accepts on each square now, why not the others, and costs."""
-        policies = self._scenario.policies
-        allowed: dict[str, list[str]] = {}
-        refused: dict[str, str] = {}
-        for square in self.site.squares:
-            phase = self.site.phase_of(square)
-            ok = [t for t, tile in self.catalogue.items() if tile_allowed(tile, policies, phase)]
-            allowed[square] = ok
-            if len(ok) < len(self.catalogue):
-                refused[square] = self._refusal(square, phase, ok)
+        scenario = self._scenario
+        allowed = {square: list(scenario.allowed_tiles(square)) for square in self.site.squares}
         self.board.allowed = allowed
-        self.board.refused = refused
-        new_low = self._result.facts.new_homes["low"]
-        square = self.site.squares[0]
-        costs = {
-            tile_id: float(
-                spending(dataclasses.replace(self._scenario, tiles={square: tile_id}), new_low)
-            )
-            for tile_id in self.catalogue
+        self.board.refused = {
+            square: scenario.refusal(square, next(t for t in self.catalogue if t not in ok)) or ""
+            for square, ok in allowed.items()
+            if len(ok) < len(self.catalogue)
         }
+        costs = {tile_id: float(cost) for tile_id, cost in scenario.tile_costs().items()}
         self.board.costs = costs
         note = ""
-        if MATCHING_FUNDS in policies:
+        if MATCHING_FUNDS in scenario.policies:
             halved = any(costs[t] != float(tile.cost) for t, tile in self.catalogue.items())
             note = (
                 f"{POLICY_NAMES[MATCHING_FUNDS]} in effect: housing costs half."
@@ -549,26 +537,6 @@ class NorthBerkeleyLab(ipywidgets.VBox):
                 f"{POLICY_TEXT[MATCHING_FUNDS]}"
             )
         self.board.cost_note = note
-
-    def _refusal(self, square: str, phase: int, ok: list[str]) -> str:
-        """The engine's reason (in words) for refusing tiles on squares of `phase` now."""
-        key = (self._scenario.policies, phase)
-        if key not in self._refusals:
-            tile = next(t for t in self.catalogue if t not in ok)
-            reason = ""
-            try:
-                make_scenario(
-                    {square: tile},
-                    sorted(self._scenario.policies),
-                    self._scenario.existing,
-                    self._scenario.seed,
-                    self.site,
-                    self.catalogue,
-                )
-            except HousingLabError as error:
-                reason = in_words(str(error), self._names).split(";")[0]
-            self._refusals[key] = reason
-        return self._refusals[key]
 
     def _show_compare(self) -> None:
         self.compare.show(self._result_dict, describe(self._scenario))

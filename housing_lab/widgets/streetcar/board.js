@@ -24,6 +24,27 @@ const hexKey = ([q, r]) => `${q},${r}`;
 let NAMES = {};
 const place = (key) => NAMES[key] || "the board's edge";
 const LAST = "#00a6a6"; // the last move's halo (not a house or player colour)
+const COMPASS = ["east", "north-east", "north-west", "west", "south-west", "south-east"]; // DIRS
+const PLAYER_NAME = { purple: "Purple", red: "Red" };
+let TURNS = {}; // drawn edge -> the turn it was drawn on (Python's line_turns)
+
+// Where a grid line is, in words, unique on the board: "between E4 and E5", or for a line on
+// the board's rim "on the north-east side of A3, at the board's edge".
+function edgeWhere(key) {
+  const [a, b] = key.split("|");
+  if (NAMES[a] && NAMES[b]) return `between ${NAMES[a]} and ${NAMES[b]}`;
+  const [inside, outside] = NAMES[a] ? [a, b] : [b, a];
+  const [iq, ir] = parseHex(inside);
+  const [oq, or] = parseHex(outside);
+  const d = DIRS.findIndex(([dq, dr]) => iq + dq === oq && ir + dr === or);
+  return `on the ${COMPASS[d] || "outer"} side of ${place(inside)}, at the board's edge`;
+}
+
+// A drawn line's unique name: "Purple line between E4 and E5, turn 1".
+function lineName(key, owner) {
+  const turn = TURNS[key];
+  return `${PLAYER_NAME[owner] || owner} line ${edgeWhere(key)}${turn ? `, turn ${turn}` : ""}`;
+}
 
 // Pointy-top axial layout: rows of equal r run west to east, north row first.
 function centre([q, r]) {
@@ -69,7 +90,7 @@ function drawHouse(parent, key, colour, flipped, removable, hinted) {
     "data-flipped": flipped ? "true" : "false",
   }, parent);
   if (removable) {
-    g.setAttribute("tabindex", "0");
+    g.setAttribute("tabindex", "-1"); // the board is one tab stop: `roveBoard` picks it
     g.setAttribute("role", "button");
     g.setAttribute("aria-label", `remove the ${colour} house at ${place(key)}`);
   }
@@ -132,12 +153,14 @@ function drawEdge(parent, key, state) {
   if (state.owner) g.setAttribute("data-player-line", state.owner);
   if (state.staged) g.setAttribute("data-staged", state.staged);
   if (state.focusable) {
-    g.setAttribute("tabindex", "0");
+    g.setAttribute("tabindex", "-1"); // the board is one tab stop: `roveBoard` picks it
     g.setAttribute("role", "button");
-    const [a, b] = key.split("|");
-    const where = NAMES[a] && NAMES[b] ? `between ${NAMES[a]} and ${NAMES[b]}`
-      : `along the board's edge by ${NAMES[a] || NAMES[b]}`;
-    g.setAttribute("aria-label", `grid line ${where}`);
+    const what = state.classes.includes("sc-first") ? "your first line (Enter drops it)"
+      : state.classes.includes("sc-second") ? "second line" : "grid line";
+    g.setAttribute("aria-label", `${what} ${edgeWhere(key)}`);
+  } else if (state.owner) {
+    g.setAttribute("role", "img");
+    g.setAttribute("aria-label", lineName(key, state.owner));
   }
   const colour = state.owner || state.staged || state.current;
   if (state.last) {
@@ -154,7 +177,7 @@ function drawEdge(parent, key, state) {
   // near an intersection is not ambiguous (and it has an area, unlike a vertical line).
   const len = Math.hypot(x2 - x1, y2 - y1);
   const [ux, uy] = [(x2 - x1) / len, (y2 - y1) / len];
-  const [nx, ny] = [-uy * 8, ux * 8];
+  const [nx, ny] = [-uy * 12, ux * 12]; // 24 px across: a target a finger or a tremor can hit
   const [ax, ay, bx, by] = [x1 + ux * 7, y1 + uy * 7, x2 - ux * 7, y2 - uy * 7];
   el("polygon", { points: pointsAttr([[ax + nx, ay + ny], [bx + nx, by + ny], [bx - nx, by - ny],
     [ax - nx, ay - ny]]), class: "sc-edge-hit" }, g);
@@ -280,7 +303,7 @@ function renderSide(side, model, hold, send) {
   const phase = hold ? "bot" : model.get("phase");
   const player = hold ? hold.player : model.get("player");
   const players = model.get("players");
-  const turn = html("div", { class: `sc-turn sc-turn-${phase}`, "aria-live": "polite" }, side);
+  const turn = html("div", { class: `sc-turn sc-turn-${phase}` }, side);
   html("span", { class: "sc-swatch", style: `background:${PLAYER_COLOUR[player] || "#333"}` }, turn);
   const prompt = hold ? `${hold.label} is thinking…` : model.get("prompt");
   html("span", { class: "sc-prompt" }, turn, prompt);
@@ -310,12 +333,54 @@ function renderSide(side, model, hold, send) {
     const moving = name === player && phase !== "over" && phase !== "replay";
     const row = html("div", { class: `sc-player${moving ? " sc-to-move" : ""}`,
       "data-player": name }, list);
-    html("span", { class: "sc-line-sample", style: `background:${PLAYER_COLOUR[name]}` }, row);
+    const sample = name === "red" // dashed, as red's lines are drawn
+      ? `repeating-linear-gradient(90deg,${PLAYER_COLOUR[name]} 0 10px,transparent 10px 14px)`
+      : PLAYER_COLOUR[name];
+    html("span", { class: "sc-line-sample", style: `background:${sample}` }, row);
     html("span", {}, row, info.label);
     if (moving) {
       html("span", { class: "sc-to-move-tag" }, row, "to move");
     }
   }
+}
+
+// Every drawn line as a sentence, in the order drawn (a screen reader's view of the board).
+function renderLines(box, model, hold) {
+  const lines = hold ? hold.before.lines : model.get("lines");
+  const all = [];
+  for (const [who, keys] of Object.entries(lines || {})) {
+    for (const key of keys) all.push([TURNS[key] || 0, lineName(key, who)]);
+  }
+  all.sort((x, y) => x[0] - y[0]);
+  const open = box.open;
+  box.replaceChildren();
+  box.open = open;
+  html("summary", {}, box, `Lines on the board (${all.length})`);
+  const list = html("ul", { class: "sc-lines-list" }, box);
+  for (const [, name] of all) html("li", {}, list, name);
+  if (!all.length) html("li", {}, list, "No line drawn yet.");
+}
+
+// The board's one tab stop (roving tabindex) among what can be chosen now: legal lines, or the
+// first line and its partners, or the removable houses. Arrow keys move to the nearest one in
+// that direction; `near` (a screen point) picks the one nearest where the keyboard was.
+function roveBoard(svg, keep, near) {
+  const items = [...svg.querySelectorAll('.sc-edge[role="button"], .sc-house[role="button"]')];
+  const key = (n) => n.getAttribute("data-edge") || n.getAttribute("data-hex");
+  let current = keep ? items.find((n) => key(n) === keep) : null;
+  if (!current && near && items.length) {
+    const seconds = items.filter((n) => n.classList.contains("sc-second"));
+    const pool = seconds.length ? seconds : items;
+    const distance = (n) => {
+      const box = n.getBoundingClientRect();
+      return Math.hypot(box.left + box.width / 2 - near[0], box.top + box.height / 2 - near[1]);
+    };
+    current = pool.reduce((best, n) => (distance(n) < distance(best) ? n : best));
+  }
+  if (!current) current = items.find((n) => n.classList.contains("sc-second")) || items[0];
+  rove(items, current);
+  svg.setAttribute("tabindex", items.length ? "-1" : "0"); // nothing to choose: the board itself
+  return current || null;
 }
 
 function renderLegend(legend) {
@@ -359,7 +424,9 @@ function renderLegend(legend) {
   }, "building: a stack of cubes (Y2 = 2 yellow cubes)");
   for (const [player, colour] of Object.entries(PLAYER_COLOUR)) {
     row((svg) => el("line", { x1: -18, y1: 8, x2: 18, y2: -8, stroke: colour, "stroke-width": 8,
-      "stroke-linecap": "round" }, svg), `${player} streetcar line`);
+      "stroke-linecap": player === "red" ? "butt" : "round",
+      "stroke-dasharray": player === "red" ? "9 4" : "none" }, svg),
+    `${player} streetcar line${player === "red" ? " (dashed)" : " (solid)"}`);
   }
   row((svg) => {
     el("line", { x1: -18, y1: 8, x2: 18, y2: -8, stroke: LAST, "stroke-width": 15,
@@ -384,8 +451,19 @@ function render({ model, el: root }) {
   const message = html("div", { class: "sc-message", role: "status", "aria-live": "polite" },
     column);
   const side = html("div", { class: "sc-side" }, column);
+  const linesBox = html("details", { class: "sc-lines" }, column);
+  keyboardHelp(column, "sc", [
+    ["Tab", "to the board (one stop), then to the buttons"],
+    ["Arrow keys on the board", "move to the nearest line (or house) you may choose, that way"],
+    ["Home, End", "the first or last choice on the board"],
+    ["Enter or Space", "draw the line, or remove the house"],
+    ["After the first line", "the arrows offer only the lines that meet it"],
+    ["Lines on the board", "every line drawn, in words"],
+  ]);
   const legend = html("div", { class: "sc-legend" }, column);
   renderLegend(legend);
+  const say = announcer(root);
+  let spoken = "";
 
   const animated = new Set([`p${model.get("position_id")}`]); // no animation for what is there
   let hold = null; // a bot move waiting to be shown: {n, before, player, label, timer, shows}
@@ -406,22 +484,33 @@ function render({ model, el: root }) {
 
   const draw = () => {
     NAMES = model.get("names") || {};
+    TURNS = (hold ? hold.before.line_turns : model.get("line_turns")) || {};
     if (hold && model.get("position_id") !== hold.shows) release(); // something else changed
-    const focused = root.querySelector(":focus");
-    const focusKey = focused && (focused.getAttribute("data-edge") || focused.getAttribute("data-hex"));
-    const focusAction = focused && focused.getAttribute("data-action"); // a turn-panel button
+    const focused = root.contains(document.activeElement) ? document.activeElement : null;
+    const onBoard = focused && svg.contains(focused);
+    const boardKey = onBoard && (focused.getAttribute("data-edge") || focused.getAttribute("data-hex"));
+    const box = onBoard ? focused.getBoundingClientRect() : null;
+    const near = box ? [box.left + box.width / 2, box.top + box.height / 2] : null;
+    const key = focusKey(root, ["data-action"]);
+    const stage = `${model.get("phase")}|${model.get("first_edge")}|${hold ? hold.n : ""}`;
+    const sameStage = stage === lastStage;
+    lastStage = stage;
     drawBoard(svg, model, hold, animated);
     renderSide(side, model, hold, send);
-    showMessage(message, "sc", hold ? hold.message : model.get("message"),
-      hold ? "info" : model.get("message_kind"));
-    if (focusKey) {
-      const node = svg.querySelector(`[data-edge="${focusKey}"], .sc-house[data-hex="${focusKey}"]`);
-      if (node) node.focus();
-    } else if (focusAction) { // keyboard users keep their place after pressing Hint or Undo
-      const node = side.querySelector(`[data-action="${focusAction}"]:not(:disabled)`);
-      if (node) node.focus();
-    }
+    renderLines(linesBox, model, hold);
+    const text = hold ? hold.message : model.get("message");
+    showMessage(message, "sc", text, hold ? "info" : model.get("message_kind"));
+    // keep the same line or house while the turn's stage is unchanged; else the choice nearest
+    // to where the keyboard was (after a first line: one of the lines that meet it)
+    const current = roveBoard(svg, sameStage ? boardKey : null, near);
+    if (onBoard) (current || svg).focus();
+    else if (key) restoreFocus(root, key, ['.sc-board-svg [tabindex="0"]', ".sc-board-svg"]);
+    // what happened and what to do now, once per change, through the one announcer
+    const prompt = hold ? `${hold.label} is thinking.` : model.get("prompt");
+    const words = [text, prompt].filter(Boolean).join(" ");
+    if (words !== spoken) { spoken = words; say(words); }
   };
+  let lastStage = "";
 
   const schedule = batched(draw);
 
@@ -448,6 +537,19 @@ function render({ model, el: root }) {
     if (house) send({ action: "house", hex: house.getAttribute("data-hex") });
   };
   const onKey = (event) => {
+    const from = event.target.closest('[role="button"][tabindex]');
+    const moves = event.key.startsWith("Arrow") || event.key === "Home" || event.key === "End";
+    if (moves) {
+      event.preventDefault();
+      const items = [...svg.querySelectorAll('.sc-edge[role="button"], .sc-house[role="button"]')];
+      let to = null;
+      if (event.key === "Home") to = items[0];
+      else if (event.key === "End") to = items[items.length - 1];
+      else if (from) to = nearestInDirection(from, items, event.key);
+      else to = items[0];
+      if (to) { rove(items, to); to.focus(); }
+      return;
+    }
     if (event.key !== "Enter" && event.key !== " ") return;
     const target = event.target.closest("[data-edge], .sc-house[data-hex]");
     if (!target) return;

@@ -8,19 +8,29 @@ trip, and a click on anything else is explained by the engine.
 
 Hexes are written `"q,r"` and edges `"q1,r1|q2,r2"` (the engine's sorted pair) in traits and in
 the DOM (`data-hex`, `data-edge`), so tests can find them without knowing the drawing.
+
+The turn being drawn on the board is held here too (`TurnStager`): the engine takes a whole turn
+(`Move(lines, remove)`) at once, but a student does it in two steps, so the lines are checked by
+the engine (`Game.lines_error`, the line half of `push`'s check) and held until the house
+arrives. Staged lines are never in the engine, so a record never holds half a turn. A click on
+an edge goes: this widget's message -> the lab's (or room page's) handler -> `TurnStager` here
+-> the engine's answer.
 """
 
 from __future__ import annotations
 
 import pathlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import traitlets
 
-from housing_lab.streetcar import PLAYERS, Edge, Game, Hex
+from housing_lab.errors import HousingLabError
+from housing_lab.streetcar import PLAYERS, Edge, Game, Hex, Move
 from housing_lab.streetcar.board import parse_hex
 from housing_lab.streetcar.errors import BoardError
+from housing_lab.streetcar.hexgrid import make_edge
 from housing_lab.widgets.common import ActionWidget, widget_esm
 
 HERE = pathlib.Path(__file__).parent
@@ -72,6 +82,18 @@ def position_view(game: Game) -> dict[str, Any]:
         "lines": {player: edge_keys(edges) for player, edges in game.lines.items()},
         "new_buildings": [hex_key(b.hex) for b in game.last_buildings()],
         "last_move": last_move_view(game),
+        "line_turns": line_turns(game),
+    }
+
+
+def line_turns(game: Game) -> dict[str, int]:
+    """The turn each drawn line was drawn on (edge -> turn number), so a screen reader can name
+    every line uniquely; lines of a constructed starting position have none."""
+    first = game.turn - len(game.move_stack)
+    return {
+        edge_key(edge): first + index
+        for index, move in enumerate(game.move_stack)
+        for edge in move.lines
     }
 
 
@@ -118,9 +140,88 @@ class StreetcarBoard(ActionWidget):
     hint = traitlets.Dict().tag(sync=True)  # a suggested move to highlight ({}: none)
     names = traitlets.Dict().tag(sync=True)  # "q,r" -> place name ("E3"), streetcar_places.py
     rows = traitlets.Dict().tag(sync=True)  # row letter -> [westmost, eastmost] hex "q,r"
+    line_turns = traitlets.Dict().tag(sync=True)  # drawn edge -> the turn it was drawn on
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
 
     def __repr__(self) -> str:  # stable for nbval: no memory address
         return f"StreetcarBoard({len(self.hexes)} hexes, {len(self.buildings)} buildings)"
+
+
+@dataclass(frozen=True)
+class EdgeChoice:
+    """What a click on a grid line leads to: lines to draw now, or a sentence to show.
+
+    `kind` "error" is a refusal (nothing changed); "info" means the choice changed.
+    """
+
+    lines: list[Edge] | None = None
+    message: str = ""
+    kind: str = "info"
+
+
+class TurnStager:
+    """Holds `first` (a chosen line waiting for its partner) and `staged` (lines waiting for a
+    house); None when there is none."""
+
+    def __init__(self) -> None:
+        self.first: Edge | None = None
+        self.staged: tuple[Edge, ...] | None = None
+
+    def clear(self) -> None:
+        """Forget the chosen and staged lines (nothing was pushed yet)."""
+        self.first = None
+        self.staged = None
+
+    def choose_edge(self, game: Game, edge: tuple[Hex, Hex]) -> EdgeChoice:
+        """A click on a grid line: first line, second line, deselect, or the engine's reason."""
+        if self.staged is not None:
+            raise HousingLabError(
+                "your lines are drawn: now click a house to remove (or cancel the lines)"
+            )
+        first = self.first
+        if first is None:
+            reason = game.explain_illegal_line(edge)
+            if reason is not None:
+                return EdgeChoice(message=f"Not allowed: {reason}.", kind="error")
+            if game.legal_second_edges(edge):
+                self.first = make_edge(*edge)
+                return EdgeChoice(
+                    message="First line chosen. Click a second line that touches it "
+                    "(dotted), or the first one again to choose another."
+                )
+            return EdgeChoice(lines=[edge])  # no partner fits: the line is drawn alone
+        if make_edge(*edge) == first:
+            self.first = None
+            return EdgeChoice(message="First line dropped: choose again.")
+        reason = game.explain_illegal_line(edge, first)
+        if reason is not None:
+            return EdgeChoice(
+                message=f"Not allowed: {reason}. (Click the chosen line again to start over.)",
+                kind="error",
+            )
+        return EdgeChoice(lines=[first, edge])
+
+    def stage(self, game: Game, lines: Sequence[object]) -> Move | None:
+        """Check this turn's lines with the engine and hold them; returns the move to play at
+        once when no house is removed (turn 1, or a game already over), else None."""
+        if self.staged is not None:
+            raise HousingLabError(
+                "lines are already drawn this turn: remove a house, or cancel the lines"
+            )
+        move = Move(lines)
+        if game.turn == 1 or game.is_over():
+            return move
+        error = game.lines_error(move.lines)
+        if error is not None:
+            raise error
+        self.first = None
+        self.staged = move.lines
+        return None
+
+    def finish(self, hex: object) -> Move:
+        """The staged lines and the house to remove, as one move (the engine checks it)."""
+        if self.staged is None:
+            raise HousingLabError("draw this turn's lines first, then remove a house")
+        return Move(self.staged, hex)

@@ -5,9 +5,9 @@ through the engine first, and a refused one shows the engine's message and chang
 
 How a turn is held. The engine takes a whole turn (`Move(lines, remove)`) at once, but a
 student does it in two steps, so the lab stages the lines:
-- `draw_lines(lines)` checks the lines with the engine (exactly as `push` would, using any
-  removable house as a stand-in) and stages them; on turn 1 (no house is removed) it plays the
-  turn at once. `remove_house(hex)` then plays the staged lines and the house as one `Move`.
+- `draw_lines(lines)` checks the lines with the engine (`Game.lines_error`: exactly as `push`
+  checks them) and stages them; on turn 1 (no house is removed) it plays the turn at once.
+  `remove_house(hex)` then plays the staged lines and the house as one `Move`.
 - Staged lines are not in the engine yet, so `lab.record` (the RULES.md record of the moves
   pushed so far, with `final` once the game is over) never contains a half turn.
 - `cancel_lines()` drops staged lines; `undo()` (practice mode) takes back your last whole turn
@@ -22,7 +22,8 @@ its move after `bot_delay` seconds (the JS waits, then says so, and the score pa
 The lab owns small objects, each with one job: `turn` (a `TurnStager`: the lines being drawn),
 `opponent_bot` (a `BotOpponent`), `replay_cursor` (a `ReplayCursor` while replaying, else None),
 `score` (the `ScorePanel`), and the widgets `board`, `options`, `replay_bar` and `toolbar`.
-A click goes: the board's message -> `_on_board_action` here -> `TurnStager` -> the engine.
+An edge click goes through three Python files: the board's message (`board.py`) ->
+`_on_board_action` / `click_edge` here -> `TurnStager` (`board.py`) -> `Game` (the engine).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from housing_lab.streetcar.record import parse_record_text, read_record_source
 from housing_lab.widgets.common import JsonSource
 from housing_lab.widgets.streetcar.board import (
     StreetcarBoard,
+    TurnStager,
     edge_keys,
     hex_key,
     parse_edge_key,
@@ -56,7 +58,6 @@ from housing_lab.widgets.streetcar.hint import DEFAULT_HINT_BOT, Hint, check_bot
 from housing_lab.widgets.streetcar.places import place_names, row_labels
 from housing_lab.widgets.streetcar.replay import ReplayCursor, rewound
 from housing_lab.widgets.streetcar.score import ScorePanel
-from housing_lab.widgets.streetcar.turns import TurnStager
 from housing_lab.widgets.streetcar.view import (
     board_traits,
     describe_last_move,

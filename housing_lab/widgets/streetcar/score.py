@@ -14,7 +14,7 @@ import bqplot
 import ipywidgets
 
 from housing_lab.streetcar import COLOURS, PLAYERS, Outcome, ScoreBreakdown
-from housing_lab.widgets.common import signed
+from housing_lab.widgets.common import hidden_table, signed
 
 PLAYER_COLOURS = {"purple": "#7b2cbf", "red": "#d62828"}
 COLOUR_LETTERS = {"blue": "B", "black": "K", "white": "W", "yellow": "Y"}
@@ -46,6 +46,18 @@ def _legend() -> str:
         for p in PLAYERS
     )
     return f"<div class='sc-score-legend'>{items}</div>"
+
+
+def chart_words(data: list[list[int]], labels: Mapping[str, str]) -> str:
+    """The chart's bars as a visually hidden table: a row per player, a column per colour."""
+    rows = [(labels.get(player, player), data[index]) for index, player in enumerate(PLAYERS)]
+    return hidden_table(
+        "Points per colour (houses removed × connected cubes)",
+        "player",
+        COLOUR_LABELS,
+        rows,
+        "sc-chart-table",
+    )
 
 
 class ScorePanel(ipywidgets.HBox):
@@ -97,8 +109,10 @@ class ScorePanel(ipywidgets.HBox):
             "<div style='margin:4px 0 0 60px;font-size:16px;font-weight:700'>"
             "Points per colour = houses removed × connected cubes</div>"
         )
+        self.words = ""  # the bars in words: a hidden table inside the legend's widget
+        self.legend = ipywidgets.HTML(_legend())
         chart = ipywidgets.VBox(
-            [title, ipywidgets.HTML(_legend()), self.figure],
+            [title, self.legend, self.figure],
             layout=ipywidgets.Layout(flex="0 0 auto"),
         )
         super().__init__([self.table, chart], **kwargs)
@@ -126,6 +140,8 @@ class ScorePanel(ipywidgets.HBox):
         self.rows = score_rows(items)
         self.sentence = outcome_sentence(outcome, standings)
         self.table.value = self._html(items, outcome, standings, labels or {}, per_line)
+        self.words = chart_words(data, labels or {})
+        self.legend.value = _legend() + self.words
 
     def _html(
         self,

@@ -121,6 +121,7 @@ def board_traits(
         "lines": view["lines"],
         "new_buildings": view["new_buildings"],
         "last_move": view["last_move"],
+        "line_turns": view["line_turns"],
         "phase": phase,
         "player": player_shown(game),
         "players": {p: {"label": label(p), "kind": kind(p)} for p in PLAYERS},

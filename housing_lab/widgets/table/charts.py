@@ -16,6 +16,7 @@ import ipywidgets
 from housing_lab.north_berkeley.engine.movein import DISPLACED_WAITING, OUTCOMES, MoveInResult
 from housing_lab.north_berkeley.policies import INCOMES, RESIDENTS_PER_INCOME
 from housing_lab.widgets.lab.charts import INCOME_LABELS, OUTCOME_COLORS, OUTCOME_LABELS
+from housing_lab.widgets.lab.spoken import outcome_table
 
 WAITING = DISPLACED_WAITING
 CATEGORIES = (*OUTCOMES[:3], WAITING, *OUTCOMES[3:])
@@ -80,16 +81,27 @@ class MoveInChart(ipywidgets.VBox):
         )
         self.figure.add_class("hl-movein-chart")
         self.rows: list[list[int]] = chart_rows({i: dict.fromkeys(CATEGORIES, 0) for i in INCOMES})
-        super().__init__([self.figure, legend()], **kwargs)
+        # the bars' numbers for screen readers, redrawn with them: a hidden table inside the
+        # legend's widget (it takes no place on the screen)
+        self.words = outcome_table(
+            {i: dict.fromkeys(CATEGORIES, 0) for i in INCOMES}, LABELS, "Before move-in"
+        )
+        self.legend = legend()
+        self._legend_html = self.legend.value
+        self.legend.value = self._legend_html + self.words
+        super().__init__([self.figure, self.legend], **kwargs)
         self.add_class("hl-gt-chart")
 
     def __repr__(self) -> str:
         return "MoveInChart()"
 
     def show(self, move_in: MoveInResult, count: int | None, title: str) -> None:
-        self.rows = chart_rows(outcomes_so_far(move_in, count))
+        table = outcomes_so_far(move_in, count)
+        self.rows = chart_rows(table)
         self.bars.y = self.rows
         self.figure.title = title
+        self.words = outcome_table(table, LABELS, title)
+        self.legend.value = self._legend_html + self.words
 
 
 def totals(rows: Sequence[Sequence[int]]) -> list[int]:

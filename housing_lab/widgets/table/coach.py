@@ -83,7 +83,7 @@ def check_question(
     if goal not in GOALS:
         raise ScenarioFormatError(f"unknown goal {shown(goal)} (goals: {', '.join(GOALS)})")
     if team not in game.players:
-        raise IllegalActionError(f"unknown team {team!r} (teams: {', '.join(game.players)})")
+        raise IllegalActionError(f"unknown team {shown(team)} (teams: {', '.join(game.players)})")
     if stage not in COACH_STAGES:
         raise IllegalActionError(
             "the coach answers during the building phases and at the final scores, "
@@ -91,13 +91,23 @@ def check_question(
         )
     hand = game.state.hands[team]
     shown_cards = visible_cards(game, team, hidden, revealed, stage)
-    if card is None and len(shown_cards) < len(hand):
+    hidden_now = len(shown_cards) < len(hand)
+    if card is None and hidden_now:
         raise IllegalActionError(f"{team}'s hand is hidden: show {team}'s cards first")
-    if card is not None and card not in hand:
-        raise IllegalActionError(f"{card!r} is not in {team}'s hand")
     if card is not None and card not in shown_cards:
-        raise IllegalActionError(f"{team}'s starting cards are hidden: show {team}'s cards first")
+        if hidden_now:  # one refusal for every card not on screen: no question reads the hand
+            raise IllegalActionError(
+                f"{team}'s starting cards are hidden: only the cards on screen can be coached "
+                f"(show {team}'s cards first)"
+            )
+        raise IllegalActionError(f"{_card_words(card)} is not in {team}'s hand")
     return team, card, str(goal)
+
+
+def _card_words(card: str) -> str:
+    """A card as students read it: its printed name, or the unknown id shortened."""
+    known = cards().get(card)
+    return known.name if known is not None else shown(card)
 
 
 def ask(game: Game, stage: str, team: str, card: str | None, goal: str) -> TableAdvice:

@@ -239,10 +239,11 @@ function renderCoach(parent, advice, send) {
 }
 
 function coachButton(parent, send, team, cardId, label, title) {
+  // named by what it does ("How could Labor Unions win?", "Coach Red's hand"), not "?"
   return button(parent, label, `coach-${team}-${cardId || "hand"}`,
     () => send({ action: "coach", team, card: cardId, goal: "win" }),
     { "data-coach": `${team}|${cardId || ""}`, class: "hl-gt-button hl-gt-small hl-gt-coach-ask",
-      title });
+      title, "aria-label": cardId ? title : `Coach ${team}'s hand` });
 }
 
 function renderScoring(root, d, send, view) {
@@ -381,11 +382,12 @@ function renderTop(root, model, send, state) {
     h("li", { class: `hl-gt-step hl-gt-${step.status}`, "data-step": step.stage,
       "aria-current": step.status === "current" ? "step" : false }, steps, step.label);
   }
-  showMessage(h("div", { role: "status", "aria-live": "polite" }, root), "hl-gt",
-    model.get("message"), model.get("message_kind"));
+  // shown here; read out by the panel's one announcer (a region rebuilt each time is not read)
+  showMessage(h("div", {}, root), "hl-gt", model.get("message"), model.get("message_kind"));
   const d = view.decision || { kind: "setup" };
-  const section = h("section", { class: "hl-gt-decision", "data-kind": d.kind, "data-stage": view.stage }, root);
-  if (d.heading) h("h3", {}, section, d.heading);
+  const section = h("section", { class: "hl-gt-decision", "data-kind": d.kind,
+    "data-stage": view.stage, "aria-label": d.heading || "Set up the game" }, root);
+  if (d.heading) h("h3", { tabindex: -1 }, section, d.heading);
   if (d.text) h("p", { class: "hl-gt-text" }, section, d.text);
   if (game && game.policies.length && ["phase2", "movein", "scoring"].includes(view.stage)) {
     h("div", { class: "hl-gt-enacted" }, section,
@@ -413,17 +415,30 @@ function renderTop(root, model, send, state) {
     }
     renderCoach(root, view.coach, send);
   }
+  const help = keyboardHelp(root, "hl-gt", TABLE_KEYS);
+  help.open = Boolean(state.helpOpen);
+  help.addEventListener("toggle", () => { state.helpOpen = help.open; });
   if (game && view.handouts.length) {
     const box = h("div", { class: "hl-gt-handouts" }, root);
     h("span", { class: "hl-gt-label" }, box, "Printable team handouts:");
     for (const team of view.handouts) {
       button(box, team, `handout-${team}`, () => send({ action: "handout", team }),
-        { "data-handout": team, class: "hl-gt-button hl-gt-small" });
+        { "data-handout": team, class: "hl-gt-button hl-gt-small",
+          "aria-label": `Print ${team}'s handout` });
     }
     button(box, "All teams", "handout-all", () => send({ action: "handout", team: null }),
-      { "data-handout": "*", class: "hl-gt-button hl-gt-small" });
+      { "data-handout": "*", class: "hl-gt-button hl-gt-small",
+        "aria-label": "Print every team's handout" });
   }
 }
+
+const TABLE_KEYS = [
+  ["Tab, Shift+Tab", "move between the buttons, the board and the teams"],
+  ["Enter or Space", "press the button"],
+  ["Arrow keys on the board", "move between squares; Enter chooses one"],
+  ["Arrow keys in the buildings", "move between buildings; Enter builds one"],
+  ["Describe the screen", "hear the board and who is housed in words"],
+];
 
 function renderTeams(root, model, send) {
   const view = model.get("view");
@@ -464,15 +479,26 @@ function render({ model, el: root }) {
   const state = { timers: { tick: null, interval: null }, form: null, formStage: null, redraw: null };
   const send = (message) => model.send(message);
 
+  // the top panel's one announcer, made once: it stays when the rest is redrawn
+  const say = part === "top" ? announcer(root) : null;
+  let heard = { n: (model.get("announcement") || {}).n || 0, stage: null };
   const draw = () => {
-    const focused = root.querySelector(":focus");
-    const focusKey = focused ? focused.getAttribute("data-focus") : null;
-    root.replaceChildren();
+    const key = focusKey(root, ["data-focus"]);
+    for (const child of [...root.children]) if (!say || child !== say.node) child.remove();
     if (part === "teams") renderTeams(root, model, send);
     else renderTop(root, model, send, state);
-    if (focusKey) {
-      const node = root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
-      if (node && !node.disabled) node.focus();
+    // the same button, or the stage's next step, or its heading: never <body>
+    restoreFocus(root, key, [".hl-gt-decision .hl-gt-next:not(:disabled)",
+      ".hl-gt-decision button:not(:disabled)", ".hl-gt-decision h3", ".hl-gt-team button"]);
+    if (say) {  // what happened (the message) and, on a new stage, where the table is now
+      const view = model.get("view") || {};
+      const d = view.decision || {};
+      const news = model.get("announcement") || {};
+      const words = [];
+      if ((news.n || 0) !== heard.n) words.push(news.text);
+      if (heard.stage !== null && view.stage !== heard.stage) words.push(d.heading, d.text);
+      heard = { n: news.n || 0, stage: view.stage };
+      say(words.filter(Boolean).join(" "));
     }
   };
   state.redraw = draw;
@@ -483,7 +509,7 @@ function render({ model, el: root }) {
   draw();
   state.timers.interval = setInterval(timerChanged, 250);
   const stops = [
-    listen(model, ["view", "message", "message_kind"], schedule),
+    listen(model, ["view", "message", "message_kind", "announcement"], schedule),
     listen(model, ["timer_elapsed", "timer_started"], timerChanged),
     listen(model, ["download"], download),
   ];

@@ -16,7 +16,6 @@ from housing_lab.north_berkeley.engine.scoring import ScenarioResult
 from housing_lab.north_berkeley.play.game import Game
 from housing_lab.north_berkeley.policies import POLICY_NAMES, POLICY_TEXT
 from housing_lab.widgets.lab.board import NorthBerkeleyBoard
-from housing_lab.widgets.lab.changes import display_names
 from housing_lab.widgets.table import views as views
 from housing_lab.widgets.table.coach import COACH_STAGES, TableAdvice, visible_cards
 from housing_lab.widgets.table.movein import MoveInPlayback
@@ -154,7 +153,12 @@ class TableScreen:
             result = game.result()
             self.playback.show(self.board, stage, result)
             self.board.allowed = views.allowed_tiles(game)
-            self.board.refused = views.refusal_reasons(game, display_names(game.catalogue))
+            self.board.refused = views.refusal_reasons(game)
+            building = game.phase_squares() if stage in ("phase1", "phase2") else None
+            # the other phase's squares: shown, marked and refused without a click (issue 27)
+            self.board.locked = (
+                [s for s in self.board.site["squares"] if s not in building] if building else []
+            )
         view = table_view(
             stage,
             game,

@@ -598,7 +598,7 @@ class GameTable(ipywidgets.VBox):
         if kind == "error" and self.game is not None:  # the engine names ids; students read names
             text = in_words(text, display_names(self.game.catalogue))
         self.panel.say(text, kind)
-        self.board.say(text if on_board else "", kind)
+        self.board.say(text if on_board else "", kind, announce=False)  # the panel reads it
 
     def _entered_text(self) -> str:
         """What the class is told when the engine has moved to a new phase."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from housing_lab.errors import HousingLabError
 from housing_lab.north_berkeley import rules
 from housing_lab.north_berkeley.constituents import CardScore, cards
 from housing_lab.north_berkeley.engine.movein import DISPLACED_WAITING, WAVES, MoveEvent
@@ -24,7 +23,6 @@ from housing_lab.north_berkeley.policies import (
     RuleOptions,
 )
 from housing_lab.widgets.common import signed
-from housing_lab.widgets.lab.changes import in_words
 
 STAGES = ("setup", "phase1", "extra_draw", "draft", "policies", "phase2", "movein", "scoring")
 STAGE_LABELS = {
@@ -147,24 +145,17 @@ def allowed_tiles(game: Game) -> dict[str, list[str]]:
     return {square: list(game.allowed_tiles(square)) for square in game.layout.squares}
 
 
-def refusal_reasons(game: Game, names: Mapping[str, str]) -> dict[str, str]:
+def refusal_reasons(game: Game) -> dict[str, str]:
     """Square -> the engine's reason (in words) for the tiles it refuses there now, shown when
-    a student hovers or focuses a greyed tile. Asked of `Game.apply`, which checks an action on a
-    copy: a refusal changes nothing."""
+    a student hovers or focuses a greyed tile (`Game.refusal`)."""
     reasons: dict[str, str] = {}
     if game.phase not in ("phase1", "phase2"):
         return reasons  # no palette outside the building phases
     for square in game.layout.squares:
         allowed = set(game.allowed_tiles(square))
         refused = next((tile for tile in game.catalogue if tile not in allowed), None)
-        if refused is None:
-            continue
-        try:
-            game.apply({"action": "place", "square": square, "tile": refused})
-        except HousingLabError as error:
-            reasons[square] = in_words(str(error), names).split(";")[0]
-        else:  # pragma: no cover - allowed_tiles and apply disagree: the engine's bug, not ours
-            raise AssertionError(f"{refused} on {square}: allowed_tiles and apply disagree")
+        if refused is not None:
+            reasons[square] = game.refusal(square, refused) or ""
     return reasons
 
 

@@ -1,0 +1,142 @@
+"""The Voila server behind `housing-lab app`: one lesson or app, and every page its links name.
+
+Plain `voila NOTEBOOK` serves that notebook only, so "How to play", "Next: Lesson 2" and the
+docs answered 403. This server runs Voila on the whole lessons folder (so the next lesson
+opens), renders the rules page and the docs as readable pages (housing_lab/apps/pages.py), opens
+the chosen notebook at "/", and keeps the page offline and the terminal quiet: the Font Awesome
+stylesheets Voila's template asks a CDN for are dropped (Voila's own bundle carries the icons),
+the served notebooks are trusted (they are ours), and only the address is printed.
+
+    python -m housing_lab.apps.server FOLDER --HousingLabVoila.start_page=01_start_here.ipynb
+"""
+
+from __future__ import annotations
+
+import pathlib
+import re
+import sys
+from typing import Any
+
+import nbformat
+import tornado.web
+from traitlets import Unicode
+from voila.app import Voila
+
+from housing_lab.apps.pages import IMAGE_TYPES, Folders, docs_beside, file_for, render_markdown
+
+# Voila's lab template links two Font Awesome stylesheets on a CDN (an offline school network
+# waits for them); the icons are already in Voila's own bundle (static/1807.voila.js).
+_CDN_STYLESHEET = re.compile(rb"<link[^>]+href=\"https://cdn\.jsdelivr\.net/[^\"]*\"[^>]*>\s*")
+
+
+class _DropCdnLinks(tornado.web.OutputTransform):
+    """Removes the CDN stylesheet links from every HTML page the server sends."""
+
+    def transform_first_chunk(self, status_code, headers, chunk, finishing):  # type: ignore[no-untyped-def]
+        self._html = headers.get("Content-Type", "").startswith("text/html")
+        if self._html:
+            chunk = _CDN_STYLESHEET.sub(b"", chunk)
+            headers.pop("Content-Length", None)
+        return status_code, headers, chunk
+
+    def transform_chunk(self, chunk: bytes, finishing: bool) -> bytes:
+        return _CDN_STYLESHEET.sub(b"", chunk) if self._html else chunk
+
+
+class _StartHandler(tornado.web.RequestHandler):
+    """ "/" opens the chosen lesson or app (instead of Voila's list of files)."""
+
+    def initialize(self, target: str) -> None:
+        self.target = target
+
+    def get(self) -> None:
+        self.redirect(self.target)
+
+
+class _PageHandler(tornado.web.RequestHandler):
+    """The rules page and the docs: Markdown rendered as HTML, images as they are."""
+
+    def initialize(self, folders: Folders) -> None:
+        self.folders = folders
+
+    def get(self, path: str) -> None:
+        source = file_for(self.request.path, self.folders)
+        if source is None:
+            raise tornado.web.HTTPError(404, f"no page {path!r}")
+        if source.suffix == ".md":
+            self.set_header("Content-Type", "text/html; charset=utf-8")
+            self.finish(render_markdown(source))
+        else:
+            self.set_header("Content-Type", IMAGE_TYPES[source.suffix])
+            self.finish(source.read_bytes())
+
+
+class HousingLabVoila(Voila):
+    """Voila on a folder, opening `start_page`, with the lessons' linked pages rendered."""
+
+    name = "housing-lab-app"
+    start_page = Unicode("", config=True, help="the notebook opened at '/' (in the folder)")
+    lessons_dir = Unicode(
+        "", config=True, help="the lessons folder (for the rules page; default: the folder)"
+    )
+    docs_dir = Unicode("", config=True, help="the docs folder (default: beside the lessons)")
+
+    def folders(self) -> Folders:
+        lessons = pathlib.Path(self.lessons_dir or self.root_dir).resolve()
+        docs = pathlib.Path(self.docs_dir).resolve() if self.docs_dir else docs_beside(lessons)
+        return Folders(lessons=lessons, docs=docs)
+
+    def initialize(self, argv: list[str] | None = None) -> None:
+        self.config.NotebookNotary.db_file = ":memory:"  # see _trust_served_notebooks
+        super().initialize(argv)
+
+    def init_settings(self) -> dict[str, Any]:
+        settings = super().init_settings()
+        settings["transforms"] = [_DropCdnLinks]
+        self._trust_served_notebooks()
+        return settings
+
+    def _trust_served_notebooks(self) -> None:
+        """Sign the notebooks we ship in this server's own (in-memory) trust database, so Voila
+        does not warn that they are untrusted; the user's trust database is not touched."""
+        notary = self.contents_manager.notary
+        for path in pathlib.Path(self.root_dir).glob("*.ipynb"):
+            try:
+                notary.sign(nbformat.read(path, as_version=4))
+            except (OSError, ValueError):  # an unreadable notebook: Voila reports it on opening
+                continue
+
+    def init_handlers(self) -> list:
+        folders = self.folders()
+        ours: list = [
+            (r"/voila/(?:render|docs)/(.+\.(?:md|png|jpg|svg))", _PageHandler, {"folders": folders})
+        ]
+        if self.start_page:
+            target = f"{self.base_url.rstrip('/')}/voila/render/{self.start_page}"
+            ours.append((self.base_url, _StartHandler, {"target": target}))
+        return ours + super().init_handlers()
+
+    def listen(self) -> None:
+        """Print the one line a teacher needs, the address, once the port is taken."""
+        listen = self.app.listen
+
+        def listen_and_say(port: int, address: str = "", **kwargs: Any) -> Any:
+            server = listen(port, address, **kwargs)
+            print(f"Open http://{address or 'localhost'}:{port}{self.base_url}", flush=True)
+            return server
+
+        self.app.listen = listen_and_say
+        super().listen()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Voila's startup log is for developers: a teacher sees the address and real problems
+    (warnings and errors), and kernels talk over local files rather than TCP where they can."""
+    quiet = ["--HousingLabVoila.log_level=WARN"]
+    if sys.platform != "win32":
+        quiet.append("--KernelManager.transport=ipc")
+    HousingLabVoila.launch_instance([*quiet, *(argv if argv is not None else sys.argv[1:])])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,135 @@
+"""A board as arrays: the one encoding the batch, the solver, the coach, the sweep and the
+`nb score` stream read.
+
+Policy sets are bit masks (bit i is `POLICIES[i]`); each (square, tile) has a row of features
+(the counted facts of `tile_facts` and two costs); the allowed-tile table says which tiles each
+square takes under a policy set; spending is counted in whole 1/scale dollars with matching
+funds applied; the move-in reads ADU slots, whether displacing is allowed and who lives in the
+houses and apartments. Each of these is the array form of one scalar rule (`engine.legal`,
+`engine.facts`, `engine.movein`); tests/north_berkeley/test_encoding.py checks them against the
+scalar engine on random boards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from math import lcm
+
+import numpy as np
+
+from housing_lab.north_berkeley.engine.legal import tile_allowed
+from housing_lab.north_berkeley.engine.tile_facts import TILE_COUNTS, square_tags, tile_counts
+from housing_lab.north_berkeley.layout import Layout
+from housing_lab.north_berkeley.policies import (
+    ADU,
+    MATCHING_FUNDS,
+    MATCHING_FUNDS_LOW_HOMES,
+    POLICIES,
+    VACANCY_CONTROL,
+)
+from housing_lab.north_berkeley.tiles import Catalogue
+
+Array = np.ndarray
+# Per-(square, tile) contributions, summed over the board: the counted facts (`TILE_COUNTS`,
+# ArrayFacts fields) and the two costs (housing tiles are halved by matching funds, garages and
+# parks are not).
+COSTS = ("housing_cost", "other_cost")
+FEATURES = (*TILE_COUNTS, *COSTS)
+
+
+# --- policies ---------------------------------------------------------------------------------
+def policy_mask(policies: Iterable[str]) -> int:
+    """Bit mask of a policy set (bit i is POLICIES[i])."""
+    return sum(1 << POLICIES.index(p) for p in set(policies))
+
+
+def policies_of(mask: int) -> list[str]:
+    """The policy ids of a bit mask, in POLICIES order."""
+    return [p for i, p in enumerate(POLICIES) if mask >> i & 1]
+
+
+def policy_bit(policy: str) -> int:
+    return 1 << POLICIES.index(policy)
+
+
+# --- tiles on squares -------------------------------------------------------------------------
+def tile_features(layout: Layout, catalogue: Catalogue) -> tuple[Array, int]:
+    """Table (squares, tiles + 1, FEATURES) of each tile's contribution on each square (the last
+    tile row is the empty square), and the cost unit (costs are whole multiples of 1/unit)."""
+    tiles = list(catalogue.values())
+    unit = lcm(*(t.cost.denominator for t in tiles)) if tiles else 1
+    table = np.zeros((len(layout.squares), len(tiles) + 1, len(FEATURES)), dtype=np.int64)
+    for s, square in enumerate(layout.squares):
+        tags = square_tags(layout, square)
+        for t, tile in enumerate(tiles):
+            cost = int(tile.cost * unit)
+            counted = tile_counts(tile, tags)
+            table[s, t] = [
+                *(counted[name] for name in TILE_COUNTS),
+                cost if tile.is_housing else 0,
+                0 if tile.is_housing else cost,
+            ]
+    return table, unit
+
+
+def allowed_table(layout: Layout, catalogue: Catalogue, policies: Collection[str]) -> Array:
+    """(squares, tiles + 1) booleans: which tile codes each square takes under `policies`
+    (`engine.legal.tile_allowed`; the last column, the empty square, is always allowed)."""
+    table = np.ones((len(layout.squares), len(catalogue) + 1), dtype=bool)
+    for s, square in enumerate(layout.squares):
+        phase = layout.phase_of(square)
+        for t, tile in enumerate(catalogue.values()):
+            table[s, t] = tile_allowed(tile, policies, phase)
+    return table
+
+
+def allowed_codes(
+    layout: Layout, catalogue: Catalogue, policies: Collection[str], empty: bool = False
+) -> tuple[tuple[int, ...], ...]:
+    """Per square, the tile codes it takes under `policies` (with the empty code if `empty`)."""
+    table = allowed_table(layout, catalogue, policies)
+    if not empty:
+        table = table[:, :-1]
+    return tuple(tuple(np.flatnonzero(row).tolist()) for row in table)
+
+
+# --- spending ---------------------------------------------------------------------------------
+def halved(policies: Array | Collection[str], new_low: Array) -> Array:
+    """Whether matching funds halve the housing: a policy mask array (or one policy set) and
+    the boards' new low income homes (`engine.legal.housing_halved` on arrays)."""
+    if isinstance(policies, np.ndarray):
+        enacted = (policies & policy_bit(MATCHING_FUNDS)) > 0
+    else:
+        enacted = np.full(np.shape(new_low), MATCHING_FUNDS in policies)
+    return enacted & (new_low >= MATCHING_FUNDS_LOW_HOMES)
+
+
+def spending_units(housing: Array, other: Array, halve: Array) -> Array:
+    """Spending in 1/(2 unit) dollars from the summed housing and other costs (1/unit): halves
+    stay whole."""
+    return 2 * other + np.where(halve, housing, 2 * housing)
+
+
+def cost_columns(housing: Array, other: Array, halves: bool) -> list[Array]:
+    """Spending in 1/(2 unit) dollars as costs a search minimizes: the full price, and (when
+    matching funds may apply) the halved one; `np.where(halved, last, first)` picks."""
+    columns = [2 * (housing + other)]
+    if halves:
+        columns.append(housing + 2 * other)
+    return columns
+
+
+# --- move-in inputs ---------------------------------------------------------------------------
+def adu_slots(policies: Array, houses: int) -> Array:
+    """ADU slots per board: one per existing house with `adu`, else none."""
+    return np.where(policies & policy_bit(ADU), houses, 0)
+
+
+def can_displace(policies: Array) -> Array:
+    """Whether displacing is allowed per board (no `vacancy_control`)."""
+    return (policies & policy_bit(VACANCY_CONTROL)) == 0
+
+
+def set_move_in_inputs(policies: Collection[str], n: int, houses: int) -> tuple[Array, Array]:
+    """ADU slots and whether displacing is allowed, for `n` boards under one policy set."""
+    return np.full(n, houses if ADU in policies else 0), np.full(n, VACANCY_CONTROL not in policies)

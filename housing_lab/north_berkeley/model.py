@@ -1,0 +1,274 @@
+"""The model's assumptions as switches (RULES.md part 1, "Model assumptions").
+
+The rulebook is one model of a neighbourhood: fixed demand (8 newcomers of each income), instant
+filtering (a vacant new market-rate home goes to whoever is left, low income included),
+vacancy control over every existing home, and no city budget. Each of those is a switch here,
+declared once as data (`SWITCHES`), so that students can ask which conclusions survive when an
+assumption changes. The defaults are the rulebook's (`RULEBOOK`), and with them every result is
+exactly the rulebook's. The scalar engine (`engine.movein`, `engine.scoring`) reads a `Model`;
+every other path asks it the same questions (`newcomers_of`, `market_home_for`, `protects`,
+`over_budget`), so no switch is written twice.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from housing_lab.errors import shown
+from housing_lab.north_berkeley.errors import ScenarioFormatError, UnknownIdError
+from housing_lab.north_berkeley.policies import (
+    EXISTING_PER_INCOME,
+    INCOMES,
+    RESIDENTS_PER_INCOME,
+)
+
+HOME_KINDS = ("houses", "apartments")
+"""The kinds of existing home vacancy control can cover."""
+MAX_NEWCOMERS = 16
+RULEBOOK_NEWCOMERS = 8
+MAX_BUDGET = 999
+
+
+@dataclass(frozen=True)
+class Switch:
+    """One assumption: its JSON key, the question students are asked, and the rulebook's answer
+    in words (the lab and the docs show these; ids stay in the JSON)."""
+
+    key: str
+    question: str
+    rulebook_answer: str
+
+
+SWITCHES = (
+    Switch(
+        "newcomers",
+        "How many newcomers of each income?",
+        "8 high, 8 middle and 8 low income newcomers",
+    ),
+    Switch(
+        "market_homes_for",
+        "Who can rent a new market-rate home?",
+        "anyone left over: high, then middle, then low income",
+    ),
+    Switch(
+        "vacancy_control_protects",
+        "Does vacancy control cover single-family houses?",
+        "yes: vacancy control covers houses and apartments",
+    ),
+    Switch("budget", "City budget", "no limit"),
+)
+SWITCH_KEYS = tuple(switch.key for switch in SWITCHES)
+INCOME_WORDS = {"high": "high income", "middle": "middle income", "low": "low income"}
+
+
+def _check_newcomers(value: object) -> dict[str, int]:
+    if not isinstance(value, Mapping):
+        raise ScenarioFormatError(
+            f"model 'newcomers' must be an object of income -> 0-{MAX_NEWCOMERS}, "
+            f"got {shown(value)}"
+        )
+    counts = dict.fromkeys(INCOMES, RULEBOOK_NEWCOMERS)
+    for income, count in value.items():
+        if income not in INCOMES:
+            raise UnknownIdError(
+                f"unknown income {shown(income)} in model 'newcomers' (known: {', '.join(INCOMES)})"
+            )
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise ScenarioFormatError(
+                f"model 'newcomers' for {income} must be a whole number 0-{MAX_NEWCOMERS}, "
+                f"got {shown(count)}"
+            )
+        if not 0 <= count <= MAX_NEWCOMERS:
+            raise ScenarioFormatError(
+                f"model 'newcomers' for {income} must be 0-{MAX_NEWCOMERS}, got {shown(count)}"
+            )
+        counts[income] = count
+    return counts
+
+
+def _check_incomes(value: object) -> frozenset[str]:
+    if not isinstance(value, (list, tuple, set, frozenset)):
+        raise ScenarioFormatError(
+            f"model 'market_homes_for' must be a list of incomes, got {shown(value)}"
+        )
+    for income in value:
+        if income not in INCOMES:
+            raise UnknownIdError(
+                f"unknown income {shown(income)} in model 'market_homes_for' "
+                f"(known: {', '.join(INCOMES)})"
+            )
+    if "high" not in value:
+        raise ScenarioFormatError(
+            f"model 'market_homes_for' must contain 'high' (market-rate homes are built for "
+            f"them), got {shown(list(value))}"
+        )
+    return frozenset(value)
+
+
+def _check_kinds(value: object) -> frozenset[str]:
+    if not isinstance(value, (list, tuple, set, frozenset)) or not value:
+        raise ScenarioFormatError(
+            f"model 'vacancy_control_protects' must be a non-empty list of "
+            f"{' and '.join(map(repr, HOME_KINDS))}, got {shown(value)}"
+        )
+    for kind in value:
+        if kind not in HOME_KINDS:
+            raise UnknownIdError(
+                f"unknown kind of home {shown(kind)} in model 'vacancy_control_protects' "
+                f"(known: {', '.join(HOME_KINDS)})"
+            )
+    return frozenset(value)
+
+
+def _check_budget(value: object) -> Fraction | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)):
+        raise ScenarioFormatError(
+            f"model 'budget' must be null or a number 0-{MAX_BUDGET}, got {shown(value)}"
+        )
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ScenarioFormatError(f"model 'budget' must be a finite number, got {shown(value)}")
+    if not 0 <= value <= MAX_BUDGET:
+        raise ScenarioFormatError(f"model 'budget' must be 0-{MAX_BUDGET}, got {shown(value)}")
+    return Fraction(str(value)) if isinstance(value, float) else Fraction(value)  # exact cents
+
+
+def _money(amount: Fraction) -> int | float:
+    return int(amount) if amount.denominator == 1 else float(amount)
+
+
+@dataclass(frozen=True)
+class Model:
+    """A validated set of assumptions. Build it with `Model.from_dict` (JSON) or keywords:
+    `Model(market_homes_for=frozenset({"high"}))`; `RULEBOOK` is the default."""
+
+    newcomers: Mapping[str, int] = field(
+        default_factory=lambda: dict.fromkeys(INCOMES, RULEBOOK_NEWCOMERS)
+    )
+    market_homes_for: frozenset[str] = frozenset(INCOMES)
+    vacancy_control_protects: frozenset[str] = frozenset(HOME_KINDS)
+    budget: Fraction | None = None
+
+    def __post_init__(self) -> None:  # keyword construction gets the same checks as JSON
+        object.__setattr__(self, "newcomers", _check_newcomers(self.newcomers))
+        object.__setattr__(self, "market_homes_for", _check_incomes(self.market_homes_for))
+        object.__setattr__(
+            self, "vacancy_control_protects", _check_kinds(self.vacancy_control_protects)
+        )
+        object.__setattr__(self, "budget", _check_budget(self.budget))
+
+    def __hash__(self) -> int:
+        return hash(
+            (
+                tuple(self.newcomers[i] for i in INCOMES),
+                self.market_homes_for,
+                self.vacancy_control_protects,
+                self.budget,
+            )
+        )
+
+    # --- JSON -------------------------------------------------------------------------------
+    @classmethod
+    def from_dict(cls, data: object) -> Model:
+        """Parse the scenario's `model` object (null: the rulebook); unknown keys are refused."""
+        if data is None:
+            return RULEBOOK
+        if not isinstance(data, Mapping):
+            raise ScenarioFormatError(f"'model' must be an object, got {shown(data)}")
+        for key in data:
+            if key not in SWITCH_KEYS:
+                raise UnknownIdError(
+                    f"unknown model switch {shown(key)} (known: {', '.join(SWITCH_KEYS)})"
+                )
+        return cls(
+            newcomers=data.get("newcomers", {}),
+            market_homes_for=_check_incomes(data.get("market_homes_for", list(INCOMES))),
+            vacancy_control_protects=_check_kinds(
+                data.get("vacancy_control_protects", list(HOME_KINDS))
+            ),
+            budget=_check_budget(data.get("budget")),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every switch, defaults filled in, lists in a stable order (the result's echo)."""
+        return {
+            "newcomers": {income: self.newcomers[income] for income in INCOMES},
+            "market_homes_for": [i for i in INCOMES if i in self.market_homes_for],
+            "vacancy_control_protects": [
+                k for k in HOME_KINDS if k in self.vacancy_control_protects
+            ],
+            "budget": None if self.budget is None else _money(self.budget),
+        }
+
+    # --- what the engines ask -----------------------------------------------------------------
+    def newcomers_of(self, income: str, existing: int = EXISTING_PER_INCOME) -> int:
+        """Newcomers of `income` when `existing` residents of it start in existing homes.
+
+        The rulebook's demand fills each income up to 12 residents: 8 newcomers on the
+        printed board, where 4 start in existing homes, and 12 - k on a custom layout with k.
+        Any other number is taken as asked."""
+        count = self.newcomers[income]
+        return RESIDENTS_PER_INCOME - existing if count == RULEBOOK_NEWCOMERS else count
+
+    def residents_of(self, income: str, existing: int = EXISTING_PER_INCOME) -> int:
+        """Residents of `income` in the game: those in existing homes plus the newcomers."""
+        return existing + self.newcomers_of(income, existing)
+
+    def market_home_for(self, income: str) -> bool:
+        """Whether `income` can take a vacant new market-rate home (filtering)."""
+        return income in self.market_homes_for
+
+    def protects(self, kind: str) -> bool:
+        """Whether vacancy control covers existing homes of `kind` ("houses", "apartments")."""
+        return kind in self.vacancy_control_protects
+
+    def over_budget(self, spending: Fraction) -> bool:
+        return self.budget is not None and spending > self.budget
+
+    @property
+    def is_rulebook(self) -> bool:
+        return self == RULEBOOK
+
+    # --- words for students ---------------------------------------------------------------
+    def differences(self) -> list[str]:
+        """Each switch that is not the rulebook's, in words ("market-rate homes only for high
+        income"); empty for the rulebook. The lab shows these next to its chart."""
+        said = []
+        if dict(self.newcomers) != dict(RULEBOOK.newcomers):
+            counts = ", ".join(f"{self.newcomers[i]} {INCOME_WORDS[i]}" for i in INCOMES)
+            said.append(f"newcomers: {counts}")
+        if self.market_homes_for != RULEBOOK.market_homes_for:
+            who = " and ".join(INCOME_WORDS[i] for i in INCOMES if i in self.market_homes_for)
+            said.append(f"market-rate homes only for {who}")
+        if self.vacancy_control_protects != RULEBOOK.vacancy_control_protects:
+            kinds = " and ".join(k for k in HOME_KINDS if k in self.vacancy_control_protects)
+            said.append(f"vacancy control covers {kinds} only")
+        if self.budget is not None:
+            said.append(f"city budget ${_money(self.budget):g}")
+        return said
+
+    def describe(self) -> str:
+        """One line for a screen or a screenshot: "Not the rulebook: ..." or "The rulebook's
+        assumptions"."""
+        differences = self.differences()
+        if not differences:
+            return "The rulebook's assumptions"
+        return "Not the rulebook: " + "; ".join(differences)
+
+
+RULEBOOK = Model()
+"""The rulebook's assumptions (every switch at its default)."""
+
+
+def check_model(model: object) -> Model:
+    """A `Model`, a JSON-like dict of switches, or None (the rulebook) -> a `Model`."""
+    if model is None:
+        return RULEBOOK
+    if isinstance(model, Model):
+        return model
+    return Model.from_dict(model)

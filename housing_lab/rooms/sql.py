@@ -1,0 +1,85 @@
+"""The SQL both stores run, written once: the tables, the statements, and the check that a
+database's tables are ours (issue 21: the two backends differ only where the dialects do).
+
+Statements use `?` parameters (SQLite's spelling); `for_psycopg` turns them into `%s` once, at
+import. Nothing here is ever formatted with a value: every value travels as a parameter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Set
+
+from housing_lab.errors import shown
+from housing_lab.rooms.errors import RoomError
+
+# Each table and its columns, in order (what `check_tables` compares a database against).
+TABLES: dict[str, tuple[str, ...]] = {
+    "rooms": ("code", "game", "seed", "options", "teams", "created_at"),
+    "room_tokens": ("room", "holder", "token_hash"),
+    "room_actions": ("room", "seq", "actor", "action", "at"),
+}
+
+
+def schema(real: str, integer: str) -> tuple[str, ...]:
+    """CREATE TABLE statements with the dialect's float and 64-bit integer type names."""
+    return (
+        f"""CREATE TABLE IF NOT EXISTS rooms (
+        code TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        seed TEXT NOT NULL,
+        options TEXT NOT NULL,
+        teams TEXT NOT NULL,
+        created_at {real} NOT NULL
+    )""",
+        """CREATE TABLE IF NOT EXISTS room_tokens (
+        room TEXT NOT NULL REFERENCES rooms(code),
+        holder TEXT NOT NULL,
+        token_hash TEXT NOT NULL,
+        PRIMARY KEY (room, holder)
+    )""",
+        f"""CREATE TABLE IF NOT EXISTS room_actions (
+        room TEXT NOT NULL REFERENCES rooms(code),
+        seq {integer} NOT NULL,
+        actor TEXT NOT NULL,
+        action TEXT NOT NULL,
+        at {real} NOT NULL,
+        PRIMARY KEY (room, seq)
+    )""",
+    )
+
+
+INSERT_ROOM = (
+    "INSERT INTO rooms (code, game, seed, options, teams, created_at) VALUES (?, ?, ?, ?, ?, ?)"
+)
+INSERT_TOKEN = "INSERT INTO room_tokens (room, holder, token_hash) VALUES (?, ?, ?)"
+SELECT_ROOM = "SELECT code, game, seed, options, teams, created_at FROM rooms WHERE code = ?"
+SELECT_TOKENS = "SELECT holder, token_hash FROM room_tokens WHERE room = ?"
+SELECT_ACTIONS = (
+    "SELECT seq, actor, action, at FROM room_actions WHERE room = ? AND seq > ? ORDER BY seq"
+)
+INSERT_ACTION = "INSERT INTO room_actions (room, seq, actor, action, at) VALUES (?, ?, ?, ?, ?)"
+LOCK_ROOM = "SELECT code FROM rooms WHERE code = ? FOR UPDATE"  # PostgreSQL only
+
+
+def for_psycopg(statement: str) -> str:
+    """A `?` statement in psycopg's `%s` spelling (no statement here contains a literal `?`)."""
+    return statement.replace("?", "%s")
+
+
+def check_tables(found: Mapping[str, Set[str]], store: str) -> bool:
+    """Whether the store's tables are all there (True) or none is (False: create them).
+
+    `found` maps each of our table names present in the database to its column names. A
+    table with other columns, or only some of the tables, is another program's (or a damaged)
+    database: refused in one line rather than written into.
+    """
+    for table, columns in found.items():
+        if set(columns) != set(TABLES[table]):
+            raise RoomError(
+                f"store {store} has a {table!r} table that is not a room store's "
+                f"(columns {shown(sorted(columns))})"
+            )
+    if found and set(found) != set(TABLES):
+        missing = ", ".join(sorted(set(TABLES) - set(found)))
+        raise RoomError(f"store {store} is damaged: its table {missing} is missing")
+    return bool(found)

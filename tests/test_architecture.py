@@ -1,0 +1,82 @@
+"""Who may import whom (docs/architecture.md), read from the source so that a wrong import fails
+here before it ships: the engines know nothing of widgets, rooms or the command line, and only
+the widgets (and the room page the Jupyter server serves) import the widget libraries."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from tests.test_imports import import_nodes, module_names
+
+MODULES = module_names()
+WIDGET_LIBRARIES = ("anywidget", "ipywidgets", "bqplot", "IPython", "traitlets")
+# package -> packages of ours it must never import
+FORBIDDEN = {
+    "housing_lab.north_berkeley": (
+        "housing_lab.widgets",
+        "housing_lab.rooms",
+        "housing_lab.commands",
+        "housing_lab.streetcar",
+        "housing_lab.server",
+        "housing_lab.cli",
+    ),
+    "housing_lab.streetcar": (
+        "housing_lab.widgets",
+        "housing_lab.rooms",
+        "housing_lab.commands",
+        "housing_lab.north_berkeley",
+        "housing_lab.server",
+        "housing_lab.cli",
+    ),
+    "housing_lab.rooms": ("housing_lab.widgets", "housing_lab.commands", "housing_lab.cli"),
+}
+
+
+def imported_names(module: str) -> set[str]:
+    """Every dotted name `module` imports, ours or not (top level and inside functions)."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    names = set()
+    for node in import_nodes(tree, typing_too=True):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+    return names
+
+
+def under(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+@pytest.mark.parametrize("package", sorted(FORBIDDEN))
+def test_layers_import_only_downwards(package: str) -> None:
+    wrong = [
+        f"{module} imports {name}"
+        for module in MODULES
+        if under(module, package)
+        for name in sorted(imported_names(module))
+        if any(under(name, banned) for banned in FORBIDDEN[package])
+    ]
+    assert not wrong, wrong
+
+
+def test_only_the_widgets_import_the_widget_libraries() -> None:
+    allowed = ("housing_lab.widgets", "housing_lab.server", "housing_lab.apps")
+    wrong = [
+        f"{module} imports {name}"
+        for module in MODULES
+        if not any(under(module, package) for package in allowed)
+        for name in sorted(imported_names(module))
+        if any(under(name, library) for library in WIDGET_LIBRARIES)
+    ]
+    assert not wrong, wrong
+
+
+def test_the_test_can_see_a_wrong_import() -> None:
+    assert "housing_lab.north_berkeley.scenario" in imported_names(
+        "housing_lab.north_berkeley.engine.movein"
+    )
+    assert under("housing_lab.widgets.lab.board", "housing_lab.widgets")
+    assert not under("housing_lab.widgetsx", "housing_lab.widgets")
