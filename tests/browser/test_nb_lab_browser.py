@@ -180,6 +180,7 @@ def test_lab_in_jupyterlab_fits_one_screen(open_page) -> None:
         play_with_the_lab(page, f"nb-lab-jupyterlab-{size}")
         check_watch(watch)
         assert not watch.blocked
+        page.close()  # one JupyterLab page at a time (its kernel stops after the test)
 
 
 @pytest.mark.browser
