@@ -17,7 +17,8 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from housing_lab.errors import HousingLabError, WriteError, quote_path
+from housing_lab.errors import HousingLabError, shown
+from housing_lab.outputs import write_files
 
 STYLE = """
 body { font-family: system-ui, sans-serif; font-size: 15px; line-height: 1.4; margin: 24px;
@@ -317,21 +318,14 @@ def answer_key_html() -> str:
     return _page("Answer key", "".join(parts))
 
 
-def write_worksheets(folder: str | pathlib.Path) -> list[pathlib.Path]:
-    """Write lesson-1.html .. lesson-7.html and answer-key.html into `folder`."""
-    target = pathlib.Path(folder)
+def write_worksheets(folder: str | pathlib.Path, overwrite: bool = False) -> list[pathlib.Path]:
+    """Write lesson-1.html .. lesson-7.html and answer-key.html into `folder`; an existing page
+    (perhaps a teacher's edit) is refused unless `overwrite` (housing_lab.outputs)."""
+    if not isinstance(overwrite, bool):
+        raise HousingLabError(f"overwrite must be True or False, got {shown(overwrite)}")
     pages = {f"lesson-{s.lesson}.html": worksheet_html(s.lesson) for s in WORKSHEETS}
     pages["answer-key.html"] = answer_key_html()
-    written = []
-    try:
-        target.mkdir(parents=True, exist_ok=True)
-        for name, text in pages.items():
-            path = target / name
-            path.write_text(text, encoding="utf-8")
-            written.append(path)
-    except OSError as error:
-        raise WriteError(f"cannot write worksheets to {quote_path(target)}: {error}") from None
-    return written
+    return write_files(pathlib.Path(folder), pages, overwrite)
 
 
 if __name__ == "__main__":  # pragma: no cover - a thin command line

@@ -5,6 +5,7 @@ the widgets (and the room page the Jupyter server serves) import the widget libr
 from __future__ import annotations
 
 import ast
+import re
 
 import pytest
 
@@ -80,3 +81,35 @@ def test_the_test_can_see_a_wrong_import() -> None:
     )
     assert under("housing_lab.widgets.lab.board", "housing_lab.widgets")
     assert not under("housing_lab.widgetsx", "housing_lab.widgets")
+
+
+def test_no_module_imports_another_modules_private_names() -> None:
+    wrong = []
+    for module, path in MODULES.items():
+        for node in import_nodes(ast.parse(path.read_text(encoding="utf-8")), typing_too=True):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("housing_lab"):
+                wrong += [
+                    f"{module}: from {node.module} import {alias.name}"
+                    for alias in node.names
+                    if alias.name.startswith("_") and not alias.name.startswith("__")
+                ]
+    assert not wrong, wrong
+
+
+LESSON_CODE = [
+    *sorted((MODULES["housing_lab"].parents[1] / "tools" / "lesson_sources").glob("0*.py")),
+    *sorted((MODULES["housing_lab"].parents[1] / "lessons").glob("*.ipynb")),
+]
+SUBMODULE_IMPORT = re.compile(
+    r"from (housing_lab\.(?:north_berkeley|streetcar|widgets)\.[\w.]+) import"
+)
+
+
+@pytest.mark.parametrize("path", LESSON_CODE, ids=lambda p: p.name)
+def test_lessons_import_only_the_packages_top_level_names(path) -> None:
+    assert not SUBMODULE_IMPORT.findall(path.read_text(encoding="utf-8"))
+
+
+def test_the_lesson_check_can_see_a_submodule_import() -> None:
+    assert SUBMODULE_IMPORT.findall("from housing_lab.widgets.lessons.quiz import reveal")
+    assert not SUBMODULE_IMPORT.findall("from housing_lab.widgets import reveal")

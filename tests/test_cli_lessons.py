@@ -180,3 +180,16 @@ def test_each_app_runs_and_shows_its_widget(app: str) -> None:
     nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
     outputs = notebook.cells[-1]["outputs"]
     assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in outputs)
+
+
+def test_lab_without_a_browser_quiets_jupyter_and_keeps_the_token_off_the_command(
+    capsys, tmp_path
+) -> None:
+    """`lab --no-browser` prints the address only: Jupyter's info log is off, the port is fixed
+    (so the printed address is the one served) and the token travels in the environment."""
+    args = ["lab", "--dry-run", "--no-browser", "--port", "9123", "--dir", str(tmp_path / "c")]
+    assert main([*args, "--lessons", str(ROOT / "lessons")]) == 0
+    command = capsys.readouterr().out
+    assert "--ServerApp.log_level=WARN" in command and "--LabApp.log_level=WARN" in command
+    assert "--port=9123" in command and "--ServerApp.port_retries=0" in command
+    assert "token" not in command.lower()

@@ -14,6 +14,7 @@ import json
 import os
 import pathlib
 import secrets
+import shlex
 import socket
 import sys
 import threading
@@ -22,8 +23,9 @@ import webbrowser
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from housing_lab.commands.lessons import _require, _run
-from housing_lab.errors import HousingLabError
+from housing_lab.commands import arguments
+from housing_lab.commands.lessons import require_installed, run_server
+from housing_lab.errors import HousingLabError, shown
 from housing_lab.rooms import default_store_url, open_store, parse_store_url
 from housing_lab.rooms.links import (
     PAGE_PATH,
@@ -56,7 +58,9 @@ def register(groups: argparse._SubParsersAction) -> None:
     )
     room.add_argument("--port", type=int, default=DEFAULT_PORT)
     room.add_argument("--store", help="sqlite:///file.sqlite or postgresql://... (default: ours)")
-    room.add_argument("--seed", type=int, default=None, help="the deal (default: a random one)")
+    room.add_argument(
+        "--seed", type=arguments.seed, default=None, help="the deal (default: a random one)"
+    )
     room.add_argument("--links-dir", help="where the links file goes (default: the data folder)")
     room.add_argument(
         "--resume",
@@ -135,8 +139,12 @@ def run_classroom(args: argparse.Namespace) -> int:
             raise HousingLabError("name the teams: --teams Red,Blue,Green")
         names = room_game(args.game).check_teams([n.strip() for n in args.teams.split(",")])
         seed = secrets.randbelow(1_000_000) if args.seed is None else args.seed
-        if args.dry_run:
+        _check_links_dir(args.links_dir)  # refused now, not after the room exists
+        if args.dry_run:  # the real run deals this seed only when given it: say how
             plan = {"game": args.game, "teams": list(names), "seed": seed, "store": store_url}
+            again = ["housing-lab", "classroom", "--teams", ",".join(names), "--game", args.game]
+            again += ["--store", args.store] if args.store else []
+            plan["run"] = " ".join(shlex.quote(part) for part in [*again, "--seed", str(seed)])
             print(json.dumps({**plan, "page": base, "command": command}, indent=2))
             return 0
         with open_store(store_url) as store:
@@ -160,7 +168,7 @@ def run_classroom(args: argparse.Namespace) -> int:
             print(warning, file=sys.stderr)
     if args.no_server or page_url:
         return 0
-    _require("voila")
+    require_installed("voila")
     print("Ctrl-C stops the server; the room stays in the store (--resume CODE).", flush=True)
     env = {**os.environ, STORE_ENV: store_url}
     if args.links_dir:
@@ -169,18 +177,38 @@ def run_classroom(args: argparse.Namespace) -> int:
         threading.Thread(
             target=_open_when_ready, args=(args.port, links["teacher"]), daemon=True
         ).start()
-    return _run(command, False, env)
+    return run_server(command, False, env)
+
+
+def _check_links_dir(links_dir: str | None) -> None:
+    """A links folder that cannot hold the links file is refused before a room is created."""
+    if links_dir is None:
+        return
+    folder = pathlib.Path(links_dir)
+    blocker = next((p for p in (folder, *folder.parents) if p.exists()), None)
+    if not links_dir or (blocker is not None and not blocker.is_dir()):
+        raise HousingLabError(
+            f"--links-dir {shown(links_dir)} is not a folder: no room was created"
+        )
 
 
 def _resumed(code: str, store_url: str, links_dir: str | None) -> dict[str, Any]:
     """A room created before: its saved links, checked against the store (teacher token)."""
-    links = load_links(code.strip().upper(), links_dir)
+    try:
+        links = load_links(code.strip().upper(), links_dir)
+        if links is not None:  # the token is in the query or (main's links) the fragment
+            parts = urlsplit(links["teacher"])
+            query = {**parse_qs(parts.query), **parse_qs(parts.fragment)}
+    except HousingLabError:
+        raise
+    except (ValueError, KeyError, TypeError, AttributeError, OSError):
+        raise HousingLabError(
+            f"the links file of room {shown(code)} is damaged: create a new room"
+        ) from None
     if links is None:
         raise HousingLabError(
             f"no links file for room {code!r} here; it is written where the room was created"
         )
-    parts = urlsplit(links["teacher"])
-    query = {**parse_qs(parts.query), **parse_qs(parts.fragment)}
     teacher = (query.get("key") or query.get("token") or [""])[0]
     with open_store(store_url) as store:
         store.role(links["room"], teacher)  # the room is in this store, and this is its teacher

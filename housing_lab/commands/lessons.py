@@ -12,8 +12,10 @@ import contextlib
 import importlib.util
 import os
 import pathlib
+import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -118,7 +120,7 @@ def find_lesson(folder: pathlib.Path, lesson: str) -> pathlib.Path:
     )
 
 
-def _require(module: str) -> None:
+def require_installed(module: str) -> None:
     if importlib.util.find_spec(module) is None:
         raise HousingLabError(
             f"{module} is not installed: pip install -e '.[lessons]' (or pip install {module})"
@@ -218,7 +220,7 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
         process.wait()
 
 
-def _run(command: list[str], dry_run: bool, env: dict[str, str] | None = None) -> int:
+def run_server(command: list[str], dry_run: bool, env: dict[str, str] | None = None) -> int:
     """Run the server in its own session: a terminal's Ctrl-C reaches only this wrapper, which
     then stops the server itself (no "shut down? y/n" prompt, no orphan left on the port)."""
     if dry_run:
@@ -238,7 +240,7 @@ def _run(command: list[str], dry_run: bool, env: dict[str, str] | None = None) -
 
 def run_lab(args: argparse.Namespace) -> int:
     source = lessons_folder(args.lessons)
-    _require("jupyterlab")
+    require_installed("jupyterlab")
     folder = working_folder(args.dir)
     copied = [] if args.dry_run else copy_lessons(source, folder)
     first = sorted(source.glob("01_*.ipynb"))
@@ -252,10 +254,17 @@ def run_lab(args: argparse.Namespace) -> int:
     ]
     if first:
         command.append(f"--LabApp.default_url=/lab/tree/{first[0].name}")
-    if args.port:
+    env = None
+    if args.no_browser:  # the address only: Jupyter's log is quieted and we print the link
+        port = args.port or _free_port_from(8888)
+        token = os.environ.get("JUPYTER_TOKEN") or secrets.token_hex(24)
+        env = {**os.environ, "JUPYTER_TOKEN": token}  # not on the command line (ps shows it)
+        command += ["--no-browser", f"--port={port}", "--ServerApp.port_retries=0"]
+        command += ["--ServerApp.log_level=WARN", "--LabApp.log_level=WARN"]
+        page = f"lab/tree/{first[0].name}" if first else "lab"
+        address = f"http://localhost:{port}/{page}?token={token}"
+    elif args.port:
         command.append(f"--port={args.port}")
-    if args.no_browser:
-        command.append("--no-browser")
     if hasattr(os, "geteuid") and os.geteuid() == 0:  # containers and lab images often run as root
         command.append("--allow-root")
     if not args.dry_run:
@@ -265,7 +274,18 @@ def run_lab(args: argparse.Namespace) -> int:
             "stay as they are. Delete a notebook here to get a fresh one next time.",
             flush=True,
         )
-    return _run(command, args.dry_run)
+        if args.no_browser:
+            print(f"Open {address}", flush=True)
+    return run_server(command, args.dry_run, env)
+
+
+def _free_port_from(port: int, tries: int = 50) -> int:
+    """The first port from `port` that nothing on this machine listens on."""
+    for candidate in range(port, port + tries):
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", candidate)) != 0:
+                return candidate
+    raise HousingLabError(f"no free port between {port} and {port + tries - 1}: pass --port")
 
 
 def run_app(args: argparse.Namespace) -> int:
@@ -279,7 +299,7 @@ def run_app(args: argparse.Namespace) -> int:
     else:
         rules = lessons_folder(args.lessons)
         notebook = find_lesson(rules, args.lesson)
-    _require("voila")
+    require_installed("voila")
     command = [
         sys.executable,
         "-m",
@@ -293,4 +313,4 @@ def run_app(args: argparse.Namespace) -> int:
         command.append(f"--port={args.port}")
     if args.no_browser:
         command.append("--no-browser")
-    return _run(command, args.dry_run)
+    return run_server(command, args.dry_run)

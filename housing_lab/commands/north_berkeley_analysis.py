@@ -12,13 +12,14 @@ import json
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
 
 from housing_lab.commands import arguments
 from housing_lab.commands.score_stream import ResultLines, chunk_sizes
-from housing_lab.errors import WriteError, quote_path, shown
+from housing_lab.errors import shown
 from housing_lab.jsonio import JsonInputError, load_path, loads
 from housing_lab.north_berkeley.batch.evaluator import (
     ALL_POLICY_SETS,
@@ -27,6 +28,7 @@ from housing_lab.north_berkeley.batch.evaluator import (
 )
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.policies import RuleOptions
+from housing_lab.outputs import check_new, write_atomic
 
 SAMPLE_CHUNK = 1 << 12  # boards evaluated and written at a time (keeps peak memory well < 300 MB)
 DRAW_CHUNK = 1 << 16  # boards drawn at a time: memory stays flat for any --boards
@@ -46,6 +48,7 @@ def register_analysis(commands: argparse._SubParsersAction) -> None:
     )
     sample.add_argument("--seed", type=arguments.seed, default=0)
     sample.add_argument("--out", type=arguments.text, help="output file (default: stdout)")
+    sample.add_argument("--force", action="store_true", help="replace an existing --out file")
     sample.add_argument(
         "--all-policy-sets",
         action="store_true",
@@ -168,11 +171,9 @@ def run_sample(args: argparse.Namespace) -> int:
     if args.out is None:
         _write(lines, sys.stdout)
         return 0
-    try:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            _write(lines, handle)
-    except OSError as error:
-        raise WriteError(f"cannot write {quote_path(args.out)}: {error.strerror}") from None
+    out = Path(args.out)
+    check_new(out, args.force)  # a file already there is refused before any board is drawn
+    write_atomic(out, lambda handle: _write(lines, handle))
     return 0
 
 

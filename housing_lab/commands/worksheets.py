@@ -19,6 +19,9 @@ def register(groups: argparse._SubParsersAction) -> None:
         help="write the printable worksheets (lesson-1.html ...) and answer-key.html",
     )
     sheets.add_argument("out_dir", metavar="OUT_DIR", help="the folder to write (made if missing)")
+    sheets.add_argument(
+        "--force", action="store_true", help="replace worksheets already in OUT_DIR"
+    )
     sheets.set_defaults(func=run_worksheets)
 
 
@@ -32,6 +35,6 @@ def run_worksheets(args: argparse.Namespace) -> int:
             f"cannot write worksheets to {quote_path(args.out_dir)}: "
             f"{quote_path(blocker) if blocker is not None else 'it'} is not a folder"
         )
-    for page in write_worksheets(target):
+    for page in write_worksheets(target, overwrite=args.force):
         print(page)
     return 0

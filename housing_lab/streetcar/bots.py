@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from housing_lab.errors import shown
 from housing_lab.streetcar.board import Board
 from housing_lab.streetcar.errors import StreetcarError
 from housing_lab.streetcar.game import Game
@@ -76,9 +77,9 @@ def make_bot(
     `iterations` / `seconds` set a search bot's budget (its default when both are None); the
     other bots have nothing to budget and ignore them, so one series can pair `mcts` with them.
     """
-    factory = BOTS.get(name)
+    factory = BOTS.get(name) if isinstance(name, str) else None
     if factory is None:
-        raise StreetcarError(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
+        raise StreetcarError(f"unknown bot {shown(name, 60)} (known: {', '.join(BOTS)})")
     search = SEARCH_BOTS.get(name)
     if search is not None and (iterations is not None or seconds is not None):
         return search(seed, iterations=iterations, seconds=seconds)

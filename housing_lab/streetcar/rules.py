@@ -13,6 +13,7 @@ from importlib import resources
 from typing import Any
 
 from housing_lab.errors import shown
+from housing_lab.numbers import check_number
 from housing_lab.streetcar.errors import StreetcarError
 
 
@@ -32,6 +33,7 @@ PLAYERS: tuple[str, ...] = tuple(_KIT["players"])
 STANDARD_BOUNDS: dict[str, list[int]] = _KIT["bounds"]
 CUBES_PER_COLOUR: int = _KIT["cubes_per_colour"]
 DEFAULT_PENALTY: int = _KIT["penalty"]
+MAX_PENALTY = 1_000_000  # points per line, either way: beyond any board's score
 GOAL_BONUS: dict[str, int] = {name: spec["bonus"] for name, spec in _GOALS.items()}
 GOAL_TEXT: dict[str, str] = {name: spec["text"] for name, spec in _GOALS.items()}
 
@@ -52,7 +54,15 @@ class Rules:
 
     def __post_init__(self) -> None:
         if isinstance(self.penalty, bool) or not isinstance(self.penalty, int):
-            raise StreetcarError(f"penalty must be an integer, not {self.penalty!r}")
+            raise StreetcarError(f"penalty must be an integer, not {shown(self.penalty, 60)}")
+        check_number(
+            self.penalty,
+            "penalty",
+            low=-MAX_PENALTY,
+            high=MAX_PENALTY,
+            whole=True,
+            error=StreetcarError,
+        )  # a score must stay a plain, printable number
         goals = _goal_names(self.goals)
         unknown = sorted(goals - GOAL_BONUS.keys())
         if unknown:

@@ -3,16 +3,24 @@ bqplot. Each widget is a thin view over an engine and decides no rule itself."""
 
 from housing_lab.widgets.lab.board import NorthBerkeleyBoard
 from housing_lab.widgets.lab.charts import HomesChart, OutcomeChart
+from housing_lab.widgets.lab.coach_panel import CoachPanel
 from housing_lab.widgets.lab.lab import NorthBerkeleyLab
 from housing_lab.widgets.lab.policies import PolicyPanel
 from housing_lab.widgets.lab.scoreboard import Scoreboard
-from housing_lab.widgets.lessons.predict import Outcome, PredictThenRun
+from housing_lab.widgets.lessons.charts import INCOME_COLOURS, bar_chart, heat_table
+from housing_lab.widgets.lessons.coalition import CoalitionExplorer
+from housing_lab.widgets.lessons.predict import DIRECTIONS, Outcome, PredictThenRun, direction
+from housing_lab.widgets.lessons.progress import ProgressBar
 from housing_lab.widgets.lessons.quiz import ChoiceQuestion, reveal
 from housing_lab.widgets.streetcar.lab import StreetcarLab
 from housing_lab.widgets.table.table import GameTable
 
 __all__ = [
+    "DIRECTIONS",
+    "INCOME_COLOURS",
     "ChoiceQuestion",
+    "CoachPanel",
+    "CoalitionExplorer",
     "GameTable",
     "HomesChart",
     "NorthBerkeleyBoard",
@@ -21,7 +29,11 @@ __all__ = [
     "OutcomeChart",
     "PolicyPanel",
     "PredictThenRun",
+    "ProgressBar",
     "Scoreboard",
     "StreetcarLab",
+    "bar_chart",
+    "direction",
+    "heat_table",
     "reveal",
 ]

@@ -1,8 +1,9 @@
 """The game table with the keyboard alone (issue 27), in Voila at 1366x768 and 1920x1080.
 
-Start a game, build a tile on a phase-1 square, meet a square of the other phase (marked and
-refused, not faded), start a new game: focus never falls to <body>, the panel's one announcer
-(made once) reads each change, and no button is named "?" or by a bare team name.
+Build a tile on a phase-1 square, meet a square of the other phase (marked and refused, not
+faded), go back to setup with New game and Start again: focus never falls to <body>, the
+panel's one announcer (made once) reads each change, and no button is named "?" or by a bare
+team name.
 """
 
 from __future__ import annotations
@@ -40,15 +41,9 @@ def test_game_table_by_keyboard_alone(browser: Any, tmp_path: pathlib.Path, size
         watch = PageWatch()
         watch.attach(page)
         page.goto(url)
-        page.wait_for_selector('.hl-gt [data-action="start"]', timeout=120_000)
+        page.wait_for_selector('.hl-gt-decision[data-stage="phase1"]', timeout=120_000)
         page.evaluate("() => { document.querySelector('.hl-announcer').dataset.first = 'yes'; }")
         keys = Keys(page)
-        keys.until("Tab", has("data-action", "start"), 30, "Start the game")
-        keys.press("Enter")
-        wait_until(lambda: stage(page) == "phase1", "phase 1")
-        page.wait_for_timeout(300)
-        assert not keys.active()["body"], "focus fell to <body> after Start"
-        wait_until(lambda: "Phase 1" in announced(page), f"phase 1 read out ({announced(page)!r})")
 
         # the board: one tab stop; B1 is a phase-1 square
         keys.until("Tab", has("data-square"), 40, "the board")
@@ -83,12 +78,18 @@ def test_game_table_by_keyboard_alone(browser: Any, tmp_path: pathlib.Path, size
         screenshot(page, f"keyboard-table-{size}")
         names = page.evaluate(NAMES)
 
-        # New game: back to setup, focus stays in the table
+        # New game: back to setup, then Start: focus stays in the table both times
         page.locator('.hl-gt [data-action="new-game"]').focus()
         keys.press("Enter", settle_ms=600)
         wait_until(lambda: stage(page) in ("setup", ""), "the setup screen")
         page.wait_for_timeout(300)
         assert not keys.active()["body"], "focus fell to <body> after New game"
+        keys.until("Tab", has("data-action", "start"), 30, "Start the game")
+        keys.press("Enter", settle_ms=600)
+        wait_until(lambda: stage(page) == "phase1", "phase 1 again")
+        page.wait_for_timeout(300)
+        assert not keys.active()["body"], "focus fell to <body> after Start"
+        wait_until(lambda: "Phase 1" in announced(page), f"phase 1 read out ({announced(page)!r})")
         announcers = page.locator(".hl-gt-part-top .hl-announcer").count()
         first = page.evaluate(
             "() => document.querySelector('.hl-gt-part-top .hl-announcer').dataset.first"

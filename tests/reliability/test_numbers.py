@@ -55,3 +55,21 @@ def test_check_number_accepts_or_refuses_in_one_line(value) -> None:
         assert str(error).startswith("count must be") and "\n" not in str(error)
     else:
         assert isinstance(got, int) and not isinstance(got, bool) and 1 <= got <= 10**6
+
+
+@pytest.mark.parametrize("penalty", [10**400, -(10**400), 10**7, math.nan, "2"])
+def test_streetcar_rules_refuse_penalties_no_score_can_hold(penalty) -> None:
+    from housing_lab.streetcar.rules import Rules
+
+    with pytest.raises(HousingLabError) as caught:
+        Rules(penalty=penalty)
+    assert str(caught.value).startswith("penalty must be") and len(str(caught.value)) < 200
+
+
+@pytest.mark.parametrize("name", [["mcts"], None, 5, "x" * 10_000])
+def test_make_bot_refuses_names_that_are_not_bots_in_one_short_line(name) -> None:
+    from housing_lab.streetcar.bots import make_bot
+
+    with pytest.raises(HousingLabError, match="unknown bot") as caught:
+        make_bot(name)  # type: ignore[arg-type]
+    assert len(str(caught.value)) < 200

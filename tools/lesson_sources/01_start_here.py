@@ -10,7 +10,8 @@ CELLS = [
 2. run a notebook cell and use a widget (click, choose, toggle);
 3. find the rules when you are unsure.
 
-*Time: about 15 minutes. Run each cell with **Shift + Enter**, from top to bottom.*
+*Time: about 15 minutes. In JupyterLab, run each cell with **Shift + Enter**, from top to
+bottom; opened as an app (no code on the page), it has already run: start with the widgets.*
 """,
     ),
     (
@@ -140,8 +141,8 @@ print(f"Housed: {housed['high']} high, {housed['middle']} middle, {housed['low']
     (
         "code",
         r"""
-from housing_lab.widgets.lessons.predict import Outcome, PredictThenRun
-from housing_lab.widgets.lessons.quiz import reveal
+from housing_lab.widgets import Outcome, PredictThenRun
+from housing_lab.widgets import reveal
 
 options = [
     "More low income residents housed, and nobody else loses out",

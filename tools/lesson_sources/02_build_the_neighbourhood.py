@@ -76,7 +76,7 @@ Let's follow one board. First, who lives in the 12 existing homes (seed 1)?
         r"""
 # NBVAL_CHECK_OUTPUT
 from housing_lab.north_berkeley import make_scenario, score_scenario
-from housing_lab.north_berkeley.names import INCOME_NAMES, describe_home
+from housing_lab.north_berkeley import INCOME_NAMES, describe_home
 
 example = make_scenario(
     {"B1": "tower_market", "C1": "tower_inclusionary_25", "B2": "midrise_workforce",
@@ -94,7 +94,7 @@ pd.DataFrame(
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
-from housing_lab.north_berkeley.names import outcome_rows
+from housing_lab.north_berkeley import outcome_rows
 
 result = score_scenario(example)
 outcomes = pd.DataFrame(outcome_rows(result.to_dict()["outcomes"])).T
@@ -113,7 +113,7 @@ side of the ledger is the homes nobody lives in: the engine counts them by kind.
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
-from housing_lab.north_berkeley.names import vacant_rows
+from housing_lab.north_berkeley import vacant_rows
 
 pd.DataFrame(vacant_rows(result.to_dict()["vacant"]), index=["homes left empty"])
 """,
@@ -129,7 +129,7 @@ story in order. The first 12 events:
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
-from housing_lab.north_berkeley.names import event_rows
+from housing_lab.north_berkeley import event_rows
 
 events = pd.DataFrame(event_rows(result.move_in, example))
 events.index += 1
@@ -194,7 +194,7 @@ lab
     (
         "code",
         r"""
-from housing_lab.widgets.lessons.predict import DIRECTIONS, Outcome, PredictThenRun, direction
+from housing_lab.widgets import DIRECTIONS, Outcome, PredictThenRun, direction
 
 swapped = make_scenario({**example.tiles, "B1": "tower_public"}, policies=[], seed=1)
 
@@ -226,7 +226,7 @@ PredictThenRun(
     (
         "code",
         r"""
-from housing_lab.widgets.lessons.quiz import ChoiceQuestion
+from housing_lab.widgets import ChoiceQuestion
 
 ChoiceQuestion(
     "A Workforce Housing Midrise has two M homes. Who can live there?",

@@ -39,8 +39,8 @@ import pandas as pd
 
 from housing_lab.errors import HousingLabError
 from housing_lab.north_berkeley import make_scenario, score_scenario
-from housing_lab.north_berkeley.names import policy_name
-from housing_lab.north_berkeley.policies import INCOMES
+from housing_lab.north_berkeley import policy_name
+from housing_lab.north_berkeley import INCOMES
 
 BOARDS = {
     "market rate": {"B1": "tower_market", "C1": "tower_inclusionary_25", "B2": "tower_market",
@@ -100,7 +100,7 @@ Before you look at the table, commit to two predictions. The model answers when 
     (
         "code",
         r"""
-from housing_lab.widgets.lessons.predict import DIRECTIONS, Outcome, PredictThenRun, direction
+from housing_lab.widgets import DIRECTIONS, Outcome, PredictThenRun, direction
 
 
 def result_of(board, policies):
@@ -186,7 +186,7 @@ result under it):
     (
         "code",
         r"""
-from housing_lab.widgets.lessons.charts import bar_chart
+from housing_lab.widgets import bar_chart
 
 allowed = table[table["Allowed?"] == "yes"]
 policies = [POLICY_LABEL[p] for p in POLICY_SETTINGS]
@@ -273,7 +273,7 @@ policy and picks the pair that moves the most residents:
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
-from housing_lab.north_berkeley.names import INCOME_NAMES
+from housing_lab.north_berkeley import INCOME_NAMES
 
 
 def housed(board, policies):
@@ -320,7 +320,7 @@ lab
     (
         "code",
         r"""
-from housing_lab.widgets.lessons.quiz import ChoiceQuestion
+from housing_lab.widgets import ChoiceQuestion
 
 with_control = result_of("public housing", ["vacancy_control"])
 reasons = [
@@ -349,7 +349,7 @@ ChoiceQuestion(
     (
         "code",
         r"""
-from housing_lab.widgets.lessons.quiz import reveal
+from housing_lab.widgets import reveal
 
 reveal(
     "Matching funds never changed who was housed. Why would a city want them?",

@@ -55,9 +55,9 @@ A pair that almost never does is a real conflict.
         r"""
 from IPython.display import display
 
-from housing_lab.north_berkeley.constituents import CARD_IDS
-from housing_lab.north_berkeley.batch.sweep import random_boards, sweep
-from housing_lab.widgets.lessons.progress import ProgressBar
+from housing_lab.north_berkeley import CARD_IDS
+from housing_lab.north_berkeley import random_boards, sweep
+from housing_lab.widgets import ProgressBar
 
 bar = ProgressBar("Scoring boards")
 display(bar)
@@ -71,7 +71,7 @@ both = (plus.T.astype(float) @ plus.astype(float)) / len(boards)
         r"""
 import numpy as np
 
-from housing_lab.widgets.lessons.charts import bar_chart, heat_table
+from housing_lab.widgets import bar_chart, heat_table
 
 names = [cards()[c].name for c in CARD_IDS]
 heat_table(
@@ -109,7 +109,7 @@ the cards cannot tell apart. It answers in well under a second:
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
-from housing_lab.north_berkeley.solver.exact import solve
+from housing_lab.north_berkeley import solve
 
 pairs = [("developer", "refuse_capitalism"), ("save_our_views", "urbanists"),
          ("property_values", "affordable_housing_orgs"), ("developer", "labor_unions")]
@@ -135,7 +135,7 @@ board where **no** card of yours loses a point.
     (
         "code",
         r"""
-from housing_lab.widgets.lessons.coalition import CoalitionExplorer
+from housing_lab.widgets import CoalitionExplorer
 
 explorer = CoalitionExplorer(["developer", "affordable_housing_orgs", "fiscal_conservatives"])
 explorer.find()
@@ -157,7 +157,7 @@ of low income residents housed; nothing cheaper houses as many:
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
-from housing_lab.north_berkeley.solver.exact import pareto_frontier
+from housing_lab.north_berkeley import pareto_frontier
 
 open_space = {"B1": "park", "C1": "park", "B2": "garage", "C2": "park"}
 frontier = pareto_frontier(fixed=open_space, seed=0)
@@ -169,7 +169,7 @@ table
     (
         "code",
         r"""
-from housing_lab.widgets.lessons.charts import INCOME_COLOURS
+from housing_lab.widgets import INCOME_COLOURS
 
 bar_chart(
     [f"{low} low income housed" for low in table["Low income housed"]],
@@ -203,12 +203,12 @@ switched): when none of them reaches the goal, no answer with fewer changes was 
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
-from housing_lab.north_berkeley.coach.exact import apply_changes, coach
-from housing_lab.north_berkeley.coach.words import changes_words, coach_sentence
-from housing_lab.north_berkeley.policies import POLICIES
-from housing_lab.north_berkeley.scenario import make_scenario
-from housing_lab.north_berkeley.engine.scoring import score_scenario
-from housing_lab.north_berkeley.tiles import default_catalogue
+from housing_lab.north_berkeley import apply_changes, coach
+from housing_lab.north_berkeley import changes_words, coach_sentence
+from housing_lab.north_berkeley import POLICIES
+from housing_lab.north_berkeley import make_scenario
+from housing_lab.north_berkeley import score_scenario
+from housing_lab.north_berkeley import default_catalogue
 from housing_lab.errors import HousingLabError
 
 built = {"A1": "tower_market", "B1": "park", "C1": "park",
@@ -272,7 +272,7 @@ another card: did winning one group over cost another a point?
     (
         "code",
         r"""
-from housing_lab.widgets.lab.coach_panel import CoachPanel
+from housing_lab.widgets import CoachPanel
 
 panel = CoachPanel(street, "stop_the_shadows")
 panel.ask()
@@ -298,7 +298,7 @@ panel
     (
         "code",
         r"""
-from housing_lab.widgets.lessons.predict import Outcome, PredictThenRun
+from housing_lab.widgets import Outcome, PredictThenRun
 
 both_options = ["Yes, on some board", "No, never"]
 
@@ -330,7 +330,7 @@ PredictThenRun(
     (
         "code",
         r"""
-from housing_lab.widgets.lessons.quiz import reveal
+from housing_lab.widgets import reveal
 
 reveal(
     "Why is a coalition of all 22 constituents hopeless?",

@@ -32,8 +32,8 @@ Suppose the table agreed on phase 1 (the four squares by the station) but not on
         r"""
 from IPython.display import display
 
-from housing_lab.north_berkeley.batch.sweep import random_boards, state_fills, sweep
-from housing_lab.widgets.lessons.progress import ProgressBar
+from housing_lab.north_berkeley import random_boards, state_fills, sweep
+from housing_lab.widgets import ProgressBar
 
 PHASE_1 = {"B1": "tower_inclusionary_50", "C1": "tower_market", "B2": "midrise_workforce",
            "C2": "park"}
@@ -47,7 +47,7 @@ fills = sweep(state_fills(PHASE_1, 20_000, seed=5), progress=bar)
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
-from housing_lab.north_berkeley.names import MEASURE_NAMES
+from housing_lab.north_berkeley import MEASURE_NAMES
 
 measures = ["housed_high", "housed_middle", "housed_low", "spending"]
 summary = fills[measures].describe().rename(columns=MEASURE_NAMES)
@@ -61,7 +61,7 @@ summary.loc[["mean", "min", "25%", "50%", "75%", "max"]].round(2).rename(index={
     (
         "code",
         r"""
-from housing_lab.widgets.lessons.charts import INCOME_COLOURS, bar_chart
+from housing_lab.widgets import INCOME_COLOURS, bar_chart
 
 counts = fills["housed_low"].value_counts().reindex(range(13), fill_value=0)
 bar_chart(
@@ -103,7 +103,7 @@ everything = sweep(random_boards(100_000, seed=6), progress=bar)
 # NBVAL_CHECK_OUTPUT
 import pandas as pd
 
-from housing_lab.north_berkeley.names import INCOME_NAMES
+from housing_lab.north_berkeley import INCOME_NAMES
 
 share = pd.DataFrame({
     INCOME_NAMES[income]: {
@@ -127,8 +127,8 @@ The same 100,000 boards, grouped by the policies they drew. Before you look, pre
     (
         "code",
         r"""
-from housing_lab.north_berkeley.names import policy_set_name
-from housing_lab.widgets.lessons.predict import Outcome, PredictThenRun
+from housing_lab.north_berkeley import policy_set_name
+from housing_lab.widgets import Outcome, PredictThenRun
 
 SINGLE = ["vacancy_control", "adu", "matching_funds", "affordable_100"]
 
@@ -168,7 +168,7 @@ PredictThenRun(
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
-from housing_lab.north_berkeley.names import policy_set_name
+from housing_lab.north_berkeley import policy_set_name
 
 sweep_table = (
     everything.groupby("policies", observed=True)[
@@ -217,7 +217,7 @@ bar_chart(
     (
         "code",
         r"""
-from housing_lab.widgets.lessons.quiz import reveal
+from housing_lab.widgets import reveal
 
 reveal(
     "Should a table ever prefer to call the state?",

@@ -65,8 +65,8 @@ finished game looks like: the board, who is housed, and the scores.
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
-from housing_lab.north_berkeley.play.autoplay import play_random_game
-from housing_lab.north_berkeley.names import policy_name
+from housing_lab.north_berkeley import play_random_game
+from housing_lab.north_berkeley import policy_name
 
 game = play_random_game(["Red", "Blue", "Green"], seed=7)
 log = game.game_log()
@@ -82,7 +82,7 @@ print(log["tie_break"])
         "code",
         r"""
 from housing_lab.north_berkeley import make_scenario, score_scenario
-from housing_lab.widgets.lessons.predict import DIRECTIONS, Outcome, PredictThenRun, direction
+from housing_lab.widgets import DIRECTIONS, Outcome, PredictThenRun, direction
 
 final = game.scenario()
 
@@ -147,7 +147,7 @@ questions with your team.
     (
         "code",
         r"""
-from housing_lab.widgets.lessons.quiz import reveal
+from housing_lab.widgets import reveal
 
 reveal(
     "Your team's cards pull in opposite directions from another team's. What can you offer "

@@ -30,7 +30,8 @@ class LabToolbar(ipywidgets.HBox):
             layout=ipywidgets.Layout(width="190px"),
         )
         self.seed_box.observe(self._seed_changed, names="value")
-        reshuffle = ipywidgets.Button(description="Reshuffle residents", icon="random")
+        fit = ipywidgets.Layout(width="auto")  # the default 148 px cut "Reshuffle reside..."
+        reshuffle = ipywidgets.Button(description="Reshuffle residents", icon="random", layout=fit)
         reshuffle.on_click(lambda _: self.on_reshuffle and self.on_reshuffle())
         reset = ipywidgets.Button(description="Reset board", icon="undo")
         reset.on_click(lambda _: self.on_reset and self.on_reset())

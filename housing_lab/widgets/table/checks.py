@@ -100,10 +100,24 @@ def check_path(path: object, what: str) -> pathlib.Path:
     return pathlib.Path(text)
 
 
+MAX_NAME = 40  # characters of a team name, as rooms allow: it must fit the projector's columns
+
+
+def check_team_names(teams: object) -> list[str]:
+    """Team names as a class reads them: printable text of 1 to `MAX_NAME` characters."""
+    names = check_texts(teams, "teams")
+    for name in names:
+        if not name.strip() or len(name) > MAX_NAME or not name.isprintable():
+            raise ScenarioFormatError(
+                f"a team name is 1 to {MAX_NAME} printable characters, got {shown(name, 60)}"
+            )
+    return names
+
+
 def checked_setup(teams: Any, seed: Any, options: Any, hidden_hands: Any) -> tuple[Any, ...]:
     """The four setup arguments of `GameTable` and `start`, checked in order."""
     return (
-        check_texts(teams, "teams"),
+        check_team_names(teams),
         check_seed(seed),
         check_options(options),
         check_flag(hidden_hands, "hidden_hands"),

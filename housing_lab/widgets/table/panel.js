@@ -415,7 +415,9 @@ function renderTop(root, model, send, state) {
     }
     renderCoach(root, view.coach, send);
   }
-  const help = keyboardHelp(root, "hl-gt", TABLE_KEYS);
+  // in the header's row of tools when there is one: it adds no height to the panel
+  const tools = root.querySelector(".hl-gt-tools");
+  const help = keyboardHelp(tools || root, "hl-gt", TABLE_KEYS);
   help.open = Boolean(state.helpOpen);
   help.addEventListener("toggle", () => { state.helpOpen = help.open; });
   if (game && view.handouts.length) {
