@@ -6,7 +6,6 @@ cards. Screenshots: teacher at 1920x1080, teams at 1366x768 and on a phone (412x
 from __future__ import annotations
 
 import contextlib
-import os
 import pathlib
 import time
 from collections.abc import Iterator
@@ -14,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from housing_lab.commands.classroom import voila_command
 from housing_lab.north_berkeley.names import card_name
 from housing_lab.rooms import open_store
-from housing_lab.rooms.links import page_base, room_links, save_links
+from housing_lab.rooms.links import room_links
 
-from .harness import SCREENSHOTS, PageWatch, axe, free_port, server
+from .harness import FOREIGN_ERRORS, SCREENSHOTS, PageWatch, axe
+from .servers import RoomServer
 from .test_accessibility import BLOCKING, describe
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -34,34 +33,18 @@ SIZES = {
 SEE_WITHIN = 1.0  # seconds from a click on one page to the change on the others
 READY = ".hl-classroom-title h2"
 SCROLL_TOP = "() => document.querySelectorAll('*').forEach((n) => { n.scrollTop = 0; })"
-# Voila's own federated-extension loader (Notebook 7's lab extension), not our code.
-FOREIGN_ERRORS = ("@jupyter-notebook/lab-extension", "getter for the shared module")
 
 
 @contextlib.contextmanager
-def room_server(tmp_path: pathlib.Path) -> Iterator[tuple[Any, dict[str, Any], dict[str, str]]]:
-    """A SQLite store with one room, and Voila serving the room page for it."""
-    port = free_port()
-    store_url = "sqlite:///" + str(tmp_path / "rooms.sqlite")
-    base = page_base("127.0.0.1", port)
-    store = open_store(store_url)
-    created = store.create_room(list(TEAMS), seed=3, join_base=base)
-    links = room_links(created, base)
-    save_links(links, tmp_path / "links")
-    env = dict(
-        os.environ,
-        HOUSING_LAB_ROOMS=store_url,
-        HOUSING_LAB_ROOM_LINKS=str(tmp_path / "links"),
-        JUPYTER_CONFIG_DIR=str(tmp_path / "config"),
-    )
-    with server(voila_command("127.0.0.1", port), base, env, tmp_path / "voila.log"):
-        tokens = {"teacher": created["teacher"]["token"]}
-        tokens.update({team: created["teams"][team]["token"] for team in TEAMS})
-        urls = {"teacher": links["teacher"], **links["teams"]}
-        try:
-            yield store, {"code": created["room"], "tokens": tokens}, urls
-        finally:
-            store.close()
+def room_server(rooms: RoomServer) -> Iterator[tuple[Any, dict[str, Any], dict[str, str]]]:
+    """A room of three teams on the session's room page (Voila on one SQLite store)."""
+    store, created, urls = rooms.create(list(TEAMS), seed=3)
+    tokens = {"teacher": created["teacher"]["token"]}
+    tokens.update({team: created["teams"][team]["token"] for team in TEAMS})
+    try:
+        yield store, {"code": created["room"], "tokens": tokens}, urls
+    finally:
+        store.close()
 
 
 class Device:
@@ -116,9 +99,9 @@ def secrets_of(store: Any, room: dict[str, Any], team: str) -> set[str]:
     return cards | ({view["extra_card"]} if view.get("extra_card") else set())
 
 
-def test_teacher_and_three_teams_play_a_room_through_voila(browser, tmp_path: pathlib.Path):
+def test_teacher_and_three_teams_play_a_room_through_voila(browser, rooms: RoomServer):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    with room_server(tmp_path) as (store, room, urls):
+    with room_server(rooms) as (store, room, urls):
         devices = {who: Device(browser, who, url) for who, url in urls.items()}
         for device in devices.values():
             device.page.wait_for_selector(READY, timeout=180_000)

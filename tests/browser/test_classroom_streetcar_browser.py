@@ -7,57 +7,40 @@ Screenshots of all three pages."""
 from __future__ import annotations
 
 import contextlib
-import os
-import pathlib
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from housing_lab.commands.classroom import voila_command
-from housing_lab.rooms import open_store
-from housing_lab.rooms.links import page_base, room_links, save_links
 from housing_lab.streetcar import Game
 from housing_lab.widgets.streetcar.board import edge_key, hex_key
 
-from .harness import SCREENSHOTS, PageWatch, free_port, server
+from .harness import FOREIGN_ERRORS, SCREENSHOTS, PageWatch
+from .servers import RoomServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 READY = ".hl-classroom-streetcar [data-edge]"
-FOREIGN_ERRORS = ("@jupyter-notebook/lab-extension", "getter for the shared module")
 
 
 @contextlib.contextmanager
-def streetcar_room(tmp_path: pathlib.Path) -> Iterator[tuple[Any, dict[str, Any], dict[str, str]]]:
-    port = free_port()
-    store_url = "sqlite:///" + str(tmp_path / "rooms.sqlite")
-    base = page_base("127.0.0.1", port)
-    store = open_store(store_url)
-    created = store.create_room(["Red", "Blue"], seed=1, game="streetcar", join_base=base)
-    links = room_links(created, base)
-    save_links(links, tmp_path / "links")
-    env = dict(
-        os.environ,
-        HOUSING_LAB_ROOMS=store_url,
-        HOUSING_LAB_ROOM_LINKS=str(tmp_path / "links"),
-        JUPYTER_CONFIG_DIR=str(tmp_path / "config"),
-    )
-    with server(voila_command("127.0.0.1", port), base, env, tmp_path / "voila.log"):
-        try:
-            yield store, created, {"teacher": links["teacher"], **links["teams"]}
-        finally:
-            store.close()
+def streetcar_room(rooms: RoomServer) -> Iterator[tuple[Any, dict[str, Any], dict[str, str]]]:
+    """A Streetcar room of two teams on the session's room page."""
+    store, created, urls = rooms.create(["Red", "Blue"], seed=1, game="streetcar")
+    try:
+        yield store, created, urls
+    finally:
+        store.close()
 
 
 def edge(key: str) -> str:
     return f'.hl-classroom-streetcar [data-edge="{key}"]'
 
 
-def test_two_teams_play_a_streetcar_turn_through_voila(browser, tmp_path: pathlib.Path):
+def test_two_teams_play_a_streetcar_turn_through_voila(browser, rooms: RoomServer):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     first, second = (edge_key(e) for e in Game(seed=1).legal_line_choices()[0])
-    with streetcar_room(tmp_path) as (store, created, urls):
+    with streetcar_room(rooms) as (store, created, urls):
         pages, watches = {}, {}
         sizes = {"Red": (1366, 768), "Blue": (1366, 768), "teacher": (1920, 1080)}
         for who, (width, height) in sizes.items():

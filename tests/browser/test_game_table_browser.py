@@ -15,12 +15,7 @@ from housing_lab.widgets.table.charts import chart_rows, outcomes_so_far
 
 from .harness import (
     SCREENSHOTS,
-    PageWatch,
-    jupyter_lab,
-    run_all_cells_in_lab,
     screenshot,
-    voila,
-    write_notebook,
 )
 from .nb_page import bar_values
 from .test_nb_lab_browser import check_watch
@@ -195,20 +190,12 @@ CELLS_LAB = [
 
 
 @pytest.mark.browser
-def test_whole_game_by_clicking_in_jupyterlab(browser, tmp_path: pathlib.Path) -> None:
-    folder = tmp_path / "notebooks"
-    folder.mkdir()
-    notebook = write_notebook(folder / "table.ipynb", CELLS_LAB)
-    with jupyter_lab(folder, tmp_path) as url:
-        page = browser.new_page(viewport={"width": 1300, "height": 4200}, accept_downloads=True)
-        watch = PageWatch()
-        watch.attach(page)
-        page.goto(url.format(path=notebook.name))
-        run_all_cells_in_lab(page, f'{TABLE} [data-square="A1"]')
-        play_whole_game(page, "game-table-lab")
-        check_watch(watch)
-        assert not watch.blocked
-        page.close()
+def test_whole_game_by_clicking_in_jupyterlab(open_page) -> None:
+    ready = f'{TABLE} [data-square="A1"]'
+    page, watch = open_page(CELLS_LAB, app="lab", size=(1300, 4200), ready=ready)
+    play_whole_game(page, "game-table-lab")
+    check_watch(watch)
+    assert not watch.blocked
 
 
 def resume_file(tmp_path: pathlib.Path) -> pathlib.Path:
@@ -231,63 +218,55 @@ CELLS_VOILA = [
 
 
 @pytest.mark.browser
-def test_hidden_hands_handouts_setup_and_resume_in_voila(browser, tmp_path: pathlib.Path) -> None:
-    folder = tmp_path / "notebooks"
-    folder.mkdir()
-    notebook = write_notebook(folder / "hidden.ipynb", CELLS_VOILA)
+def test_hidden_hands_handouts_setup_and_resume_in_voila(open_page, tmp_path: pathlib.Path) -> None:
     reference = Game(["Red", "Blue", "Green", "Orange"], seed=5)
-    with voila(notebook, tmp_path) as url:
-        page = browser.new_page(viewport={"width": 1300, "height": 4200}, accept_downloads=True)
-        watch = PageWatch()
-        watch.attach(page)
-        page.goto(url)
-        page.wait_for_selector(f'{TABLE} [data-square="A1"]', timeout=90_000)
-        teams = page.locator(".hl-gt-part-teams")
-        red_card = reference.state.hands["Red"][0]
-        teams.locator(".hl-gt-secret").nth(3).wait_for()  # the teams panel draws after the board
-        assert teams.locator(".hl-gt-secret").count() == 4
-        assert teams.locator("[data-card]").count() == 0  # nothing of the hands on screen
+    ready = f'{TABLE} [data-square="A1"]'
+    page, watch = open_page(CELLS_VOILA, size=(1300, 4200), ready=ready)
+    teams = page.locator(".hl-gt-part-teams")
+    red_card = reference.state.hands["Red"][0]
+    teams.locator(".hl-gt-secret").nth(3).wait_for()  # the teams panel draws after the board
+    assert teams.locator(".hl-gt-secret").count() == 4
+    assert teams.locator("[data-card]").count() == 0  # nothing of the hands on screen
 
-        page.click('[data-reveal="Red"]')
-        page.wait_for_selector(f'.hl-gt-team[data-team="Red"] [data-card="{red_card}"]')
-        screenshot(page.locator(TABLE), "game-table-voila-hidden-reveal")
-        page.click('[data-reveal="Blue"]')  # one team at a time
-        blue_card = reference.state.hands["Blue"][0]
-        page.wait_for_selector(f'.hl-gt-team[data-team="Blue"] [data-card="{blue_card}"]')
-        assert teams.locator('.hl-gt-team[data-team="Red"] [data-card]').count() == 0
+    page.click('[data-reveal="Red"]')
+    page.wait_for_selector(f'.hl-gt-team[data-team="Red"] [data-card="{red_card}"]')
+    screenshot(page.locator(TABLE), "game-table-voila-hidden-reveal")
+    page.click('[data-reveal="Blue"]')  # one team at a time
+    blue_card = reference.state.hands["Blue"][0]
+    page.wait_for_selector(f'.hl-gt-team[data-team="Blue"] [data-card="{blue_card}"]')
+    assert teams.locator('.hl-gt-team[data-team="Red"] [data-card]').count() == 0
 
-        with page.expect_download() as download:
-            page.click('[data-handout="Red"]')
-        assert download.value.suggested_filename == "north-berkeley-team-1-red.html"
-        handout = pathlib.Path(download.value.path()).read_text()
-        assert "Red: your constituents" in handout and f"data-card='{red_card}'" in handout
+    with page.expect_download() as download:
+        page.click('[data-handout="Red"]')
+    assert download.value.suggested_filename == "north-berkeley-team-1-red.html"
+    handout = pathlib.Path(download.value.path()).read_text()
+    assert "Red: your constituents" in handout and f"data-card='{red_card}'" in handout
 
-        page.click('[data-action="load"]')  # a button opens the hidden file input
-        page.set_input_files(".hl-gt-file", str(resume_file(tmp_path)))
-        wait_stage(page, "draft")
-        page.locator(".hl-gt-order li").nth(1).wait_for()
-        assert page.locator(".hl-gt-order li").count() == 2
+    page.click('[data-action="load"]')  # a button opens the hidden file input
+    page.set_input_files(".hl-gt-file", str(resume_file(tmp_path)))
+    wait_stage(page, "draft")
+    page.locator(".hl-gt-order li").nth(1).wait_for()
+    assert page.locator(".hl-gt-order li").count() == 2
 
-        page.click('[data-action="new-game"]')
-        wait_until(page, lambda s: s["kind"] == "setup", "the setup screen")
-        page.click('[data-count="2"]')
-        page.fill('[data-team-input="0"]', "Hawks")
-        page.fill('[data-team-input="1"]', "Hawks")
-        page.click('[data-action="start"]')
-        wait_until(page, lambda s: "used twice" in s["message"], "the duplicate name refused")
-        page.fill('[data-team-input="1"]', "Owls")
-        page.fill('[data-setup="seed"]', "8")
-        page.click('[data-hands="open"]')
-        screenshot(page.locator(TABLE), "game-table-voila-setup")
-        page.click('[data-action="start"]')
-        wait_stage(page, "phase1")
-        teams.locator('.hl-gt-team[data-team="Owls"]').wait_for()  # its panel draws a moment later
-        assert teams.locator(".hl-gt-team").count() == 2
-        dealt = Game(["Hawks", "Owls"], seed=8).state.hands["Hawks"]
-        for card in dealt:  # open hands: every card on screen
-            assert teams.locator(f'.hl-gt-team[data-team="Hawks"] [data-card="{card}"]').count()
-        check_watch(watch)
-        page.close()
+    page.click('[data-action="new-game"]')
+    wait_until(page, lambda s: s["kind"] == "setup", "the setup screen")
+    page.click('[data-count="2"]')
+    page.fill('[data-team-input="0"]', "Hawks")
+    page.fill('[data-team-input="1"]', "Hawks")
+    page.click('[data-action="start"]')
+    wait_until(page, lambda s: "used twice" in s["message"], "the duplicate name refused")
+    page.fill('[data-team-input="1"]', "Owls")
+    page.fill('[data-setup="seed"]', "8")
+    page.click('[data-hands="open"]')
+    screenshot(page.locator(TABLE), "game-table-voila-setup")
+    page.click('[data-action="start"]')
+    wait_stage(page, "phase1")
+    teams.locator('.hl-gt-team[data-team="Owls"]').wait_for()  # its panel draws a moment later
+    assert teams.locator(".hl-gt-team").count() == 2
+    dealt = Game(["Hawks", "Owls"], seed=8).state.hands["Hawks"]
+    for card in dealt:  # open hands: every card on screen
+        assert teams.locator(f'.hl-gt-team[data-team="Hawks"] [data-card="{card}"]').count()
+    check_watch(watch)
 
 
 # --- a projector and a Chromebook: every stage on one screen ---------------------------------
@@ -422,7 +401,7 @@ def walk_stages(
 @pytest.mark.parametrize(
     ("width", "height", "teams"), [(1920, 1080, 3), (1920, 1080, 6), (1366, 768, 3)]
 )
-def test_every_stage_fits_the_screen(browser, tmp_path, width, height, teams) -> None:
+def test_every_stage_fits_the_screen(open_page, tmp_path, width, height, teams) -> None:
     """The app as projected: at 1920x1080 the board sits beside the phase panel and no stage
     reaches below 1080 px; at 1366x768 (a Chromebook) the same layout, smaller, screenshots
     only (it cannot fit 768 px with readable cards). Three teams (the extra draw is shown) and
@@ -433,14 +412,8 @@ def test_every_stage_fits_the_screen(browser, tmp_path, width, height, teams) ->
     shipped = '[\\"Red\\", \\"Blue\\", \\"Green\\"]'  # as the .ipynb JSON spells it
     assert shipped in app
     notebook.write_text(app.replace(shipped, json.dumps(json.dumps(names))[1:-1]), "utf-8")
-    with voila(notebook, tmp_path) as url:
-        page = browser.new_page(viewport={"width": width, "height": height})
-        watch = PageWatch()
-        watch.attach(page)
-        page.goto(url)
-        page.wait_for_selector(f'{TABLE} [data-square="A1"]', timeout=90_000)
-        name = f"game-table-{width}x{height}" + ("" if teams == 3 else f"-{teams}-teams")
-        seen = walk_stages(page, name, height, strict=width == 1920, coach=width == 1920)
-        print(json.dumps(seen, indent=1))
-        check_watch(watch)
-        page.close()
+    page, watch = open_page(notebook, size=(width, height), ready=f'{TABLE} [data-square="A1"]')
+    name = f"game-table-{width}x{height}" + ("" if teams == 3 else f"-{teams}-teams")
+    seen = walk_stages(page, name, height, strict=width == 1920, coach=width == 1920)
+    print(json.dumps(seen, indent=1))
+    check_watch(watch)

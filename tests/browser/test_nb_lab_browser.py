@@ -18,13 +18,12 @@ from housing_lab.north_berkeley.constituents import CARD_IDS, cards
 from housing_lab.widgets.lab.changes import machine_ids
 
 from .harness import (
+    FOREIGN_ERRORS,
     ROOT,
     PageWatch,
-    jupyter_lab,
     notebook7,
     run_all_cells_in_lab,
     screenshot,
-    voila,
     write_notebook,
 )
 from .nb_page import (
@@ -39,26 +38,14 @@ from .nb_page import (
 CELLS = [
     "from housing_lab.widgets import NorthBerkeleyLab\nlab = NorthBerkeleyLab(seed=1)\nlab",
 ]
-# Voila's lab template links two Font Awesome stylesheets from a CDN; they are blocked (and so
-# never leave the machine) and the page works without them.
-TEMPLATE_CDN = ("font-awesome", "fontawesome")
-# Voila also loads every installed lab extension; Notebook 7's own one cannot start outside
-# Notebook and logs a module-federation error from its own bundle. It is not ours.
-FOREIGN_ERRORS = ("@jupyter-notebook/lab-extension",)
 # Notebook 7.6 itself throws this from its own bundle (notebook_core) when a menu command runs,
 # with or without our widgets in the notebook (checked on a notebook holding only `1+1`).
 NOTEBOOK7_ERRORS = ("Cannot read properties of undefined (reading 'schema')",)
 
 
-@pytest.fixture
-def notebook(tmp_path: pathlib.Path) -> pathlib.Path:
-    folder = tmp_path / "notebooks"
-    folder.mkdir()
-    return write_notebook(folder / "lab.ipynb", CELLS)
-
-
 SIZES = {"chromebook": (1366, 768), "projector": (1920, 1080)}
 APP = ROOT / "housing_lab" / "apps" / "lab.ipynb"
+READY = '.hl-nb-lab [data-square="A1"]'
 
 
 def on_one_screen(page, step: str) -> None:
@@ -174,9 +161,7 @@ def ask_the_coach(page, scenario: dict, name: str) -> None:
 
 
 def check_watch(watch: PageWatch, ignore: tuple[str, ...] = FOREIGN_ERRORS) -> None:
-    assert watch.our_errors(ignore=ignore) == [], watch.console_errors
-    strays = [url for url in watch.blocked if not any(t in url for t in TEMPLATE_CDN)]
-    assert strays == [], f"requests tried to leave 127.0.0.1: {strays}"
+    watch.check(ignore)
 
 
 def collapse_left_sidebar(page) -> None:
@@ -188,51 +173,41 @@ def collapse_left_sidebar(page) -> None:
 
 
 @pytest.mark.browser
-def test_lab_in_jupyterlab_fits_one_screen(
-    browser, notebook: pathlib.Path, tmp_path: pathlib.Path
-) -> None:
-    for size in SIZES:  # a notebook per page: a second page on the same file opens a dialog
-        write_notebook(notebook.parent / f"lab-{size}.ipynb", CELLS)
-    with jupyter_lab(notebook.parent, tmp_path) as url:
-        for size, (width, height) in SIZES.items():
-            page = browser.new_page(viewport={"width": width, "height": height})
-            watch = PageWatch()
-            watch.attach(page)
-            page.goto(url.format(path=f"lab-{size}.ipynb"))
-            run_all_cells_in_lab(page, '.hl-nb-lab [data-square="A1"]')
-            collapse_left_sidebar(page)
-            play_with_the_lab(page, f"nb-lab-jupyterlab-{size}")
-            check_watch(watch)
-            assert not watch.blocked
-            page.close()
+def test_lab_in_jupyterlab_fits_one_screen(open_page) -> None:
+    for size, (width, height) in SIZES.items():  # a notebook per page (open_page's folders)
+        page, watch = open_page(CELLS, app="lab", size=(width, height), ready=READY)
+        collapse_left_sidebar(page)
+        play_with_the_lab(page, f"nb-lab-jupyterlab-{size}")
+        check_watch(watch)
+        assert not watch.blocked
+        page.close()  # one JupyterLab page at a time (its kernel stops after the test)
 
 
 @pytest.mark.browser
-def test_lab_in_notebook7(browser, notebook: pathlib.Path, tmp_path: pathlib.Path) -> None:
-    with notebook7(notebook.parent, tmp_path) as url:
+def test_lab_in_notebook7(browser, tmp_path: pathlib.Path) -> None:
+    """Its own `jupyter notebook` server: Notebook 7's pages under `jupyter lab` fail to load
+    their fonts (403), so the shared JupyterLab cannot stand in for it."""
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    notebook = write_notebook(folder / "lab.ipynb", CELLS)
+    with notebook7(folder, tmp_path) as url:
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         watch = PageWatch()
         watch.attach(page)
         page.goto(url.format(path=notebook.name))
-        run_all_cells_in_lab(page, '.hl-nb-lab [data-square="A1"]')
+        run_all_cells_in_lab(page, READY)
         play_with_the_lab(page, "nb-lab-notebook7", geometry=False)
         check_watch(watch, ignore=NOTEBOOK7_ERRORS)
         page.close()
 
 
 @pytest.mark.browser
-def test_lab_app_in_voila_fits_one_screen(browser, tmp_path: pathlib.Path) -> None:
-    with voila(APP, tmp_path) as url:
-        for size, (width, height) in SIZES.items():
-            page = browser.new_page(viewport={"width": width, "height": height})
-            watch = PageWatch()
-            watch.attach(page)
-            page.goto(url)
-            page.wait_for_selector('.hl-nb-lab [data-square="A1"]', timeout=90_000)
-            scenario = play_with_the_lab(page, f"nb-lab-voila-{size}", scroll=False)
-            ask_the_coach(page, scenario, f"nb-lab-coach-{size}")
-            check_watch(watch)
-            page.close()
+def test_lab_app_in_voila_fits_one_screen(open_page) -> None:
+    for size, (width, height) in SIZES.items():
+        page, watch = open_page(APP, size=(width, height), ready=READY)
+        scenario = play_with_the_lab(page, f"nb-lab-voila-{size}", scroll=False)
+        ask_the_coach(page, scenario, f"nb-lab-coach-{size}")
+        check_watch(watch)
 
 
 EXAMPLE = [
@@ -243,33 +218,28 @@ EXAMPLE = [
 
 
 @pytest.mark.browser
-def test_example_board_looks_read_only(browser, tmp_path: pathlib.Path) -> None:
-    notebook = write_notebook(tmp_path / "example.ipynb", EXAMPLE)
-    with voila(notebook, tmp_path) as url:
-        page = browser.new_page(viewport={"width": 1366, "height": 768})
-        page.goto(url)
-        page.wait_for_selector('.hl-nb-board [data-square="A1"]', timeout=90_000)
-        assert page.locator(".hl-nb-board .hl-palette").is_hidden()
-        assert "example board" in page.locator(".hl-nb-board .hl-caption").inner_text()
-        square = page.locator('.hl-nb-board [data-square="A1"]')
-        assert square.get_attribute("tabindex") is None and square.get_attribute("role") == "img"
-        assert square.evaluate("(n) => getComputedStyle(n).cursor") != "pointer"
-        page.click('[data-action="replay-step"]')  # to "before move-in"
-        page.click('[data-action="replay-step"]')  # the first event
-        page.wait_for_selector(".hl-replay-text:has-text('Step 1 of')")
-        text = page.locator(".hl-replay-text").inner_text()
-        assert "Step 1 of" in text and machine_ids(text) == [], text
-        assert "moved in" in text, text  # so the home they moved into is marked
-        page.wait_for_selector('.hl-nb-board [data-replay="placed"].hl-replay-arrived')
-        screenshot(page, "nb-example-board")
-        for _ in range(30):  # step on until someone is pushed out (8 high income, 4 new homes)
-            if page.locator('.hl-nb-board [data-replay="displaced"]').count():
-                break
-            page.click('[data-action="replay-step"]')
-            page.wait_for_timeout(50)
-        left = page.locator('.hl-nb-board [data-replay="displaced"].hl-replay-left')
-        assert left.count() == 1, "the home someone was pushed out of is not marked"
-        assert left.locator(".hl-replay-tag").text_content() == "left"
-        assert "displaced" in page.locator(".hl-replay-text").inner_text()
-        screenshot(page, "nb-example-board-displaced")
-        page.close()
+def test_example_board_looks_read_only(open_page) -> None:
+    page, _ = open_page(EXAMPLE, ready='.hl-nb-board [data-square="A1"]')
+    assert page.locator(".hl-nb-board .hl-palette").is_hidden()
+    assert "example board" in page.locator(".hl-nb-board .hl-caption").inner_text()
+    square = page.locator('.hl-nb-board [data-square="A1"]')
+    assert square.get_attribute("tabindex") is None and square.get_attribute("role") == "img"
+    assert square.evaluate("(n) => getComputedStyle(n).cursor") != "pointer"
+    page.click('[data-action="replay-step"]')  # to "before move-in"
+    page.click('[data-action="replay-step"]')  # the first event
+    page.wait_for_selector(".hl-replay-text:has-text('Step 1 of')")
+    text = page.locator(".hl-replay-text").inner_text()
+    assert "Step 1 of" in text and machine_ids(text) == [], text
+    assert "moved in" in text, text  # so the home they moved into is marked
+    page.wait_for_selector('.hl-nb-board [data-replay="placed"].hl-replay-arrived')
+    screenshot(page, "nb-example-board")
+    for _ in range(30):  # step on until someone is pushed out (8 high income, 4 new homes)
+        if page.locator('.hl-nb-board [data-replay="displaced"]').count():
+            break
+        page.click('[data-action="replay-step"]')
+        page.wait_for_timeout(50)
+    left = page.locator('.hl-nb-board [data-replay="displaced"].hl-replay-left')
+    assert left.count() == 1, "the home someone was pushed out of is not marked"
+    assert left.locator(".hl-replay-tag").text_content() == "left"
+    assert "displaced" in page.locator(".hl-replay-text").inner_text()
+    screenshot(page, "nb-example-board-displaced")

@@ -21,13 +21,12 @@ import pytest
 from housing_lab.rooms import open_store
 from housing_lab.rooms.links import room_links, save_links
 
-from .harness import SCREENSHOTS, PageWatch, free_port, server
+from .harness import FOREIGN_ERRORS, SCREENSHOTS, PageWatch, free_port, server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 TEAMS = ("Red", "Blue")
 READY = ".hl-classroom-title h2"
-FOREIGN_ERRORS = ("@jupyter-notebook/lab-extension", "getter for the shared module")
 
 
 def wait_text(page: Any, text: str, seconds: float = 90.0) -> None:

@@ -18,8 +18,10 @@ from housing_lab.widgets.streetcar.board import edge_key, hex_key
 
 from .chart_geometry import chart_problems
 from .harness import (
+    FOREIGN_ERRORS,
     ROOT,
     SCREENSHOTS,
+    TEMPLATE_CDN,
     PageWatch,
     jupyter_lab,
     run_all_cells_in_lab,
@@ -39,10 +41,6 @@ CELLS = [
     "from housing_lab.widgets import StreetcarLab\n"
     f"lab = StreetcarLab(seed={SEED}, opponent='greedy', bot_delay=0.6)\nlab",
 ]
-# As in test_nb_lab_browser.py: Voila's template asks a CDN for Font Awesome (blocked, harmless)
-# and Notebook 7's lab extension logs an error of its own outside Notebook.
-TEMPLATE_CDN = ("font-awesome", "fontawesome")
-FOREIGN_ERRORS = ("@jupyter-notebook/lab-extension",)
 
 
 def edge_selector(edge) -> str:

@@ -19,8 +19,8 @@ from housing_lab.cli import main
 from housing_lab.errors import HousingLabError
 from housing_lab.north_berkeley import scenario_from_dict, score_scenario
 
+from ..strategies import argument_values, documents, tricky_json, tricky_values
 from ..support import run_cli
-from .strategies import argument_values, documents, tricky_json, tricky_values
 
 SCRATCH = tempfile.mkdtemp(prefix="housing-lab-hunt-")  # relative --out paths land here
 

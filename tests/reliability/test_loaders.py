@@ -16,7 +16,7 @@ from housing_lab.errors import HousingLabError, one_line, quote_path, shown
 from housing_lab.north_berkeley.layout import check_kit, layout_from_dict, load_layout
 from housing_lab.north_berkeley.scenario import Scenario, scenario_from_dict, scenario_from_json
 
-from .strategies import documents, json_values, tricky_json
+from ..strategies import documents, json_values, tricky_json
 
 
 def assert_one_line(error: BaseException) -> None:

@@ -25,7 +25,8 @@ from housing_lab.streetcar import (
 )
 from housing_lab.streetcar.hexgrid import DIRECTIONS
 
-coords = st.tuples(st.integers(-3, 3), st.integers(-3, 3))
+from ..strategies import coords
+
 small_boards = st.sets(coords, min_size=1, max_size=12)  # the standard board: see below
 CENTRE = [[[0, 0], [1, 0]], [[0, 0], [0, 1]]]
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

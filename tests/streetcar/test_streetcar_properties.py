@@ -26,8 +26,9 @@ from housing_lab.streetcar import (
 )
 from housing_lab.streetcar.hexgrid import edge_endpoints
 
-coords = st.tuples(st.integers(-3, 3), st.integers(-3, 3))
-boards = st.one_of(st.none(), st.sets(coords, min_size=1, max_size=30))
+from ..strategies import streetcar_boards
+
+boards = streetcar_boards(30)
 bot_names = st.sampled_from(["random", "random", "greedy"])
 goal_sets = st.sets(st.sampled_from(["parks", "low_rise", "cycling", "arts_district"]))
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -23,8 +23,9 @@ from housing_lab.streetcar import (
 )
 from housing_lab.streetcar.hexgrid import edge_endpoints
 
-coords = st.tuples(st.integers(-3, 3), st.integers(-3, 3))
-boards = st.one_of(st.none(), st.sets(coords, min_size=1, max_size=20))
+from ..strategies import streetcar_boards
+
+boards = streetcar_boards(20)
 
 
 def played(seed: int, hexes: set | None, plies: int) -> Game:

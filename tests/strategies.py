@@ -1,5 +1,5 @@
-"""Hypothesis strategies shared by the hunting tests: arbitrary JSON, scenario-like documents,
-argument values that probe every bound."""
+"""Hypothesis strategies shared by the tests: arbitrary JSON, scenario-like documents, argument
+values that probe every bound, Streetcar hex coordinates and custom boards."""
 
 from __future__ import annotations
 
@@ -134,3 +134,12 @@ tricky_values = st.sampled_from(
     ]
 )
 argument_values = tricky_values | st.text(max_size=30)
+
+
+# --- Streetcar ------------------------------------------------------------------------------
+coords = st.tuples(st.integers(-3, 3), st.integers(-3, 3))  # axial hexes around the centre
+
+
+def streetcar_boards(max_size: int) -> st.SearchStrategy[set[tuple[int, int]] | None]:
+    """The standard board (None) or a custom set of up to `max_size` hexes."""
+    return st.one_of(st.none(), st.sets(coords, min_size=1, max_size=max_size))
