@@ -280,6 +280,7 @@ GEOMETRY = """() => {
   for (const n of document.querySelectorAll('.hl-game-table *')) {
     const r = n.getBoundingClientRect();
     if (!r.width || !r.height || getComputedStyle(n).visibility === 'hidden') continue;
+    if (n.closest('.hl-sr-only')) continue;  // for screen readers: not on screen
     if (r.bottom + scrollY > lowest) {
       lowest = r.bottom + scrollY; name = n.className && n.className.baseVal === undefined
         ? String(n.className) : n.tagName; }

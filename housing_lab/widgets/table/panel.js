@@ -372,9 +372,11 @@ function renderTop(root, model, send, state) {
   const title = h("div", { class: "hl-gt-title" }, header);
   h("h2", {}, title, "North Berkeley: game table");
   const game = view.game;
+  let helpRow = root;
   if (game) {
-    h("div", { class: "hl-gt-meta" }, title,
-      `${game.teams.length} teams \u00b7 seed ${game.seed} \u00b7 ${game.hidden_hands ? "hidden" : "open"} hands`);
+    const meta = h("div", { class: "hl-gt-meta" }, title,
+      `${game.teams.length} teams \u00b7 seed ${game.seed} \u00b7 ${game.hidden_hands ? "hidden" : "open"} hands \u00b7 `);
+    helpRow = meta;  // the keyboard help ends this line: it adds no height to the panel
     renderTools(header, view, send, model);
   }
   const steps = h("ol", { class: "hl-gt-steps", "aria-label": "Steps of the game" }, root);
@@ -415,11 +417,8 @@ function renderTop(root, model, send, state) {
     }
     renderCoach(root, view.coach, send);
   }
-  // in the header's row of tools when there is one: it adds no height to the panel
-  const tools = root.querySelector(".hl-gt-tools");
-  const help = keyboardHelp(tools || root, "hl-gt", TABLE_KEYS);
-  help.open = Boolean(state.helpOpen);
-  help.addEventListener("toggle", () => { state.helpOpen = help.open; });
+  // at the end of the header's line "6 teams · seed 7 · open hands" (beside the tools it
+  // squeezed the title onto two lines on a projector; on a line of its own it added height)
   if (game && view.handouts.length) {
     const box = h("div", { class: "hl-gt-handouts" }, root);
     h("span", { class: "hl-gt-label" }, box, "Printable team handouts:");
@@ -432,6 +431,9 @@ function renderTop(root, model, send, state) {
       { "data-handout": "*", class: "hl-gt-button hl-gt-small",
         "aria-label": "Print every team's handout" });
   }
+  const help = keyboardHelp(helpRow, "hl-gt", TABLE_KEYS);
+  help.open = Boolean(state.helpOpen);
+  help.addEventListener("toggle", () => { state.helpOpen = help.open; });
 }
 
 const TABLE_KEYS = [
