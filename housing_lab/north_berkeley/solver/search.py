@@ -22,9 +22,6 @@ from functools import lru_cache
 import numpy as np
 
 from housing_lab.north_berkeley.batch.arrays import (
-    HIGH,
-    LOW,
-    MIDDLE,
     ArrayFacts,
     MoveInCounts,
     card_scores,
@@ -41,7 +38,6 @@ from housing_lab.north_berkeley.card_rules import card_facts
 from housing_lab.north_berkeley.policies import (
     MATCHING_FUNDS,
     MATCHING_FUNDS_LOW_HOMES,
-    RESIDENTS_PER_INCOME,
     VACANCY_CONTROL,
 )
 from housing_lab.north_berkeley.solver.atoms import (
@@ -142,18 +138,8 @@ def _mover(
 
     def moved(market: Array, middle: Array, low: Array, policies: frozenset[str]) -> dict:
         counts = move_in(evaluator, market, middle, low, policies, placement, low_income_in_adus)
-        housed = counts.housed()
-        return {
-            "housed_low": housed[LOW],
-            "housed_middle": housed[MIDDLE],
-            "housed_high": housed[HIGH],
-            "unhoused_middle": RESIDENTS_PER_INCOME - housed[MIDDLE],
-            "unhoused_low": RESIDENTS_PER_INCOME - housed[LOW],
-            "apartments_middle_or_high": counts.apartments_middle_or_high(np.int64(placement[2])),
-            "houses_all_high": counts.houses_all_high(
-                np.int64(placement[0]), np.int64(placement[1])
-            ),
-        }
+        house_low, house_middle, apartment_low = (np.int64(n) for n in placement[:3])
+        return counts.facts(house_low, house_middle, apartment_low)
 
     return moved
 
