@@ -127,6 +127,7 @@ boards = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(boards)
 def test_save_load_round_trip(board: dict) -> None:
