@@ -156,6 +156,7 @@ def notebook7(root: pathlib.Path, workdir: pathlib.Path) -> contextlib.AbstractC
 
 @contextlib.contextmanager
 def voila(notebook: pathlib.Path, workdir: pathlib.Path) -> Iterator[str]:
+    """Voila on 127.0.0.1 serving `notebook` (a file, or a folder of them in tree mode)."""
     port = free_port()
     command = [
         sys.executable,

@@ -23,7 +23,7 @@ from housing_lab.commands.classroom import voila_command
 from housing_lab.rooms import open_store
 from housing_lab.rooms.links import page_base, room_links, save_links
 
-from .harness import free_port, quiet_lab_settings, server
+from .harness import free_port, quiet_lab_settings, server, voila
 
 
 @dataclass
@@ -97,18 +97,8 @@ class VoilaServer:
 
 @contextlib.contextmanager
 def voila_server(root: pathlib.Path, workdir: pathlib.Path) -> Iterator[VoilaServer]:
-    port = free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "voila",
-        str(root),
-        "--no-browser",
-        f"--port={port}",
-        "--Voila.ip=127.0.0.1",
-    ]
-    base = f"http://127.0.0.1:{port}/"
-    with server(command, base, dict(os.environ), workdir / "voila.log"):
+    """Voila in tree mode: `harness.voila` on a folder serves every notebook under it."""
+    with voila(root, workdir) as base:
         yield VoilaServer(base, root)
 
 
