@@ -20,11 +20,8 @@ from housing_lab.north_berkeley.engine.legal import (
     affordable_violations,
     check_square,
     check_tile,
-    housing_halved,
-    new_low_homes,
     restricts_tiles,
     tile_allowed,
-    tile_cost,
 )
 from housing_lab.north_berkeley.errors import (
     AffordableOnlyError,
@@ -150,6 +147,13 @@ class Scenario:
         """Why `tile` may not stand on `square` here, in words; None if it may."""
         return legal.refusal(square, tile, self.policies, self.layout, self.catalogue)
 
+    def placement_refusal(self, square: str, tile: str) -> str | None:
+        """Why `tile` may not go on `square` here (the rules, then the model's city budget,
+        counting the tile it replaces), in words; None if it may."""
+        return legal.placement_refusal(
+            square, tile, self.tiles, self.policies, self.layout, self.catalogue, self.assumptions
+        )
+
     def tile_costs(self) -> dict[str, Fraction]:
         """What each tile costs on this board now (matching funds applied)."""
         return legal.tile_costs(self.tiles, self.policies, self.catalogue)
@@ -226,21 +230,16 @@ def make_scenario(
 
 def board_spending(scenario: Scenario) -> Fraction:
     """What the board costs the city, matching funds applied (at least 7 low income homes)."""
-    catalogue = scenario.catalogue
-    halved = housing_halved(scenario.policies, new_low_homes(scenario.tiles, catalogue))
-    return sum((tile_cost(catalogue[t], halved) for t in scenario.tiles.values()), Fraction(0))
+    return legal.spending(scenario.tiles, scenario.policies, scenario.catalogue)
 
 
 def check_budget(scenario: Scenario) -> None:
     """Refuse a board that spends more than its model's budget (one line naming both)."""
-    model = scenario.assumptions
-    if model.budget is None:
-        return
-    spent = board_spending(scenario)
-    if model.over_budget(spent):
-        raise OverBudgetError(
-            f"the board spends ${float(spent):g}, over the city budget of ${float(model.budget):g}"
-        )
+    reason = legal.budget_refusal(
+        scenario.tiles, scenario.policies, scenario.catalogue, scenario.assumptions
+    )
+    if reason is not None:
+        raise OverBudgetError(reason.replace("would spend", "spends"))
 
 
 def scenario_from_dict(

@@ -257,3 +257,17 @@ def test_nb_score_over_budget_is_one_line_exit_2(capsys) -> None:
     code, _, err = run_score(capsys, json.dumps(document))
     assert code == 2
     assert err.count("\n") == 1 and "over the city budget of $1" in err
+
+
+def test_placement_refusal_names_the_budget_and_counts_the_replaced_tile() -> None:
+    from housing_lab.north_berkeley import make_scenario
+
+    costs = make_scenario(tiles={}).tile_costs()
+    tower = max(costs, key=costs.__getitem__)
+    cheap = min((t for t in costs if costs[t] > 0), key=costs.__getitem__)
+    budget = costs[cheap]
+    scenario = make_scenario(tiles={"C2": cheap}, model={"budget": int(budget)})
+    assert scenario.placement_refusal("C2", cheap) is None  # the same tile again: same spending
+    reason = scenario.placement_refusal("C1", tower)
+    assert reason is not None and "over the city budget" in reason and "C1" in reason
+    assert make_scenario(tiles={}).placement_refusal("C1", tower) is None  # no budget, no limit

@@ -18,6 +18,7 @@ from fractions import Fraction
 from housing_lab.errors import shown
 from housing_lab.north_berkeley.errors import UnknownIdError
 from housing_lab.north_berkeley.layout import Layout
+from housing_lab.north_berkeley.model import Model
 from housing_lab.north_berkeley.policies import (
     AFFORDABLE_100,
     MATCHING_FUNDS,
@@ -114,6 +115,55 @@ def tile_cost(tile: Tile, halved: bool) -> Fraction:
 
 def new_low_homes(tiles: Mapping[str, str], catalogue: Catalogue) -> int:
     return sum(catalogue[t].count("low") for t in tiles.values())
+
+
+def spending(tiles: Mapping[str, str], policies: Collection[str], catalogue: Catalogue) -> Fraction:
+    """What a board costs the city, matching funds applied (at least 7 low income homes)."""
+    halved = housing_halved(policies, new_low_homes(tiles, catalogue))
+    return sum((tile_cost(catalogue[t], halved) for t in tiles.values()), Fraction(0))
+
+
+def _dollars(amount: Fraction) -> str:
+    return f"${float(amount):g}"
+
+
+def budget_refusal(
+    tiles: Mapping[str, str], policies: Collection[str], catalogue: Catalogue, model: Model
+) -> str | None:
+    """Why the board `tiles` (as it would stand) breaks the model's city budget, in words;
+    None when it keeps within it (or there is no budget).
+
+    Callers pass the board *after* the change they ask about: a placement, a cleared square
+    (clearing can cost money, when it takes low income homes below matching funds' 7) or a
+    policy change."""
+    if model.budget is None:
+        return None
+    spent = spending(tiles, policies, catalogue)
+    if not model.over_budget(spent):
+        return None
+    budget = _dollars(model.budget)
+    return f"the board would spend {_dollars(spent)}, over the city budget of {budget}"
+
+
+def placement_refusal(
+    square: str,
+    tile: str,
+    tiles: Mapping[str, str],
+    policies: Collection[str],
+    layout: Layout,
+    catalogue: Catalogue,
+    model: Model,
+) -> str | None:
+    """Why `tile` cannot go on `square` of the board `tiles` (replacing what stands there):
+    the rules first (`refusal`), then the city budget; None if it can."""
+    reason = refusal(square, tile, policies, layout, catalogue)
+    if reason is not None:
+        return reason
+    after = {**tiles, square: tile}
+    reason = budget_refusal(after, policies, catalogue, model)
+    if reason is None:
+        return None
+    return f"{catalogue[tile].name} on {square}: {reason}"
 
 
 def tile_costs(
