@@ -70,6 +70,10 @@ _LAZY = {
     "random_boards": "housing_lab.north_berkeley.batch.sweep",
     "state_fills": "housing_lab.north_berkeley.batch.sweep",
     "sweep": "housing_lab.north_berkeley.batch.sweep",
+    "robustness": "housing_lab.north_berkeley.batch.robust",
+    "robustness_table": "housing_lab.north_berkeley.batch.robust",
+    "sweep_switches": "housing_lab.north_berkeley.batch.robust",
+    "DEFAULT_ASSUMPTIONS": "housing_lab.north_berkeley.batch.robust",
     "solve": "housing_lab.north_berkeley.solver.exact",
     "pareto_frontier": "housing_lab.north_berkeley.solver.exact",
     "coach": "housing_lab.north_berkeley.coaching.exact",
@@ -95,6 +99,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "CARD_IDS",
+    "DEFAULT_ASSUMPTIONS",
     "DRAFT_SIZE",
     "EXTRA_DRAW_MAX_PLAYERS",
     "INCOMES",
@@ -139,6 +144,8 @@ __all__ = [
     "policy_name",
     "policy_set_name",
     "random_boards",
+    "robustness",
+    "robustness_table",
     "run_move_in",
     "scenario_from_dict",
     "scenario_from_json",
@@ -147,5 +154,6 @@ __all__ = [
     "solve",
     "state_fills",
     "sweep",
+    "sweep_switches",
     "vacant_rows",
 ]

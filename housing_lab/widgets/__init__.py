@@ -12,6 +12,7 @@ from housing_lab.widgets.lessons.coalition import CoalitionExplorer
 from housing_lab.widgets.lessons.predict import DIRECTIONS, Outcome, PredictThenRun, direction
 from housing_lab.widgets.lessons.progress import ProgressBar
 from housing_lab.widgets.lessons.quiz import ChoiceQuestion, reveal
+from housing_lab.widgets.robustness import robustness_heat_table
 from housing_lab.widgets.streetcar.lab import StreetcarLab
 from housing_lab.widgets.table.table import GameTable
 
@@ -36,4 +37,5 @@ __all__ = [
     "direction",
     "heat_table",
     "reveal",
+    "robustness_heat_table",
 ]
