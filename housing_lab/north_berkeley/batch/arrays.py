@@ -166,6 +166,11 @@ class MoveInCounts:
         return np.concatenate([after, adus], axis=1)
 
 
+def _factor(allowed: Array, dtype: np.dtype) -> Array:
+    """Whether displacing is allowed, as 0 / 1 to multiply counts by."""
+    return allowed.astype(dtype) if allowed.dtype == bool else allowed
+
+
 def move_in_counts(
     market: Array,
     middle: Array,
@@ -190,13 +195,11 @@ def move_in_counts(
     may take a vacant new market home (`Model.market_home_for`); `newcomers` (one number for
     every income) is the older call's demand and overrides the model's."""
     mini = np.minimum
-    house_ok, apartment_ok = can_displace if isinstance(can_displace, tuple) else (can_displace,) * 2
-    keep_house = house_ok.astype(market.dtype) if house_ok.dtype == bool else house_ok
-    keep_apartment = (
-        keep_house
-        if apartment_ok is house_ok
-        else (apartment_ok.astype(market.dtype) if apartment_ok.dtype == bool else apartment_ok)
+    house_ok, apartment_ok = (
+        can_displace if isinstance(can_displace, tuple) else (can_displace, can_displace)
     )
+    keep_house = _factor(house_ok, market.dtype)
+    keep_apartment = keep_house if apartment_ok is house_ok else _factor(apartment_ok, market.dtype)
     arriving = (
         (newcomers,) * len(INCOMES)
         if newcomers is not None

@@ -147,9 +147,7 @@ class BatchResult:
                     "spending": money(Fraction(spend, scale)),
                     "new_homes": dict(zip(NEW_HOME_KEYS, new, strict=True)),
                     "housed": dict(zip(INCOMES, housed, strict=True)),
-                    "unhoused": {
-                        i: residents[i] - h for i, h in zip(INCOMES, housed, strict=True)
-                    },
+                    "unhoused": {i: residents[i] - h for i, h in zip(INCOMES, housed, strict=True)},
                     "displaced": dict(zip(INCOMES, displaced, strict=True)),
                     "existing_after": existing_after,
                     "constituents": {
