@@ -229,11 +229,12 @@ def test_the_lab_words_say_what_is_not_the_rulebook() -> None:
     assert "$9" in said
 
 
-def test_the_batch_refuses_switches_it_cannot_score_yet() -> None:
-    scenario = make_scenario({}, model={"newcomers": {"high": 2}})
-    with pytest.raises(HousingLabError, match="rulebook's assumptions only"):
-        default_evaluator().encode([scenario])
-    default_evaluator().encode([make_scenario({}, model={})])  # the rulebook's: fine
+def test_the_batch_refuses_a_batch_of_boards_under_different_models() -> None:
+    switched = make_scenario({}, model={"newcomers": {"high": 2}})
+    with pytest.raises(HousingLabError, match="one model") as error:
+        default_evaluator().encode([switched, make_scenario({}, model={})])
+    assert "\n" not in str(error.value) and "2 high income" in str(error.value)
+    assert default_evaluator().encode([switched]).model == switched.model
 
 
 def test_nb_score_streams_boards_with_and_without_switches_in_order(capsys) -> None:

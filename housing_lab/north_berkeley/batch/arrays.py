@@ -19,7 +19,8 @@ from housing_lab.north_berkeley.card_rules import (
     fact_value,
     holds,
 )
-from housing_lab.north_berkeley.policies import INCOMES, RESIDENTS_PER_INCOME
+from housing_lab.north_berkeley.model import RULEBOOK, Model
+from housing_lab.north_berkeley.policies import INCOMES
 
 Array = np.ndarray
 HIGH, MIDDLE, LOW = (INCOMES.index(i) for i in ("high", "middle", "low"))
@@ -32,9 +33,10 @@ class MoveInCounts:
 
     `high_*`, `middle_*`, `low_*` name the income moving; `*_house_low` etc. name whom they
     displaced from where (houses before apartments, lowest income first, as the rules order it).
+    `newcomers` holds the newcomers of each income (high, middle, low: the model's demand).
     """
 
-    newcomers: int
+    newcomers: tuple[int, int, int]
     existing_per_income: int
     high_market: Array
     high_adu: Array
@@ -51,9 +53,14 @@ class MoveInCounts:
     low_adu: Array
     left: tuple[Array, Array, Array]  # high, middle, low residents who found no home
 
+    def residents(self) -> tuple[int, int, int]:
+        """Residents of each income: those in existing homes plus the newcomers."""
+        return tuple(self.existing_per_income + n for n in self.newcomers)  # type: ignore[return-value]
+
     def housed(self) -> tuple[Array, Array, Array]:
-        total = self.newcomers + self.existing_per_income
-        return tuple(total - left for left in self.left)  # type: ignore[return-value]
+        return tuple(  # type: ignore[return-value]
+            total - left for total, left in zip(self.residents(), self.left, strict=True)
+        )
 
     def displaced(self) -> tuple[Array, Array, Array]:
         middle = self.high_house_middle + self.high_apartment_middle
@@ -72,13 +79,15 @@ class MoveInCounts:
         `placed` of the pool find a home: only that split depends on `displaced_first`.
         """
         table = []
-        for displaced, left in zip(self.displaced(), self.left, strict=True):
-            placed = self.newcomers + displaced - left
+        for newcomers, displaced, left in zip(
+            self.newcomers, self.displaced(), self.left, strict=True
+        ):
+            placed = newcomers + displaced - left
             if displaced_first:
                 rehoused = np.minimum(displaced, placed)
                 newcomer_housed = placed - rehoused
             else:
-                newcomer_housed = np.minimum(self.newcomers, placed)
+                newcomer_housed = np.minimum(newcomers, placed)
                 rehoused = placed - newcomer_housed
             table.append(
                 (
@@ -86,7 +95,7 @@ class MoveInCounts:
                     newcomer_housed,
                     rehoused,
                     displaced - rehoused,
-                    self.newcomers - newcomer_housed,
+                    newcomers - newcomer_housed,
                 )
             )
         return table
@@ -111,8 +120,8 @@ class MoveInCounts:
             "housed_high": housed[HIGH],
             "housed_middle": housed[MIDDLE],
             "housed_low": housed[LOW],
-            "unhoused_middle": RESIDENTS_PER_INCOME - housed[MIDDLE],
-            "unhoused_low": RESIDENTS_PER_INCOME - housed[LOW],
+            "unhoused_middle": self.left[MIDDLE],
+            "unhoused_low": self.left[LOW],
             "apartments_middle_or_high": self.apartments_middle_or_high(apartment_low),
             "houses_all_high": self.houses_all_high(house_low, house_middle),
         }
@@ -157,58 +166,91 @@ class MoveInCounts:
         return np.concatenate([after, adus], axis=1)
 
 
+def _factor(allowed: Array, dtype: np.dtype) -> Array:
+    """Whether displacing is allowed, as 0 / 1 to multiply counts by."""
+    return allowed.astype(dtype) if allowed.dtype == bool else allowed
+
+
 def move_in_counts(
     market: Array,
     middle: Array,
     low: Array,
     adu_slots: Array,
-    can_displace: Array,
+    can_displace: Array | tuple[Array, Array],
     house_low: Array,
     house_middle: Array,
     apartment_low: Array,
     apartment_middle: Array,
     *,
-    newcomers: int = 8,
+    newcomers: int | None = None,
     existing_per_income: int = 4,
     low_income_in_adus: bool = False,
+    model: Model = RULEBOOK,
 ) -> MoveInCounts:
     """The move-in of RULES.md as counts: new homes by type, ADU slots (0 without `adu`), whether
-    displacing is allowed (no `vacancy_control`) and who lives in the houses and apartments."""
+    displacing is allowed (one array for every existing home, or a pair for houses and
+    apartments: `encoding.displacing_by_kind`) and who lives in the houses and apartments.
+
+    `model` is asked how many newcomers of each income arrive (`Model.newcomers_of`) and who
+    may take a vacant new market home (`Model.market_home_for`); `newcomers` (one number for
+    every income) is the older call's demand and overrides the model's."""
     mini = np.minimum
-    keep = can_displace.astype(market.dtype) if can_displace.dtype == bool else can_displace
+    house_ok, apartment_ok = (
+        can_displace if isinstance(can_displace, tuple) else (can_displace, can_displace)
+    )
+    keep_house = _factor(house_ok, market.dtype)
+    keep_apartment = keep_house if apartment_ok is house_ok else _factor(apartment_ok, market.dtype)
+    arriving = (
+        (newcomers,) * len(INCOMES)
+        if newcomers is not None
+        else tuple(model.newcomers_of(i, existing=existing_per_income) for i in INCOMES)
+    )
+    high_newcomers, middle_newcomers, low_newcomers = (arriving[i] for i in (HIGH, MIDDLE, LOW))
 
     # High income: new market homes, ADU slots, then displace (houses, then apartments).
-    high_market = mini(newcomers, market)
-    rest = newcomers - high_market
+    high_market = mini(high_newcomers, market)
+    rest = high_newcomers - high_market
     high_adu = mini(rest, adu_slots)
     rest = rest - high_adu
-    high_house_low = mini(rest, house_low) * keep
+    high_house_low = mini(rest, house_low) * keep_house
     rest = rest - high_house_low
-    high_house_middle = mini(rest, house_middle) * keep
+    high_house_middle = mini(rest, house_middle) * keep_house
     rest = rest - high_house_middle
-    high_apartment_low = mini(rest, apartment_low) * keep
+    high_apartment_low = mini(rest, apartment_low) * keep_apartment
     rest = rest - high_apartment_low
-    high_apartment_middle = mini(rest, apartment_middle) * keep
+    high_apartment_middle = mini(rest, apartment_middle) * keep_apartment
     high_left = rest - high_apartment_middle
 
-    # Middle income: newcomers and displaced middles.
-    rest = newcomers + high_house_middle + high_apartment_middle
+    # Middle income: newcomers and displaced middles (new market homes only if the model lets).
+    rest = middle_newcomers + high_house_middle + high_apartment_middle
     middle_middle = mini(rest, middle)
     rest = rest - middle_middle
     market_vacant = market - high_market
-    middle_market = mini(rest, market_vacant)
-    rest = rest - middle_market
+    if model.market_home_for("middle"):
+        middle_market = mini(rest, market_vacant)
+        rest = rest - middle_market
+    else:
+        middle_market = np.zeros_like(rest)
     adu_vacant = adu_slots - high_adu
     middle_adu = mini(rest, adu_vacant)
     rest = rest - middle_adu
-    middle_house_low = mini(rest, house_low - high_house_low) * keep
+    middle_house_low = mini(rest, house_low - high_house_low) * keep_house
     rest = rest - middle_house_low
-    middle_apartment_low = mini(rest, apartment_low - high_apartment_low) * keep
+    middle_apartment_low = mini(rest, apartment_low - high_apartment_low) * keep_apartment
     middle_left = rest - middle_apartment_low
 
-    # Low income: newcomers and displaced lows, into any vacant new home (then ADUs, optionally).
-    rest = newcomers + high_house_low + high_apartment_low + middle_house_low + middle_apartment_low
-    vacant = low + (middle - middle_middle) + (market_vacant - middle_market)
+    # Low income: newcomers and displaced lows, into any vacant new home they may take (market
+    # homes only if the model lets), then ADUs, optionally.
+    rest = (
+        low_newcomers
+        + high_house_low
+        + high_apartment_low
+        + middle_house_low
+        + middle_apartment_low
+    )
+    vacant = low + (middle - middle_middle)
+    if model.market_home_for("low"):
+        vacant = vacant + (market_vacant - middle_market)
     low_new = mini(rest, vacant)
     rest = rest - low_new
     if low_income_in_adus:
@@ -217,7 +259,7 @@ def move_in_counts(
     else:
         low_adu = np.zeros_like(rest)
     return MoveInCounts(
-        newcomers,
+        arriving,  # type: ignore[arg-type]
         existing_per_income,
         high_market,
         high_adu,

@@ -12,17 +12,21 @@ from typing import Protocol
 import numpy as np
 
 from housing_lab.north_berkeley.layout import Layout
+from housing_lab.north_berkeley.model import Model
 
 Array = np.ndarray
 
 
 @dataclass(frozen=True)
 class Boards:
-    """Many scenarios as arrays: tiles (n, squares), policies (n,), existing (n, homes)."""
+    """Many scenarios as arrays: tiles (n, squares), policies (n,), existing (n, homes), and
+    the one model they carry (None: none asked for, the rulebook's; `BatchEvaluator.encode`
+    sets it from the scenarios)."""
 
     tiles: Array
     policies: Array
     existing: Array
+    model: Model | None = None
 
     def __post_init__(self) -> None:
         n = len(self.tiles)
@@ -41,7 +45,7 @@ class Boards:
         return len(self.tiles)
 
     def take(self, index: slice | Array) -> Boards:
-        return Boards(self.tiles[index], self.policies[index], self.existing[index])
+        return Boards(self.tiles[index], self.policies[index], self.existing[index], self.model)
 
 
 class EvaluatorFacts(Protocol):

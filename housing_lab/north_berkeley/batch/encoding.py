@@ -20,6 +20,7 @@ import numpy as np
 from housing_lab.north_berkeley.engine.legal import tile_allowed
 from housing_lab.north_berkeley.engine.tile_facts import TILE_COUNTS, square_tags, tile_counts
 from housing_lab.north_berkeley.layout import Layout
+from housing_lab.north_berkeley.model import HOME_KINDS, RULEBOOK, Model
 from housing_lab.north_berkeley.policies import (
     ADU,
     MATCHING_FUNDS,
@@ -125,11 +126,38 @@ def adu_slots(policies: Array, houses: int) -> Array:
     return np.where(policies & policy_bit(ADU), houses, 0)
 
 
+def vacancy_control(policies: Array) -> Array:
+    """Whether `vacancy_control` is enacted, per board (a card fact)."""
+    return (policies & policy_bit(VACANCY_CONTROL)) > 0
+
+
 def can_displace(policies: Array) -> Array:
-    """Whether displacing is allowed per board (no `vacancy_control`)."""
+    """Whether displacing is allowed per board (no `vacancy_control`): the rulebook's answer
+    for every kind of existing home."""
     return (policies & policy_bit(VACANCY_CONTROL)) == 0
 
 
-def set_move_in_inputs(policies: Collection[str], n: int, houses: int) -> tuple[Array, Array]:
-    """ADU slots and whether displacing is allowed, for `n` boards under one policy set."""
-    return np.full(n, houses if ADU in policies else 0), np.full(n, VACANCY_CONTROL not in policies)
+def displacing_by_kind(policies: Array, model: Model = RULEBOOK) -> tuple[Array, Array]:
+    """Whether residents of existing houses, and of apartments, can be displaced per board:
+    allowed unless vacancy control is enacted and the model says it covers that kind
+    (`Model.protects`). Under the rulebook both are `can_displace` (the same array)."""
+    free = can_displace(policies)
+    if all(model.protects(kind) for kind in HOME_KINDS):
+        return free, free
+    return tuple(  # type: ignore[return-value]
+        free if model.protects(kind) else np.ones_like(free) for kind in HOME_KINDS
+    )
+
+
+def set_move_in_inputs(
+    policies: Collection[str], n: int, houses: int, model: Model = RULEBOOK
+) -> tuple[Array, Array | tuple[Array, Array]]:
+    """ADU slots and whether displacing is allowed, for `n` boards under one policy set (a pair
+    for houses and apartments when `model` lets vacancy control cover only one kind)."""
+    adus = np.full(n, houses if ADU in policies else 0)
+    free = np.full(n, VACANCY_CONTROL not in policies)
+    if all(model.protects(kind) for kind in HOME_KINDS):
+        return adus, free
+    return adus, tuple(  # type: ignore[return-value]
+        free if model.protects(kind) else np.ones_like(free) for kind in HOME_KINDS
+    )

@@ -38,18 +38,20 @@ from housing_lab.north_berkeley.batch.encoding import (
     COSTS,
     FEATURES,
     adu_slots,
-    can_displace,
+    displacing_by_kind,
     halved,
     policies_of,
     policy_mask,
     spending_units,
     tile_features,
+    vacancy_control,
 )
 from housing_lab.north_berkeley.batch.result import BatchResult
 from housing_lab.north_berkeley.card_rules import CARD_IDS
 from housing_lab.north_berkeley.engine.tile_facts import TILE_COUNTS
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.layout import Layout, default_layout
+from housing_lab.north_berkeley.model import RULEBOOK, Model, check_model
 from housing_lab.north_berkeley.policies import (
     INCOMES,
     POLICIES,
@@ -132,17 +134,18 @@ class BatchEvaluator:
 
     # --- encoding ----------------------------------------------------------------------------
     def encode(self, scenarios: Sequence[Scenario]) -> Boards:
-        """Scenarios (validated by the scalar engine) as arrays.
+        """Scenarios (validated by the scalar engine) as arrays, carrying their model.
 
-        The arrays score the rulebook's assumptions only (so far): a scenario with other
-        model switches is refused in one line rather than scored under the wrong model."""
-        for scenario in scenarios:
-            if not scenario.assumptions.is_rulebook:
-                raise ScenarioFormatError(
-                    f"the batch evaluator scores the rulebook's assumptions only; this board "
-                    f"has {scenario.assumptions.describe()[len('Not the rulebook: ') :]} "
-                    f"(score it with score_scenario)"
-                )
+        A batch is scored under one model: scenarios whose switches differ are refused in one
+        line (score them as separate batches)."""
+        models = list(dict.fromkeys(s.assumptions for s in scenarios))
+        if len(models) > 1:
+            said = "; ".join(f"{m.describe()}" for m in models[:2])
+            raise ScenarioFormatError(
+                f"a batch is scored under one model, these boards carry {len(models)} "
+                f"({said}): score them as separate batches"
+            )
+        asked = next((s.model for s in scenarios if s.model is not None), None)
         code = {tile: t for t, tile in enumerate(self.tile_ids)}
         tiles = np.array(
             [
@@ -159,6 +162,7 @@ class BatchEvaluator:
             tiles.reshape(len(scenarios), len(self.squares)),
             policies,
             existing.reshape(len(scenarios), len(self.homes)),
+            asked,
         )
 
     def scenario_dict(self, boards: Boards, i: int, seed: int = 0) -> dict[str, object]:
@@ -175,6 +179,7 @@ class BatchEvaluator:
                 h: INCOMES[c] for h, c in zip(self.homes, boards.existing[i].tolist(), strict=True)
             },
             "seed": seed,
+            **({} if boards.model is None else {"model": boards.model.to_dict()}),
         }
 
     # --- evaluation --------------------------------------------------------------------------
@@ -192,15 +197,32 @@ class BatchEvaluator:
             for name, (w, shift, width) in zip(FEATURES, self.fields, strict=True)
         }
 
-    def evaluate(self, boards: Boards, options: RuleOptions | None = None) -> BatchResult:
-        """Score every board: the same numbers `score_scenario(...).to_dict()` gives."""
+    def evaluate(
+        self,
+        boards: Boards,
+        options: RuleOptions | None = None,
+        model: Model | dict | None = None,
+    ) -> BatchResult:
+        """Score every board: the same numbers `score_scenario(...).to_dict()` gives.
+
+        `model`: the assumptions (a `Model` or its JSON object); None: the model the boards
+        carry (`Boards.model`, the rulebook's if none). Boards over the model's budget are
+        scored all the same and flagged (`BatchResult.within_budget`)."""
         options = options or RuleOptions()
+        asked = boards.model if model is None else check_model(model)
+        if model is not None and boards.model is not None and boards.model != asked:
+            raise ScenarioFormatError(
+                f"these boards carry their own model ({boards.model.describe()}); "
+                f"cannot score them under another ({asked.describe()})"
+            )
+        assumptions = RULEBOOK if asked is None else asked
         n = len(boards)
         small = np.int8  # every count fits: at most 36 homes, 12 residents per income
         out = BatchResult(
             self,
             boards,
             options,
+            model=asked,
             spending_units=np.empty(n, dtype=np.int32),
             new_homes=np.empty((n, 4), dtype=small),
             housed=np.empty((n, 3), dtype=small),
@@ -209,7 +231,7 @@ class BatchEvaluator:
             plus=np.empty((n, len(CARD_IDS)), dtype=bool),
             minus=np.empty((n, len(CARD_IDS)), dtype=bool),
             counts=MoveInCounts(
-                self.newcomers,
+                self.arriving(assumptions),
                 self.existing_per_income,
                 *(np.empty(n, dtype=small) for _ in range(13)),
                 left=tuple(np.empty(n, dtype=small) for _ in range(3)),
@@ -218,7 +240,7 @@ class BatchEvaluator:
 
         def run(start: int) -> None:
             rows = slice(start, start + CHUNK)
-            self._evaluate_chunk(boards.take(rows), options, out, rows)
+            self._evaluate_chunk(boards.take(rows), options, assumptions, out, rows)
 
         starts = range(0, n, CHUNK)
         workers = min(self.workers, len(starts))
@@ -230,10 +252,22 @@ class BatchEvaluator:
                 run(start)
         return out
 
+    def arriving(self, model: Model = RULEBOOK) -> tuple[int, int, int]:
+        """Newcomers of each income (INCOMES order) under `model` on this layout."""
+        return tuple(  # type: ignore[return-value]
+            model.newcomers_of(i, existing=self.existing_per_income) for i in INCOMES
+        )
+
     def facts(
-        self, sums: dict[str, Array], policies: Array, existing: Array, options: RuleOptions
+        self,
+        sums: dict[str, Array],
+        policies: Array,
+        existing: Array,
+        options: RuleOptions,
+        model: Model = RULEBOOK,
     ) -> tuple[ArrayFacts, MoveInCounts]:
-        """Card facts and move-in counts from the board sums, policies and placements."""
+        """Card facts and move-in counts from the board sums, policies and placements, under
+        `model`'s assumptions."""
         low = sums["new_low"]
         spending = spending_units(sums["housing_cost"], sums["other_cost"], halved(policies, low))
         if existing.ndim == 1:
@@ -241,36 +275,35 @@ class BatchEvaluator:
         held = self.home_table[np.arange(len(self.homes)), existing].sum(axis=1)
         house_low, house_middle = held & 255, held >> 8 & 255
         apartment_low, apartment_middle = held >> 16 & 255, held >> 24 & 255
-        displacing = can_displace(policies)
         counts = move_in_counts(
             sums["new_market"],
             sums["new_middle"],
             low,
             adu_slots(policies, len(self.layout.houses)),
-            displacing,
+            displacing_by_kind(policies, model),
             house_low,
             house_middle,
             apartment_low,
             apartment_middle,
-            newcomers=self.newcomers,
             existing_per_income=self.existing_per_income,
             low_income_in_adus=options.low_income_in_adus,
+            model=model,
         )
         facts = ArrayFacts(
             scale=self.scale,
             spending=spending,
             new_total=sums["new_market"] + sums["new_middle"] + low,
             **counts.facts(house_low, house_middle, apartment_low),
-            vacancy_control=~displacing,
+            vacancy_control=vacancy_control(policies),
             **{name: sums[name] for name in TILE_COUNTS},
         )
         return facts, counts
 
     def _evaluate_chunk(
-        self, boards: Boards, options: RuleOptions, out: BatchResult, rows: slice
+        self, boards: Boards, options: RuleOptions, model: Model, out: BatchResult, rows: slice
     ) -> None:
         sums = self.sums(boards.tiles)
-        facts, counts = self.facts(sums, boards.policies, boards.existing, options)
+        facts, counts = self.facts(sums, boards.policies, boards.existing, options, model)
         out.spending_units[rows] = facts.spending
         for column, name in enumerate(("new_market", "new_middle", "new_low", "new_total")):
             out.new_homes[rows, column] = getattr(facts, name)
@@ -302,6 +335,8 @@ def default_evaluator() -> BatchEvaluator:
     return BatchEvaluator()
 
 
-def evaluate(boards: Boards, options: RuleOptions | None = None) -> BatchResult:
-    """Evaluate boards of the default layout and catalogue."""
-    return default_evaluator().evaluate(boards, options)
+def evaluate(
+    boards: Boards, options: RuleOptions | None = None, model: Model | dict | None = None
+) -> BatchResult:
+    """Evaluate boards of the default layout and catalogue (under `model`, if given)."""
+    return default_evaluator().evaluate(boards, options, model)

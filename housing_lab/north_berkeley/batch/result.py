@@ -17,13 +17,8 @@ from housing_lab.north_berkeley.batch.boards import Array, Boards, EvaluatorFact
 from housing_lab.north_berkeley.card_rules import CARD_IDS
 from housing_lab.north_berkeley.engine.movein import OUTCOMES, VACANT_KEYS
 from housing_lab.north_berkeley.engine.scoring import money
-from housing_lab.north_berkeley.policies import (
-    ADU,
-    INCOMES,
-    POLICIES,
-    RESIDENTS_PER_INCOME,
-    RuleOptions,
-)
+from housing_lab.north_berkeley.model import RULEBOOK, Model
+from housing_lab.north_berkeley.policies import ADU, INCOMES, POLICIES, RuleOptions
 
 NEW_HOME_KEYS = ("market", "middle", "low", "total")
 
@@ -32,11 +27,14 @@ NEW_HOME_KEYS = ("market", "middle", "low", "total")
 class BatchResult:
     """Results of many boards. Shapes: (n,), new_homes (n, 4: market, middle, low, total),
     housed / displaced (n, 3: INCOMES), outcomes (n, 3, 5: OUTCOMES), plus / minus (n, 22);
-    `vacant` (n, 4: VACANT_KEYS) is derived from the move-in counts."""
+    `vacant` (n, 4: VACANT_KEYS) is derived from the move-in counts. `model` is the model
+    asked for (None: none, the rulebook's; `to_dicts` echoes it only when asked, as
+    `ScenarioResult.to_dict` does)."""
 
     evaluator: EvaluatorFacts  # the BatchEvaluator that made it
     boards: Boards
     options: RuleOptions
+    model: Model | None
     spending_units: Array  # spending in 1 / evaluator.scale dollars
     new_homes: Array
     housed: Array
@@ -55,8 +53,30 @@ class BatchResult:
         return self.spending_units / self.evaluator.scale
 
     @property
+    def assumptions(self) -> Model:
+        """The model these boards were scored under."""
+        return RULEBOOK if self.model is None else self.model
+
+    @property
+    def residents(self) -> tuple[int, int, int]:
+        """Residents of each income (INCOMES order): existing plus the model's newcomers."""
+        return self.counts.residents()
+
+    @property
     def unhoused(self) -> Array:
-        return RESIDENTS_PER_INCOME - self.housed
+        return np.array(self.residents, dtype=self.housed.dtype) - self.housed
+
+    @property
+    def within_budget(self) -> Array:
+        """(n,) booleans: whether each board keeps within the model's city budget (all True
+        without a budget). The scalar engine refuses a board over budget; the batch scores it
+        all the same and says so here, so a sweep can count or drop such boards."""
+        budget = self.assumptions.budget
+        if budget is None:
+            return np.ones(len(self), dtype=bool)
+        # spending_units / scale <= p / q, exactly: spending_units * q <= p * scale
+        units = self.spending_units.astype(np.int64)
+        return units * budget.denominator <= budget.numerator * self.evaluator.scale
 
     @property
     def scores(self) -> Array:
@@ -115,6 +135,7 @@ class BatchResult:
             self.vacant[index].tolist(),
             strict=True,
         )
+        residents = dict(zip(INCOMES, self.residents, strict=True))
         out = []
         for spend, new, housed, displaced, codes, adu, plus, minus, outcomes, vacant in rows:
             names = [None if c == NOBODY else INCOMES[c] for c in codes]
@@ -126,9 +147,7 @@ class BatchResult:
                     "spending": money(Fraction(spend, scale)),
                     "new_homes": dict(zip(NEW_HOME_KEYS, new, strict=True)),
                     "housed": dict(zip(INCOMES, housed, strict=True)),
-                    "unhoused": {
-                        i: RESIDENTS_PER_INCOME - h for i, h in zip(INCOMES, housed, strict=True)
-                    },
+                    "unhoused": {i: residents[i] - h for i, h in zip(INCOMES, housed, strict=True)},
                     "displaced": dict(zip(INCOMES, displaced, strict=True)),
                     "existing_after": existing_after,
                     "constituents": {
@@ -142,4 +161,6 @@ class BatchResult:
                     "vacant": dict(zip(VACANT_KEYS, vacant, strict=True)),
                 }
             )
+            if self.model is not None:  # a fresh dict per board: callers may edit one
+                out[-1]["model"] = self.model.to_dict()
         return out

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from housing_lab.north_berkeley.batch.encoding import allowed_table
+from housing_lab.north_berkeley.batch.encoding import allowed_table, halved, spending_units
 from housing_lab.north_berkeley.batch.evaluator import (
     ALL_POLICY_SETS,
     GAME_POLICY_SETS,
@@ -32,7 +32,8 @@ from housing_lab.north_berkeley.batch.evaluator import (
 )
 from housing_lab.north_berkeley.card_rules import CARD_IDS
 from housing_lab.north_berkeley.engine.movein import OUTCOMES
-from housing_lab.north_berkeley.errors import ScenarioFormatError
+from housing_lab.north_berkeley.errors import OverBudgetError, ScenarioFormatError
+from housing_lab.north_berkeley.model import Model, check_model
 from housing_lab.north_berkeley.policies import (
     INCOMES,
     POLICIES,
@@ -50,7 +51,9 @@ from housing_lab.north_berkeley.scenario import (
 from housing_lab.north_berkeley.solver.inputs import Number, coalition, ruled_out
 
 Progress = Callable[[int, int], None]
+ModelLike = Model | Mapping[str, Any] | None
 CHUNK_ROWS = 1 << 16
+BUDGET_ROUNDS = 64  # redraws of the boards over budget before giving up (see random_boards)
 
 __all__ = [
     "ALL_POLICY_SETS",
@@ -110,14 +113,21 @@ def random_boards(
     existing: Mapping[str, str] | None = None,
     empty: float = 0.0,
     evaluator: BatchEvaluator | None = None,
+    model: ModelLike = None,
 ) -> Boards:
     """`n` random boards (seeded): a policy set drawn uniformly from `policy_sets`, a uniform
     random tile on every square not fixed by `tiles` (only low/middle tiles on phase-2 squares
     under `affordable_100`, as the state draws them), and a shuffled placement unless
-    `existing` is given. `empty`: chance that a free square stays empty (property tests)."""
+    `existing` is given. `empty`: chance that a free square stays empty (property tests).
+
+    `model`: the assumptions the boards carry (`sweep` scores them under it). With a city
+    budget only boards within it are drawn: the same draw, with every board over budget drawn
+    again (the same distribution, conditioned on keeping within budget); if boards within
+    budget are too rare to find, one line says so."""
     evaluator = _evaluator(evaluator)
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise ScenarioFormatError(f"the number of boards must be a whole number >= 0, got {n!r}")
+    checked = None if model is None else check_model(model)
     fixed = _tile_codes(evaluator, tiles)
     sets = _policy_sets(policy_sets)
     fixed_ids = {evaluator.squares[s]: evaluator.tile_ids[t] for s, t in fixed.items()}
@@ -127,20 +137,67 @@ def random_boards(
         raise affordable_error(ruled_out(fixed_ids, sets[0], layout, catalogue), fixed_ids)
     sets = allowing
     rng = np.random.default_rng(seed)
-    chosen = rng.integers(0, len(sets), size=n)
-    masks = np.array([policy_mask(s) for s in sets], dtype=np.uint8)[chosen]
     # which (policy set, square) pairs limit the tiles, and the tiles every such pair allows
     tables = np.stack([allowed_table(layout, catalogue, s)[:, :-1] for s in sets])
     limits = ~tables.all(axis=2)  # (sets, squares)
     allowed = np.flatnonzero((tables | ~limits[:, :, None]).all(axis=(0, 1)))
-    codes = rng.integers(0, len(evaluator.tile_ids), size=(n, len(evaluator.squares)))
-    limited_codes = allowed[rng.integers(0, len(allowed), size=codes.shape)]
-    codes = np.where(limits[chosen], limited_codes, codes)
-    if empty > 0:
-        codes = np.where(rng.random(codes.shape) < empty, evaluator.empty, codes)
-    for square, tile in fixed.items():
-        codes[:, square] = tile
-    return Boards(codes.astype(np.uint8), masks, _placements(evaluator, n, existing, rng))
+    set_masks = np.array([policy_mask(s) for s in sets], dtype=np.uint8)
+
+    def draw(count: int) -> Boards:
+        chosen = rng.integers(0, len(sets), size=count)
+        masks = set_masks[chosen]
+        codes = rng.integers(0, len(evaluator.tile_ids), size=(count, len(evaluator.squares)))
+        limited_codes = allowed[rng.integers(0, len(allowed), size=codes.shape)]
+        codes = np.where(limits[chosen], limited_codes, codes)
+        if empty > 0:
+            codes = np.where(rng.random(codes.shape) < empty, evaluator.empty, codes)
+        for square, tile in fixed.items():
+            codes[:, square] = tile
+        placements = _placements(evaluator, count, existing, rng)
+        return Boards(codes.astype(np.uint8), masks, placements, checked)
+
+    boards = draw(n)
+    if checked is None or checked.budget is None:
+        return boards
+    return _within_budget(evaluator, boards, checked, draw)
+
+
+def _keeps_within(evaluator: BatchEvaluator, boards: Boards, model: Model) -> np.ndarray:
+    """Which boards spend no more than the model's budget (exact, in 1/scale dollars)."""
+    sums = evaluator.sums(boards.tiles)
+    units = spending_units(
+        sums["housing_cost"], sums["other_cost"], halved(boards.policies, sums["new_low"])
+    )
+    budget = model.budget
+    assert budget is not None
+    return units * budget.denominator <= budget.numerator * evaluator.scale
+
+
+def _within_budget(
+    evaluator: BatchEvaluator, boards: Boards, model: Model, draw: Callable[[int], Boards]
+) -> Boards:
+    """`boards` with every board over budget replaced by a fresh draw that keeps within it."""
+    tiles, policies, existing = boards.tiles.copy(), boards.policies.copy(), boards.existing.copy()
+    missing = np.flatnonzero(~_keeps_within(evaluator, boards, model))
+    for _ in range(BUDGET_ROUNDS):
+        if not len(missing):
+            break
+        fresh = draw(len(missing))
+        keep = _keeps_within(evaluator, fresh, model)
+        filled, taken = missing[: int(keep.sum())], np.flatnonzero(keep)
+        tiles[filled], policies[filled], existing[filled] = (
+            fresh.tiles[taken],
+            fresh.policies[taken],
+            fresh.existing[taken],
+        )
+        missing = missing[len(filled) :]
+    if len(missing):
+        raise OverBudgetError(
+            f"only {len(boards) - len(missing)} of {len(boards)} random boards kept within the "
+            f"city budget of ${float(model.budget or 0):g} after {BUDGET_ROUNDS} redraws: raise "
+            f"the budget, fix cheaper tiles or allow empty squares"
+        )
+    return Boards(tiles, policies, existing, model)
 
 
 def state_fills(
@@ -151,12 +208,19 @@ def state_fills(
     policies: Iterable[str] = (),
     existing: Mapping[str, str] | None = None,
     evaluator: BatchEvaluator | None = None,
+    model: ModelLike = None,
 ) -> Boards:
     """`n` ways the state could fill the empty squares of a board (seeded), with one policy set
     and (by default) a shuffled placement per board: "what happens if we let the state decide?"
-    """
+    With a `model` budget the state draws only fills within it (`random_boards`)."""
     return random_boards(
-        n, seed, tiles=tiles, policy_sets=[list(policies)], existing=existing, evaluator=evaluator
+        n,
+        seed,
+        tiles=tiles,
+        policy_sets=[list(policies)],
+        existing=existing,
+        evaluator=evaluator,
+        model=model,
     )
 
 
@@ -167,14 +231,23 @@ def policy_combinations(
     existing: Mapping[str, str] | None = None,
     seed: int = 0,
     evaluator: BatchEvaluator | None = None,
+    model: ModelLike = None,
 ) -> Boards:
     """One board under each policy set (default: all 16, "no policy" included). A set with
-    `affordable_100` that the board's tiles break is refused, naming the squares."""
+    `affordable_100` that the board's tiles break is refused, naming the squares; with a
+    `model` budget, so is a set under which the board spends more than it."""
     evaluator = _evaluator(evaluator)
     sets = _policy_sets(policy_sets)
+    echo = None if model is None else check_model(model).to_dict()
     scenarios = [
         scenario_from_dict(
-            {"tiles": dict(tiles or {}), "policies": sorted(s), "existing": existing, "seed": seed},
+            {
+                "tiles": dict(tiles or {}),
+                "policies": sorted(s),
+                "existing": existing,
+                "seed": seed,
+                "model": echo,
+            },
             evaluator.layout,
             evaluator.catalogue,
         )
@@ -240,6 +313,8 @@ def _frame(result: BatchResult, weights: dict[str, Number] | None) -> pd.DataFra
         index = [CARD_IDS.index(card) for card in weights]
         columns["score"] = scores[:, index] @ np.array(list(weights.values()))
         columns["nonnegative"] = (scores[:, index] >= 0).all(axis=1)
+    if result.assumptions.budget is not None:
+        columns["within_budget"] = result.within_budget
     return pd.DataFrame(columns)
 
 
@@ -250,6 +325,7 @@ def sweep_chunks(
     coalition_cards: Sequence[str] | Mapping[str, Number] | None = None,
     chunk_rows: int = CHUNK_ROWS,
     evaluator: BatchEvaluator | None = None,
+    model: ModelLike = None,
 ) -> Iterator[pd.DataFrame]:
     """The sweep's DataFrame in chunks of `chunk_rows` rows (same columns as `sweep`)."""
     evaluator = _evaluator(evaluator)
@@ -261,7 +337,7 @@ def sweep_chunks(
         weights = dict(zip(ids, values, strict=True))
     for start in range(0, max(len(boards), 1), max(1, chunk_rows)):
         part = boards.take(slice(start, start + chunk_rows))
-        frame = _frame(evaluator.evaluate(part, options), weights)
+        frame = _frame(evaluator.evaluate(part, options, model), weights)
         frame.index = pd.RangeIndex(start, start + len(frame))
         yield frame
 
@@ -274,11 +350,16 @@ def sweep(
     progress: Progress | None = None,
     chunk_rows: int = CHUNK_ROWS,
     evaluator: BatchEvaluator | None = None,
+    model: ModelLike = None,
 ) -> pd.DataFrame:
     """Score every board with the batch evaluator: one DataFrame row per board (a board under
     one policy set), columns for squares, policies, existing residents, every measure, every
     card's score, and with `coalition` (cards, or card -> weight) its total `score` and whether
-    no card of it scores -1 (`nonnegative`)."""
+    no card of it scores -1 (`nonnegative`).
+
+    `model`: the assumptions to score under (a `Model` or its JSON object; None: the model
+    the boards carry, the rulebook's if none). With a city budget the frame gains a boolean
+    `within_budget` column (boards over budget are scored all the same)."""
     total = len(boards)
     frames, done = [], 0
     for frame in sweep_chunks(
@@ -287,6 +368,7 @@ def sweep(
         coalition_cards=coalition,
         chunk_rows=chunk_rows,
         evaluator=evaluator,
+        model=model,
     ):
         frames.append(frame)
         done += len(frame)
