@@ -22,6 +22,7 @@ from housing_lab.north_berkeley.batch.robust import (
 from housing_lab.north_berkeley.batch.sweep import random_boards
 from housing_lab.north_berkeley.constituents import CARD_IDS, cards
 from housing_lab.north_berkeley.engine.scoring import score_scenario
+from housing_lab.north_berkeley.errors import OverBudgetError
 from housing_lab.north_berkeley.model import Model
 from housing_lab.north_berkeley.policies import INCOMES
 from housing_lab.north_berkeley.scenario import make_scenario, scenario_from_dict
@@ -38,6 +39,7 @@ BOARD = {
 }
 POLICIES = ["vacancy_control", "adu"]
 MEASURES = ("housed", "displaced", "unhoused")
+SUBJECT_COLUMN = "Board or policy set"
 NAMES = {card: cards()[card].name for card in CARD_IDS}
 
 
@@ -137,6 +139,8 @@ def test_over_budget_boards_are_counted_and_left_out() -> None:
     table = frame.heat_table("Low income housed")
     assert table.loc["cheap", "budget"] == scalar(None, cheap["tiles"], [])["housed"]["low"]
     assert math.isnan(table.loc["dear", "budget"])
+    one = robustness(dear, {"budget": 3})  # one bare JSON model, named in words
+    assert one["Assumption"].tolist() == ["Not the rulebook: city budget $3"]
     assert frame.set_index("Board or policy set").loc["dear", "Boards over budget"] == 1
 
 
@@ -193,3 +197,29 @@ def test_a_bad_board_or_policy_set_is_one_line_naming_it(subjects: object, named
 def test_the_facade_exports_it_lazily() -> None:
     assert nb.robustness is robustness and nb.sweep_switches is sweep_switches
     assert nb.robustness_table is robustness_table
+
+
+def test_random_boards_scored_by_the_batch_agree_board_by_board_with_the_scalar_engine() -> None:
+    """Differential: every default setting (the budget too) on seeded random boards."""
+    sets = (["vacancy_control", "adu"], ["matching_funds"])
+    frame = sweep_switches(list(sets), n=4, seed=3)
+    rows = {(r[SUBJECT_COLUMN], r["Board"], str(r["Assumption"])): r for _, r in frame.iterrows()}
+    for k, policies in enumerate(sets):
+        drawn = random_boards(4, 3 + k, policy_sets=[policies])
+        label = nb.policy_set_name(policies, short=False)
+        for i in range(4):
+            board = default_evaluator().scenario_dict(drawn, i)
+            for name, model in DEFAULT_ASSUMPTIONS.items():
+                row = rows[label, i + 1, name]
+                try:
+                    out = score_scenario(make_scenario(**{**board, "model": model})).to_dict()
+                except OverBudgetError:
+                    assert row["Over budget"] and math.isnan(row["Low income housed"])
+                    continue
+                assert not row["Over budget"]
+                assert row["Spending ($)"] == out["spending"]
+                for measure in MEASURES:
+                    for income in INCOMES:
+                        assert row[column(measure, income)] == out[measure][income]
+                for card in CARD_IDS:
+                    assert row[NAMES[card]] == out["constituents"][card]["score"]

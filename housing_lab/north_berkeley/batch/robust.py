@@ -4,10 +4,11 @@ The rulebook is one model; `robustness` scores the same boards under several mod
 (`model.py`'s switches) and says, for each board or policy set and each setting, who is housed
 and displaced per income and which cards change their score against the rulebook on the same
 boards. A board given as a scenario is scored exactly by the scalar engine; a policy set stands
-for `n` random boards drawn with a seed (`random_boards`), each scored the same way, and the
-table reports their averages. `sweep_switches` is the same work one row per board, for lessons
-that want to look closer; `robustness_table` turns the summary into the heat table students read
-(policy sets down, assumptions across, one measure in every cell)::
+for `n` random boards drawn with a seed (`random_boards`), scored by the batch evaluator under
+each model (it agrees with the scalar engine), and the table reports their averages.
+`sweep_switches` is the same work one row per board, for lessons that want to look closer;
+`robustness_table` turns the summary into the heat table students read (policy sets down,
+assumptions across, one measure in every cell)::
 
     frame = robustness([[], ["vacancy_control"], ["adu"]], n=200, seed=1)
     robustness_table(frame)               # rows: policy sets; columns: assumptions
@@ -18,24 +19,26 @@ Under a city budget a board that spends more than the budget cannot be built: it
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from housing_lab.errors import shown
+from housing_lab.north_berkeley.batch.boards import Boards
 from housing_lab.north_berkeley.batch.evaluator import default_evaluator
 from housing_lab.north_berkeley.batch.sweep import random_boards
 from housing_lab.north_berkeley.card_rules import CARD_IDS
 from housing_lab.north_berkeley.constituents import cards
-from housing_lab.north_berkeley.engine.scoring import ScenarioResult, score_scenario
+from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.errors import (
     NorthBerkeleyError,
     OverBudgetError,
     ScenarioFormatError,
 )
-from housing_lab.north_berkeley.model import RULEBOOK, Model, check_model
+from housing_lab.north_berkeley.model import RULEBOOK, SWITCH_KEYS, Model, check_model
 from housing_lab.north_berkeley.names import MEASURE_NAMES, policy_set_name
 from housing_lab.north_berkeley.policies import INCOMES, POLICIES, RuleOptions, check_policy
 from housing_lab.north_berkeley.scenario import Scenario, make_scenario, scenario_from_dict
@@ -80,7 +83,7 @@ CHANGED = "Cards changed"
 FLIPS = "Cards that change"
 DEFAULT_BOARDS = 200
 
-Subject = tuple[str, list[Scenario], bool]  # (label, boards, drawn at random)
+Subject = tuple[str, "list[Scenario] | Boards"]  # (label, its boards)
 
 
 # --- the inputs -------------------------------------------------------------------------------
@@ -96,10 +99,8 @@ def assumption_settings(settings: object = None) -> dict[str, Model]:
             f"the assumptions must be a list of models or an object of name -> model, "
             f"got {shown(settings)}"
         )
-    if isinstance(settings, Mapping) and not any(
-        isinstance(v, (Model, Mapping)) or v is None for v in settings.values()
-    ):
-        settings = [settings]  # one bare JSON model, e.g. {"budget": 3}
+    if isinstance(settings, Mapping) and _bare_model(settings):
+        settings = [settings]  # one JSON model, e.g. {"budget": 3}
     named = settings.items() if isinstance(settings, Mapping) else _auto_named(settings)
     checked: dict[str, Model] = {}
     for name, model in named:
@@ -110,6 +111,19 @@ def assumption_settings(settings: object = None) -> dict[str, Model]:
     if not checked:
         raise ScenarioFormatError("no assumption given")
     return checked
+
+
+def _bare_model(settings: Mapping[Any, Any]) -> bool:
+    """Whether `settings` is one JSON model ({"budget": 3}) rather than name -> model: its keys
+    are switches and no value is itself a model."""
+    return (
+        bool(settings)
+        and set(settings) <= set(SWITCH_KEYS)
+        and not any(
+            isinstance(v, Model) or (isinstance(v, Mapping) and set(v) <= set(SWITCH_KEYS))
+            for v in settings.values()
+        )
+    )
 
 
 def _auto_named(settings: object) -> list[tuple[str, object]]:
@@ -135,21 +149,25 @@ def _board(value: object) -> Scenario:
     return scenario_from_dict(value)
 
 
-def _policy_set(value: object) -> frozenset[str]:
+def _policy_set(value: object) -> list[str]:
+    """A policy set's ids in the printed order (the order its name is written in)."""
     if isinstance(value, str) or not isinstance(value, Iterable):
         raise ScenarioFormatError(
             f"a policy set must be a list of policy ids (or a board), got {shown(value)}"
         )
-    return frozenset(check_policy(p) for p in value)
+    ids = {check_policy(p) for p in value}
+    return [p for p in POLICIES if p in ids]
 
 
 def _subjects(subjects: object, n: int, seed: int) -> list[Subject]:
+    """(label, boards): a given board as a one-board list, a policy set as `n` random boards
+    (seeded; the k-th subject draws with `seed + k`)."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ScenarioFormatError(f"the number of boards must be a whole number >= 1, got {n!r}")
     if _is_board(subjects):
         subjects = [subjects]
     if isinstance(subjects, Mapping):
-        named = [(str(name), value) for name, value in subjects.items()]
+        named: list[tuple[str | None, object]] = [(str(k), v) for k, v in subjects.items()]
     elif isinstance(subjects, Iterable) and not isinstance(subjects, str):
         named = [(None, value) for value in subjects]
     else:
@@ -158,24 +176,30 @@ def _subjects(subjects: object, n: int, seed: int) -> list[Subject]:
         )
     if not named:
         raise ScenarioFormatError("no board or policy set given")
-    evaluator = default_evaluator()
     out: list[Subject] = []
     for index, (name, value) in enumerate(named):
         if _is_board(value):
-            out.append((name or f"Board {index + 1}", [_board(value)], False))
-            continue
-        policies = [p for p in POLICIES if p in _policy_set(value)]  # in the printed order
-        drawn = random_boards(n, seed + index, policy_sets=[policies])
-        boards = [
-            scenario_from_dict(evaluator.scenario_dict(drawn, i, seed=seed)) for i in range(n)
-        ]
-        out.append((name or policy_set_name(policies, short=False), boards, True))
+            out.append((name or f"Board {index + 1}", [_board(value)]))
+        else:
+            policies = _policy_set(value)
+            drawn = random_boards(n, seed + index, policy_sets=[policies])
+            out.append((name or policy_set_name(policies, short=False), drawn))
     return out
 
 
 # --- scoring ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Scored:
+    """One subject's boards under one setting, board by board (rows in board order)."""
+
+    over: np.ndarray  # (n,) bool: over the setting's budget (then nothing else counts)
+    spending: np.ndarray  # (n,) dollars
+    measures: np.ndarray  # (n, 9): MEASURES' order
+    scores: np.ndarray  # (n, 22): CARD_IDS' order
+
+
 def _under(board: Scenario, model: Model) -> Scenario:
-    """The same board under `model` (the rulebook: the board as it was asked)."""
+    """The same board under `model` (the setting replaces any model the board carried)."""
     return make_scenario(
         dict(board.tiles),
         sorted(board.policies),
@@ -183,81 +207,115 @@ def _under(board: Scenario, model: Model) -> Scenario:
         board.seed,
         board.layout,
         board.catalogue,
-        model=None if model.is_rulebook and board.model is None else model,
+        model=model,
     )
 
 
-def _scores(board: Scenario, model: Model, options: RuleOptions) -> ScenarioResult | None:
-    """The exact result of `board` under `model`; None when the board is over its budget."""
-    try:
-        return score_scenario(_under(board, model), options)
-    except OverBudgetError:
-        return None
+def _scalar(boards: Sequence[Scenario], model: Model, options: RuleOptions) -> Scored:
+    """Exact: each board scored by the scalar engine; over budget when it refuses the board."""
+    n = len(boards)
+    over = np.zeros(n, dtype=bool)
+    spending = np.zeros(n)
+    measures = np.zeros((n, len(MEASURES)))
+    scores = np.zeros((n, len(CARD_IDS)), dtype=np.int64)
+    for i, board in enumerate(boards):
+        try:
+            data = score_scenario(_under(board, model), options).to_dict()
+        except OverBudgetError:
+            over[i] = True
+            continue
+        spending[i] = data["spending"]
+        for m, key in enumerate(MEASURES):
+            measure, _, income = key.partition("_")
+            measures[i, m] = data[measure][income]
+        scores[i] = [data["constituents"][card]["score"] for card in CARD_IDS]
+    return Scored(over, spending, measures, scores)
 
 
-def _row(result: ScenarioResult) -> dict[str, Any]:
-    """Spending and the measures of one result, under their column names."""
-    data = result.to_dict()
-    row = {SPENDING: float(data["spending"])}
-    for key, column in MEASURES.items():
-        measure, _, income = key.partition("_")
-        row[column] = data[measure][income]
-    return row
+def _batch(boards: Boards, model: Model, options: RuleOptions) -> Scored:
+    """Many random boards at once (the batch evaluator, which agrees with the scalar engine)."""
+    result = default_evaluator().evaluate(boards, options, model)
+    tables = {"housed": result.housed, "displaced": result.displaced, "unhoused": result.unhoused}
+    measures = np.stack(
+        [
+            tables[key.partition("_")[0]][:, INCOMES.index(key.partition("_")[2])]
+            for key in MEASURES
+        ],
+        axis=1,
+    ).astype(float)
+    return Scored(
+        ~np.asarray(result.within_budget, dtype=bool),
+        np.asarray(result.spending, dtype=float),
+        measures,
+        np.asarray(result.scores, dtype=np.int64),
+    )
 
 
-def _card_names() -> dict[str, str]:
+def _score(boards: Sequence[Scenario] | Boards, model: Model, options: RuleOptions) -> Scored:
+    return (
+        _batch(boards, model, options)
+        if isinstance(boards, Boards)
+        else _scalar(boards, model, options)
+    )
+
+
+def _blocks(
+    subjects: object, settings: object, n: int, seed: int, options: RuleOptions | None
+) -> Iterator[tuple[str, str, Model, Scored, Scored]]:
+    """(label, assumption's name, model, its scores, the rulebook's on the same boards) for
+    every subject and setting, subjects first."""
+    models = assumption_settings(settings)
+    options = options or RuleOptions()
+    for label, boards in _subjects(subjects, n, seed):
+        base = _score(boards, RULEBOOK, options)
+        for name, model in models.items():
+            yield (
+                label,
+                name,
+                model,
+                (base if model.is_rulebook else _score(boards, model, options)),
+                base,
+            )
+
+
+def _card_names() -> list[str]:
     deck = cards()
-    return {card: deck[card].name for card in CARD_IDS}
+    return [deck[card].name for card in CARD_IDS]
 
 
 def _flip_words(name: str, before: int, after: int) -> str:
     return f"{name} ({before:+d} \u2192 {after:+d})".replace("+0", "0")
 
 
-def _rows(
-    subjects: object, settings: object, n: int, seed: int, options: RuleOptions | None
-) -> tuple[list[dict[str, Any]], list[str], list[list[str]]]:
-    """The rows of `sweep_switches`, the assumptions' names in order, and for each row the
-    names of the cards whose score differs from the rulebook's on the same board."""
-    models = assumption_settings(settings)
-    options = options or RuleOptions()
+def _block_frame(label: str, name: str, model: Model, got: Scored, base: Scored) -> pd.DataFrame:
+    n = len(got.over)
     names = _card_names()
-    rows: list[dict[str, Any]] = []
-    flips: list[list[str]] = []
-    for label, boards, _ in _subjects(subjects, n, seed):
-        for number, board in enumerate(boards, 1):
-            base = score_scenario(_under(board, RULEBOOK), options)
-            base_scores = {c: s.score for c, s in base.cards.items()}
-            for name, model in models.items():
-                result = base if model.is_rulebook else _scores(board, model, options)
-                row: dict[str, Any] = {
-                    SUBJECT: label,
-                    "Board": number,
-                    ASSUMPTION: name,
-                    IN_WORDS: model.describe(),
-                    "Over budget": result is None,
-                }
-                flipped: list[str] = []
-                if result is None:
-                    row.update(dict.fromkeys([SPENDING, *MEASURES.values()], np.nan))
-                    row.update(dict.fromkeys(names.values(), np.nan))
-                    row[CHANGED], row[FLIPS] = np.nan, ""
-                else:
-                    row.update(_row(result))
-                    scores = {c: s.score for c, s in result.cards.items()}
-                    row.update({names[c]: scores[c] for c in CARD_IDS})
-                    flipped = [c for c in CARD_IDS if scores[c] != base_scores[c]]
-                    row[CHANGED] = len(flipped)
-                    row[FLIPS] = "; ".join(
-                        _flip_words(names[c], base_scores[c], scores[c]) for c in flipped
-                    )
-                rows.append(row)
-                flips.append([names[c] for c in flipped])
-    return rows, list(models), flips
+    changed = (got.scores != base.scores) & ~got.over[:, None]
+    columns: dict[str, Any] = {
+        SUBJECT: [label] * n,
+        "Board": np.arange(1, n + 1),
+        ASSUMPTION: [name] * n,
+        IN_WORDS: [model.describe()] * n,
+        "Over budget": got.over,
+    }
+    blank = got.over.any()
+    columns[SPENDING] = np.where(got.over, np.nan, got.spending)
+    for m, column in enumerate(MEASURES.values()):
+        columns[column] = np.where(got.over, np.nan, got.measures[:, m])
+    for c, card in enumerate(names):
+        columns[card] = np.where(got.over, np.nan, got.scores[:, c]) if blank else got.scores[:, c]
+    columns[CHANGED] = np.where(got.over, np.nan, changed.sum(axis=1)) if blank else changed.sum(1)
+    columns[FLIPS] = [
+        "; ".join(
+            _flip_words(names[c], int(base.scores[i, c]), int(got.scores[i, c]))
+            for c in np.flatnonzero(changed[i])
+        )
+        for i in range(n)
+    ]
+    return pd.DataFrame(columns)
 
 
-def _frame(rows: list[dict[str, Any]], order: list[str], frame_type: type = pd.DataFrame) -> Any:
-    frame = frame_type(rows)
+def _in_order(frame: Any, order: list[str]) -> Any:
     frame[ASSUMPTION] = pd.Categorical(frame[ASSUMPTION], categories=order)
     return frame
 
@@ -275,8 +333,9 @@ def sweep_switches(
     unhoused per income, every card's score (columns named as printed), and the cards whose
     score differs from the rulebook's on the same board. A board over the setting's budget has
     "Over budget" true and no numbers. `subjects`, `settings`: as for `robustness`."""
-    rows, order, _ = _rows(subjects, settings, n, seed, options)
-    return _frame(rows, order)
+    order = list(assumption_settings(settings))
+    frames = [_block_frame(*block) for block in _blocks(subjects, settings, n, seed, options)]
+    return _in_order(pd.concat(frames, ignore_index=True), order)
 
 
 # --- the summary ----------------------------------------------------------------------------
@@ -292,21 +351,26 @@ class RobustnessFrame(pd.DataFrame):
         return robustness_table(self, measure)
 
 
-def _summary_flips(part: pd.DataFrame, flips: Sequence[list[str]], names: Mapping[str, str]) -> str:
+def _summary_flips(got: Scored, base: Scored) -> str:
     """One board: each changed card with its scores; many: the cards that changed on at least
-    a tenth of the boards scored (within budget), most often first, with how often."""
-    if len(part) == 1:
-        return str(part[FLIPS].iloc[0])
-    scored = [flipped for flipped, over in zip(flips, part["Over budget"], strict=True) if not over]
-    if not scored:
+    a tenth of the boards within budget, most often first, with how often."""
+    names = _card_names()
+    keep = ~got.over
+    if not keep.any():
         return ""
-    deck = list(names.values())
-    counts = {card: sum(card in flipped for flipped in scored) for card in deck}
-    often = sorted(
-        (card for card in deck if counts[card] and counts[card] >= len(scored) / 10),
-        key=lambda card: (-counts[card], deck.index(card)),
-    )
-    return "; ".join(f"{card} ({counts[card] / len(scored):.0%} of boards)" for card in often)
+    changed = got.scores[keep] != base.scores[keep]
+    if len(got.over) == 1:
+        return "; ".join(
+            _flip_words(names[c], int(base.scores[0, c]), int(got.scores[0, c]))
+            for c in np.flatnonzero(changed[0])
+        )
+    counts = changed.sum(axis=0)
+    often = [
+        c
+        for c in np.argsort(-counts, kind="stable")
+        if counts[c] and counts[c] * 10 >= len(changed)
+    ]
+    return "; ".join(f"{names[c]} ({counts[c] / len(changed):.0%} of boards)" for c in often)
 
 
 def robustness(
@@ -319,33 +383,34 @@ def robustness(
 ) -> RobustnessFrame:
     """Which conclusion survives which assumption: one row per board (or policy set) and
     setting, with the number of boards, how many were over budget, average spending, housed,
-    displaced and unhoused per income, the average number of cards whose score changed against
-    the rulebook on the same boards, and those cards in words.
+    displaced and unhoused per income (over the boards within budget), the average number of
+    cards whose score changed against the rulebook on the same boards, and those cards in words.
 
     `subjects`: a board (a `Scenario` or its JSON dict), or a list (or name -> value object) of
-    boards and policy sets (lists of policy ids; each stands for `n` random boards, drawn with
-    `seed`). `settings`: see `assumption_settings` (default `DEFAULT_ASSUMPTIONS`)."""
-    board_rows, order, flips = _rows(subjects, settings, n, seed, options)
-    per_board = _frame(board_rows, order)
-    names = _card_names()
+    boards and policy sets (lists of policy ids). A board is scored exactly (scalar engine); a
+    policy set stands for `n` random boards drawn with `seed`, scored by the batch evaluator
+    (which agrees with the scalar engine). `settings`: see `assumption_settings` (default
+    `DEFAULT_ASSUMPTIONS`); every setting scores the same boards."""
+    order = list(assumption_settings(settings))
     rows = []
-    for (label, assumption), part in per_board.groupby(
-        [SUBJECT, ASSUMPTION], sort=False, observed=True
-    ):
-        part_flips = [flips[i] for i in part.index]
-        scored = part[~part["Over budget"]]
+    for label, name, model, got, base in _blocks(subjects, settings, n, seed, options):
+        keep = ~got.over
         row: dict[str, Any] = {
             SUBJECT: label,
-            ASSUMPTION: assumption,
-            IN_WORDS: part[IN_WORDS].iloc[0],
-            BOARDS: len(part),
-            OVER_BUDGET: int(part["Over budget"].sum()),
+            ASSUMPTION: name,
+            IN_WORDS: model.describe(),
+            BOARDS: len(keep),
+            OVER_BUDGET: int(got.over.sum()),
         }
-        for column in (SPENDING, *MEASURES.values(), CHANGED):
-            row[column] = float(scored[column].mean()) if len(scored) else np.nan
-        row[FLIPS] = _summary_flips(part, part_flips, names)
+        average = keep.any()
+        row[SPENDING] = float(got.spending[keep].mean()) if average else np.nan
+        for m, column in enumerate(MEASURES.values()):
+            row[column] = float(got.measures[keep, m].mean()) if average else np.nan
+        changed = (got.scores[keep] != base.scores[keep]).sum(axis=1)
+        row[CHANGED] = float(changed.mean()) if average else np.nan
+        row[FLIPS] = _summary_flips(got, base)
         rows.append(row)
-    return _frame(rows, order, RobustnessFrame)
+    return _in_order(RobustnessFrame(rows), order)
 
 
 def robustness_table(
