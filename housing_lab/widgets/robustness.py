@@ -38,12 +38,23 @@ CSS = """
 """
 
 
+def _luminance(rgb: tuple[int, ...]) -> float:
+    """WCAG relative luminance of an sRGB colour."""
+    channels = [c / 255 for c in rgb]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
 def _shade(value: float, low: float, high: float) -> str:
-    """Background from light (`low`) to dark (`high`) blue, with ink that stays readable."""
+    """Background from light (`low`) to dark (`high`) blue, with whichever ink (near-black or
+    white) contrasts more with it (WCAG contrast ratio)."""
     share = 0.0 if high <= low else min(max((value - low) / (high - low), 0.0), 1.0)
-    red, green, blue = (round(a + (b - a) * share) for a, b in zip(LIGHT, DARK, strict=True))
-    ink = "#fff" if share > 0.5 else "#111"
-    return f"background:rgb({red},{green},{blue});color:{ink}"
+    rgb = tuple(round(a + (b - a) * share) for a, b in zip(LIGHT, DARK, strict=True))
+    back = _luminance(rgb)
+    dark_ink = (back + 0.05) / (_luminance((17, 17, 17)) + 0.05)
+    white_ink = 1.05 / (back + 0.05)
+    ink = "#fff" if white_ink > dark_ink else "#111"
+    return f"background:rgb({rgb[0]},{rgb[1]},{rgb[2]});color:{ink}"
 
 
 def _number(value: float, digits: int) -> str:

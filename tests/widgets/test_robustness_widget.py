@@ -68,3 +68,25 @@ def test_from_the_engine_table_in_words() -> None:
     page = robustness_html(frame.heat_table())
     assert "<th scope='row'>Board 1</th>" in page and ">No filtering</th>" in page
     assert "_" not in re.sub(r"<[^>]+>|class='[^']*'", "", page.split("</style>")[1])
+
+
+def contrast(rgb: tuple[int, ...], ink: str) -> float:
+    def luminance(colour: tuple[int, ...]) -> float:
+        c = [v / 255 for v in colour]
+        c = [v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in c]
+        return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+
+    text = (255, 255, 255) if ink == "#fff" else (17, 17, 17)
+    a, b = sorted((luminance(rgb), luminance(text)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
+def test_every_shaded_cell_keeps_its_number_readable() -> None:
+    """WCAG AA for text: contrast at least 4.5 between the number and its background."""
+    page = robustness_html(table([[float(v) for v in range(0, 3)], [3.0, 6.0, 12.0]]))
+    many = robustness_html(table([[v / 4 for v in range(3)], [v for v in (5.5, 7.1, 8.3)]]))
+    for html in (page, many):
+        styles = re.findall(r"background:rgb\((\d+),(\d+),(\d+)\);color:(#\w+)", html)
+        assert len(styles) == 6
+        for *rgb, ink in styles:
+            assert contrast(tuple(map(int, rgb)), ink) >= 4.5, (rgb, ink)
