@@ -54,6 +54,7 @@ Progress = Callable[[int, int], None]
 ModelLike = Model | Mapping[str, Any] | None
 CHUNK_ROWS = 1 << 16
 BUDGET_ROUNDS = 64  # redraws of the boards over budget before giving up (see random_boards)
+BUDGET_DRAW = 1 << 16  # boards drawn at most per redraw
 
 __all__ = [
     "ALL_POLICY_SETS",
@@ -178,13 +179,20 @@ def _within_budget(
 ) -> Boards:
     """`boards` with every board over budget replaced by a fresh draw that keeps within it."""
     tiles, policies, existing = boards.tiles.copy(), boards.policies.copy(), boards.existing.copy()
-    missing = np.flatnonzero(~_keeps_within(evaluator, boards, model))
+    keeps = _keeps_within(evaluator, boards, model)
+    missing = np.flatnonzero(~keeps)
+    drawn, kept = len(boards), int(keeps.sum())
     for _ in range(BUDGET_ROUNDS):
         if not len(missing):
             break
-        fresh = draw(len(missing))
+        # draw enough that one round likely fills the gap (rate so far), in bounded memory
+        rate = (kept + 1) / (drawn + 1)
+        size = int(min(BUDGET_DRAW, max(len(missing), len(missing) / rate * 1.25 + 16)))
+        fresh = draw(size)
         keep = _keeps_within(evaluator, fresh, model)
-        filled, taken = missing[: int(keep.sum())], np.flatnonzero(keep)
+        drawn, kept = drawn + size, kept + int(keep.sum())
+        taken = np.flatnonzero(keep)[: len(missing)]
+        filled = missing[: len(taken)]
         tiles[filled], policies[filled], existing[filled] = (
             fresh.tiles[taken],
             fresh.policies[taken],
@@ -194,7 +202,7 @@ def _within_budget(
     if len(missing):
         raise OverBudgetError(
             f"only {len(boards) - len(missing)} of {len(boards)} random boards kept within the "
-            f"city budget of ${float(model.budget or 0):g} after {BUDGET_ROUNDS} redraws: raise "
+            f"city budget of ${float(model.budget or 0):g} ({kept} of {drawn} drawn): raise "
             f"the budget, fix cheaper tiles or allow empty squares"
         )
     return Boards(tiles, policies, existing, model)
