@@ -140,7 +140,8 @@ def parse_model(text: str | None) -> Model | None:
     if text is None:
         return None
     try:
-        data = loads(text, source="--model") if text.lstrip().startswith("{") else load_path(text)
+        json_text = text.lstrip().startswith(("{", "["))
+        data = loads(text, source="--model") if json_text else load_path(text)
     except JsonInputError as error:
         said = str(error)  # a JSON error names --model already; a file error does not
         said = said if said.startswith("--model") else f"--model: {said}"
