@@ -19,7 +19,7 @@ import numpy as np
 
 from housing_lab.commands import arguments
 from housing_lab.commands.score_stream import ResultLines, chunk_sizes
-from housing_lab.errors import shown
+from housing_lab.errors import HousingLabError, shown
 from housing_lab.jsonio import JsonInputError, load_path, loads
 from housing_lab.north_berkeley.batch.evaluator import (
     ALL_POLICY_SETS,
@@ -27,6 +27,7 @@ from housing_lab.north_berkeley.batch.evaluator import (
     default_evaluator,
 )
 from housing_lab.north_berkeley.errors import ScenarioFormatError
+from housing_lab.north_berkeley.model import Model
 from housing_lab.north_berkeley.policies import RuleOptions
 from housing_lab.outputs import check_new, write_atomic
 
@@ -54,6 +55,7 @@ def register_analysis(commands: argparse._SubParsersAction) -> None:
         action="store_true",
         help="draw from all 16 policy sets, not only the game's 10 (1 or 2)",
     )
+    _model_option(sample)
     _rule_options(sample)
     sample.set_defaults(func=run_sample)
 
@@ -122,15 +124,52 @@ def _rule_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _model_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--model",
+        type=arguments.text,
+        metavar="JSON",
+        help="the model's assumptions: a JSON object of switches (RULES.md, 'Model "
+        "assumptions'), or a file holding one or a scenario with a 'model'",
+    )
+
+
+def parse_model(text: str | None) -> Model | None:
+    """`--model`: a JSON object of switches, or a file holding one (or a scenario carrying
+    one); None when not given. Bad JSON or a bad switch: one line naming it."""
+    if text is None:
+        return None
+    try:
+        json_text = text.lstrip().startswith(("{", "["))
+        data = loads(text, source="--model") if json_text else load_path(text)
+    except JsonInputError as error:
+        said = str(error)  # a JSON error names --model already; a file error does not
+        said = said if said.startswith("--model") else f"--model: {said}"
+        raise ScenarioFormatError(said) from None
+    if isinstance(data, dict) and isinstance(data.get("model"), dict) and "tiles" in data:
+        data = data["model"]
+    if not isinstance(data, dict):
+        raise ScenarioFormatError(f"--model must be a JSON object of switches, got {shown(data)}")
+    try:
+        return Model.from_dict(data)
+    except HousingLabError as error:
+        raise type(error)(f"--model: {error}") from None
+
+
 # --- sample ----------------------------------------------------------------------------------
 def sample_lines(
-    n: int, seed: int, options: RuleOptions, all_policy_sets: bool = False
+    n: int,
+    seed: int,
+    options: RuleOptions,
+    all_policy_sets: bool = False,
+    model: Model | None = None,
 ) -> Iterator[str]:
     """The JSON Lines of `nb sample`: {"scenario": ..., "result": ...} per random board.
 
     Boards are drawn DRAW_CHUNK at a time: the first chunk from `seed` itself (so a sample of
     up to DRAW_CHUNK boards is what `random_boards(n, seed)` gives), chunk k from a seed
-    derived from (seed, k)."""
+    derived from (seed, k). With `model`, the boards are scored under it, scenario and result
+    carry it, and with a city budget only boards within it are drawn."""
     from housing_lab.north_berkeley.batch.sweep import random_boards  # pandas: only when sampling
 
     evaluator = default_evaluator()
@@ -143,6 +182,7 @@ def sample_lines(
             chunk_seed(seed, start // DRAW_CHUNK),
             policy_sets=policy_sets,
             evaluator=evaluator,
+            model=model,
         )
         part_start, part_sizes = 0, chunk_sizes(SAMPLE_CHUNK)
         while part_start < size:
@@ -167,7 +207,8 @@ def run_sample(args: argparse.Namespace) -> int:
     options = RuleOptions(
         low_income_in_adus=args.low_income_in_adus, displaced_first=not args.newcomers_first
     )
-    lines = sample_lines(args.boards, args.seed, options, args.all_policy_sets)
+    model = parse_model(args.model)  # before any board is drawn or any file is touched
+    lines = sample_lines(args.boards, args.seed, options, args.all_policy_sets, model)
     if args.out is None:
         _write(lines, sys.stdout)
         return 0

@@ -28,12 +28,12 @@ from housing_lab.north_berkeley.constituents import CARD_IDS
 from housing_lab.north_berkeley.engine.movein import OUTCOMES, VACANT_KEYS
 from housing_lab.north_berkeley.engine.scoring import money, score_scenario
 from housing_lab.north_berkeley.layout import Layout, default_layout
+from housing_lab.north_berkeley.model import Model
 from housing_lab.north_berkeley.policies import (
     ADU,
     AFFORDABLE_100,
     INCOMES,
     POLICIES,
-    RESIDENTS_PER_INCOME,
     RuleOptions,
 )
 from housing_lab.north_berkeley.scenario import (
@@ -242,7 +242,7 @@ class ResultLines:
         self.home_groups = len(home_sizes)  # without `adu`, the slots' groups are left out
         self.cards = FragmentTable(CARD_FRAGMENTS, _sizes(len(CARD_FRAGMENTS), CARDS_PER_GROUP))
         self.adu_bit = POLICIES.index(ADU)
-        self.caches: dict[str, dict[int, str]] = {}
+        self.caches: dict[str, dict[Any, str]] = {}
 
     def lines(self, result: BatchResult) -> Iterator[str]:
         """The result line of every board of `result`, in order.
@@ -253,6 +253,7 @@ class ResultLines:
         scale = self.evaluator.scale
         units = result.spending_units
         new_homes, housed = result.new_homes, result.housed
+        residents = result.residents  # the model's; the cache of "housed" is kept per model
         displaced, outcomes = result.displaced, result.outcomes
         sections: list[tuple[str, list[int], Callable[[int], str]]] = [
             (
@@ -266,9 +267,9 @@ class ResultLines:
                 lambda i: ', "new_homes": ' + _new_homes(new_homes[i].tolist()),
             ),
             (
-                "housed",
-                _packed(housed, 4),
-                lambda i: ', "housed": ' + _housed(housed[i].tolist()),
+                f"housed{residents}",
+                _packed(housed, 5),
+                lambda i: ', "housed": ' + _housed(housed[i].tolist(), residents),
             ),
             (
                 "displaced",
@@ -277,7 +278,15 @@ class ResultLines:
             ),
         ]
         plan = [(self.caches.setdefault(name, {}), keys, build) for name, keys, build in sections]
-        outcome_cache, outcome_keys = self.caches.setdefault("outcomes", {}), _packed(outcomes, 4)
+        # 15 outcome counts: 4 bits each while no count passes 15 (the rulebook's 8 newcomers),
+        # else 5 bits, in two keys (a model's 16 newcomers)
+        outcome_cache = self.caches.setdefault("outcomes", {})
+        if max(result.counts.newcomers) < 16:
+            outcome_keys: list = _packed(outcomes, 4)
+        else:
+            outcome_cache = self.caches.setdefault("outcomes-wide", {})
+            flat = outcomes.reshape(len(outcomes), -1)
+            outcome_keys = list(zip(_packed(flat[:, :8], 5), _packed(flat[:, 8:], 5), strict=True))
 
         def outcome_text(i: int) -> str:
             return _outcomes(outcomes[i].tolist())
@@ -294,6 +303,11 @@ class ResultLines:
             result.plus.astype(np.int64) + 2 * result.minus.astype(np.int64)
         )
         after_text, card_text, home_groups = self.after.text, self.cards.text, self.home_groups
+        end = (
+            "}"
+            if result.model is None
+            else ', "model": ' + json.dumps(result.model.to_dict()) + "}"
+        )
         for i in range(len(result)):
             parts = [_cached(cache, keys[i], build, i) for cache, keys, build in plan]
             parts.append(', "existing_after": {')
@@ -304,11 +318,11 @@ class ResultLines:
             parts.append(_cached(outcome_cache, outcome_keys[i], outcome_text, i))
             parts.append(', "vacant": ')
             parts.append(_cached(vacant_cache, vacant_keys[i], vacant_text, i))
-            parts.append("}")
+            parts.append(end)
             yield "".join(parts)
 
 
-def _cached(cache: dict[int, str], key: int, build: Callable[[int], str], i: int) -> str:
+def _cached(cache: dict[Any, str], key: Any, build: Callable[[int], str], i: int) -> str:
     """`build(i)`, remembered under `key` (a cache that never grows past MAX_CACHED)."""
     text = cache.get(key)
     if text is None:
@@ -326,8 +340,8 @@ def _new_homes(values: list[int]) -> str:
     return json.dumps(dict(zip(("market", "middle", "low", "total"), values, strict=True)))
 
 
-def _housed(values: list[int]) -> str:
-    unhoused = [RESIDENTS_PER_INCOME - h for h in values]
+def _housed(values: list[int], residents: tuple[int, ...]) -> str:
+    unhoused = [total - h for total, h in zip(residents, values, strict=True)]
     return f'{_by_income(values)}, "unhoused": {_by_income(unhoused)}'
 
 
@@ -362,6 +376,7 @@ def score_batched(
     rows_of, lines_of = BoardRows(evaluator), ResultLines(evaluator)
     sizes = chunk_sizes()
     size, rows = next(sizes), []
+    chunk_model: Model | None = None  # the model every board of the chunk carries
 
     def flush() -> None:
         tiles, masks, existing = zip(*rows, strict=True)
@@ -369,6 +384,7 @@ def score_batched(
             np.array(tiles, dtype=np.uint8),
             np.array(masks, dtype=np.uint8),
             np.array(existing, dtype=np.uint8),
+            chunk_model,
         )
         for line in lines_of.lines(evaluator.evaluate(boards, options)):
             out.write(line)
@@ -376,15 +392,23 @@ def score_batched(
         out.flush()
         rows.clear()
 
+    def parse(document: Any) -> Scenario:
+        return scenario_from_dict(document, evaluator.layout, evaluator.catalogue)
+
     try:
         for number, document in documents:
+            model = None
             if type(document) is dict and document.get("model") is not None:
-                # a board under its own assumptions: the scalar engine scores it, in order
-                if rows:
-                    flush()
-                score_scalar([(number, document)], layout, options, out)
-                continue
-            rows.append(_with_line(number, rows_of.row, document))
+                # a board under its own assumptions: parsed by the scalar engine, scored in a
+                # chunk of consecutive boards under the same model (order is kept)
+                scenario = _with_line(number, parse, document)
+                row, model = rows_of.scenario_row(scenario), scenario.model
+            else:
+                row = _with_line(number, rows_of.row, document)
+            if rows and model != chunk_model:
+                flush()
+            chunk_model = model
+            rows.append(row)
             if len(rows) == size:
                 flush()
                 size = next(sizes)

@@ -15,6 +15,7 @@ Progress: pass `progress=callback`, called as `callback(done, total)` after ever
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -54,6 +55,7 @@ Progress = Callable[[int, int], None]
 ModelLike = Model | Mapping[str, Any] | None
 CHUNK_ROWS = 1 << 16
 BUDGET_ROUNDS = 64  # redraws of the boards over budget before giving up (see random_boards)
+BUDGET_DRAW = 1 << 16  # boards drawn at most per redraw
 
 __all__ = [
     "ALL_POLICY_SETS",
@@ -159,7 +161,7 @@ def random_boards(
     boards = draw(n)
     if checked is None or checked.budget is None:
         return boards
-    return _within_budget(evaluator, boards, checked, draw)
+    return _within_budget(evaluator, boards, checked, draw, fixed)
 
 
 def _keeps_within(evaluator: BatchEvaluator, boards: Boards, model: Model) -> np.ndarray:
@@ -173,28 +175,63 @@ def _keeps_within(evaluator: BatchEvaluator, boards: Boards, model: Model) -> np
     return units * budget.denominator <= budget.numerator * evaluator.scale
 
 
+def _refuse_fixed_over_budget(
+    evaluator: BatchEvaluator, fixed: dict[int, int], model: Model
+) -> None:
+    """One line if the fixed tiles spend more than the budget whatever else is drawn: at their
+    cheapest (housing halved, as matching funds might)."""
+    row = np.full((1, len(evaluator.squares)), evaluator.empty, dtype=np.uint8)
+    for square, tile in fixed.items():
+        row[0, square] = tile
+    sums = evaluator.sums(row)
+    cheapest = spending_units(sums["housing_cost"], sums["other_cost"], np.array([True]))
+    budget = model.budget
+    assert budget is not None
+    if int(cheapest[0]) * budget.denominator > budget.numerator * evaluator.scale:
+        spent = Fraction(int(cheapest[0]), evaluator.scale)
+        raise OverBudgetError(
+            f"the fixed tiles alone spend at least ${float(spent):g}, over the city budget of "
+            f"${float(budget):g}: no random board can keep within it"
+        )
+
+
 def _within_budget(
-    evaluator: BatchEvaluator, boards: Boards, model: Model, draw: Callable[[int], Boards]
+    evaluator: BatchEvaluator,
+    boards: Boards,
+    model: Model,
+    draw: Callable[[int], Boards],
+    fixed: dict[int, int],
 ) -> Boards:
     """`boards` with every board over budget replaced by a fresh draw that keeps within it."""
     tiles, policies, existing = boards.tiles.copy(), boards.policies.copy(), boards.existing.copy()
-    missing = np.flatnonzero(~_keeps_within(evaluator, boards, model))
+    keeps = _keeps_within(evaluator, boards, model)
+    if not keeps.any():  # perhaps no board can: do the fixed tiles alone spend more?
+        _refuse_fixed_over_budget(evaluator, fixed, model)
+    missing = np.flatnonzero(~keeps)
+    drawn, kept = len(boards), int(keeps.sum())
     for _ in range(BUDGET_ROUNDS):
         if not len(missing):
             break
-        fresh = draw(len(missing))
+        # draw enough that one round likely fills the gap (rate so far), in bounded memory
+        rate = (kept + 1) / (drawn + 1)
+        size = int(min(BUDGET_DRAW, max(len(missing), len(missing) / rate * 1.25 + 16)))
+        fresh = draw(size)
         keep = _keeps_within(evaluator, fresh, model)
-        filled, taken = missing[: int(keep.sum())], np.flatnonzero(keep)
+        drawn, kept = drawn + size, kept + int(keep.sum())
+        taken = np.flatnonzero(keep)[: len(missing)]
+        filled = missing[: len(taken)]
         tiles[filled], policies[filled], existing[filled] = (
             fresh.tiles[taken],
             fresh.policies[taken],
             fresh.existing[taken],
         )
         missing = missing[len(filled) :]
+        if kept == 0 and drawn >= 2 * BUDGET_DRAW:
+            break  # none in this many: too rare to find by drawing
     if len(missing):
         raise OverBudgetError(
             f"only {len(boards) - len(missing)} of {len(boards)} random boards kept within the "
-            f"city budget of ${float(model.budget or 0):g} after {BUDGET_ROUNDS} redraws: raise "
+            f"city budget of ${float(model.budget or 0):g} ({kept} of {drawn} drawn): raise "
             f"the budget, fix cheaper tiles or allow empty squares"
         )
     return Boards(tiles, policies, existing, model)
