@@ -351,14 +351,13 @@ class RobustnessFrame(pd.DataFrame):
         return robustness_table(self, measure)
 
 
-def _summary_flips(got: Scored, base: Scored) -> str:
+def _summary_flips(changed: np.ndarray, got: Scored, base: Scored) -> str:
     """One board: each changed card with its scores; many: the cards that changed on at least
-    a tenth of the boards within budget, most often first, with how often."""
-    names = _card_names()
-    keep = ~got.over
-    if not keep.any():
+    a tenth of the boards within budget, most often first, with how often. `changed`: (boards
+    within budget, cards) booleans."""
+    if not len(changed):
         return ""
-    changed = got.scores[keep] != base.scores[keep]
+    names = _card_names()
     if len(got.over) == 1:
         return "; ".join(
             _flip_words(names[c], int(base.scores[0, c]), int(got.scores[0, c]))
@@ -402,13 +401,17 @@ def robustness(
             BOARDS: len(keep),
             OVER_BUDGET: int(got.over.sum()),
         }
-        average = keep.any()
-        row[SPENDING] = float(got.spending[keep].mean()) if average else np.nan
+        kept = slice(None) if keep.all() else keep  # a view, not a copy, without a budget
+        measures, scores = got.measures[kept], got.scores[kept]
+        average = len(measures) > 0
+        row[SPENDING] = float(got.spending[kept].mean()) if average else np.nan
+        means = measures.mean(axis=0) if average else np.full(len(MEASURES), np.nan)
         for m, column in enumerate(MEASURES.values()):
-            row[column] = float(got.measures[keep, m].mean()) if average else np.nan
-        changed = (got.scores[keep] != base.scores[keep]).sum(axis=1)
-        row[CHANGED] = float(changed.mean()) if average else np.nan
-        row[FLIPS] = _summary_flips(got, base)
+            row[column] = float(means[m])
+        # the rulebook against itself changes nothing (and needs no comparison)
+        changed = np.zeros(scores.shape, bool) if got is base else scores != base.scores[kept]
+        row[CHANGED] = float(changed.sum(axis=1).mean()) if average else np.nan
+        row[FLIPS] = _summary_flips(changed, got, base)
         rows.append(row)
     return _in_order(RobustnessFrame(rows), order)
 
