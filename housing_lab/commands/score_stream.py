@@ -4,7 +4,9 @@ Each document is checked as the scalar engine checks it (a fast path for well-fo
 scenarios, `scenario_from_dict` for everything else, so errors read the same), a chunk of
 boards goes through the batch evaluator, and each result line is assembled from cached JSON
 fragments: byte for byte the `json.dumps(score_scenario(...).to_dict())` of the scalar engine
-(tests/test_cli_stream.py checks this on random boards). Memory stays flat; results before a bad
+(tests/test_cli_stream.py checks this on random boards). A chunk holds boards under one model:
+a document's `model` (parsed by the scalar engine) is scored by the batch under it, and a change
+of model starts a new chunk, so the order is kept. Memory stays flat; results before a bad
 document are already written when its error stops the run.
 """
 
