@@ -154,7 +154,8 @@ print(f"Housed: {housed['high']} high, {housed['middle']} middle, {housed['low']
 >   benefit reaches lower incomes slowly, through chains of moves.
 > * **Nine squares, one day:** the real plan has 739 homes in 13 buildings, built over years.
 >
-> The full list: [What the model leaves out](../docs/model_limits.md).
+> The full list: [What the model leaves out](../docs/model_limits.md). [Lesson 8, *Question the model*](08_question_the_model.ipynb)
+> changes these assumptions one at a time.
 """,
     ),
     ("md", "## Check yourself: predict, then run"),

@@ -232,7 +232,9 @@ bar_chart(
 > * **No budget.** Spending is counted but never runs out, so matching funds cannot "build
 >   more": they only lower the bill.
 >
-> The full list: [What the model leaves out](../docs/model_limits.md).
+> The full list: [What the model leaves out](../docs/model_limits.md). Prediction 2's answer
+> depends on instant filtering: [Lesson 8, *Question the model*](08_question_the_model.ipynb) switches it off and
+> shows what is left.
 
 ### The policies in the real world
 

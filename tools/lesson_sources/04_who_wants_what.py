@@ -359,7 +359,8 @@ reveal(
 > * **The coach's residents never move:** a real change to a plan also changes who applies, who
 >   sells and who objects.
 >
-> The full list: [What the model leaves out](../docs/model_limits.md).
+> The full list: [What the model leaves out](../docs/model_limits.md). [Lesson 8, *Question the model*](08_question_the_model.ipynb)
+> scores the Developer-and-Affordable board again with slower filtering and more demand.
 
 ### Things to try
 

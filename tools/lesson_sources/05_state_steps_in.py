@@ -215,7 +215,9 @@ bar_chart(
 > * **The state's random fill** is a game device; a real state steps in through laws such as
 >   AB 2923 (minimum zoning and affordability on BART land) or SB 9, not by drawing tiles.
 >
-> The full list: [What the model leaves out](../docs/model_limits.md).
+> The full list: [What the model leaves out](../docs/model_limits.md). The ranking leans on
+> fixed demand and instant filtering: [Lesson 8, *Question the model*](08_question_the_model.ipynb) shows how
+> lesson 3's boards change when either is switched.
 """,
     ),
     ("md", "## Check yourself"),

@@ -203,7 +203,8 @@ exactly. Compare your class's board with it.
 * Most cards stand for real stakeholders: the debrief maps them onto the real debate, and
   names the few that do not.
 
-**Next:** the whole path again from [Lesson 1](01_start_here.ipynb), or read
+**Next:** [Lesson 8, *Question the model*](08_question_the_model.ipynb): change the model's assumptions one at a
+time and see which conclusions survive. Or read
 [What the model leaves out](../docs/model_limits.md) and ask which simplification changed your
 game the most.
 """,
