@@ -150,7 +150,7 @@ MEMO_RUBRIC = (
     ),
     (
         "Evidence from the model",
-        "one number from lesson 3, stated as a result *in the model* "
+        "one number from lesson 3, stated as a result in the model "
         "with its board (2); a number without saying it is the model's (1); none (0)",
     ),
     (

@@ -19,14 +19,14 @@ CELLS = [
 ## What it is: four assumptions you can switch
 
 Every result so far came from the game's rulebook, and the rulebook makes choices. Four of them
-can be switched off, one at a time, with `make_scenario(..., model={...})`:
+can be switched, one at a time (in code: `make_scenario(..., model=...)`, see *Things to try*):
 
 | the question | the rulebook says | the switch we try |
 |---|---|---|
-| **Filtering:** who can rent a new market rate home? | anyone left over, at once, free | only high income newcomers (`market_homes_for`) |
-| **Demand:** how many newcomers come? | 8 of each income, whatever is built | 12 high income newcomers (`newcomers`) |
-| **Costa-Hawkins:** does vacancy control cover the houses? | houses and apartments | apartments only (`vacancy_control_protects`) |
-| **Budget:** how much can the city spend? | no limit | $15 (`budget`) |
+| **Filtering:** who can rent a new market rate home? | anyone left over, at once, free | only high income newcomers |
+| **Demand:** how many newcomers come? | 8 of each income, whatever is built | 12 high income newcomers |
+| **Costa-Hawkins:** does vacancy control cover the houses? | houses and apartments | apartments only |
+| **Budget:** how much can the city spend? | no limit | $15 |
 
 Lesson 3 concluded that, *in the model*, the market rate board houses about as many low income
 residents as the public housing board. Lesson 4 found a board on which the Developer and
@@ -143,7 +143,7 @@ for name, model in SETTINGS.items():
     scores = {c: result["constituents"][c]["score"]
               for c in ("developer", "affordable_housing_orgs")}
     rows.append({"Setting": name,
-                 **{cards()[c].name: f"{s:+d}" for c, s in scores.items()},
+                 **{cards()[c].name: f"{s:+d}" if s else "0" for c, s in scores.items()},
                  "Low income housed": result["housed"]["low"],
                  "Both +1?": "yes" if set(scores.values()) == {1} else "no"})
 lesson_4 = pd.DataFrame(rows).set_index("Setting")
@@ -173,7 +173,7 @@ heat_table(
     ["Lesson 3: market rate board", "Lesson 3: public housing board",
      "Lesson 4: coalition board"],
     title="Low income residents housed, one assumption changed at a time",
-    unit="residents housed (of 12)",
+    unit="of 12; darker means more",
 )
 """,
     ),
