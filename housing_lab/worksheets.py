@@ -31,6 +31,10 @@ h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 18px 0 6p
 .label { font-size: 13px; font-weight: 700; color: #334e68; text-transform: uppercase; }
 .ticket { border: 2px solid #334e68; padding: 8px 12px; margin-top: 18px; break-inside: avoid; }
 .answer { background: #f0f4f8; padding: 6px 10px; margin: 4px 0 10px; }
+h3 { font-size: 15px; margin: 12px 0 4px; }
+.rubric { border-collapse: collapse; margin: 4px 0 10px; }
+.rubric th, .rubric td { border: 1px solid #9fb3c8; padding: 4px 8px; text-align: left;
+                         vertical-align: top; }
 @media print { body { margin: 12mm; } .q, .ticket { page-break-inside: avoid; } }
 """
 
@@ -41,16 +45,25 @@ class Worksheet:
 
     lesson: int
     title: str
-    minutes: str
     predictions: tuple[str, ...]
     exit_ticket: tuple[str, ...]
 
+    @property
+    def minutes(self) -> int:
+        """From LESSON_MINUTES, the one timing table the guide and the lessons also use."""
+        return LESSON_MINUTES[self.lesson]
+
+
+# Minutes per lesson: the teacher's guide's timing table and every lesson's header say the same
+# (tests/test_lesson_timing.py checks them against this table). Lesson 7 is 5 minutes of setup,
+# 40 of the game and 15 of debrief. Lesson 8 (question the model) has no worksheet yet: its exit
+# ticket is question 5 of the concept check (lessons/concept_check.md).
+LESSON_MINUTES: dict[int, int] = {1: 20, 2: 30, 3: 40, 4: 40, 5: 30, 6: 45, 7: 60, 8: 40}
 
 WORKSHEETS = (
     Worksheet(
         1,
         "Start here",
-        "15",
         (
             "Replace the Market Rate Tower on B1 with a Low Income Public Housing Tower. What "
             "happens to low and middle income residents?",
@@ -63,7 +76,6 @@ WORKSHEETS = (
     Worksheet(
         2,
         "Build the neighbourhood",
-        "30",
         (
             "In the example board, swap the Market Rate Tower on B1 for a Low Income Public "
             "Housing Tower. More, the same or fewer middle income residents housed?",
@@ -76,12 +88,11 @@ WORKSHEETS = (
     Worksheet(
         3,
         "Policies, side by side",
-        "30",
         (
             "On the public housing board, enact vacancy control. Will more, the same or fewer "
             "of the 18 new low income homes stay empty?",
-            "With no policy, which board houses more low income residents: market rate or "
-            "public housing?",
+            "In this model, with no policy, which board houses more low income residents: "
+            "market rate or public housing?",
         ),
         (
             "Vacancy control protects existing tenants. Who pays for it, in the model?",
@@ -91,7 +102,6 @@ WORKSHEETS = (
     Worksheet(
         4,
         "Who wants what",
-        "35",
         ("Can the Developer and Affordable Housing Organizations both score +1 on one board?",),
         (
             "Name a conflict about money, one about who is housed, and one about place.",
@@ -101,10 +111,9 @@ WORKSHEETS = (
     Worksheet(
         5,
         "When the state steps in",
-        "30",
         (
-            "Over 100,000 random boards, which single policy houses the most low income "
-            "residents on average?",
+            "In this model, over 100,000 random boards, which single policy houses the most "
+            "low income residents on average?",
         ),
         (
             "When is it rational for a table to let the state decide?",
@@ -114,20 +123,20 @@ WORKSHEETS = (
     Worksheet(
         6,
         "Streetcar",
-        "30",
         (
-            "Same houses removed, same number of lines: does the player whose line reaches the "
-            "buildings score more, the same, or less?",
+            "In this game's scoring, with the same houses removed and the same number of "
+            "lines: does the player whose line reaches the buildings score more, the same, or "
+            "less?",
         ),
         (
             "What did Berkeley's 1916 zoning rule forbid, and what did the city decide in 2021?",
-            "In one sentence: why does transit make new housing more valuable?",
+            "In the game's scoring, why is a removed house worth more when a line reaches "
+            "it? Is that true of real cities, and what evidence would tell you?",
         ),
     ),
     Worksheet(
         7,
         "A classroom game",
-        "50-70",
         (
             "Add Vacancy Control to the computer's finished board: more, the same or fewer low "
             "income residents housed?",
@@ -242,7 +251,8 @@ def _key_3() -> str:
         f"(1) More: {empty} → {controlled['vacant']['low']} empty low income homes. Nobody is "
         "displaced, so only the newcomers look for the new homes; "
         f"{controlled['outcomes']['high']['newcomer_left']} high income newcomers are turned "
-        f"away. (2) About the same: {market['housed']['low']} low income residents housed for "
+        f"away. (2) In this model, about the same: {market['housed']['low']} low income "
+        "residents housed for "
         f"${market['spending']} on the market rate board, {public['housed']['low']} for "
         f"${public['spending']} on the public housing board. The model fills empty market rate "
         "homes with low income newcomers at once (instant filtering); real new homes rent high."
@@ -298,8 +308,9 @@ ANSWER_KEY: dict[int, Callable[[], str]] = {
     2: _key_2,
     3: _key_3,
     4: lambda: (
-        "Yes: the exact solver finds a board of only market rate buildings where both score +1, "
-        "because the model lets low income newcomers rent the market rate homes left over."
+        "Yes, in this model: the exact solver finds a board of only market rate buildings where "
+        "both score +1, because the model lets low income newcomers rent the market rate homes "
+        "left over. With slower, partial filtering that board may not exist."
     ),
     5: _key_5,
     6: _key_6,
@@ -307,14 +318,44 @@ ANSWER_KEY: dict[int, Callable[[], str]] = {
 }
 
 
+def _qa(question: str, answer: str) -> str:
+    return f"<p><b>{html.escape(question)}</b></p><div class='answer'>{html.escape(answer)}</div>"
+
+
+def _rubric(rows: tuple[tuple[str, str], ...], heading: str) -> str:
+    cells = "".join(f"<tr><th>{html.escape(a)}</th><td>{html.escape(b)}</td></tr>" for a, b in rows)
+    return f"<h3>{html.escape(heading)}</h3><table class='rubric'>{cells}</table>"
+
+
 def answer_key_html() -> str:
-    """The teacher's key: each prediction's answer, with the engine's numbers."""
-    parts = ["<h1>Answer key: predict, then run</h1>"]
+    """The teacher's key: each prediction's answer with the engine's numbers, then the exit
+    tickets' and check-yourself questions' model answers, and the rubrics (worksheet_keys)."""
+    from housing_lab.worksheet_keys import (
+        MEMO_RUBRIC,
+        MEMO_TOTAL,
+        QUIZ_KEYS,
+        TICKET_KEYS,
+        TICKET_RUBRIC,
+    )
+
+    parts = ["<h1>Answer key</h1>", _rubric(TICKET_RUBRIC, "Marking an exit ticket (0 to 2)")]
     for sheet in WORKSHEETS:
         parts.append(f"<h2>Lesson {sheet.lesson} · {html.escape(sheet.title)}</h2>")
+        parts.append("<h3>Predict, then run</h3>")
         for question in sheet.predictions:
             parts.append(f"<p><b>{html.escape(question)}</b></p>")
         parts.append(f"<div class='answer'>{html.escape(ANSWER_KEY[sheet.lesson]())}</div>")
+        parts.append("<h3>Exit ticket</h3>")
+        for question, answer in zip(sheet.exit_ticket, TICKET_KEYS[sheet.lesson], strict=True):
+            parts.append(_qa(question, answer))
+        parts.append("<h3>Check yourself (in the notebook)</h3>")
+        parts += [_qa(question, answer) for question, answer in QUIZ_KEYS[sheet.lesson]]
+    parts.append("<h2>Policy memo</h2>")
+    parts.append(_rubric(MEMO_RUBRIC, f"Four criteria, 0 to 2 each (total {MEMO_TOTAL})"))
+    parts.append(
+        "<p>The pre/post concept check, five questions with its key, is the page "
+        "<i>Concept check</i> in the lessons folder.</p>"
+    )
     return _page("Answer key", "".join(parts))
 
 

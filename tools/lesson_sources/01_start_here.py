@@ -10,7 +10,7 @@ CELLS = [
 2. run a notebook cell and use a widget (click, choose, toggle);
 3. find the rules when you are unsure.
 
-*Time: about 15 minutes. In JupyterLab, run each cell with **Shift + Enter**, from top to
+*Time: 20 minutes. In JupyterLab, run each cell with **Shift + Enter**, from top to
 bottom; opened as an app (no code on the page), it has already run: start with the widgets.*
 """,
     ),
@@ -44,8 +44,10 @@ Virginia) are the edges of its real parking lots, about 8 acres in all. In 2018 
 **AB 2923**, which lets BART build housing on land it owns next to its stations and sets minimum
 zoning there: at North Berkeley, room for at least 7 stories and 75 homes per acre, at most one
 parking space for every two homes, and a share of the homes (at least 20%) affordable. After
-years of public hearings the city approved a plan of about 735 homes in 13 buildings of 3 to 8
-stories, roughly half of them subsidised affordable homes, with a smaller garage for BART riders.
+years of public hearings the city approved a plan of 739 homes in 13 buildings of 3 to 8
+stories, more than half of them subsidised affordable homes, with a parking garage. BART's own
+policy since 2016 asks for affordable homes on its land, and the affordable buildings draw on
+public money such as Berkeley's **Measure O** bond ($135 million, passed by voters in 2018).
 The game asks the question those hearings asked: *what* should be built, and *for whom*?
 
 **Words you will meet**
@@ -59,8 +61,8 @@ The game asks the question those hearings asked: *what* should be built, and *fo
   affordable (the game's *Inclusionary* towers have 25% or 50% income-restricted homes).
 * **Displacement:** a resident losing their home because someone who can pay more takes it.
 
-*Sources: [the project's source list](../docs/sources.md) (S1 to S4 for the station, S20 to S24
-for the definitions).*
+*Sources: [the project's source list](../docs/sources.md) (S1 to S4, S31 and S32 for the
+station, S20 to S23 for the definitions).*
 """,
     ),
     (
@@ -119,8 +121,8 @@ print(f"Housed: {housed['high']} high, {housed['middle']} middle, {housed['low']
 ### Things to try
 
 * Click **Reset board**, then put a **Low Income Public Housing Tower** on B1. Who is housed now?
-  *Look for:* the low income bar grows and the middle income bar shrinks; the prediction below
-  asks why.
+  Write the three numbers down before you go on: the prediction below asks what changed, and
+  why.
 * Tick the **Vacancy Control** policy. What happens to displacement?
   *Look for:* nobody is displaced any more, and some high income newcomers find no home.
 """,
@@ -135,6 +137,25 @@ print(f"Housed: {housed['high']} high, {housed['middle']} middle, {housed['low']
   follows exactly those rules.
 * The games were first printed as board games; where their rulebooks leave a detail open, the
   project's documentation for teachers says what we chose.
+""",
+    ),
+    (
+        "md",
+        r"""
+> **What the model leaves out.** This first board already rests on choices the game makes for
+> you. Keep them in mind before reading any number as a fact about Berkeley:
+>
+> * **Demand is fixed:** exactly 24 newcomers arrive whatever is built ("if you don't build it,
+>   they'll still come"). Real demand depends on rents, jobs and transport.
+> * **Everyone rents:** all 12 existing residents can be displaced, even in the houses. Many
+>   real residents own their homes.
+> * **Empty market rate homes fill at once:** a market rate home nobody richer takes goes to a
+>   middle or low income newcomer the same day. Real new homes rent at high prices, and the
+>   benefit reaches lower incomes slowly, through chains of moves.
+> * **Nine squares, one day:** the real plan has 739 homes in 13 buildings, built over years.
+>
+> The full list: [What the model leaves out](../docs/model_limits.md). [Lesson 8, *Question the model*](08_question_the_model.ipynb)
+> changes these assumptions one at a time.
 """,
     ),
     ("md", "## Check yourself: predict, then run"),

@@ -10,7 +10,7 @@ CELLS = [
 2. explain the move-in order step by step;
 3. say who stays, who is displaced and who cannot move in, for any board.
 
-*Time: about 30 minutes.*
+*Time: 30 minutes.*
 """,
     ),
     (

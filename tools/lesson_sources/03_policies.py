@@ -10,7 +10,7 @@ CELLS = [
 2. compare who is housed on the same board with and without a policy;
 3. name a policy's cost: in money, or in what it no longer allows.
 
-*Time: about 30 minutes.*
+*Time: 40 minutes.*
 """,
     ),
     (
@@ -150,15 +150,17 @@ def low_income_by_board() -> Outcome:
 
 
 PredictThenRun(
-    "With no policy, which board houses more low income residents: the market rate board or the "
-    "public housing board?",
+    "In this model, with no policy, which board houses more low income residents: the market "
+    "rate board or the public housing board?",
     choices,
     low_income_by_board,
     explanation="In this model an empty market rate home goes to the next person in line at no "
     "cost, so once the high and middle income newcomers are housed, low income newcomers rent "
     "the rest of the market rate homes. That instant 'filtering' is the model's simplification: "
     "real new market rate homes rent at high prices, and studies find that lower income "
-    "households gain from them slowly and partly, through chains of moves. Read the box below.",
+    "households gain from them slowly and partly, through chains of moves. So this answer is "
+    "a result about the model, not a finding about Berkeley: it holds only as long as "
+    "filtering is instant. Read the box below.",
     why_not={
         "Public housing, by far": "Count the market rate board's homes: 23 new homes for 24 "
         "newcomers, and the model lets low income newcomers rent any that are left.",
@@ -230,35 +232,48 @@ bar_chart(
 > * **No budget.** Spending is counted but never runs out, so matching funds cannot "build
 >   more": they only lower the bill.
 >
-> The full list: [What the model leaves out](../docs/model_limits.md).
+> The full list: [What the model leaves out](../docs/model_limits.md). Prediction 2's answer
+> depends on instant filtering: [Lesson 8, *Question the model*](08_question_the_model.ipynb) switches it off and
+> shows what is left.
 
 ### The policies in the real world
 
 * **Rent control in Berkeley** began with a 1980 voter-passed ordinance that limits rent rises
-  and requires a good cause for eviction. Until 1995 Berkeley also had *vacancy control*: the
-  rent stayed controlled when a tenant moved out.
-* **Costa-Hawkins (1995)** is the state law that ended that: when a unit becomes vacant, the
-  owner may set a new rent, and single-family houses, condominiums and newer buildings are
-  exempt from rent control. The game's *Vacancy Control* card is a policy California cities
-  cannot enact today.
-* **What rent control does:** a study of San Francisco's 1994 expansion of rent control found
-  that covered tenants were about 20% more likely to stay in their homes, but landlords of
-  covered buildings cut the number of rental homes by 15% (converting to condos, selling, or
-  rebuilding), which pushed rents up across the city. The game shows the first effect and
-  leaves out the second.
+  and requires a good cause for eviction. Berkeley also had *vacancy control*: the rent stayed
+  controlled when a tenant moved out.
+* **Costa-Hawkins** is the state law that ended that. Passed in 1995, it was phased in from
+  1996 to 1998, and vacancy decontrol was complete from **1 January 1999**: when a unit becomes
+  vacant, the owner may set a new rent, and single-family houses, condominiums and newer
+  buildings are exempt from rent control. The game's *Vacancy Control* card is a policy
+  California cities cannot enact today.
+* **AB 1482 (2019)**, the Tenant Protection Act, added a *statewide* cap from 2020: for most
+  rental homes older than 15 years, rent may rise by at most 5% plus inflation (never more
+  than 10%) a year, and a tenant of a year or more can be evicted only for a "just cause".
+  Rents still reset between tenants: it limits rises, it does not forbid displacement.
+* **What rent control does:** a study of San Francisco's 1994 expansion of rent control
+  (published in the *American Economic Review*) found that it limited renters' moves by about
+  20% and lowered displacement from the city, but landlords of covered buildings cut their
+  rental housing by 15% (selling to owner-occupants or redeveloping), which likely drove market
+  rents up in the long run. The game shows the first effect and leaves out the second.
 * **ADUs:** state laws in force since 2020 limit the rules (size, number, setbacks, parking)
   a California city may put on accessory dwelling units and allow an ADU and a smaller "junior"
   ADU on one lot; the legislature calls ADUs an essential part of meeting the state's housing
   needs. Each one is still built only if a homeowner decides to.
 * **New market rate housing:** an economist followed the previous addresses of 52,000 people who
-  moved into new buildings; the chain of moves reached lower-income neighbourhoods quickly, and
-  100 new market rate homes led 45 to 70 people to move out of below-median-income areas within
-  about five years. That is real but slower and smaller than the game's instant filtering.
+  moved into new buildings, back through six rounds of moves; the chain reached lower-income
+  neighbourhoods quickly. In the published study, a new market rate building housing 100
+  people ultimately leads 45 to 70 people to move out of below-median-income neighbourhoods,
+  most of them within three years. That is real but slower and smaller than the game's instant
+  filtering, where every empty market rate home goes to a lower income newcomer the same day.
+* **Matching funds in real life:** Berkeley's voters passed **Measure O** in 2018, a $135
+  million bond for affordable housing; affordable builders combine such money with state,
+  federal and tax-credit funds, so a limited budget builds more homes. That is what the game's
+  *Matching Funds* card stands for, and why it cannot show much here: the model has no budget.
 * **Inclusionary and 100% affordable:** cities ask new buildings to include a share of
   affordable homes (AB 2923 asks at least 20% on BART land); the approved North Berkeley plan
   is about half subsidised affordable homes.
 
-*Sources: S2, S3 and S10 to S19 in [the source list](../docs/sources.md).*
+*Sources: S2, S3, S10 to S19, S31 and S33 in [the source list](../docs/sources.md).*
 
 ## How to use it: compare in the lab
 

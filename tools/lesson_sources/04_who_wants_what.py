@@ -12,7 +12,7 @@ CELLS = [
    member can avoid a loss;
 4. ask the coach for the fewest changes that would win one group over.
 
-*Time: about 35 minutes.*
+*Time: 40 minutes.*
 """,
     ),
     (
@@ -129,7 +129,9 @@ pd.DataFrame(rows)
 
 Choose some cards (Ctrl- or Cmd-click for several) and press **Find the best board**. The
 explorer shows the best board for your coalition, each card's score, and whether there is a
-board where **no** card of yours loses a point.
+board where **no** card of yours loses a point. It starts with a coalition about *place*:
+Stop the Shadows, the Urbanists and Neighbors for More Parks. (Leave the Developer and
+Affordable Housing Organizations for the end of the lesson: a question there asks about them.)
 """,
     ),
     (
@@ -137,7 +139,7 @@ board where **no** card of yours loses a point.
         r"""
 from housing_lab.widgets import CoalitionExplorer
 
-explorer = CoalitionExplorer(["developer", "affordable_housing_orgs", "fiscal_conservatives"])
+explorer = CoalitionExplorer(["stop_the_shadows", "urbanists", "more_parks"])
 explorer.find()
 explorer
 """,
@@ -284,8 +286,10 @@ panel
         r"""
 ### Things to notice
 
-* Goals about **money** (Fiscal Conservatives, the Developer) conflict with goals about **who is
-  housed** (Affordable Housing Organizations): public housing costs money.
+* Some conflicts are about **money**: Fiscal Conservatives want low spending, and public housing
+  costs money, so they pull against boards built mostly of public housing. Whether a money goal
+  really conflicts with a goal about **who is housed** depends on the model's assumptions: the
+  check below asks about one such pair.
 * Some conflicts are about **place**, not money: Stop the Shadows and Urbanists disagree about
   tall buildings.
 * A coalition that looks impossible can sometimes be satisfied by a clever board: the exact
@@ -343,6 +347,21 @@ reveal(
     (
         "md",
         r"""
+> **What the model leaves out.** The coalitions above are coalitions *in the model*:
+>
+> * **Instant filtering** lets market rate homes house low income newcomers at no cost, which
+>   is why the Developer and Affordable Housing Organizations can both win here. With a slower,
+>   partial filtering, as real studies find, that coalition may fall apart.
+> * **Fixed demand and no budget:** the frontier's spending is the game's tile prices, and any
+>   board can be paid for; a real city chooses under a budget and a changing demand.
+> * **Cards score yes or no:** real groups care about degrees (how many homes, how tall, how much
+>   parking), negotiate and change their minds; a card at +1 is not a satisfied person.
+> * **The coach's residents never move:** a real change to a plan also changes who applies, who
+>   sells and who objects.
+>
+> The full list: [What the model leaves out](../docs/model_limits.md). [Lesson 8, *Question the model*](08_question_the_model.ipynb)
+> scores the Developer-and-Affordable board again with slower filtering and more demand.
+
 ### Things to try
 
 * In the explorer, add cards one by one to a coalition. When does "every card at least 0"

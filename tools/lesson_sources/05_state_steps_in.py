@@ -10,7 +10,7 @@ CELLS = [
 2. read a distribution: over thousands of random boards, how many residents are housed;
 3. run a **policy sweep** and summarise it as a table and a chart.
 
-*Time: about 30 minutes.*
+*Time: 30 minutes.*
 """,
     ),
     (
@@ -121,7 +121,9 @@ share
         r"""
 ## A policy sweep
 
-The same 100,000 boards, grouped by the policies they drew. Before you look, predict.
+The same 100,000 boards, grouped by the policies they drew. A sweep ranks policies **in this
+model**: with its fixed demand, its instant filtering and its random boards. A ranking is a
+result about those assumptions, not a verdict on the real policies. Before you look, predict.
 """,
     ),
     (
@@ -142,15 +144,17 @@ def best_single_policy() -> Outcome:
 
 
 PredictThenRun(
-    "Over 100,000 random boards, which policy enacted on its own houses the most low income "
-    "residents on average?",
+    "In this model, over 100,000 random boards, which policy enacted on its own houses the "
+    "most low income residents on average?",
     [policy_set_name(p) for p in SINGLE],
     best_single_policy,
     explanation="Each policy works through a different step of the move-in. Vacancy Control "
     "keeps the 4 low income residents who already live here in their homes, whatever is built. "
     "ADUs add 6 homes, but high and middle income newcomers take them first. Matching Funds "
     "change only the bill. 100% Affordable forbids market rate homes in phase 2, so the high "
-    "income newcomers, who still come, displace more existing residents.",
+    "income newcomers, who still come, displace more existing residents. Each reason leans on "
+    "an assumption: the newcomers come whatever is built, and market rate homes filter at "
+    "once. Change those and the ranking can change.",
     why_not={
         policy_set_name("matching_funds"): "Matching funds lower spending; they never change "
         "who moves in where.",
@@ -204,13 +208,16 @@ bar_chart(
 > * **Demand is fixed** at 24 newcomers on every board; real demand responds to what is built.
 > * **Filtering is instant:** empty market rate homes go to middle and low income newcomers at
 >   no subsidy, which flatters boards with many market rate homes.
-> * **Vacancy control is total** here, and forbidden in California since 1995 (lesson 3).
+> * **Vacancy control is total** here, and not allowed in California since Costa-Hawkins
+>   (phased in from 1996, vacancy decontrol complete from 1 January 1999; lesson 3).
 > * **There is no budget**, so the sweep cannot show the real trade-off of matching funds: more
 >   affordable homes for the same money.
 > * **The state's random fill** is a game device; a real state steps in through laws such as
 >   AB 2923 (minimum zoning and affordability on BART land) or SB 9, not by drawing tiles.
 >
-> The full list: [What the model leaves out](../docs/model_limits.md).
+> The full list: [What the model leaves out](../docs/model_limits.md). The ranking leans on
+> fixed demand and instant filtering: [Lesson 8, *Question the model*](08_question_the_model.ipynb) shows how
+> lesson 3's boards change when either is switched.
 """,
     ),
     ("md", "## Check yourself"),

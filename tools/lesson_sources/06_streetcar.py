@@ -11,7 +11,7 @@ CELLS = [
 3. explain why a transit line is worth more when it connects many new buildings;
 4. say how a search bot chooses a move, and try to beat it.
 
-*Time: about 40 minutes, including two games against the computer.*
+*Time: 45 minutes, including two games against the computer.*
 """,
     ),
     (
@@ -135,7 +135,7 @@ lab
     (
         "md",
         r"""
-## Why transit lines matter: a fair test
+## What the scoring rewards: a fair test
 
 A *greedy* bot usually beats a *random* bot by a lot, but that comparison mixes two differences:
 the random bot also scatters many separate lines, each costing 10 points. To see what
@@ -172,13 +172,16 @@ def run_experiment() -> Outcome:
 
 
 PredictThenRun(
-    "Same houses removed, same number of lines. Which player scores more?",
+    "In this game's scoring, with the same houses removed and the same number of lines, which "
+    "player scores more?",
     answers,
     run_experiment,
     explanation="A removed house scores 1 point for every cube of its colour that your lines "
     "connect. The houses and the buildings are the same in both arms, so the whole difference "
-    "comes from the cubes the line reaches: new housing is worth most to a city when transit "
-    "actually serves it.",
+    "comes from the cubes the line reaches. The experiment measures how much the game's scoring "
+    "rule rewards connection; it does not show that real housing is worth more near transit. "
+    "That is a question for real evidence (ridership, car use, rents near stations), which the "
+    "game assumes rather than tests.",
     why_not={
         answers[1]: "The removals are the same, but a removed house is worth nothing until a "
         "line reaches buildings of its colour.",
@@ -340,9 +343,11 @@ from housing_lab.widgets import reveal
 
 reveal(
     "What does the game say about transit and new housing in real cities?",
-    "New apartments appear where single-family limits are lifted, and transit is most "
-    "valuable when it connects them: the points come from housing *and* a line that reaches "
-    "it. Planning the two together beats doing either alone.",
+    "Only what its rules assume. In the game, new apartments appear where single-family limits "
+    "are lifted, and points come only from housing *and* a line that reaches it, so planning "
+    "the two together scores best. That is the designers' argument, built into the scoring; "
+    "whether real cities work that way is a question for evidence (who rides transit from new "
+    "homes near stations, and how much less they drive), which the game does not test.",
 )
 """,
     ),

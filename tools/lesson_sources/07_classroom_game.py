@@ -10,7 +10,8 @@ CELLS = [
 2. negotiated a board under a timer, with the state stepping in if you cannot agree;
 3. seen who moves in, who is displaced, and which team's constituents are happiest.
 
-*Time: 50-70 minutes (two 10-minute negotiations, the draft, policies, move-in and scoring).
+*Time: 60 minutes: 5 to set up, 40 for the game (two 10-minute negotiations, the draft,
+policies, move-in and scoring) and 15 for the debrief.
 For the teacher: see `TEACHER_GUIDE.md`; use a projector and zoom the browser to 125-150 %.*
 """,
     ),
@@ -49,9 +50,11 @@ table
 ## Things to notice
 
 * In the draft, the team with the **lowest current score picks first**: who is behind gets help.
-* Some cards pull in opposite directions (the **Developer** wants market homes and low spending;
-  **Affordable Housing Organizations** want every low income resident housed). A board that
-  pleases both is rare: that is the negotiation.
+* Some cards *sound* opposed (the **Developer** wants market homes and low spending;
+  **Affordable Housing Organizations** want every low income resident housed). Lesson 4 found
+  that in this model a board can please both, because empty market rate homes go to low income
+  newcomers at once. Finding such a board at the table, under a timer, with other teams' cards
+  in play, is the negotiation.
 * When the state steps in, the random tiles may please nobody. Is an imperfect deal better than
   no deal?
 
@@ -123,9 +126,12 @@ PredictThenRun(
         r"""
 ## Debrief: who are these constituents in real life?
 
-Every card stands for people who spoke, wrote or built in the real North Berkeley BART debate
-(lesson 1). After the game, sort your cards into the four groups below and answer the
-questions with your team.
+Most cards stand for people who spoke, wrote or built in the real North Berkeley BART debate
+(lesson 1). A few are the game designers' exaggerations of a position rather than real
+participants: **Refuse Capitalism**, **Eco-Primitivists** and **Tech Corporations** had no
+organised voice in the station hearings we could find. Treat them as "what if someone argued
+this?". After the game, sort your cards into the four groups below and answer the questions
+with your team.
 
 | Group | Cards in the game | Who that was in the real debate |
 |---|---|---|
@@ -138,10 +144,12 @@ questions with your team.
 2. Which people affected by the board had **no card**? (Think of the 24 newcomers.)
 3. In real life the state stepped in before any vote: AB 2923 set minimum heights and
    densities. How is that like, and unlike, "calling the state" in the game?
-4. Pick one card whose goal the real plan (about 735 homes, half affordable, 3 to 8 stories,
-   120 BART parking spaces) would meet, and one it would not.
+4. Pick one card whose goal the real plan (739 homes, more than half affordable, 3 to 8
+   stories, a parking garage) would meet, and one it would not.
+5. Which card in your hand has no real group behind it? What would a real group with that view
+   have said at a hearing?
 
-*Sources: S1 to S4 and S25 to S27 in [the source list](../docs/sources.md).*
+*Sources: S1 to S4, S25 to S27 and S31 in [the source list](../docs/sources.md).*
 """,
     ),
     (
@@ -162,6 +170,20 @@ reveal(
     (
         "md",
         r"""
+> **What the model leaves out.** A classroom game is a model of a negotiation, not of a city:
+>
+> * **Teams are not constituents:** a team holds several unrelated cards and wins on their sum;
+>   real groups have one interest, unequal power and unequal time to attend hearings.
+> * **"Calling the state" draws random tiles;** the real state stepped in with a law (AB 2923:
+>   minimum heights, densities and a share of affordable homes on BART land), years before any
+>   plan was approved.
+> * **The move-in is one day, demand is fixed and empty market rate homes fill at once,** as in
+>   every lesson: a board's low income count leans on those assumptions.
+> * **No money runs out:** real affordable homes need public funds such as Measure O, competed
+>   for project by project.
+>
+> The full list: [What the model leaves out](../docs/model_limits.md).
+
 ## Things to try
 
 * Play again with **hidden hands**: do teams negotiate differently when they cannot see each
@@ -178,9 +200,11 @@ exactly. Compare your class's board with it.
 * A policy game is a negotiation between goals that conflict.
 * The rules (who picks first, when the state steps in) shape the outcome as much as the players.
 * Displacement follows from what is built: the move-in shows it resident by resident.
-* The cards stand for real stakeholders: the debrief maps them onto the real debate.
+* Most cards stand for real stakeholders: the debrief maps them onto the real debate, and
+  names the few that do not.
 
-**Next:** the whole path again from [Lesson 1](01_start_here.ipynb), or read
+**Next:** [Lesson 8, *Question the model*](08_question_the_model.ipynb): change the model's assumptions one at a
+time and see which conclusions survive. Or read
 [What the model leaves out](../docs/model_limits.md) and ask which simplification changed your
 game the most.
 """,

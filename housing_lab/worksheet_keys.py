@@ -1,0 +1,168 @@
+"""Answer keys and rubrics for the exit tickets, the notebooks' check-yourself questions and
+the policy memo: what `housing-lab worksheets` prints in answer-key.html, and what the teacher's
+guide lists (tests/test_assessment.py checks that the two say the same).
+
+The predict-then-run answers are computed by the engine (housing_lab.worksheets); these keys
+are words, because the questions ask for reasons, not numbers."""
+
+from __future__ import annotations
+
+# One rubric for every exit-ticket answer: short enough to mark 25 tickets in ten minutes.
+TICKET_RUBRIC = (
+    (
+        "2",
+        "correct, and gives the reason or mechanism (a number or a source where the question "
+        "asks for one)",
+    ),
+    ("1", "correct claim without the reason, or a reason with one slip"),
+    ("0", "wrong, missing, or restates the question"),
+)
+
+# Exit-ticket model answers, in the order of each worksheet's exit_ticket questions.
+TICKET_KEYS: dict[int, tuple[str, ...]] = {
+    1: (
+        "A resident losing their home because someone who can pay more takes it (or a rent "
+        "rise pushes them out).",
+        "Homes, jobs and shops within a short walk (about a quarter to half a mile) of a "
+        "station, so people can live without driving everywhere; a station is already served "
+        "by fast transit, and North Berkeley's lot was car parking.",
+    ),
+    2: (
+        "High income newcomers first (empty market rate homes, then ADUs, then existing homes, "
+        "displacing low income residents first); then middle income (M homes, market rate "
+        "homes left, ADUs, then displacing low income residents); then low income, into any "
+        "home still open to them.",
+        "Any line of the model-limits box with its effect, e.g. fixed demand: if fewer "
+        "newcomers came when fewer market homes were built, fewer residents would be displaced.",
+    ),
+    3: (
+        "The newcomers: high and middle income newcomers who would have displaced someone find "
+        "no home and are turned away, and income-restricted homes can stay empty because "
+        "nobody else in the model may fill them.",
+        "Costa-Hawkins (passed 1995, phased in from 1996, vacancy decontrol complete from "
+        "1 January 1999) lets owners reset the rent when a tenant leaves, so a city may not "
+        "keep the rent controlled between tenants; the card goes further still: it forbids "
+        "every displacement.",
+    ),
+    4: (
+        "Money: Fiscal Conservatives against public housing (it costs money). Who is housed: "
+        "People Concerned About Property Values against Affordable Housing Organizations. "
+        "Place: Stop the Shadows against the Urbanists (tall buildings).",
+        "Full marks for naming a card, what its goal needs (a tile, a square or a policy), what "
+        "the coalition gives up for it, and a check (explorer or coach) that no card of the "
+        "coalition drops below 0.",
+    ),
+    5: (
+        "When the table's best deal is worse for your cards than what the state's random fill "
+        "gives on average; the spread of the fills shows the risk of that gamble.",
+        "The model has no budget: any board can be paid for, so matching funds only lower the "
+        "bill. Real matching money (such as Berkeley's Measure O bond, $135 million, 2018) lets "
+        "a limited budget build more affordable homes.",
+    ),
+    6: (
+        "It allowed only one home per lot (single-family houses, first in the Elmwood "
+        "neighbourhood), with the stated aim of keeping out 'the less desirable and floating "
+        "renter class'; in February 2021 the council voted 9-0 to state its intent to end it by "
+        "the end of 2022 (a resolution: no rule changed at once).",
+        "Because the score multiplies houses removed by the cubes your lines connect: an "
+        "unconnected building scores nothing. For real cities that is an assumption, not a "
+        "result: evidence on who rides transit from new homes near stations, and how much less "
+        "they drive, would tell you.",
+    ),
+    7: (
+        "A real group from the debrief table that the card stands for (e.g. the Developer: the "
+        "market-rate builder in the approved team), or, for Refuse Capitalism, Eco-Primitivists "
+        "or Tech Corporations, that the card had no organised voice in the real hearings.",
+        "The 24 newcomers and the residents who were displaced: future residents rarely speak "
+        "at hearings, which is why cities and the state set affordable shares by law.",
+    ),
+}
+
+# The notebooks' check-yourself questions (besides predict-then-run), with model answers.
+QUIZ_KEYS: dict[int, tuple[tuple[str, str], ...]] = {
+    1: (
+        (
+            "Why would a city care how many low income residents are housed, not just how many "
+            "homes are built?",
+            "New homes can all go to those who pay most; a neighbourhood can grow and still "
+            "push out its residents. That is why AB 2923 and the city asked for affordable homes.",
+        ),
+    ),
+    2: (
+        (
+            "A Workforce Housing Midrise has two M homes. Who can live there?",
+            "Middle or low income residents (middle income first).",
+        ),
+    ),
+    3: (
+        (
+            "Why does vacancy control leave more low income homes empty and turn newcomers away?",
+            "Nobody is displaced, so fewer low income residents are looking for a new home; "
+            "high income newcomers, who may displace nobody, find no home.",
+        ),
+        (
+            "Matching funds never changed who was housed. Why would a city want them?",
+            "They halve what affordable housing costs, so a real, limited budget builds more; "
+            "the model has no budget, so it shows only the lower bill.",
+        ),
+    ),
+    4: (
+        (
+            "Why is a coalition of all 22 constituents hopeless?",
+            "Some pairs never both score +1, and some cards want the opposite of others "
+            "(Property Values against Affordable Housing Organizations).",
+        ),
+    ),
+    5: (
+        (
+            "Should a table ever prefer to call the state?",
+            "Yes, if its own best deal is worse for its cards than the state's average fill; "
+            "the distribution shows how risky that is.",
+        ),
+    ),
+    6: (
+        (
+            "An empty space is next to exactly 3 houses: yellow, black and white. What appears?",
+            "1 blue cube: three different colours give one cube of the missing fourth colour.",
+        ),
+        (
+            "What does the game say about transit and new housing in real cities?",
+            "Only what its scoring assumes (points need housing and a line that reaches it); "
+            "whether real cities work that way needs evidence the game does not test.",
+        ),
+    ),
+    7: (
+        (
+            "Your team's cards pull in opposite directions from another team's. What can you "
+            "offer them?",
+            "Squares and policies your cards do not care about, and tiles that serve both (a 50% "
+            "inclusionary tower houses low and middle income residents at little cost).",
+        ),
+    ),
+}
+
+# The policy memo (guide, Extensions): one page to the council recommending one policy.
+MEMO_RUBRIC = (
+    (
+        "Recommendation",
+        "one policy, for whom, and where (2); a policy without who gains (1); "
+        "no clear recommendation (0)",
+    ),
+    (
+        "Evidence from the model",
+        "one number from lesson 3, stated as a result in the model "
+        "with its board (2); a number without saying it is the model's (1); none (0)",
+    ),
+    (
+        "Evidence from the real world",
+        "one source from the list, cited and described accurately "
+        "(2); a source named but misread, or a fact without a source (1); none (0)",
+    ),
+    (
+        "Assumptions and trade-offs",
+        "names the assumption the model's number depends on (e.g. "
+        "instant filtering) and one group that loses under the policy (2); one of the two (1); "
+        "neither (0)",
+    ),
+)
+MEMO_TOTAL = 2 * len(MEMO_RUBRIC)
