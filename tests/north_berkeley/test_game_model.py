@@ -11,7 +11,7 @@ from fractions import Fraction
 import pytest
 
 from housing_lab.north_berkeley.engine import legal
-from housing_lab.north_berkeley.errors import OverBudgetError, ScenarioFormatError
+from housing_lab.north_berkeley.errors import OverBudgetError, ScenarioFormatError, UnknownIdError
 from housing_lab.north_berkeley.model import RULEBOOK, Model
 from housing_lab.north_berkeley.play.autoplay import play_random_game
 from housing_lab.north_berkeley.play.game import Game
@@ -65,9 +65,9 @@ def test_rulebook_options_serialize_without_a_model() -> None:
 
 
 def test_a_bad_model_is_one_line_naming_it() -> None:
-    with pytest.raises(ScenarioFormatError, match="budget.*0-999.*1000"):
+    with pytest.raises(ScenarioFormatError, match=r"budget.*0-999.*1000"):
         Game(PLAYERS, 3, model={"budget": 1000})
-    with pytest.raises(Exception, match="unknown model switch 'budjet'"):
+    with pytest.raises(UnknownIdError, match="unknown model switch 'budjet'"):
         Game(PLAYERS, 3, model={"budjet": 3})
 
 
