@@ -269,3 +269,81 @@ def test_a_room_game_replays_under_its_model_on_sqlite(tmp_path) -> None:
     replayed = Game.from_dict(exported)
     assert replayed.model == Model.from_dict(model)
     assert replayed.state.tiles == {"B1": "tower_social"}
+
+
+# --- the command line ----------------------------------------------------------------------
+def test_room_create_takes_a_model_and_the_room_plays_under_it(cli, tmp_path) -> None:
+    store = "sqlite:///" + str(tmp_path / "rooms.sqlite")
+    create = ("room", "create", "--teams", "Red,Blue", "--seed", "4", "--store", store)
+    code, out, err = cli(*create, "--model", '{"budget": 2}')
+    assert code == 0 and err == ""
+    room = json.loads(out)
+    red = room["teams"]["Red"]["token"]
+    action = json.dumps({"action": "place", "square": "B1", "tile": "tower_social"})
+    common = (room["room"], "--store", store, "--token", red)
+    assert cli("room", "act", *common, "--action", action)[0] == 0
+    action = json.dumps({"action": "place", "square": "C1", "tile": "park"})
+    code, out, err = cli("room", "act", *common, "--action", action)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "Park on C1: the board would spend $3, over the city budget of $2" in err
+
+
+@pytest.mark.parametrize(
+    ("model", "said"),
+    [
+        ('{"budget": 3000}', "model 'budget' must be 0-999, got 3000"),
+        ('{"budjet": 3}', "unknown model switch 'budjet'"),
+        ('{"budget": 3', "--model: malformed JSON"),
+        ("[1]", "'model' must be an object"),
+    ],
+)
+def test_a_bad_model_on_the_command_line_is_one_line_exit_2(cli, tmp_path, model, said) -> None:
+    store = "sqlite:///" + str(tmp_path / "rooms.sqlite")
+    for command in (
+        ("room", "create", "--teams", "Red,Blue", "--store", store),
+        ("classroom", "--teams", "Red,Blue", "--store", store, "--no-server", "--no-browser"),
+    ):
+        code, out, err = cli(*command, "--model", model)
+        assert code == 2 and out == "" and err.count("\n") == 1 and said in err, err
+    assert (
+        not (tmp_path / "rooms.sqlite").exists()
+        or cli("room", "create", "--teams", "Red,Blue", "--store", store)[0] == 0
+    )  # nothing half-made: the store still works
+
+
+def test_a_model_is_for_north_berkeley_rooms_only(cli, tmp_path) -> None:
+    store = "sqlite:///" + str(tmp_path / "rooms.sqlite")
+    code, _, err = cli(
+        "room",
+        "create",
+        "--game",
+        "streetcar",
+        "--teams",
+        "Red,Blue",
+        "--store",
+        store,
+        "--model",
+        "{}",
+    )
+    assert code == 2 and "--model is for north-berkeley rooms, not streetcar" in err
+
+
+def test_classroom_dry_run_prints_the_model_and_the_command_that_keeps_it(cli, tmp_path) -> None:
+    store = "sqlite:///" + str(tmp_path / "rooms.sqlite")
+    model = '{"market_homes_for": ["high"]}'
+    code, out, err = cli(
+        "classroom",
+        "--teams",
+        "Red,Blue",
+        "--seed",
+        "5",
+        "--store",
+        store,
+        "--dry-run",
+        "--model",
+        model,
+    )
+    assert code == 0, err
+    plan = json.loads(out)
+    assert plan["options"]["model"]["market_homes_for"] == ["high"]
+    assert "--model" in plan["run"] and "--seed 5" in plan["run"]
