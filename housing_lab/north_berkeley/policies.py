@@ -4,18 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from housing_lab.errors import shown
 from housing_lab.north_berkeley.errors import ScenarioFormatError, UnknownIdError
-
-if TYPE_CHECKING:  # model.py reads this module's incomes: imported where it is used
-    from housing_lab.north_berkeley.model import Model
-
-INCOMES = ("high", "middle", "low")
-RESIDENTS_PER_INCOME = 12
-# The rulebook's kit: 4 of each income start in the existing homes (layout.check_kit checks it).
-EXISTING_PER_INCOME = 4
+from housing_lab.north_berkeley.incomes import (  # re-exported: this module's names since v1
+    EXISTING_PER_INCOME as EXISTING_PER_INCOME,
+)
+from housing_lab.north_berkeley.incomes import INCOMES as INCOMES
+from housing_lab.north_berkeley.incomes import RESIDENTS_PER_INCOME as RESIDENTS_PER_INCOME
+from housing_lab.north_berkeley.model import Model, check_model
 
 VACANCY_CONTROL = "vacancy_control"
 AFFORDABLE_100 = "affordable_100"
@@ -77,8 +75,6 @@ class RuleOptions:
     model: Model | Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
-        from housing_lab.north_berkeley.model import check_model
-
         object.__setattr__(self, "model", check_model(self.model))
         if self.current_score not in CURRENT_SCORE_MODES:
             raise UnknownIdError(
@@ -102,8 +98,6 @@ class RuleOptions:
     @property
     def assumptions(self) -> Model:
         """The model as a `Model` (the field is one after construction; typed for readers)."""
-        from housing_lab.north_berkeley.model import check_model
-
         return check_model(self.model)
 
     def to_dict(self) -> dict[str, Any]:
