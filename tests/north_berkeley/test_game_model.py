@@ -347,3 +347,13 @@ def test_classroom_dry_run_prints_the_model_and_the_command_that_keeps_it(cli, t
     plan = json.loads(out)
     assert plan["options"]["model"]["market_homes_for"] == ["high"]
     assert "--model" in plan["run"] and "--seed 5" in plan["run"]
+
+
+def test_a_game_board_changed_keeps_its_model() -> None:
+    """`Scenario.replace` (the coach, the lab) keeps the board's assumptions."""
+    game = Game(PLAYERS, 3, model={"budget": 2})
+    board = game.scenario()
+    assert board.replace(tiles={"B1": "park"}).model == game.model
+    with pytest.raises(OverBudgetError, match="spends \\$6, over the city budget of \\$2"):
+        board.replace(tiles={"B1": "tower_public"})
+    assert board.replace(model=None).replace(tiles={"B1": "tower_public"}).model is None

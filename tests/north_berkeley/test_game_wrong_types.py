@@ -110,7 +110,7 @@ def test_every_game_method_refuses_wrong_types_in_one_line(value: object, phase:
         one_line_refusal(call, game)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(value=JUNK)
 def test_setting_up_refuses_wrong_types_in_one_line(value: object) -> None:
     for call in (
