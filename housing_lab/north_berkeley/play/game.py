@@ -768,8 +768,10 @@ class _Change:
         self.before = self.game.state
         # log records are never changed once written: share them (a long log replays in
         # linear time instead of copying every record at every action)
-        log = self.before.log
-        self.game.state = copy.deepcopy(self.before, memo={id(log): list(log)})
+        log, options = self.before.log, self.before.options  # options are frozen: shared too
+        self.game.state = copy.deepcopy(
+            self.before, memo={id(log): list(log), id(options): options}
+        )
         return self.game.state
 
     def __exit__(self, kind: object, error: object, traceback: object) -> None:
