@@ -25,7 +25,9 @@ from urllib.parse import parse_qs, urlsplit
 
 from housing_lab.commands import arguments
 from housing_lab.commands.lessons import require_installed, run_server
+from housing_lab.commands.rooms import with_model
 from housing_lab.errors import HousingLabError, shown
+from housing_lab.jsonio import JsonInputError, loads
 from housing_lab.rooms import default_store_url, open_store, parse_store_url
 from housing_lab.rooms.links import (
     PAGE_PATH,
@@ -60,6 +62,12 @@ def register(groups: argparse._SubParsersAction) -> None:
     room.add_argument("--store", help="sqlite:///file.sqlite or postgresql://... (default: ours)")
     room.add_argument(
         "--seed", type=arguments.seed, default=None, help="the deal (default: a random one)"
+    )
+    room.add_argument(
+        "--model",
+        metavar="JSON",
+        help="North Berkeley: the model's assumptions (RULES.md 'Model assumptions'), "
+        "e.g. '{\"budget\": 10}'; the room plays and scores under them",
     )
     room.add_argument("--links-dir", help="where the links file goes (default: the data folder)")
     room.add_argument(
@@ -139,16 +147,22 @@ def run_classroom(args: argparse.Namespace) -> int:
             raise HousingLabError("name the teams: --teams Red,Blue,Green")
         names = room_game(args.game).check_teams([n.strip() for n in args.teams.split(",")])
         seed = secrets.randbelow(1_000_000) if args.seed is None else args.seed
+        options = _model_options(args.model, args.game)
         _check_links_dir(args.links_dir)  # refused now, not after the room exists
         if args.dry_run:  # the real run deals this seed only when given it: say how
             plan = {"game": args.game, "teams": list(names), "seed": seed, "store": store_url}
             again = ["housing-lab", "classroom", "--teams", ",".join(names), "--game", args.game]
             again += ["--store", args.store] if args.store else []
+            again += ["--model", args.model] if args.model is not None else []
+            if options is not None:
+                plan["options"] = options
             plan["run"] = " ".join(shlex.quote(part) for part in [*again, "--seed", str(seed)])
             print(json.dumps({**plan, "page": base, "command": command}, indent=2))
             return 0
         with open_store(store_url) as store:
-            created = store.create_room(names, seed=seed, game=args.game, join_base=base)
+            created = store.create_room(
+                names, seed=seed, game=args.game, options=options, join_base=base
+            )
         links = room_links(created, base, token_param="key")
         path = save_links(links, args.links_dir)
         game = f"{args.game}, seed {seed}"
@@ -178,6 +192,17 @@ def run_classroom(args: argparse.Namespace) -> int:
             target=_open_when_ready, args=(args.port, links["teacher"]), daemon=True
         ).start()
     return run_server(command, False, env)
+
+
+def _model_options(model: str | None, game: str) -> dict[str, Any] | None:
+    """The room options `--model` asks for, checked by the game before any room exists."""
+    if model is None:
+        return None
+    try:
+        value = loads(model, source="--model")
+    except JsonInputError as error:
+        raise HousingLabError(str(error)) from None
+    return room_game(game).check_options(with_model(None, value, game))
 
 
 def _check_links_dir(links_dir: str | None) -> None:

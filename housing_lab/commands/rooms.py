@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 from housing_lab.commands import arguments
+from housing_lab.errors import shown
 from housing_lab.jsonio import JsonInputError, loads
 from housing_lab.rooms import GAMES, RoomError, open_store
 from housing_lab.rooms.urls import DEFAULT_JOIN_BASE
@@ -43,6 +44,13 @@ def register(groups: argparse._SubParsersAction) -> None:
     )
     create.add_argument(
         "--options", type=arguments.text, default=None, help="rule options as a JSON object"
+    )
+    create.add_argument(
+        "--model",
+        type=arguments.text,
+        default=None,
+        help="North Berkeley: the model's assumptions as a JSON object (RULES.md 'Model "
+        "assumptions'), e.g. '{\"budget\": 10}'; the room plays and scores under them",
     )
     create.add_argument(
         "--url",
@@ -87,12 +95,28 @@ def _json(text: str, what: str) -> Any:
         raise RoomError(str(error)) from None
 
 
+def with_model(options: Any, model: Any, game: str) -> dict[str, Any]:
+    """Room options with `--model` put in them (North Berkeley only; checked by the engine
+    when the room is created)."""
+    if game != "north-berkeley":
+        raise RoomError(f"--model is for north-berkeley rooms, not {game}")
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise RoomError(f"--options must be a JSON object, got {shown(options)}")
+    if "model" in options:
+        raise RoomError("give the model once: in --model or in --options, not both")
+    return {**options, "model": model}
+
+
 def _print(document: Any) -> None:
     print(json.dumps(document))
 
 
 def _create(args: argparse.Namespace) -> None:
     options = None if args.options is None else _json(args.options, "--options")
+    if args.model is not None:
+        options = with_model(options, _json(args.model, "--model"), args.game)
     with open_store(args.store) as store:
         _print(
             store.create_room(

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
+from housing_lab.errors import shown
 from housing_lab.north_berkeley.card_rules import (
     CARD_IDS,
     CARD_RULES,
@@ -68,8 +69,8 @@ def cards() -> Mapping[str, Card]:
 
 
 def check_card(card_id: object) -> str:
-    if card_id not in CARD_RULES:
-        raise UnknownIdError(f"unknown constituent card {card_id!r}")
+    if not isinstance(card_id, str) or card_id not in CARD_RULES:  # a list is no id
+        raise UnknownIdError(f"unknown constituent card {shown(card_id)}")
     return str(card_id)
 
 

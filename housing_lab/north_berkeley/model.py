@@ -20,7 +20,7 @@ from typing import Any
 
 from housing_lab.errors import shown
 from housing_lab.north_berkeley.errors import ScenarioFormatError, UnknownIdError
-from housing_lab.north_berkeley.policies import (
+from housing_lab.north_berkeley.incomes import (
     EXISTING_PER_INCOME,
     INCOMES,
     RESIDENTS_PER_INCOME,

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 from typing import Any
 
+from housing_lab.errors import shown
 from housing_lab.north_berkeley.errors import ScenarioFormatError, UnknownIdError
-
-INCOMES = ("high", "middle", "low")
-RESIDENTS_PER_INCOME = 12
-# The rulebook's kit: 4 of each income start in the existing homes (layout.check_kit checks it).
-EXISTING_PER_INCOME = 4
+from housing_lab.north_berkeley.incomes import (  # re-exported: this module's names since v1
+    EXISTING_PER_INCOME as EXISTING_PER_INCOME,
+)
+from housing_lab.north_berkeley.incomes import INCOMES as INCOMES
+from housing_lab.north_berkeley.incomes import RESIDENTS_PER_INCOME as RESIDENTS_PER_INCOME
+from housing_lab.north_berkeley.model import Model, check_model
 
 VACANCY_CONTROL = "vacancy_control"
 AFFORDABLE_100 = "affordable_100"
@@ -38,14 +41,14 @@ CURRENT_SCORE_MODES = ("as_is", "projected")
 
 
 def check_policy(policy: object) -> str:
-    if policy not in POLICIES:
-        raise UnknownIdError(f"unknown policy {policy!r} (known: {', '.join(POLICIES)})")
+    if not isinstance(policy, str) or policy not in POLICIES:
+        raise UnknownIdError(f"unknown policy {shown(policy)} (known: {', '.join(POLICIES)})")
     return str(policy)
 
 
 def check_income(income: object) -> str:
-    if income not in INCOMES:
-        raise UnknownIdError(f"unknown income {income!r} (known: {', '.join(INCOMES)})")
+    if not isinstance(income, str) or income not in INCOMES:
+        raise UnknownIdError(f"unknown income {shown(income)} (known: {', '.join(INCOMES)})")
     return str(income)
 
 
@@ -60,14 +63,19 @@ class RuleOptions:
     - displaced_first: in the middle and low steps, residents who were displaced look for a
       home before the newcomers (our reading; the rulebook gives no order). Counts of housed
       residents per income never depend on it; only who is "rehoused" versus "newcomer housed".
+    - model: the assumptions the game is played and scored under (`model.py`: a `Model`, its
+      JSON object, or None for the rulebook's; always a `Model` once built). Saved as
+      `"model"` only when it is not the rulebook, so rulebook saves stay as they were.
     """
 
     negotiation_minutes: float = 10.0
     current_score: str = "as_is"
     low_income_in_adus: bool = False
     displaced_first: bool = True
+    model: Model | Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "model", check_model(self.model))
         if self.current_score not in CURRENT_SCORE_MODES:
             raise UnknownIdError(
                 f"unknown current_score mode {self.current_score!r} "
@@ -79,25 +87,38 @@ class RuleOptions:
             or self.negotiation_minutes < 0
         ):
             raise ScenarioFormatError(
-                f"negotiation_minutes must be a number >= 0, got {self.negotiation_minutes!r}"
+                f"negotiation_minutes must be a number >= 0, got {shown(self.negotiation_minutes)}"
             )
         for name in ("low_income_in_adus", "displaced_first"):
             if not isinstance(getattr(self, name), bool):
                 raise ScenarioFormatError(
-                    f"{name} must be true or false, got {getattr(self, name)!r}"
+                    f"{name} must be true or false, got {shown(getattr(self, name))}"
                 )
 
+    @property
+    def assumptions(self) -> Model:
+        """The model as a `Model` (the field is one after construction; typed for readers)."""
+        return check_model(self.model)
+
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The options as JSON; `model` only when it is not the rulebook's."""
+        data: dict[str, Any] = {
+            f.name: getattr(self, f.name) for f in fields(self) if f.name != "model"
+        }
+        if not self.assumptions.is_rulebook:
+            data["model"] = self.assumptions.to_dict()
+        return data
 
     @classmethod
     def from_dict(cls, data: Any) -> RuleOptions:
         if data is None:
             return cls()
-        if not isinstance(data, dict):
-            raise ScenarioFormatError(f"options must be an object, got {data!r}")
-        known = {f.name for f in fields(cls)}
+        if not isinstance(data, Mapping):
+            raise ScenarioFormatError(f"options must be an object, got {shown(data)}")
+        known = [f.name for f in fields(cls)]
         for key in data:
             if key not in known:
-                raise UnknownIdError(f"unknown rule option {key!r} (known: {', '.join(known)})")
-        return cls(**data)
+                raise UnknownIdError(
+                    f"unknown rule option {shown(key)} (known: {', '.join(known)})"
+                )
+        return cls(**{str(key): value for key, value in data.items()})

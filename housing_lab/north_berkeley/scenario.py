@@ -163,13 +163,14 @@ class Scenario:
         return legal.policy_refusal(policy, self.tiles, self.layout, self.catalogue)
 
     def replace(self, **changes: Any) -> Scenario:
-        """This board with some of tiles, policies, existing, seed changed, validated whole
+        """This board with some of tiles, policies, existing, seed, model changed, validated whole
         as `make_scenario` validates (`existing=None` reshuffles with the seed)."""
         values: dict[str, Any] = {
             "tiles": self.tiles,
             "policies": sorted(self.policies),
             "existing": self.existing,
             "seed": self.seed,
+            "model": self.model,  # the board keeps its assumptions unless told otherwise
         }
         values.update(changes)
         if not isinstance(values["policies"], (list, tuple)):

@@ -47,8 +47,8 @@ from housing_lab.north_berkeley.constituents import check_card
 from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.layout import default_layout
-from housing_lab.north_berkeley.policies import INCOMES, POLICIES, RuleOptions
-from housing_lab.north_berkeley.scenario import Scenario, make_scenario
+from housing_lab.north_berkeley.policies import INCOMES, POLICIES, RuleOptions, check_policy
+from housing_lab.north_berkeley.scenario import Scenario, check_square, make_scenario
 from housing_lab.north_berkeley.tiles import default_catalogue
 
 __all__ = [
@@ -115,16 +115,23 @@ def _changes(
 
 
 def apply_changes(scenario: Scenario, changes: Sequence[Change]) -> Scenario:
-    """The scenario after `changes` (validated by the engine, as any scenario is)."""
+    """The scenario after `changes` (validated by the engine, as any scenario is; an unknown
+    policy is refused by name, never dropped)."""
+    scenario = _check_scenario(scenario)
+    if isinstance(changes, (str, bytes, Mapping)) or not isinstance(changes, Sequence):
+        raise ScenarioFormatError(f"changes must be a list of Change, got {shown(changes, 60)}")
     tiles = dict(scenario.tiles)
     policies = set(scenario.policies)
     for change in changes:
+        if not isinstance(change, Change):
+            raise ScenarioFormatError(f"a change must be a Change, got {shown(change, 60)}")
         if change.policy is not None:
-            (policies.add if change.enacted else policies.discard)(change.policy)
+            policy = check_policy(change.policy)
+            (policies.add if change.enacted else policies.discard)(policy)
         elif change.tile is None:
-            tiles.pop(str(change.square), None)
+            tiles.pop(check_square(change.square, scenario.layout), None)
         else:
-            tiles[str(change.square)] = change.tile
+            tiles[check_square(change.square, scenario.layout)] = change.tile
     return make_scenario(
         tiles,
         [p for p in POLICIES if p in policies],
@@ -132,6 +139,7 @@ def apply_changes(scenario: Scenario, changes: Sequence[Change]) -> Scenario:
         scenario.seed,
         scenario.layout,
         scenario.catalogue,
+        model=scenario.model,
     )
 
 
@@ -204,8 +212,8 @@ def best_change_for_hand(
     """The single change that raises the total of `cards` most; ties: the lowest spending,
     then the earliest change (the coach's order). `change` None when no change raises it."""
     scenario = _check_scenario(scenario)
-    if isinstance(cards, str):
-        raise ScenarioFormatError(f"a hand is a list of card ids, got {shown(cards)}")
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, (Sequence, Mapping)):
+        raise ScenarioFormatError(f"a hand is a list of card ids, got {shown(cards, 60)}")
     hand = tuple(check_card(c) for c in cards)
     if not hand:
         raise ScenarioFormatError("a hand needs at least one constituent card")

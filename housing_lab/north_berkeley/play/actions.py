@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from housing_lab.errors import shown
 from housing_lab.north_berkeley.errors import ScenarioFormatError, UnknownIdError
 
 REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {
@@ -52,17 +53,17 @@ def check_action(action: object) -> tuple[str, dict[str, Any]]:
     """The kind of a well-formed action and its fields; one clear error for anything else."""
     if not isinstance(action, Mapping):
         raise ScenarioFormatError(
-            f"an action must be an object like {{'action': ...}}, got {action!r}"
+            f"an action must be an object like {{'action': ...}}, got {shown(action)}"
         )
     kind = action.get("action")
-    if kind not in REQUIRED_FIELDS:
-        raise UnknownIdError(f"unknown action {kind!r} (known: {', '.join(ACTION_KINDS)})")
+    if not isinstance(kind, str) or kind not in REQUIRED_FIELDS:  # ["place"] is no kind
+        raise UnknownIdError(f"unknown action {shown(kind)} (known: {', '.join(ACTION_KINDS)})")
     required = REQUIRED_FIELDS[kind]
     allowed = {"action", *required, *OPTIONAL_FIELDS.get(kind, ())}
     for key in action:
-        if key not in allowed:
+        if not isinstance(key, str) or key not in allowed:
             raise ScenarioFormatError(
-                f"action {kind} has no field {key!r} (fields: {', '.join(sorted(allowed))})"
+                f"action {kind} has no field {shown(key)} (fields: {', '.join(sorted(allowed))})"
             )
     for key in required:
         if key not in action:
@@ -76,12 +77,14 @@ def check_action(action: object) -> tuple[str, dict[str, Any]]:
 def _check_value(kind: str, key: str, value: object) -> None:
     if key in LIST_FIELDS:
         if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
-            raise ScenarioFormatError(f"action {kind}: {key} must be a list of ids, got {value!r}")
+            raise ScenarioFormatError(
+                f"action {kind}: {key} must be a list of ids, got {shown(value)}"
+            )
     elif key == "minutes_elapsed":
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ScenarioFormatError(f"action {kind}: {key} must be a number, got {value!r}")
+            raise ScenarioFormatError(f"action {kind}: {key} must be a number, got {shown(value)}")
     elif not isinstance(value, str):
-        raise ScenarioFormatError(f"action {kind}: {key} must be an id (text), got {value!r}")
+        raise ScenarioFormatError(f"action {kind}: {key} must be an id (text), got {shown(value)}")
 
 
 def action_of_record(record: Mapping[str, Any]) -> Action | None:

@@ -25,11 +25,13 @@ True
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from housing_lab.errors import shown
 from housing_lab.north_berkeley.constituents import CARD_IDS, CardScore, check_card
 from housing_lab.north_berkeley.engine import legal
 from housing_lab.north_berkeley.engine.scoring import (
@@ -44,8 +46,11 @@ from housing_lab.north_berkeley.engine.scoring import (
 from housing_lab.north_berkeley.errors import (
     IllegalActionError,
     NorthBerkeleyError,
+    OverBudgetError,
+    ScenarioFormatError,
 )
 from housing_lab.north_berkeley.layout import Layout, default_layout
+from housing_lab.north_berkeley.model import RULEBOOK, Model, check_model
 from housing_lab.north_berkeley.play import saves as saves
 from housing_lab.north_berkeley.play.actions import Action, action_of_record, check_action
 from housing_lab.north_berkeley.play.state import (
@@ -90,8 +95,29 @@ PHASE_WORDS = {  # a phase as a refusal names it
 }
 
 
+def check_options(options: object, model: Model | Mapping[str, Any] | None = None) -> RuleOptions:
+    """A game's house rules: `RuleOptions`, their JSON object or None (the rules as printed);
+    `model`, when given, replaces the options' assumptions (a `Model` or its JSON object)."""
+    if options is None:
+        options = RuleOptions()
+    elif isinstance(options, Mapping):
+        options = RuleOptions.from_dict(options)
+    elif not isinstance(options, RuleOptions):
+        raise ScenarioFormatError(
+            f"options must be RuleOptions or an object of rule options, got {shown(options, 60)}"
+        )
+    if model is not None:
+        options = dataclasses.replace(options, model=check_model(model))
+    return options
+
+
 class Game:
     """A game of North Berkeley for 2-6 players or teams.
+
+    `model` (a `Model` or its JSON object) sets the assumptions the game is played and scored
+    under: a placement that would break its city budget is refused, the state draws only tiles
+    within the budget, and the final scores use its move-in. It is part of the options
+    (`options.model`), so saves and rooms keep it.
 
     >>> game = Game(["Red", "Blue"], seed=3)
     >>> game.phase
@@ -102,15 +128,20 @@ class Game:
         self,
         players: Sequence[str],
         seed: int = 0,
-        options: RuleOptions | None = None,
+        options: RuleOptions | Mapping[str, Any] | None = None,
         layout: Layout | None = None,
         catalogue: Catalogue | None = None,
+        model: Model | Mapping[str, Any] | None = None,
     ) -> None:
+        if layout is not None and not isinstance(layout, Layout):
+            raise ScenarioFormatError(f"layout must be a Layout, got {shown(layout, 60)}")
+        if catalogue is not None and not isinstance(catalogue, Mapping):
+            raise ScenarioFormatError(f"catalogue must be a Catalogue, got {shown(catalogue, 60)}")
         self.layout = layout or default_layout()
         self.catalogue = catalogue if catalogue is not None else default_catalogue()
         players = check_players(players)
         seed = check_seed(seed)
-        options = options or RuleOptions()
+        options = check_options(options, model)
         deck = list(CARD_IDS)
         random.Random(f"{seed}:constituents").shuffle(deck)
         policy_deck = list(POLICIES)
@@ -142,8 +173,15 @@ class Game:
     def players(self) -> list[str]:
         return list(self.state.players)
 
+    @property
+    def model(self) -> Model:
+        """The assumptions this game is played and scored under (the rulebook's by default)."""
+        return self.state.options.assumptions
+
     def scenario(self) -> Scenario:
-        """The board as it stands, in the RULES.md scenario form (existing residents included)."""
+        """The board as it stands, in the RULES.md scenario form (existing residents included;
+        the game's model when it is not the rulebook's, so the board is scored under it)."""
+        model = self.model
         return make_scenario(
             self.state.tiles,
             self.state.policies,
@@ -151,6 +189,7 @@ class Game:
             self.state.seed,
             self.layout,
             self.catalogue,
+            model=None if model == RULEBOOK else model,
         )
 
     def phase_squares(self) -> tuple[str, ...]:
@@ -179,6 +218,38 @@ class Game:
         if square not in self.phase_squares():
             return self._not_this_phase(square)
         return legal.refusal(square, tile, self.state.policies, self.layout, self.catalogue)
+
+    def placement_refusal(self, square: str, tile: str) -> str | None:
+        """Why `place(square, tile)` would be refused now, in words: the phase, the rules,
+        then the model's city budget (counting the tile replaced); None if it is allowed."""
+        reason = self.refusal(square, tile)
+        if reason is not None:
+            return reason
+        return legal.placement_refusal(
+            square,
+            tile,
+            self.state.tiles,
+            self.state.policies,
+            self.layout,
+            self.catalogue,
+            self.model,
+        )
+
+    def clear_refusal(self, square: str) -> str | None:
+        """Why `clear(square)` would be refused now, in words; None if it is allowed.
+
+        Clearing can break the city budget: taking low income homes below matching funds'
+        7 doubles what the other housing costs."""
+        square = check_square(square, self.layout)
+        if self.state.phase not in ("phase1", "phase2"):
+            return f"tiles go on the board in phase 1 and phase 2; now it is {self._phase_words()}"
+        if square not in self.phase_squares():
+            return self._not_this_phase(square)
+        if square not in self.state.tiles:
+            return f"square {square} is already empty"
+        after = {s: t for s, t in self.state.tiles.items() if s != square}
+        reason = legal.budget_refusal(after, self.state.policies, self.catalogue, self.model)
+        return None if reason is None else f"clearing {square}: {reason}"
 
     def tile_costs(self) -> dict[str, Fraction]:
         """What each tile costs on the board now (matching funds applied)."""
@@ -214,7 +285,7 @@ class Game:
     def can_redraw(self, player: str) -> bool:
         """In the extra draw: the player's face-up card already scores -1 and cards remain."""
         state = self.state
-        if state.phase != "extra_draw" or player not in state.extra:
+        if state.phase != "extra_draw" or not isinstance(player, str) or player not in state.extra:
             return False
         return (
             self.current_card_scores()[state.extra[player]].minus and len(state.deck) > DRAFT_SIZE
@@ -243,6 +314,9 @@ class Game:
         self._check_buildable(square)
         if tile not in self.allowed_tiles(square):
             raise affordable_error([square], {square: tile})
+        reason = self.placement_refusal(square, tile)
+        if reason is not None:  # the rules allow it, so the city budget refuses it
+            raise OverBudgetError(reason)
         with self._change() as state:
             state.tiles[square] = tile
             state.log.append({"action": "place", "square": square, "tile": tile})
@@ -252,6 +326,9 @@ class Game:
         self._check_buildable(square)
         if square not in self.state.tiles:
             raise IllegalActionError(f"square {square} is already empty")
+        reason = self.clear_refusal(square)
+        if reason is not None:
+            raise OverBudgetError(reason)
         with self._change() as state:
             del state.tiles[square]
             state.log.append({"action": "clear", "square": square})
@@ -259,10 +336,13 @@ class Game:
     def call_state(self, minutes_elapsed: float | None = None) -> dict[str, str]:
         """The state steps in: every empty square of this phase gets a random tile (seeded).
 
-        `minutes_elapsed`, when given, must have reached the negotiation timer.
+        `minutes_elapsed`, when given, must have reached the negotiation timer. Under a model
+        with a city budget, each square draws only among the tiles that keep the board within
+        it (without a budget, or with room to spare, the draws are the rulebook's).
         Returns the tiles placed, square -> tile.
         """
         self._require("phase1", "phase2")
+        minutes_elapsed = check_minutes(minutes_elapsed)
         timer = self.state.options.negotiation_minutes
         if minutes_elapsed is not None and minutes_elapsed < timer:
             raise IllegalActionError(
@@ -272,8 +352,7 @@ class Game:
         empty = self.empty_squares()
         if not empty:
             raise IllegalActionError(f"every {self._phase_name()} square already has a tile")
-        rng = random.Random(f"{self.state.seed}:state:{self.state.state_calls}")
-        filled = {square: rng.choice(self.allowed_tiles(square)) for square in empty}
+        filled = self._state_draw(empty)
         with self._change() as state:
             state.tiles.update(filled)
             state.state_calls += 1
@@ -366,12 +445,16 @@ class Game:
         self._require("policies")
         if isinstance(policies, str):
             policies = [policies]
+        if not isinstance(policies, (list, tuple)) or not all(isinstance(p, str) for p in policies):
+            raise ScenarioFormatError(
+                f"policies to enact must be a policy id or a list of them, got {shown(policies)}"
+            )
         chosen = list(dict.fromkeys(policies))
         drawn = self.state.policies_drawn
         for policy in chosen:
             if policy not in drawn:
                 raise IllegalActionError(
-                    f"policy {policy!r} was not drawn; choose from {', '.join(drawn)}"
+                    f"policy {shown(policy)} was not drawn; choose from {', '.join(drawn)}"
                 )
         if not 1 <= len(chosen) <= POLICIES_DRAWN:
             raise IllegalActionError(f"enact one or both of {', '.join(drawn)}, not none")
@@ -459,15 +542,21 @@ class Game:
         actions: Iterable[Mapping[str, Any]] = (),
         layout: Layout | None = None,
         catalogue: Catalogue | None = None,
+        model: Model | Mapping[str, Any] | None = None,
     ) -> Game:
         """Set up a game and replay an action log (`history()`) on it: the same seed, options
-        and actions give the same game. A refused action is reported with its number."""
-        game = cls(players, seed, options, layout, catalogue)
+        (model included) and actions give the same game. A refused action is reported with
+        its number."""
+        if isinstance(actions, (str, bytes, Mapping)) or not isinstance(actions, Iterable):
+            raise ScenarioFormatError(
+                f"actions must be a list of action objects, got {shown(actions, 60)}"
+            )
+        game = cls(players, seed, options, layout, catalogue, model)
         for number, action in enumerate(actions, start=1):
             try:
                 game.apply(action)
             except NorthBerkeleyError as error:
-                raise type(error)(f"action {number} {action!r}: {error}") from None
+                raise type(error)(f"action {number} {shown(action)}: {error}") from None
         return game
 
     # --- saving and resuming (the file format is saves.py's job) ----------------------------
@@ -549,12 +638,18 @@ class Game:
 
     def _building_actions(self) -> list[Action]:
         squares = self.phase_squares()
+        budget = self.model.budget is not None  # without one, every allowed tile is legal
         actions: list[Action] = [
             {"action": "place", "square": square, "tile": tile}
             for square in squares
             for tile in self.allowed_tiles(square)
+            if not budget or self.placement_refusal(square, tile) is None
         ]
-        actions += [{"action": "clear", "square": s} for s in squares if s in self.state.tiles]
+        actions += [
+            {"action": "clear", "square": s}
+            for s in squares
+            if s in self.state.tiles and (not budget or self.clear_refusal(s) is None)
+        ]
         actions.append({"action": "call_state" if self.empty_squares() else "advance"})
         return actions
 
@@ -566,21 +661,56 @@ class Game:
         return affordable_violations(self.state.tiles, self.layout, self.catalogue)
 
     def _check_player(self, player: object) -> str:
-        if player not in self.state.players:
+        if not isinstance(player, str) or player not in self.state.players:
             raise IllegalActionError(
-                f"unknown player {player!r} (players: {', '.join(self.state.players)})"
+                f"unknown player {shown(player, 60)} (players: {', '.join(self.state.players)})"
             )
-        return str(player)
+        return player
 
     def _tie_order(self, tie_order: Sequence[str] | None) -> list[str]:
         if tie_order is None:
             return list(self.state.players)
+        if not isinstance(tie_order, (list, tuple)):
+            raise ScenarioFormatError(
+                f"tie order must be a list of players, got {shown(tie_order, 60)}"
+            )
         order = [self._check_player(p) for p in tie_order]
         if sorted(order) != sorted(self.state.players):
             raise IllegalActionError(
-                f"tie order {list(tie_order)} must name every player exactly once"
+                f"tie order {shown(list(tie_order))} must name every player exactly once"
             )
         return order
+
+    def _state_draw(self, empty: Sequence[str]) -> dict[str, str]:
+        """The state's random tiles for the `empty` squares, one draw per square in order.
+
+        Without a budget each square draws among its allowed tiles (the rulebook's draws,
+        the same for a seed as ever). With one, among those that keep the board, as drawn so
+        far, within it: filling a square never makes another tile dearer, so a $0 tile
+        always fits; a catalogue without one may leave a square that nothing fits."""
+        rng = random.Random(f"{self.state.seed}:state:{self.state.state_calls}")
+        model, policies = self.model, self.state.policies
+        board = dict(self.state.tiles)
+        filled: dict[str, str] = {}
+        for square in empty:
+            choices = self.allowed_tiles(square)
+            if model.budget is not None:
+                choices = tuple(
+                    tile
+                    for tile in choices
+                    if legal.budget_refusal(
+                        {**board, square: tile}, policies, self.catalogue, model
+                    )
+                    is None
+                )
+                if not choices:
+                    raise OverBudgetError(
+                        f"the state cannot fill square {square} within the city budget of "
+                        f"${float(model.budget):g}: clear or change a tile first"
+                    )
+            tile = rng.choice(choices)
+            board[square] = filled[square] = tile
+        return filled
 
     def _start_extra_draw(self, state: GameState) -> None:
         for player in state.players:
@@ -608,6 +738,26 @@ class Game:
         )
 
 
+MAX_MINUTES = 1_000_000  # minutes of negotiation (about two years): more is a typo or an attack
+
+
+def check_minutes(minutes: object) -> float | None:
+    """Minutes of negotiation as `call_state` takes them: None, or a number 0 to
+    `MAX_MINUTES` (NaN, infinity and huge integers are refused before any comparison)."""
+    if minutes is None:
+        return None
+    if (
+        isinstance(minutes, bool)
+        or not isinstance(minutes, (int, float))
+        or not 0 <= minutes <= MAX_MINUTES
+    ):
+        raise ScenarioFormatError(
+            f"minutes_elapsed must be a number of minutes from 0 to {MAX_MINUTES:,}, "
+            f"got {shown(minutes, 60)}"
+        )
+    return float(minutes)
+
+
 class _Change:
     """Apply an action to a copy of the state and keep it only if nothing raised."""
 
@@ -618,8 +768,10 @@ class _Change:
         self.before = self.game.state
         # log records are never changed once written: share them (a long log replays in
         # linear time instead of copying every record at every action)
-        log = self.before.log
-        self.game.state = copy.deepcopy(self.before, memo={id(log): list(log)})
+        log, options = self.before.log, self.before.options  # options are frozen: shared too
+        self.game.state = copy.deepcopy(
+            self.before, memo={id(log): list(log), id(options): options}
+        )
         return self.game.state
 
     def __exit__(self, kind: object, error: object, traceback: object) -> None:

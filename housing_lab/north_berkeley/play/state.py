@@ -67,16 +67,35 @@ class GameState:
         }
 
 
-def check_players(players: Sequence[str]) -> list[str]:
-    if isinstance(players, str) or not isinstance(players, Sequence):
-        raise ScenarioFormatError(f"players must be a list of names, got {players!r}")
-    names = [str(p).strip() for p in players]
-    cards_dealt(len(names))
-    for name in names:
+MAX_NAME = 40  # characters of a player or team name, as rooms and the game table allow
+MAX_PLAYERS_SHOWN = 60  # characters of a bad players value shown in a message
+
+
+def check_players(players: object) -> list[str]:
+    """Player names as the engine takes them: a list of 2-6 distinct names, each printable
+    text of 1 to `MAX_NAME` characters (surrounding spaces dropped)."""
+    if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
+        raise ScenarioFormatError(
+            f"players must be a list of names, got {shown(players, MAX_PLAYERS_SHOWN)}"
+        )
+    cards_dealt(len(players))  # 2-6, before reading the names: a million names stop here
+    names = []
+    for player in players:
+        if not isinstance(player, str):
+            raise ScenarioFormatError(
+                f"a player or team name must be text, got {shown(player, MAX_PLAYERS_SHOWN)}"
+            )
+        name = player.strip()
         if not name:
             raise ScenarioFormatError("a player or team name is empty")
-        if names.count(name) > 1:
-            raise ScenarioFormatError(f"player name {name!r} is used twice")
+        if len(name) > MAX_NAME or not name.isprintable():
+            raise ScenarioFormatError(
+                f"a player or team name is 1 to {MAX_NAME} printable characters, "
+                f"got {shown(player, MAX_PLAYERS_SHOWN)}"
+            )
+        if name in names:
+            raise ScenarioFormatError(f"player name {shown(name)} is used twice")
+        names.append(name)
     return names
 
 
