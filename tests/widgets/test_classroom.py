@@ -208,7 +208,7 @@ def test_the_asyncio_poller_updates_the_page_within_a_second(store, room):
 def test_call_state_appears_when_the_timer_runs_out(store, room, clock):
     red = page(store, room, "Red", clock=clock)
     assert not any(a["action"] == "call_state" for a in red.offered_actions())
-    assert "10:00, starts when the teacher starts the phase" in red.status.value
+    assert "10:00 (starts when the teacher starts the phase)" in red.status.value
     clock.now += 15 * 60  # the room waits for the teacher: no time passes on the timer
     assert red.poll_once() is False and "starts when the teacher" in red.status.value
     page(store, room, "teacher", clock=clock).act({"action": "start_timer"})

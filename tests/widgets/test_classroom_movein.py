@@ -113,8 +113,12 @@ def test_the_projector_plays_the_move_in_step_by_step_then_the_scores(store, roo
 
 def test_a_team_page_shows_the_chart_and_its_own_cards_results(store, room):
     red = page(store, room, "Red")
+    red.board.selected = "A1"  # a refused tap, said on the board's line
+    assert red.board.message
     play_to_the_end(store, room)
     red.poll_once()
+    assert red.board.message == "" and red.board.selected == ""  # stale once it is over
+    assert ".hl-gt-swatch" in red.children[0].value  # the chart's legend is styled
     assert red.movein.playback.step == SCORING_STEP and red.board.replay_index == -1
     assert red.movein.playback.chart in red.movein.box.children
     assert "Your cards' results" in red.side.value
@@ -165,7 +169,7 @@ def test_the_timer_starts_with_the_teacher_and_stops_when_the_state_is_called(st
     teacher.refresh()
     assert teacher.view["timer"]["state"] == "waiting"
     assert teacher.view["timer"]["seconds_left"] == 600
-    assert [b.description for b, _ in teacher._buttons][0].startswith("Start phase 1")
+    assert teacher._buttons[0][0].description.startswith("Start phase 1")
     teacher._buttons[0][0].click()
     assert "The negotiation timer has started." in teacher.notice.value
     assert teacher.view["timer"]["state"] == "running"

@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import ipywidgets as widgets
@@ -25,6 +26,8 @@ from housing_lab.widgets.common import signed
 from housing_lab.widgets.lab.board import NorthBerkeleyBoard
 from housing_lab.widgets.table.movein import MOVEIN_STEPS, SCORING_STEP, MoveInPlayback
 
+TABLE_CSS = Path(__file__).parent.parent / "table" / "panel.css"
+CHART_CLASSES = (".hl-gt-chart-legend", ".hl-gt-legend-item", ".hl-gt-swatch")
 NEXT_STEP = "Next move-in step"
 BACK_STEP = "Back one step"
 TO_SCORES = "Show the final scores"
@@ -81,6 +84,10 @@ class RoomMoveIn:
         over = view["phase"] == "over"
         if over and not self.over and not self.stepped:
             self.playback.step = SCORING_STEP  # a team page: the finished move-in at once
+        if over and not self.over:
+            with self.board.hold_sync():  # a tap's message or choice is stale once it is over
+                self.board.selected = ""
+                self.board.message = ""
         self.over = over
         if not over:
             with self.board.hold_sync():
@@ -106,6 +113,13 @@ class RoomMoveIn:
         self.scores.disabled = step >= SCORING_STEP
         chart = self.playback.chart
         self.box.children = (self.controls, *([chart] if chart is not None else []))
+
+
+def chart_css() -> str:
+    """The move-in chart's legend rules, read from the game table's stylesheet (where the
+    chart is styled) so the room pages draw it the same without a copy."""
+    lines = TABLE_CSS.read_text(encoding="utf-8").splitlines()
+    return "\n".join(line for line in lines if line.startswith(CHART_CLASSES))
 
 
 def step_words(step: int) -> str:

@@ -37,6 +37,7 @@ from housing_lab.rooms.links import load_links, loopback_warning, qr_svg
 from housing_lab.widgets.classroom import words as words
 from housing_lab.widgets.classroom.ending import (
     RoomMoveIn,
+    chart_css,
     final_scores_html,
     hand_results_html,
 )
@@ -75,7 +76,8 @@ class ClassroomPage(widgets.VBox):
         self._task: asyncio.Task[None] | None = None
         self._timer_text = ""
         self._clearable: set[str] = set()
-        style = widgets.HTML(f"<style>{CSS.read_text(encoding='utf-8')}</style>")
+        css = CSS.read_text(encoding="utf-8") + chart_css()
+        style = widgets.HTML(f"<style>{css}</style>")
         self.title = widgets.HTML().add_class("hl-classroom-title")
         self.status = widgets.HTML().add_class("hl-classroom-status")
         self.notice = widgets.HTML().add_class("hl-classroom-notice")
@@ -131,13 +133,18 @@ class ClassroomPage(widgets.VBox):
         column = widgets.VBox(right, layout=widgets.Layout(flex=basis, min_width="0"))
         column.add_class("hl-classroom-column")
         if self._game == "north-berkeley":
-            self.board = NorthBerkeleyBoard(layout=widgets.Layout(flex="1 1 520px", min_width="0"))
+            self.board = NorthBerkeleyBoard(layout=widgets.Layout(width="100%", min_width="0"))
             self.board.on_action = self._board_action
             self.board.observe(self._square_chosen, names="selected")
             self.movein = RoomMoveIn(self.board, self._options, stepped=teacher)
             self.movein.on_change = self._redraw_side
             board_layout = widgets.Layout(flex="1 1 520px", min_width="0")
-            board_column = widgets.VBox([self.board, self.movein.box], layout=board_layout)
+            # the projector plays the move-in beside the board (in view with it at 1366x768);
+            # a team page shows the chart under its board
+            under = [self.board] if teacher else [self.board, self.movein.box]
+            if teacher:
+                column.children = (self.status, self.movein.box, *column.children[1:])
+            board_column = widgets.VBox(under, layout=board_layout)
             board_column.add_class("hl-classroom-boardcolumn")
             parts: list[widgets.Widget] = [board_column, column]
         else:

@@ -58,7 +58,7 @@ def phase_name(phase: str) -> str:
 
 
 def chosen(square: str) -> str:
-    return f"Square {square} chosen: pick a building from the list under the board."
+    return f"{square} chosen: pick a building below."
 
 
 def timer_text(timer: Mapping[str, Any], seconds_left: float) -> str:
@@ -66,7 +66,7 @@ def timer_text(timer: Mapping[str, Any], seconds_left: float) -> str:
     state = timer.get("state", "running")
     if state == "waiting":
         full = clock_text(timer["negotiation_minutes"] * 60)
-        return f"Negotiation: {full}, starts when the teacher starts the phase"
+        return f"Negotiation: {full} (starts when the teacher starts the phase)"
     if state == "stopped":
         return "Negotiation over: the state was called"
     left = "time is up" if seconds_left <= 0 else f"{clock_text(seconds_left)} left"
