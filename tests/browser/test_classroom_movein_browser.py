@@ -72,6 +72,17 @@ def test_phone_choices_in_view_and_the_move_in_on_every_screen(browser, rooms: R
     code = created["room"]
     opened = []
     try:
+        # before play, at 1366x768: every QR code and its full join link, on the screen
+        context, codes, _ = open_page(browser, urls["teacher"], PROJECTORS[1])
+        opened.append(context)
+        codes.wait_for_selector(".hl-classroom-join svg", timeout=20_000)
+        captions = codes.locator(".hl-classroom-join figcaption a")
+        assert sorted(captions.all_inner_texts()) == sorted(urls[team] for team in TEAMS)
+        for box in boxes(codes, ".hl-classroom-join"):
+            assert box[0] >= 0 and box[2] <= PROJECTORS[1][0], box
+        codes.screenshot(path=str(SCREENSHOTS / "classroom_codes_1366.png"), full_page=True)
+        context.close()
+        opened.remove(context)
         context, phone, phone_watch = open_page(browser, urls["Red"], PHONE)
         opened.append(context)
         # existing residents on the board from the start
