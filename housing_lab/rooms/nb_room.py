@@ -5,8 +5,15 @@ Who may act (the engine then decides whether the rules allow it):
 - a team: `place` and `clear` in the building phases, `call_state` once the negotiation timer
   has run out (the room's clock supplies `minutes_elapsed`; a team may not send its own),
   `redraw` and `pick` for itself only (the engine checks that it is its turn);
-- the teacher: `advance` (drives the phases), `enact` (the policy decision) and `call_state`
+- the teacher: `start_timer` (starts phase 1's negotiation timer), `advance` (drives the
+  phases), `enact` (the policy decision, which starts phase 2 and its timer) and `call_state`
   at any time (the teacher's override of the timer).
+
+The negotiation timer of a building phase starts when the teacher starts the phase (phase 1:
+`start_timer`, a room action the engine never sees; phase 2: the teacher's `enact`), not when
+the room is created, and stops when the state is called. With `negotiation_minutes` 0 there is
+no timer to start. The room keeps the timer's state beside the engine game (`TimedGame`); it is
+part of the room's phase name, so the store restarts its clock when the timer starts.
 
 Views never carry a hand but the holder's own: the teacher's view (for the projector) holds the
 board, the phase, the timer, the face-up draft cards and the final scores once the game is over;
@@ -16,6 +23,7 @@ a team's view adds that team's own hand, with each card's current score, and its
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 from housing_lab.errors import HousingLabError, shown
@@ -28,9 +36,26 @@ from housing_lab.rooms.errors import ActionRefused, RoomError
 from housing_lab.rooms.games import Clock, Role, RoomGame, RoomInfo
 
 TEAM_KINDS = ("place", "clear", "call_state", "redraw", "pick")
-TEACHER_KINDS = ("advance", "enact", "call_state")
+START_TIMER = "start_timer"  # a room action: the engine's log never has it
+TEACHER_KINDS = (START_TIMER, "advance", "enact", "call_state")
 OWN_PLAYER_KINDS = ("redraw", "pick")  # the action names its player: a team acts for itself only
 BUILDING_PHASES = ("phase1", "phase2")
+WAITING, RUNNING, STOPPED = "waiting", "running", "stopped"
+
+
+@dataclass
+class TimedGame:
+    """The engine game and its negotiation timer: `waiting` for the teacher, `running`, or
+    `stopped` (the state was called) in the current building phase."""
+
+    game: Game
+    timer: str = WAITING
+
+
+def engine_actions(actions: list[Any]) -> list[Any]:
+    """A room's logged actions without the room's own (`start_timer`): what
+    `Game.from_actions` replays."""
+    return [a for a in actions if not (isinstance(a, dict) and a.get("action") == START_TIMER)]
 
 
 def timer_minutes(clock: Clock) -> float:
@@ -56,18 +81,24 @@ class NorthBerkeleyRoom(RoomGame):
         except HousingLabError as error:
             raise RoomError(f"North Berkeley options: {error}") from None
 
-    def new_game(self, info: RoomInfo) -> Game:
-        return Game(list(info.teams), info.seed, RuleOptions.from_dict(dict(info.options)))
+    def new_game(self, info: RoomInfo) -> TimedGame:
+        game = Game(list(info.teams), info.seed, RuleOptions.from_dict(dict(info.options)))
+        return TimedGame(game, RUNNING if not game.state.options.negotiation_minutes else WAITING)
 
-    def copy(self, game: Game) -> Game:
-        return game.clone()
+    def copy(self, game: TimedGame) -> TimedGame:
+        return TimedGame(game.game.clone(), game.timer)
 
-    def phase(self, game: Game) -> str:
-        return game.phase
+    def phase(self, game: TimedGame) -> str:
+        phase = game.game.phase
+        return f"{phase}:{game.timer}" if phase in BUILDING_PHASES else phase
 
     def prepare(
-        self, game: Game, info: RoomInfo, role: Role, action: object, clock: Clock
+        self, game: TimedGame, info: RoomInfo, role: Role, action: object, clock: Clock
     ) -> dict[str, Any]:
+        if isinstance(action, dict) and action.get("action") == START_TIMER:
+            if role.team is not None:
+                raise ActionRefused(f"only the teacher may start the timer; {role.team} cannot")
+            return {"action": START_TIMER}
         if isinstance(action, dict) and action.get("action") in OWN_PLAYER_KINDS and role.team:
             action = {"player": role.team, **action}  # a team's redraw or pick: its own, unsaid
         kind, fields = check_action(action)
@@ -92,28 +123,50 @@ class NorthBerkeleyRoom(RoomGame):
                     "the room's clock times the negotiation: send call_state without "
                     "minutes_elapsed"
                 )
-            fields["minutes_elapsed"] = timer_minutes(clock)
+            if game.timer == WAITING:
+                raise ActionRefused(
+                    "the negotiation timer has not started: the teacher starts the phase"
+                )
+            minutes = game.game.state.options.negotiation_minutes
+            fields["minutes_elapsed"] = minutes if game.timer == STOPPED else timer_minutes(clock)
         return {"action": kind, **fields}
 
-    def apply(self, game: Game, action: dict[str, Any]) -> None:
-        game.apply(action)
+    def apply(self, game: TimedGame, action: dict[str, Any]) -> None:
+        if action.get("action") == START_TIMER:
+            if game.game.phase not in BUILDING_PHASES or game.timer != WAITING:
+                raise ActionRefused(_no_start(game))
+            game.timer = RUNNING
+            return
+        before = game.game.phase
+        game.game.apply(action)
+        if action.get("action") == "call_state":
+            game.timer = STOPPED
+        elif game.game.phase != before and game.game.phase in BUILDING_PHASES:
+            game.timer = RUNNING  # phase 2 starts with the teacher's enact, its timer with it
 
-    def legal_actions(self, game: Game, role: Role, clock: Clock) -> list[dict[str, Any]]:
-        """The engine's legal actions that `role` may play now, in the engine's order."""
+    def legal_actions(self, game: TimedGame, role: Role, clock: Clock) -> list[dict[str, Any]]:
+        """The engine's legal actions that `role` may play now, in the engine's order (the
+        teacher's `start_timer` first, while phase 1's timer waits)."""
         allowed = []
-        for action in game.legal_actions():
+        if role.team is None and game.game.phase in BUILDING_PHASES and game.timer == WAITING:
+            allowed.append({"action": START_TIMER})
+        for action in game.game.legal_actions():
             kind = action["action"]
             if role.team is None:
                 ok = kind in TEACHER_KINDS
             elif kind == "call_state":
-                ok = timer_minutes(clock) >= game.state.options.negotiation_minutes
+                minutes = game.game.state.options.negotiation_minutes
+                ok = game.timer == STOPPED or (
+                    game.timer == RUNNING and timer_minutes(clock) >= minutes
+                )
             else:
                 ok = kind in TEAM_KINDS and action.get("player", role.team) == role.team
             if ok:
                 allowed.append(action)
         return allowed
 
-    def view(self, game: Game, info: RoomInfo, role: Role, clock: Clock) -> dict[str, Any]:
+    def view(self, timed: TimedGame, info: RoomInfo, role: Role, clock: Clock) -> dict[str, Any]:
+        game = timed.game
         state = game.state
         board = game.scenario().to_dict()
         board.pop("seed", None)
@@ -122,7 +175,8 @@ class NorthBerkeleyRoom(RoomGame):
             "board": board,
             "phase_squares": list(game.phase_squares()),
             "empty_squares": game.empty_squares(),
-            "timer": _timer(game, clock),
+            "timer": _timer(timed, clock),
+            "refused": _refusals(game),
             "draft": {
                 "order": list(state.draft_order),
                 "turn": game.draft_turn(),
@@ -130,28 +184,53 @@ class NorthBerkeleyRoom(RoomGame):
             },
             "policies_drawn": list(state.policies_drawn) if game.phase == "policies" else [],
             "scores": _public_scores(game),
-            "legal_actions": self.legal_actions(game, role, clock),
+            "legal_actions": self.legal_actions(timed, role, clock),
         }
         if role.team is not None:
             view.update(_own_hand(game, role.team))
         return view
 
-    def export(self, game: Game) -> dict[str, Any]:
-        return game.to_dict()
+    def export(self, game: TimedGame) -> dict[str, Any]:
+        return game.game.to_dict()
 
 
-def _timer(game: Game, clock: Clock) -> dict[str, float] | None:
-    """The negotiation timer of a building phase (None in the other phases)."""
+def _no_start(game: TimedGame) -> str:
+    if game.game.phase not in BUILDING_PHASES:
+        return "the negotiation timer belongs to phase 1 and phase 2"
+    return "the state was called in this phase" if game.timer == STOPPED else "it is running"
+
+
+def _timer(timed: TimedGame, clock: Clock) -> dict[str, Any] | None:
+    """The negotiation timer of a building phase (None in the other phases): `state` waiting
+    (full time left), running, or stopped (no time left: the state was called)."""
+    game = timed.game
     if game.phase not in BUILDING_PHASES:
         return None
     minutes = game.state.options.negotiation_minutes
-    elapsed = max(0.0, clock.now - clock.phase_started_at)
+    elapsed = max(0.0, clock.now - clock.phase_started_at) if timed.timer == RUNNING else 0.0
+    if timed.timer == STOPPED:
+        elapsed = minutes * 60
     return {
+        "state": timed.timer,
         "negotiation_minutes": minutes,
         "phase_started_at": clock.phase_started_at,
         "seconds_elapsed": round(elapsed, 1),
         "seconds_left": round(max(0.0, minutes * 60 - elapsed), 1),
     }
+
+
+def _refusals(game: Game) -> dict[str, str]:
+    """Square -> why the engine refuses a tile there now, in its words (`Game.refusal`), for
+    the squares where some tile is refused: a page says it when such a square is tapped."""
+    if game.phase not in BUILDING_PHASES:
+        return {}
+    reasons = {}
+    for square in game.layout.squares:
+        allowed = set(game.allowed_tiles(square))
+        refused = next((tile for tile in game.catalogue if tile not in allowed), None)
+        if refused is not None:
+            reasons[square] = game.refusal(square, refused) or ""
+    return reasons
 
 
 def _public_scores(game: Game) -> dict[str, Any] | None:
@@ -161,8 +240,20 @@ def _public_scores(game: Game) -> dict[str, Any] | None:
     scores = game.final_scores()
     return {
         "totals": {team: score.total for team, score in scores.items()},
+        "reasons": {team: _score_counts(score.cards) for team, score in scores.items()},
         "winners": game.winners(),
         "tie_break": game.tie_break_explanation(),
+    }
+
+
+def _score_counts(card_scores: Any) -> dict[str, int]:
+    """How many of a team's cards scored +1, -1 and 0: the public reason for its total (which
+    cards they were stays secret)."""
+    values = [score.score for score in card_scores.values()]
+    return {
+        "plus": sum(v > 0 for v in values),
+        "minus": sum(v < 0 for v in values),
+        "zero": sum(v == 0 for v in values),
     }
 
 

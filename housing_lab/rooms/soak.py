@@ -25,6 +25,7 @@ from typing import Any
 
 from housing_lab.north_berkeley.play.game import Game
 from housing_lab.rooms import ActionRefused, open_store
+from housing_lab.rooms.nb_room import engine_actions
 
 TEAMS = ("Red", "Blue", "Green", "Gold", "Teal", "Plum")
 VIEWER_POLL_S = 0.05
@@ -160,7 +161,8 @@ def run_soak(url: str, *, seconds: float = 20, viewers: int = 6, seed: int = 1) 
         entry.action == team_actions[entry.seq] for entry in log if entry.seq in team_actions
     )
     bare_options = Game.from_dict(export).state.options
-    bare = Game.from_actions(list(TEAMS), seed, bare_options, [e.action for e in log])
+    logged = engine_actions([e.action for e in log])
+    bare = Game.from_actions(list(TEAMS), seed, bare_options, logged)
     latencies = [
         (seen - at[seq]) * 1000
         for kind, _, items, _, _ in reports

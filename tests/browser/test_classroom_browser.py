@@ -195,6 +195,9 @@ def test_teacher_and_three_teams_play_a_room_through_voila(browser, rooms: RoomS
         acted("teacher", lambda d: d.tiles() == filled, "phase 2 tiles")
         click_action("teacher", "button.hl-act-advance")
         acted("teacher", phase_is("Game over"), "game over")
+        teacher.page.wait_for_selector(".hl-movein-chart", timeout=10_000)  # move-in first
+        assert "Winner" not in teacher.page.inner_text("body")
+        click_action("teacher", "button.hl-movein-scores")
         for device in devices.values():
             wait_until(lambda d=device: "Winner" in d.page.inner_text("body"), 5, "scores")
         teacher.page.screenshot(path=str(SCREENSHOTS / "classroom_teacher_over_1920.png"))

@@ -133,6 +133,13 @@ def test_a_team_calls_the_state_only_when_the_room_timer_allows(store_url) -> No
     with open_store(store_url, clock=clock) as store:
         room = store.create_room(TEAMS, seed=3, options={"negotiation_minutes": 10})
         code, tokens = room["room"], tokens_of(room)
+        clock.now += 20 * 60  # the phase-1 timer waits for the teacher (issue 24)
+        assert store.view(code, tokens["Red"])["timer"]["state"] == "waiting"
+        with pytest.raises(ActionRefused, match="timer has not started"):
+            store.act(code, tokens["Red"], {"action": "call_state"})
+        with pytest.raises(ActionRefused, match="only the teacher may start the timer"):
+            store.act(code, tokens["Red"], {"action": "start_timer"})
+        store.act(code, tokens["teacher"], {"action": "start_timer"})
         clock.now += 9 * 60
         view = store.view(code, tokens["Red"])
         assert {"action": "call_state"} not in view["legal_actions"]
@@ -145,6 +152,8 @@ def test_a_team_calls_the_state_only_when_the_room_timer_allows(store_url) -> No
         clock.now += 60
         assert {"action": "call_state"} in store.view(code, tokens["Red"])["legal_actions"]
         store.act(code, tokens["Red"], {"action": "call_state"})
+        assert store.view(code, tokens["Red"])["timer"]["state"] == "stopped"
+        assert store.view(code, tokens["Red"])["timer"]["seconds_left"] == 0
         store.act(code, tokens["teacher"], {"action": "advance"})
         store.act(code, tokens["teacher"], {"action": "advance"})  # past the extra draw
         assert store.view(code, tokens["Red"])["timer"] is None  # the draft has no timer

@@ -119,7 +119,10 @@ def test_teacher_page_has_the_phase_buttons_and_no_hand(store, room, tmp_path):
     save_links(links, tmp_path / "links")
     teacher = page(store, room, "teacher", links_folder=tmp_path / "links")
     offered_equals_legal(teacher)
-    assert [b.description for b, _ in teacher._buttons] == ["Call the state now"]
+    assert [b.description for b, _ in teacher._buttons] == [
+        "Start phase 1: the negotiation timer",
+        "Call the state now",
+    ]
     assert "Your hand" not in page_state(teacher)
     assert teacher.links.value.count("<svg") == 3
     for team in TEAMS:
@@ -205,7 +208,11 @@ def test_the_asyncio_poller_updates_the_page_within_a_second(store, room):
 def test_call_state_appears_when_the_timer_runs_out(store, room, clock):
     red = page(store, room, "Red", clock=clock)
     assert not any(a["action"] == "call_state" for a in red.offered_actions())
-    assert "10:00 left" in red.status.value
+    assert "10:00 (starts when the teacher starts the phase)" in red.status.value
+    clock.now += 15 * 60  # the room waits for the teacher: no time passes on the timer
+    assert red.poll_once() is False and "starts when the teacher" in red.status.value
+    page(store, room, "teacher", clock=clock).act({"action": "start_timer"})
+    assert red.poll_once() is True and "10:00 left" in red.status.value
     clock.now += 9 * 60 + 30
     assert red.poll_once() is False and "0:30 left" in red.status.value
     clock.now += 31
@@ -244,7 +251,7 @@ def test_a_whole_game_offers_legal_actions_and_never_leaks_hidden_cards(
             assert html.escape(card["name"], quote=True) in sent
     assert steps > 10
     assert red.view["phase"] == "over"
-    assert "Scores" in red.side.value and "Winner" in red.side.value
+    assert "Final scores" in red.side.value and "Winner" in red.side.value
 
 
 def test_redraw_and_pick_buttons_are_the_teams_own(store, room):

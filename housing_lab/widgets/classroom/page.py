@@ -1,11 +1,15 @@
 """`ClassroomPage`: one room page; the token in its link decides whose page it is.
 
 - The teacher's token: the projector page. The shared board, the phase and its timer, the
-  public scores, each team's join link with a QR code, and the teacher's buttons (phases, the
-  policy decision, calling the state). No hand is ever on it.
-- A team's token: that team's own hand with its live score, the shared board, and exactly the
-  actions the store's view lists for that team now (`legal_actions`): tiles through the board,
-  everything else as one button per action.
+  public scores, each team's join link with a QR code before play, and the teacher's buttons
+  (start the timer, phases, the policy decision, calling the state). At game end it plays the
+  move-in step by step beside the board, then the final scores (`ending.py`). No hand is ever
+  on it.
+- A team's token: that team's own hand with its live score, the shared board (first, with the
+  building choices right under it, so they are in view on a phone after a tap), and exactly
+  the actions the store's view lists for that team now (`legal_actions`): tiles through the
+  board, everything else as one button per action. At game end: the move-in, the chart and
+  its own cards' results.
 - No token or a wrong one: one line, nothing from the room.
 
 A Streetcar room shows the shared Streetcar board on every page (`classroom_streetcar.py`):
@@ -35,6 +39,12 @@ from housing_lab.north_berkeley.names import card_name, policy_set_name
 from housing_lab.rooms import RoomStore, open_store
 from housing_lab.rooms.links import load_links, loopback_warning, qr_svg
 from housing_lab.widgets.classroom import words as words
+from housing_lab.widgets.classroom.ending import (
+    RoomMoveIn,
+    chart_css,
+    final_scores_html,
+    hand_results_html,
+)
 from housing_lab.widgets.classroom.key import KeyReader
 from housing_lab.widgets.classroom.streetcar import RoomStreetcar
 from housing_lab.widgets.common import signed
@@ -70,11 +80,13 @@ class ClassroomPage(widgets.VBox):
         self._task: asyncio.Task[None] | None = None
         self._timer_text = ""
         self._clearable: set[str] = set()
-        style = widgets.HTML(f"<style>{CSS.read_text(encoding='utf-8')}</style>")
+        css = CSS.read_text(encoding="utf-8") + chart_css()
+        style = widgets.HTML(f"<style>{css}</style>")
         self.title = widgets.HTML().add_class("hl-classroom-title")
         self.status = widgets.HTML().add_class("hl-classroom-status")
         self.notice = widgets.HTML().add_class("hl-classroom-notice")
         self.board: NorthBerkeleyBoard | None = None
+        self.movein: RoomMoveIn | None = None
         self.streetcar: RoomStreetcar | None = None
         self.side = widgets.HTML().add_class("hl-classroom-side")
         self.actions = widgets.Box(layout=widgets.Layout(flex_flow="row wrap"))
@@ -108,18 +120,37 @@ class ClassroomPage(widgets.VBox):
         assert self.role is not None
         teacher = self.role.is_teacher
         self.add_class("hl-classroom-teacher" if teacher else "hl-classroom-team")
-        right = [self.status, self.notice, self.actions, self.side]
+        # A team's phase and timer line sits above the board, and the board comes first: on a
+        # phone the building choices are then right under the square just tapped (issue 24).
+        right = (
+            [self.status, self.notice, self.actions, self.side]
+            if teacher
+            else [
+                self.notice,
+                self.actions,
+                self.side,
+            ]
+        )
         if teacher:
             right.extend([self.codes_button, self.links])
-        # A team reads its status, buttons and hand first (a phone shows them above the board);
-        # the projector leads with the board.
         basis = "1 1 420px" if teacher else "0 1 380px"
         column = widgets.VBox(right, layout=widgets.Layout(flex=basis, min_width="0"))
         column.add_class("hl-classroom-column")
         if self._game == "north-berkeley":
-            self.board = NorthBerkeleyBoard(layout=widgets.Layout(flex="1 1 520px", min_width="0"))
+            self.board = NorthBerkeleyBoard(layout=widgets.Layout(width="100%", min_width="0"))
             self.board.on_action = self._board_action
-            parts: list[widgets.Widget] = [self.board, column] if teacher else [column, self.board]
+            self.board.observe(self._square_chosen, names="selected")
+            self.movein = RoomMoveIn(self.board, self._options, stepped=teacher)
+            self.movein.on_change = self._redraw_side
+            board_layout = widgets.Layout(flex="1 1 520px", min_width="0")
+            # the projector plays the move-in beside the board (in view with it at 1366x768);
+            # a team page shows the chart under its board
+            under = [self.board] if teacher else [self.board, self.movein.box]
+            if teacher:
+                column.children = (self.status, self.movein.box, *column.children[1:])
+            board_column = widgets.VBox(under, layout=board_layout)
+            board_column.add_class("hl-classroom-boardcolumn")
+            parts: list[widgets.Widget] = [board_column, column]
         else:
             self.streetcar = RoomStreetcar(self._streetcar_send, can_play=not teacher)
             self.streetcar.board.layout = widgets.Layout(flex="1 1 620px", min_width="0")
@@ -127,7 +158,8 @@ class ClassroomPage(widgets.VBox):
             parts = [board, column] if teacher else [column, board]
         body = widgets.Box(parts, layout=widgets.Layout(flex_flow="row wrap", width="100%"))
         body.add_class("hl-classroom-body")
-        self.children = (style, self.title, body)
+        top = (self.title,) if teacher else (self.title, self.status)
+        self.children = (style, *top, body)
 
     @property
     def _game(self) -> str:
@@ -146,7 +178,7 @@ class ClassroomPage(widgets.VBox):
             self._draw_actions(view)
             if view["game"] == "north-berkeley":
                 self._draw_board(view)
-                self.side.value = self._nb_side(view)
+                self._redraw_side()
             else:
                 assert self.streetcar is not None
                 self.streetcar.show(view, self._options)
@@ -164,7 +196,12 @@ class ClassroomPage(widgets.VBox):
             timer = (self.view or {}).get("timer")
             ran_out = bool(timer) and timer["seconds_left"] > 0 and self._seconds_left(timer) <= 0
             if seq != self.seq or ran_out:
+                before = self._tiles()
+                moved = seq != self.seq
                 self.refresh()
+                news = words.board_news(before, self._tiles()) if moved else ""
+                if news:
+                    self._say(news)
                 return True
             self._draw_status(self.view or {})
         except HousingLabError as error:
@@ -233,6 +270,25 @@ class ClassroomPage(widgets.VBox):
             return
         self.act({key: message[key] for key in ("action", "square", "tile") if key in message})
 
+    def _tiles(self) -> dict[str, str]:
+        return dict(((self.view or {}).get("board") or {}).get("tiles") or {})
+
+    def _square_chosen(self, change: dict[str, Any]) -> None:
+        """A team tapped a square: where it cannot build, the engine's reason, said at once on
+        the board's message line and the page's; else what to do next."""
+        square = change["new"]
+        if not square or self.board is None or self.role is None or self.role.is_teacher:
+            return
+        if self.view is None or self.view["phase"] not in ("phase1", "phase2"):
+            return
+        if not self.board.allowed.get(square):
+            reason = (self.view.get("refused") or {}).get(square) or words.NOT_NOW
+            text = f"You cannot build on {square}: {reason}."
+            self.board.say(text, "error")
+            self._say(text, "error")
+            return
+        self.board.say(words.chosen(square), "info")
+
     def _say(self, text: str, kind: str = "info") -> None:
         self.notice.value = f"<p class='hl-classroom-{kind}' role='status'>{_esc(text)}</p>"
 
@@ -245,6 +301,9 @@ class ClassroomPage(widgets.VBox):
         )
 
     def _seconds_left(self, timer: dict[str, Any]) -> float:
+        """Seconds of negotiation left, counted on this page's clock while the timer runs."""
+        if timer.get("state", "running") != "running":
+            return float(timer["seconds_left"])
         return timer["negotiation_minutes"] * 60 - (self._clock() - timer["phase_started_at"])
 
     def _draw_status(self, view: dict[str, Any]) -> None:
@@ -253,9 +312,8 @@ class ClassroomPage(widgets.VBox):
         parts = [f"<b>{_esc(words.phase_name(view['phase']))}</b>"]
         timer = view.get("timer")
         if timer:
-            left = self._seconds_left(timer)
-            text = "time is up" if left <= 0 else f"{words.clock_text(left)} left"
-            parts.append(f"<span class='hl-classroom-timer'>Negotiation: {text}</span>")
+            text = words.timer_text(timer, self._seconds_left(timer))
+            parts.append(f"<span class='hl-classroom-timer'>{_esc(text)}</span>")
         draft = view.get("draft") or {}
         if view["phase"] == "draft" and draft.get("turn"):
             parts.append(f"{_esc(draft['turn'])} picks now")
@@ -290,12 +348,24 @@ class ClassroomPage(widgets.VBox):
                 places.setdefault(action["square"], []).append(action["tile"])
             elif action["action"] == "clear":
                 self._clearable.add(action["square"])
-        self.board.allowed = places
-        self.board.tiles = dict(view["board"]["tiles"])
-        self.board.policies = sorted(view["board"]["policies"])
+        assert self.movein is not None
+        with self.board.hold_sync():
+            self.movein.show(view)  # tiles, policies and residents, from the engine's move-in
+            self.board.allowed = places
+        over = view["phase"] == "over"
+        if over:
+            self.add_class("hl-classroom-over")
+        else:
+            self.remove_class("hl-classroom-over")
+
+    def _redraw_side(self) -> None:
+        if self.view is not None:
+            self.side.value = self._nb_side(self.view)
 
     def _nb_side(self, view: dict[str, Any]) -> str:
         out = []
+        if view["phase"] == "over":
+            return self._nb_final(view)
         if view.get("hand") is not None:
             heading = "Final score" if view["phase"] == "over" else "Score now"
             rows = "".join(
@@ -321,6 +391,21 @@ class ClassroomPage(widgets.VBox):
         if view["board"]["policies"]:
             out.append(f"<p><b>Enacted:</b> {_esc(policy_set_name(view['board']['policies']))}</p>")
         out.append(_scores_html(view.get("scores")))
+        return "".join(out)
+
+    def _nb_final(self, view: dict[str, Any]) -> str:
+        """Game over: a team's own cards with their reasons; on the projector the final scores
+        once the move-in has been played to its end."""
+        out = []
+        if view["board"]["policies"]:
+            out.append(f"<p><b>Enacted:</b> {_esc(policy_set_name(view['board']['policies']))}</p>")
+        if view.get("hand") is not None:
+            out.append(hand_results_html(view))
+            out.append(final_scores_html(view.get("scores")))
+        elif self.movein is not None and self.movein.scores_shown:
+            out.append(final_scores_html(view.get("scores")))
+        else:
+            out.append(f"<p>{_esc(words.MOVEIN_FIRST)}</p>")
         return "".join(out)
 
     def _streetcar_side(self, view: dict[str, Any]) -> str:

@@ -27,6 +27,8 @@ NEXT_PHASE = {
     "policies": "Start phase 2",
     "phase2": "End phase 2 (final scores)",
 }
+PHASE_NUMBER = {"phase1": "phase 1", "phase2": "phase 2"}
+NOT_NOW = "no building goes there now"
 OPENING = "Opening the room..."
 NO_KEY = (
     "This link has lost its key (the part after #). Log in first if you have to, then open your "
@@ -44,12 +46,44 @@ CODES_GONE = (
     "Join codes are not shown during play. A team that lost its link gets it from the "
     "teacher's terminal (the links file, or housing-lab classroom --resume CODE --no-server)."
 )
+MOVEIN_FIRST = (
+    "Game over. Watch the move-in step by step (Next move-in step), then show the final scores."
+)
 SCAN = "Scan or type your team's link"
 STORE_LOST = "Cannot reach the room's store just now; trying again"
 
 
 def phase_name(phase: str) -> str:
     return PHASE_NAMES.get(phase, phase)
+
+
+def chosen(square: str) -> str:
+    return f"{square} chosen: pick a building below."
+
+
+def timer_text(timer: Mapping[str, Any], seconds_left: float) -> str:
+    """The status line's timer: waiting for the teacher, counting down, or stopped."""
+    state = timer.get("state", "running")
+    if state == "waiting":
+        full = clock_text(timer["negotiation_minutes"] * 60)
+        return f"Negotiation: {full} (starts when the teacher starts the phase)"
+    if state == "stopped":
+        return "Negotiation over: the state was called"
+    left = "time is up" if seconds_left <= 0 else f"{clock_text(seconds_left)} left"
+    return f"Negotiation: {left}"
+
+
+def board_news(before: Mapping[str, str], after: Mapping[str, str]) -> str:
+    """What changed on the board since this page last looked (another team's move), in words:
+    "Now on the board: a Park on C2. B1 was cleared." ("" when nothing changed)."""
+    built_now = [built(tile, sq) for sq, tile in sorted(after.items()) if before.get(sq) != tile]
+    cleared = [sq for sq in sorted(before) if sq not in after]
+    parts = []
+    if built_now:
+        parts.append(f"Now on the board: {', '.join(built_now)}.")
+    if cleared:
+        parts.append(f"{', '.join(cleared)} {'was' if len(cleared) == 1 else 'were'} cleared.")
+    return " ".join(parts)
 
 
 def clock_text(seconds_left: float) -> str:
@@ -61,6 +95,8 @@ def clock_text(seconds_left: float) -> str:
 def action_label(action: Mapping[str, Any], *, teacher: bool, phase: str) -> str:
     """The button text for one legal action (not place/clear: the board does those)."""
     kind = action["action"]
+    if kind == "start_timer":
+        return f"Start {PHASE_NUMBER.get(phase, 'the phase')}: the negotiation timer"
     if kind == "advance":
         return NEXT_PHASE.get(phase, "Next phase")
     if kind == "call_state":
@@ -108,4 +144,6 @@ def action_done(
         return f"The state built {', '.join(new)}." if new else "The state stepped in."
     if kind == "advance":
         return f"Now: {phase_name(str(view.get('phase', '')))}."
+    if kind == "start_timer":
+        return "The negotiation timer has started."
     return "Your turn is played."

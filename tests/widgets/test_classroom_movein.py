@@ -1,0 +1,201 @@
+"""Room pages (issue 24, deliver 5-7): residents on the board all game, the move-in at the end,
+phone-sized messages in words, the engine's refusal on a tap, and the teacher-started timer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from housing_lab.north_berkeley import Game, RuleOptions, scenario_from_dict, score_scenario
+from housing_lab.rooms import open_store
+from housing_lab.widgets.classroom.ending import card_reason, step_words
+from housing_lab.widgets.classroom.page import ClassroomPage
+from housing_lab.widgets.table.charts import totals
+from housing_lab.widgets.table.movein import SCORING_STEP
+
+TEAMS = ["Red", "Blue"]
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def store(tmp_path, clock):
+    with open_store("sqlite:///" + str(tmp_path / "rooms.sqlite"), clock=clock) as opened:
+        yield opened
+
+
+@pytest.fixture
+def room(store) -> dict[str, Any]:
+    created = store.create_room(TEAMS, seed=5)
+    created["tokens"] = {"teacher": created["teacher"]["token"]}
+    created["tokens"].update({t: created["teams"][t]["token"] for t in TEAMS})
+    return created
+
+
+def page(store, room, who: str, **kwargs: Any) -> ClassroomPage:
+    return ClassroomPage(store, room["room"], room["tokens"][who], **kwargs)
+
+
+def play_to_the_end(store, room) -> None:
+    """Every step through the store: teams build the first legal tile on an empty square,
+    pick their draft cards; the teacher does the rest."""
+    tokens = room["tokens"]
+    for _ in range(200):
+        teacher = store.view(room["room"], tokens["teacher"])
+        if teacher["phase"] == "over":
+            return
+        for team in TEAMS:
+            for action in store.view(room["room"], tokens[team])["legal_actions"]:
+                if action["action"] == "pick" or (
+                    action["action"] == "place" and action["square"] in teacher["empty_squares"]
+                ):
+                    store.act(room["room"], tokens[team], action)
+                    break
+            else:
+                continue
+            break
+        else:
+            store.act(room["room"], tokens["teacher"], teacher["legal_actions"][-1])
+    raise AssertionError("the game did not end")
+
+
+def test_the_board_shows_the_existing_residents_all_game(store, room):
+    red = page(store, room, "Red")
+    existing = red.view["board"]["existing"]
+    assert red.board.replay_index == 0  # before move-in: the existing residents only
+    assert red.board.frames[0] == {**red.board.frames[0], **existing}
+    assert sum(1 for income in red.board.frames[0].values() if income) == len(existing) == 12
+    assert red.movein.box.children == ()  # no chart during play
+    red.act({"action": "place", "square": "B1", "tile": "park"})
+    assert red.board.tiles["B1"] == "park" and red.board.replay_index == 0
+
+
+def test_the_projector_plays_the_move_in_step_by_step_then_the_scores(store, room):
+    teacher = page(store, room, "teacher")
+    play_to_the_end(store, room)
+    teacher.refresh()
+    assert teacher.view["phase"] == "over" and "hl-classroom-over" in teacher._dom_classes
+    assert "Final scores" not in teacher.side.value  # move-in first
+    chart = teacher.movein.playback.chart
+    assert chart is not None and chart in teacher.movein.box.children
+    assert teacher.movein.playback.step == 0 and chart.figure.title == "Before move-in"
+    result = score_scenario(scenario_from_dict(teacher.view["board"]), RuleOptions())
+    bounds = result.move_in.wave_bounds()
+    seen = []
+    for step in (1, 2, 3):
+        teacher.movein.next.click()
+        assert teacher.movein.playback.step == step
+        assert teacher.board.replay_index in (bounds[step], -1)
+        assert step_words(step) in teacher.movein.step_line.value
+        seen.append(totals(chart.rows))
+    assert seen == sorted(seen) and seen[-1] != seen[0]  # the bars grow wave by wave
+    assert "Final scores" not in teacher.side.value
+    teacher.movein.next.click()
+    assert teacher.movein.playback.step == SCORING_STEP
+    assert "Final scores" in teacher.side.value and "Winner" in teacher.side.value
+    assert "Why" in teacher.side.value and " card" in teacher.side.value
+    assert teacher.movein.next.disabled and not teacher.movein.back.disabled
+    teacher.movein.back.click()
+    assert "Final scores" not in teacher.side.value
+
+
+def test_a_team_page_shows_the_chart_and_its_own_cards_results(store, room):
+    red = page(store, room, "Red")
+    red.board.selected = "A1"  # a refused tap, said on the board's line
+    assert red.board.message
+    play_to_the_end(store, room)
+    red.poll_once()
+    assert red.board.message == "" and red.board.selected == ""  # stale once it is over
+    assert ".hl-gt-swatch" in red.children[0].value  # the chart's legend is styled
+    assert red.movein.playback.step == SCORING_STEP and red.board.replay_index == -1
+    assert red.movein.playback.chart in red.movein.box.children
+    assert "Your cards' results" in red.side.value
+    for card in red.view["hand"]:
+        assert card_reason(card).split(":")[0] in red.side.value
+    assert red.view["legal_actions"] == [] and red.offered_actions() == []
+
+
+def test_card_reason_is_the_cards_printed_words():
+    game = Game(TEAMS, 5)
+    card = game.state.hands["Red"][0]
+    from housing_lab.north_berkeley import cards
+
+    printed = cards()[card]
+    assert card_reason({"card": card, "plus": True, "minus": False}) == f"+1: {printed.plus_text}"
+    assert card_reason({"card": card, "plus": False, "minus": True}) == f"-1: {printed.minus_text}"
+    assert "0" in card_reason({"card": card, "plus": False, "minus": False})
+
+
+def test_a_tap_on_a_square_of_the_other_phase_says_why_in_the_engines_words(store, room):
+    red = page(store, room, "Red")
+    red.board.selected = "A1"  # a phase-2 square in phase 1
+    game = Game(TEAMS, 5)
+    reason = game.refusal("A1", "park")
+    assert reason and reason in red.notice.value and reason in red.board.message
+    assert red.board.message_kind == "error" and "You cannot build on A1" in red.board.message
+    red.board.selected = "B1"
+    assert "B1 chosen" in red.board.message and red.board.message_kind == "info"
+
+
+def test_another_teams_build_is_said_in_words(store, room):
+    red = page(store, room, "Red")
+    store.act(
+        room["room"], room["tokens"]["Blue"], {"action": "place", "square": "C2", "tile": "park"}
+    )
+    assert red.poll_once() is True
+    assert "Now on the board: a Park on C2." in red.notice.value
+    store.act(room["room"], room["tokens"]["Blue"], {"action": "clear", "square": "C2"})
+    red.poll_once()
+    assert "C2 was cleared." in red.notice.value
+    red.act({"action": "place", "square": "B2", "tile": "park"})
+    assert "You built a Park on B2." in red.notice.value
+
+
+def test_the_timer_starts_with_the_teacher_and_stops_when_the_state_is_called(store, room, clock):
+    teacher = page(store, room, "teacher", clock=clock)
+    clock.now += 600
+    teacher.refresh()
+    assert teacher.view["timer"]["state"] == "waiting"
+    assert teacher.view["timer"]["seconds_left"] == 600
+    assert teacher._buttons[0][0].description.startswith("Start phase 1")
+    teacher._buttons[0][0].click()
+    assert "The negotiation timer has started." in teacher.notice.value
+    assert teacher.view["timer"]["state"] == "running"
+    assert not any(a["action"] == "start_timer" for a in teacher.view["legal_actions"])
+    clock.now += 90
+    teacher.poll_once()
+    assert "8:30 left" in teacher.status.value
+    teacher.act({"action": "call_state"})
+    assert teacher.view["timer"]["state"] == "stopped"
+    assert "the state was called" in teacher.status.value
+    clock.now += 3600
+    teacher.poll_once()
+    assert "the state was called" in teacher.status.value
+    teacher.act({"action": "advance"})  # two teams: the extra draw
+    while teacher.view["phase"] != "policies":
+        step = next(iter(teacher.view["legal_actions"]), None)
+        if step is None:  # the draft: a team's turn
+            turn = teacher.view["draft"]["turn"]
+            team_page = page(store, room, turn)
+            team_page.act(next(a for a in team_page.view["legal_actions"] if a["action"] == "pick"))
+            teacher.refresh()
+        else:
+            teacher.act(step)
+    clock.now += 1000
+    teacher.act(teacher.view["legal_actions"][0])  # the teacher's enact starts phase 2
+    assert teacher.view["phase"] == "phase2"
+    assert teacher.view["timer"]["state"] == "running"
+    assert teacher.view["timer"]["seconds_left"] == 600  # counted from the enact
+    assert not any(a["action"] == "start_timer" for a in teacher.view["legal_actions"])
