@@ -3,6 +3,7 @@ palette, saved boards that carry their model (issue 22 deliver 3; no browser).""
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import ipywidgets
@@ -227,7 +228,7 @@ def test_count_axes_tick_whole_numbers(top: int) -> None:
     ticks = count_ticks(top)
     assert ticks[0] == 0 and all(isinstance(t, int) for t in ticks)
     assert len(ticks) <= 8 and top - ticks[-1] < ticks[1]
-    assert len({b - a for a, b in zip(ticks, ticks[1:], strict=False)}) == 1
+    assert len({b - a for a, b in itertools.pairwise(ticks)}) == 1
 
 
 def test_the_new_homes_axis_ticks_whole_numbers() -> None:

@@ -45,7 +45,9 @@ OTHER_PROTECT_WORDS = "Houses only"
 
 def _marked(choices: Mapping[tuple[str, ...], str], rulebook: tuple[str, ...]) -> list[Any]:
     """Dropdown options (words, value) with the rulebook's answer marked."""
-    return [(words + (RULEBOOK_MARK if key == rulebook else ""), key) for key, words in choices.items()]
+    return [
+        (words + (RULEBOOK_MARK if key == rulebook else ""), key) for key, words in choices.items()
+    ]
 
 
 def _heading(key: str) -> ipywidgets.HTML:
@@ -77,8 +79,7 @@ class AssumptionsPanel(ipywidgets.VBox):
             for income in INCOMES
         }
         newcomers_note = ipywidgets.HTML(
-            f"<span style='font-size:13px'>0-{MAX_NEWCOMERS} each; "
-            f"8 each{RULEBOOK_MARK}</span>"
+            f"<span style='font-size:13px'>0-{MAX_NEWCOMERS} each; 8 each{RULEBOOK_MARK}</span>"
         )
         self.market = ipywidgets.Dropdown(
             options=_marked(MARKET_CHOICES, tuple(rulebook["market_homes_for"])),
@@ -107,7 +108,9 @@ class AssumptionsPanel(ipywidgets.VBox):
             layout=ipywidgets.Layout(width="160px"),
         )
         self.budget.add_class("hl-switch-budget")
-        budget_note = ipywidgets.HTML(f"<span style='font-size:13px'>No limit{RULEBOOK_MARK}</span>")
+        budget_note = ipywidgets.HTML(
+            f"<span style='font-size:13px'>No limit{RULEBOOK_MARK}</span>"
+        )
         self.back = ipywidgets.Button(
             description="Back to the rulebook", icon="undo", layout=ipywidgets.Layout(width="auto")
         )
@@ -157,7 +160,9 @@ class AssumptionsPanel(ipywidgets.VBox):
             for income, box in self.newcomers.items():
                 box.value = data["newcomers"][income]
             self._choose(self.market, tuple(data["market_homes_for"]), OTHER_MARKET_WORDS)
-            self._choose(self.protects, tuple(data["vacancy_control_protects"]), OTHER_PROTECT_WORDS)
+            self._choose(
+                self.protects, tuple(data["vacancy_control_protects"]), OTHER_PROTECT_WORDS
+            )
             self.limited.value = data["budget"] is not None
             self.budget.disabled = data["budget"] is None
             self.budget.value = float(spending if data["budget"] is None else data["budget"])

@@ -51,7 +51,6 @@ from housing_lab.north_berkeley.policies import (
     POLICIES,
     POLICY_NAMES,
     POLICY_TEXT,
-    RESIDENTS_PER_INCOME,
     RuleOptions,
     check_policy,
 )

@@ -31,6 +31,7 @@ class LabToolbar(ipywidgets.HBox):
             layout=ipywidgets.Layout(width="190px"),
         )
         self.seed_box.observe(self._seed_changed, names="value")
+
         def fit() -> ipywidgets.Layout:  # the default 148 px cut "Reshuffle reside..."
             return ipywidgets.Layout(width="auto", flex="0 0 auto", overflow="visible")
 
