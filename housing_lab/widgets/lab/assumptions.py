@@ -94,7 +94,10 @@ class AssumptionsPanel(ipywidgets.VBox):
         )
         self.protects.add_class("hl-switch-protects")
         self.limited = ipywidgets.Checkbox(
-            value=False, description="Limit what the city can spend", indent=False
+            value=False,
+            description="Limit what the city can spend",
+            indent=False,
+            layout=ipywidgets.Layout(width="auto", margin="0 12px 0 0"),
         )
         self.limited.add_class("hl-switch-budget-on")
         self.budget = ipywidgets.BoundedFloatText(
@@ -112,7 +115,9 @@ class AssumptionsPanel(ipywidgets.VBox):
             f"<span style='font-size:13px'>No limit{RULEBOOK_MARK}</span>"
         )
         self.back = ipywidgets.Button(
-            description="Back to the rulebook", icon="undo", layout=ipywidgets.Layout(width="auto")
+            description="Back to the rulebook",
+            icon="undo",
+            layout=ipywidgets.Layout(width="auto", align_self="flex-start", margin="8px 0 0"),
         )
         self.back.add_class("hl-rulebook")
         self.back.on_click(lambda _: self._ask(RULEBOOK.to_dict()))

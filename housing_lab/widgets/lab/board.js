@@ -460,16 +460,19 @@ function scrollOpenedTab(event) {
   const tab = event.target.closest && event.target.closest(".lm-TabBar, .p-TabBar");
   const lab = tab && tab.closest(".hl-nb-lab");
   if (!lab) return;
-  setTimeout(() => {
-    const tabs = tab.closest(".jupyter-widget-tab, .widget-tab") || tab.parentElement;
+  const tabs = tab.closest(".jupyter-widget-tab, .widget-tab") || tab.parentElement;
+  const show = () => {
     const box = tabs.getBoundingClientRect();
     if (box.bottom <= window.innerHeight && box.top >= 0) return;
     tabs.scrollIntoView({ block: box.height > window.innerHeight ? "start" : "end" });
-  }, 60);
+  };
+  // again once Python has filled the panel (the New homes chart is added when first shown)
+  for (const wait of [60, 400, 1000]) setTimeout(show, wait);
 }
 if (!window.hlLabTabsScroll) {
   window.hlLabTabsScroll = true;
-  document.addEventListener("click", scrollOpenedTab, true);
+  // pointerdown: by "click" the tab bar has redrawn its tabs and the target is detached
+  document.addEventListener("pointerdown", scrollOpenedTab, true);
   document.addEventListener("keyup", (event) => {
     if (event.key.startsWith("Arrow") || event.key === "Enter" || event.key === " ") {
       scrollOpenedTab(event);

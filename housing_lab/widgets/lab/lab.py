@@ -539,6 +539,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         result = self._result_dict
         self.outcome_chart.update(result, previous=previous)
         self.model_line.value = model_line(self.model)
+        self.model_line.layout.display = "none" if self.model.is_rulebook else None  # no gap
         self._show_assumptions()
         self.change_line.value = (
             "<div style='font-size:14px;line-height:1.3;min-height:2.6em;padding:4px 8px;"
