@@ -115,12 +115,13 @@ def delta_cells(
         if previous is not None:
             delta = now - previous["housed"][income]
             kind = "up" if delta > 0 else ("down" if delta < 0 else "same")
-            text += f" ({signed(delta, plus=True)})" if delta else " (same)"
+            # an unchanged count says only "12 housed": "(no change)" did not fit under a bar
+            text += f" ({signed(delta, plus=True)})" if delta else ""
         cells.append(f"<span class='hl-delta hl-delta-{kind}' data-income='{income}'>{text}</span>")
     return (
         f"<div class='hl-outcome-deltas' style='display:flex;margin-left:50px;"
-        f"width:calc(100% - 70px);max-width:{plot_width + 220}px;"
-        "font-size:13px;font-weight:600;text-align:center'>"
+        f"width:calc(100% - 70px);max-width:{plot_width + 220}px;gap:4px;"
+        "font-size:12px;font-weight:600;text-align:center'>"
         + "".join(f"<div style='flex:1;white-space:nowrap'>{cell}</div>" for cell in cells)
         + "</div>"
         + (
@@ -244,7 +245,7 @@ class OutcomeChart(ipywidgets.VBox):
         )
         self.deltas.value = (
             "<div class='hl-outcome-deltas' style='display:flex;margin-left:50px;"
-            "width:calc(100% - 70px);font-size:13px;font-weight:600;text-align:center'>"
+            "width:calc(100% - 70px);gap:4px;font-size:12px;font-weight:600;text-align:center'>"
             f"{cells}</div>{self.words}"
         )
         self.legend.value = outcome_legend(waiting=True)
