@@ -243,3 +243,97 @@ def test_example_board_looks_read_only(open_page) -> None:
     assert left.locator(".hl-replay-tag").text_content() == "left"
     assert "displaced" in page.locator(".hl-replay-text").inner_text()
     screenshot(page, "nb-example-board-displaced")
+
+
+MODEL_CELLS = [
+    "from housing_lab.widgets import NorthBerkeleyLab\n"
+    "lab = NorthBerkeleyLab(seed=1, model={'market_homes_for': ['high']})\nlab",
+]
+IN_VIEW = """(selector) => {
+  const node = document.querySelector(selector);
+  if (!node) return null;
+  const r = node.getBoundingClientRect();
+  return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: r.height,
+          inView: r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight + 1};
+}"""
+
+
+def box_of(page, selector: str) -> dict:
+    box = page.evaluate(IN_VIEW, selector)
+    assert box is not None, f"{selector} is not on the page"
+    return box
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_switched_model_is_said_beside_the_chart(open_page, size: str) -> None:
+    """Issue 22: a non-default switch shows "Not the rulebook: ..." right above the chart, in
+    view with it; the Assumptions tab opens into view (issue 26) and goes back to the rulebook."""
+    width, height = SIZES[size]
+    page, watch = open_page(MODEL_CELLS, size=(width, height), ready=READY)
+    page.evaluate(SHOW_LAB)
+    page.wait_for_selector(".hl-not-rulebook")
+    line = page.locator(".hl-nb-lab .hl-not-rulebook")
+    assert "Not the rulebook: market-rate homes only for high income" in line.inner_text()
+    said, chart = box_of(page, ".hl-not-rulebook"), box_of(page, ".hl-nb-lab .hl-outcome-chart")
+    assert said["inView"] and chart["inView"], (said, chart)
+    assert 0 <= chart["top"] - said["bottom"] <= 12, "the line is not right above the chart"
+    assert said["left"] < chart["right"] and chart["left"] < said["right"]  # same column
+    on_one_screen(page, "opening with a switched model")
+    screenshot(page, f"nb-lab-not-rulebook-{size}")
+
+    page.get_by_role("tab", name="Assumptions").click()
+    page.wait_for_timeout(400)  # the panel is scrolled into view after the click
+    panel = box_of(page, ".hl-nb-lab .hl-assumptions")
+    assert panel["height"] > 0 and panel["top"] < height and panel["bottom"] > 0, panel
+    assert box_of(page, ".hl-nb-lab .hl-rulebook")["inView"], "Back to the rulebook is hidden"
+    assert "(rulebook)" in page.locator(".hl-nb-lab .hl-assumptions").inner_text()
+    screenshot(page, f"nb-lab-assumptions-{size}")
+    page.locator(".hl-nb-lab .hl-rulebook").click()
+    page.wait_for_selector(".hl-not-rulebook", state="detached")
+    page.wait_for_selector('.hl-message:has-text("Back to the rulebook\'s assumptions")')
+    page.locator(".hl-switch-market select").select_option(index=2)  # high income only
+    page.wait_for_selector(".hl-not-rulebook:has-text('only for high income')")
+    check_watch(watch)
+
+
+@pytest.mark.browser
+def test_tabs_open_into_view_and_the_chart_follows_the_step(open_page) -> None:
+    """Issue 26 at 1366x768: a clicked tab's panel comes into view; stepping through move-in
+    redraws the chart for that step; toolbar labels are whole."""
+    page, watch = open_page(CELLS, size=SIZES["chromebook"], ready=READY)
+    page.evaluate(SHOW_LAB)
+    page.click('[data-square="C1"]')
+    page.click('[data-tile-choice="tower_market"]')
+    page.wait_for_selector(".hl-last-change:has-text('found a home')")
+    page.click('[data-action="replay-reset"]')
+    page.wait_for_selector(".hl-outcome-chart text:has-text('Before move-in')")
+    before = read_page(page)["bars"]
+    page.click('[data-action="replay-step"]')
+    page.wait_for_selector(".hl-outcome-chart text:has-text('Step 1 of')")
+    page.click('[data-action="replay-final"]')
+    page.wait_for_function(
+        "() => !document.querySelector('.hl-outcome-chart').textContent.includes('Step ')"
+    )
+    assert read_page(page)["bars"] != before
+    for tab in ("New homes", "Save and load"):
+        page.evaluate(SHOW_LAB)
+        page.get_by_role("tab", name=tab).click()
+        page.wait_for_timeout(1300)  # the panel is filled, then scrolled into view
+        shown = page.evaluate(
+            """() => {
+              const panel = document.querySelector(
+                '.hl-nb-lab .widget-tab-contents > :not(.lm-mod-hidden):not(.p-mod-hidden)');
+              const r = panel.getBoundingClientRect();
+              const h = window.innerHeight;
+              return r.height > 0 && r.top < h && r.bottom <= h + 1;
+            }"""
+        )
+        assert shown, f"the {tab} tab opened below the fold"
+    for name in ("Reshuffle residents", "Load board…"):
+        button = page.get_by_role("button", name=name)
+        fits = button.evaluate("(b) => b.scrollWidth <= b.clientWidth + 1")
+        assert fits, f"{name!r} is cut off"
+    assert "(0)" not in page.locator(".hl-nb-lab .hl-load").inner_text()
+    screenshot(page, "nb-lab-save-and-load-1366x768")
+    check_watch(watch)

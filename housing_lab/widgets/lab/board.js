@@ -300,11 +300,15 @@ function renderPalette(palette, model, onChoose, onClear, currentTile) {
   heading.setAttribute("aria-level", "3");
   // Python sends the tiles the engine accepts on each square and, for the others, the engine's
   // reason in words. Refused tiles are greyed; a click still goes to Python, which refuses it.
+  // `refused[square]` is one reason for every greyed tile, or tile -> reason with "" -> the
+  // line shown above the tiles (the lab: the rules or the city budget, tile by tile)
   const allowed = (model.get("allowed") || {})[selected];
-  const reason = (model.get("refused") || {})[selected] || "";
+  const reasons = (model.get("refused") || {})[selected] || "";
+  const reasonFor = (tile) => (typeof reasons === "string" ? reasons : reasons[tile] || "");
+  const said = typeof reasons === "string" ? [reasons].filter(Boolean) : [reasons[""] || ""];
   const costs = model.get("costs") || {};
   const why = html("div", { class: "hl-palette-reason", id: paletteId(model, "reason") }, palette);
-  why.textContent = reason ? `Greyed out: ${reason}.` : "";
+  why.textContent = said[0] ? `Greyed out: ${said[0]}.` : "";
   const note = model.get("cost_note");
   if (note) html("div", { class: "hl-cost-note" }, palette, note);
   const grid = html("div", { class: "hl-palette-grid", role: "group",
@@ -316,7 +320,7 @@ function renderPalette(palette, model, onChoose, onClear, currentTile) {
     const homes = tile.homes.length ? `${tile.homes.length} home${tile.homes.length > 1 ? "s" : ""}`
       : "no homes";
     const title = `${tile.name}: ${homes}, ${price}` +
-      (refused ? `. Not allowed on ${selected} now: ${reason}` : "");
+      (refused ? `. Not allowed on ${selected} now: ${reasonFor(tile.id)}` : "");
     const button = html("button", { class: `hl-tile-choice${refused ? " hl-not-allowed" : ""}`,
       "data-tile-choice": tile.id, title, "aria-label": title, type: "button" }, grid);
     // greyed but still focusable and clickable: the engine's refusal then says why
@@ -447,6 +451,33 @@ function renderReplay(bar, model, timers) {
     text.textContent = `Step ${shown} of ${events.length}: ${words}`;
   }
   return text.textContent;
+}
+
+// The lab's tabs sit under the board: at 1366x768 a tab opened there showed below the fold and
+// a click seemed to do nothing. After a tab of a lab (`.hl-nb-lab`) is chosen, by mouse or by
+// arrow keys, its panel is scrolled into view (focus stays on the tab). One listener per page.
+function scrollOpenedTab(event) {
+  const tab = event.target.closest && event.target.closest(".lm-TabBar, .p-TabBar");
+  const lab = tab && tab.closest(".hl-nb-lab");
+  if (!lab) return;
+  const tabs = tab.closest(".jupyter-widget-tab, .widget-tab") || tab.parentElement;
+  const show = () => {
+    const box = tabs.getBoundingClientRect();
+    if (box.bottom <= window.innerHeight && box.top >= 0) return;
+    tabs.scrollIntoView({ block: box.height > window.innerHeight ? "start" : "end" });
+  };
+  // again once Python has filled the panel (the New homes chart is added when first shown)
+  for (const wait of [60, 400, 1000]) setTimeout(show, wait);
+}
+if (!window.hlLabTabsScroll) {
+  window.hlLabTabsScroll = true;
+  // pointerdown: by "click" the tab bar has redrawn its tabs and the target is detached
+  document.addEventListener("pointerdown", scrollOpenedTab, true);
+  document.addEventListener("keyup", (event) => {
+    if (event.key.startsWith("Arrow") || event.key === "Enter" || event.key === " ") {
+      scrollOpenedTab(event);
+    }
+  }, true);
 }
 
 function render({ model, el: root }) {

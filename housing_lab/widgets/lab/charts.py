@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Mapping
 from typing import Any
 
 import bqplot
 import ipywidgets
 
-from housing_lab.north_berkeley.engine.movein import OUTCOMES
+from housing_lab.north_berkeley.engine.movein import DISPLACED_WAITING, OUTCOMES
+from housing_lab.north_berkeley.model import Model
 from housing_lab.north_berkeley.policies import INCOMES, RESIDENTS_PER_INCOME
 from housing_lab.widgets.common import signed
 from housing_lab.widgets.lab.spoken import homes_table, outcome_table
@@ -23,29 +25,73 @@ OUTCOME_LABELS = {
 # Greens for housed, reds/greys for not housed; ordered so the stack reads bottom-up.
 OUTCOME_COLORS = ["#1b7837", "#7fbf7b", "#c2a5cf", "#b2182b", "#9e9e9e"]
 INCOME_LABELS = {"high": "High income", "middle": "Middle income", "low": "Low income"}
+# the lab's bars: the five outcomes, plus (only part-way through move-in, when the board steps
+# through it) the displaced residents still looking for a home, stacked between housed and left
+CHART_CATEGORIES = (*OUTCOMES[:3], DISPLACED_WAITING, *OUTCOMES[3:])
+CHART_LABELS = {**OUTCOME_LABELS, DISPLACED_WAITING: "displaced, looking for a home"}
+CHART_COLORS = [*OUTCOME_COLORS[:3], "#f28e2b", *OUTCOME_COLORS[3:]]
 HOME_TYPE_LABELS = {"market": "market rate", "middle": "middle income", "low": "low income"}
 HOME_COLORS = {"market": "#8da0cb", "middle": "#f2c14e", "low": "#c0392b"}
 
 
 def outcome_chart_data(result: Mapping[str, Any]) -> list[list[int]]:
-    """Rows = the five outcomes, columns = high, middle, low (the stacked bars)."""
-    outcomes = result["outcomes"]
-    return [[outcomes[income][outcome] for income in INCOMES] for outcome in OUTCOMES]
+    """Rows = the chart's categories (the five outcomes and, after move-in always 0, the
+    displaced still looking), columns = high, middle, low (the stacked bars)."""
+    return category_rows(result["outcomes"])
+
+
+def category_rows(table: Mapping[str, Mapping[str, int]]) -> list[list[int]]:
+    """Rows = `CHART_CATEGORIES` (a category a table lacks counts 0), columns = incomes."""
+    return [[table[income].get(c, 0) for income in INCOMES] for c in CHART_CATEGORIES]
+
+
+def residents_per_income(result: Mapping[str, Any]) -> int:
+    """The most residents any income has (12 under the rulebook; 4 + newcomers otherwise):
+    the top of the chart's count axis."""
+    return max(sum(result["outcomes"][income].values()) for income in INCOMES)
+
+
+def count_ticks(top: int) -> list[int]:
+    """Whole-number ticks from 0 to `top` (every 1, 2 or 5, at most about 7 ticks)."""
+    top = int(top)
+    step = next(s for s in (1, 2, 5, 10, 20, 50) if top / s <= 7)
+    return list(range(0, top + 1, step))
+
+
+def step_title(index: int, total: int) -> str:
+    """The chart's title while the board shows move-in after `index` of `total` events."""
+    if index == 0:
+        return "Who is housed? Before move-in"
+    return f"Who is housed? Step {index} of {total}"
+
+
+def model_line(model: Model) -> str:
+    """The line beside the chart when the model is not the rulebook (empty otherwise), so a
+    screenshot of the chart never hides the assumptions it was drawn under."""
+    if model.is_rulebook:
+        return ""
+    return (
+        "<div class='hl-not-rulebook' style='font-size:14px;line-height:1.3;padding:3px 8px;"
+        "margin:4px 0 0;background:#f3e8ff;border-left:4px solid #6a3d9a;border-radius:4px;"
+        f"color:#1f2933'><b>{html.escape(model.describe())}</b></div>"
+    )
 
 
 def homes_chart_data(result: Mapping[str, Any]) -> list[int]:
     return [result["new_homes"][kind] for kind in ("market", "middle", "low")]
 
 
-def outcome_legend() -> ipywidgets.HTML:
-    """An HTML legend under the chart (bqplot's own legend covers the bars)."""
+def outcome_legend(waiting: bool = False) -> str:
+    """An HTML legend under the chart (bqplot's own legend covers the bars); `waiting`: with
+    the displaced still looking for a home (only part-way through move-in)."""
     items = "".join(
         f"<span style='display:inline-flex;align-items:center;gap:4px;margin-right:12px'>"
         f"<span style='width:14px;height:14px;background:{color};display:inline-block;"
-        f"border:1px solid #52606d'></span>{OUTCOME_LABELS[outcome]}</span>"
-        for outcome, color in zip(reversed(OUTCOMES), reversed(OUTCOME_COLORS), strict=True)
+        f"border:1px solid #52606d'></span>{CHART_LABELS[category]}</span>"
+        for category, color in zip(reversed(CHART_CATEGORIES), reversed(CHART_COLORS), strict=True)
+        if waiting or category != DISPLACED_WAITING
     )
-    return ipywidgets.HTML(f"<div style='font-size:13px;max-width:440px'>{items}</div>")
+    return f"<div style='font-size:13px;max-width:440px'>{items}</div>"
 
 
 def _money(value: float) -> str:
@@ -69,13 +115,14 @@ def delta_cells(
         if previous is not None:
             delta = now - previous["housed"][income]
             kind = "up" if delta > 0 else ("down" if delta < 0 else "same")
-            text += f" ({signed(delta, plus=True)})" if delta else " (no change)"
+            # an unchanged count says only "12 housed": "(no change)" did not fit under a bar
+            text += f" ({signed(delta, plus=True)})" if delta else ""
         cells.append(f"<span class='hl-delta hl-delta-{kind}' data-income='{income}'>{text}</span>")
     return (
         f"<div class='hl-outcome-deltas' style='display:flex;margin-left:50px;"
-        f"width:calc(100% - 70px);max-width:{plot_width + 220}px;"
-        "font-size:13px;font-weight:600;text-align:center'>"
-        + "".join(f"<div style='flex:1'>{cell}</div>" for cell in cells)
+        f"width:calc(100% - 70px);max-width:{plot_width + 220}px;gap:4px;"
+        "font-size:12px;font-weight:600;text-align:center'>"
+        + "".join(f"<div style='flex:1;white-space:nowrap'>{cell}</div>" for cell in cells)
         + "</div>"
         + (
             "<div style='font-size:12px;margin-left:50px'>Black outline: housed before the last"
@@ -110,11 +157,11 @@ class OutcomeChart(ipywidgets.VBox):
         self.y_scale = bqplot.LinearScale(min=0, max=RESIDENTS_PER_INCOME)
         self.bars = bqplot.Bars(
             x=labels,
-            y=[[0, 0, 0] for _ in OUTCOMES],
+            y=[[0, 0, 0] for _ in CHART_CATEGORIES],
             scales={"x": self.x_scale, "y": self.y_scale},
             type="stacked",
-            colors=OUTCOME_COLORS,
-            labels=[OUTCOME_LABELS[o] for o in OUTCOMES],
+            colors=CHART_COLORS,
+            labels=[CHART_LABELS[c] for c in CHART_CATEGORIES],
             tooltip=bqplot.Tooltip(fields=["x", "y"], labels=["group", "residents"]),
         )
         # the housed count before the last change: an unfilled box over the bar
@@ -129,17 +176,18 @@ class OutcomeChart(ipywidgets.VBox):
             visible=False,
             enable_hover=False,
         )
+        self.count_axis = bqplot.Axis(
+            scale=self.y_scale,
+            side="left",
+            label="residents",
+            tick_values=count_ticks(RESIDENTS_PER_INCOME),
+            tick_format="d",
+        )
         self.figure = bqplot.Figure(
             marks=[self.bars, self.ghost],
             axes=[
                 bqplot.Axis(scale=self.x_scale, label="income group", label_offset="32px"),
-                bqplot.Axis(
-                    scale=self.y_scale,
-                    side="left",
-                    label="residents",
-                    tick_values=list(range(0, RESIDENTS_PER_INCOME + 1, 2)),
-                    tick_format="d",
-                ),
+                self.count_axis,
             ],
             title=title,
             fig_margin={"top": 36, "bottom": 48, "left": 50, "right": 20},
@@ -155,7 +203,9 @@ class OutcomeChart(ipywidgets.VBox):
             delta_cells({"housed": dict.fromkeys(INCOMES, 0)}, None, self.plot_width) + self.words
         )
         self.deltas.add_class("hl-outcome-delta-line")
-        super().__init__([self.figure, self.deltas, outcome_legend()], **kwargs)
+        self.legend = ipywidgets.HTML(outcome_legend())
+        self._title = title
+        super().__init__([self.figure, self.deltas, self.legend], **kwargs)
 
     def update(
         self,
@@ -164,18 +214,47 @@ class OutcomeChart(ipywidgets.VBox):
         previous: Mapping[str, Any] | None = None,
     ) -> None:
         """Draw `result`; with `previous`, mark the housed counts it had (ghost and deltas)."""
+        if title is not None:
+            self._title = title
         with self.figure.hold_sync():
+            self._scale_to(residents_per_income(result))
             self.bars.y = outcome_chart_data(result)
             moved = previous is not None and housed_totals(previous) != housed_totals(result)
             if previous is not None:
                 self.ghost.y = housed_totals(previous)
             self.ghost.visible = moved
-            if title is not None:
-                self.figure.title = title
-        self.words = outcome_table(
-            result["outcomes"], OUTCOME_LABELS, title or str(self.figure.title)
-        )
+            self.figure.title = self._title
+        self.words = outcome_table(result["outcomes"], OUTCOME_LABELS, self._title)
         self.deltas.value = delta_cells(result, previous, self.plot_width) + self.words
+        self.legend.value = outcome_legend()
+
+    def show_step(self, progress: Mapping[str, Mapping[str, int]], title: str) -> None:
+        """Draw move-in part-way (`MoveInResult.outcomes_after(k)`): the newcomers still
+        waiting for their turn are not drawn yet, the displaced still looking are."""
+        table = {i: {c: progress[i].get(c, 0) for c in CHART_CATEGORIES} for i in INCOMES}
+        housed = {i: sum(table[i][c] for c in OUTCOMES[:3]) for i in INCOMES}
+        with self.figure.hold_sync():
+            self.bars.y = category_rows(table)
+            self.ghost.visible = False
+            self.figure.title = title
+        self.words = outcome_table(table, CHART_LABELS, title)
+        cells = "".join(
+            f"<div style='flex:1;white-space:nowrap'><span class='hl-delta hl-delta-same' "
+            f"data-income='{i}'>{housed[i]} housed so far</span></div>"
+            for i in INCOMES
+        )
+        self.deltas.value = (
+            "<div class='hl-outcome-deltas' style='display:flex;margin-left:50px;"
+            "width:calc(100% - 70px);gap:4px;font-size:12px;font-weight:600;text-align:center'>"
+            f"{cells}</div>{self.words}"
+        )
+        self.legend.value = outcome_legend(waiting=True)
+
+    def _scale_to(self, top: int) -> None:
+        """The count axis from 0 to `top` residents, whole-number ticks."""
+        if self.y_scale.max != top:
+            self.y_scale.max = top
+            self.count_axis.tick_values = count_ticks(top)
 
 
 class HomesChart(ipywidgets.VBox):
@@ -184,7 +263,15 @@ class HomesChart(ipywidgets.VBox):
     def __init__(self, **kwargs: Any) -> None:
         kinds = [HOME_TYPE_LABELS[kind] for kind in ("market", "middle", "low")]
         self.x_scale = bqplot.OrdinalScale(domain=kinds)
-        self.y_scale = bqplot.LinearScale(min=0, max=36)
+        self.y_scale = bqplot.LinearScale(min=0, max=12)
+        # whole-number ticks set with the scale (bqplot's own made 0, 2, 5, 7, 10, 12)
+        self._homes_axis = bqplot.Axis(
+            scale=self.y_scale,
+            side="left",
+            label="homes",
+            tick_format="d",
+            tick_values=count_ticks(12),
+        )
         self.bars = bqplot.Bars(
             x=kinds,
             y=[0, 0, 0],
@@ -199,9 +286,7 @@ class HomesChart(ipywidgets.VBox):
             marks=[self.bars],
             axes=[
                 bqplot.Axis(scale=self.x_scale, label="new homes by type", label_offset="32px"),
-                bqplot.Axis(
-                    scale=self.y_scale, side="left", label="homes", tick_format="d", num_ticks=6
-                ),
+                self._homes_axis,
             ],
             title="New homes",
             fig_margin={"top": 40, "bottom": 48, "left": 50, "right": 20},
@@ -218,7 +303,9 @@ class HomesChart(ipywidgets.VBox):
         data = homes_chart_data(result)
         with self.bars.hold_sync():
             self.bars.y = data
-            self.y_scale.max = max(12, max(data) + 2)
+            top = int(max(12, max(data) + 2))
+            self.y_scale.max = top
+            self._homes_axis.tick_values = count_ticks(top)
         self.figure.title = (
             f"{result['new_homes']['total']} new homes, spending {_money(result['spending'])}"
         )

@@ -43,14 +43,14 @@ from housing_lab.north_berkeley.coaching.words import (
     hand_sentence,
 )
 from housing_lab.north_berkeley.engine.scoring import ScenarioResult, score_as_is, score_scenario
-from housing_lab.north_berkeley.errors import ScenarioFormatError
+from housing_lab.north_berkeley.errors import OverBudgetError, ScenarioFormatError
 from housing_lab.north_berkeley.layout import Layout, default_layout
+from housing_lab.north_berkeley.model import Model, check_model
 from housing_lab.north_berkeley.policies import (
     MATCHING_FUNDS,
     POLICIES,
     POLICY_NAMES,
     POLICY_TEXT,
-    RESIDENTS_PER_INCOME,
     RuleOptions,
     check_policy,
 )
@@ -63,6 +63,7 @@ from housing_lab.north_berkeley.scenario import (
 )
 from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
 from housing_lab.widgets.common import JsonSource, save_json
+from housing_lab.widgets.lab.assumptions import AssumptionsPanel
 from housing_lab.widgets.lab.board import NorthBerkeleyBoard
 from housing_lab.widgets.lab.changes import (
     change_phrases,
@@ -74,7 +75,7 @@ from housing_lab.widgets.lab.changes import (
     short_change,
     vacancy_phrases,
 )
-from housing_lab.widgets.lab.charts import HomesChart, OutcomeChart
+from housing_lab.widgets.lab.charts import HomesChart, OutcomeChart, model_line, step_title
 from housing_lab.widgets.lab.coach import CoachPanel
 from housing_lab.widgets.lab.compare import ComparePanel
 from housing_lab.widgets.lab.policies import PolicyPanel
@@ -84,18 +85,25 @@ from housing_lab.widgets.lab.toolbar import LabToolbar
 
 SCENARIO = "a scenario"
 FIRST_HINT = "Nothing changed yet: click a square, then a building; or tick a policy."
-TABS = ("Who is pleased", "New homes", "Compare", "Policies", "Save and load")
+TABS = ("Who is pleased", "New homes", "Compare", "Policies", "Save and load", "Assumptions")
 HOMES_TAB = 1
 COMPARE_TAB = 2
+ASSUMPTIONS_TAB = 5
 UNDO_STEPS = 100  # boards kept for `undo` (a scenario is small)
 
 
 def summary(result: Mapping[str, Any]) -> str:
     """Who is housed, the spending, and the homes that stay empty, in one or two sentences."""
     housed = result["housed"]
+    residents = {i: sum(result["outcomes"][i].values()) for i in ("high", "middle", "low")}
+    of = (
+        f"of {residents['high']} each"
+        if len(set(residents.values())) == 1
+        else f"of {residents['high']}, {residents['middle']} and {residents['low']}"
+    )
     text = (
         f"Housed: {housed['high']} high, {housed['middle']} middle, {housed['low']} low "
-        f"income (of {RESIDENTS_PER_INCOME} each). Spending ${result['spending']:g}."
+        f"income ({of}). Spending ${result['spending']:g}."
     )
     empty = vacancy_phrases(result)
     if empty:
@@ -107,6 +115,19 @@ def describe(scenario: Scenario) -> str:
     """A board in a few words: its tile count and policies (the compare panel's labels)."""
     policies = ", ".join(POLICY_NAMES[p] for p in sorted(scenario.policies)) or "no policy"
     return f"{len(scenario.tiles)} tiles, {policies}"
+
+
+def _kept_model(model: Model) -> Model | None:
+    """The model a scenario keeps: None for the rulebook, so a rulebook board's JSON (and its
+    saved file) stays exactly as before the switches existed."""
+    return None if model.is_rulebook else model
+
+
+def _board_only(scenario: Scenario) -> dict[str, Any]:
+    """A scenario's board without its assumptions (comparing the coach's advice)."""
+    data = scenario.to_dict()
+    data.pop("model", None)
+    return data
 
 
 def _check_int(value: object, what: str) -> int:
@@ -166,7 +187,10 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         layout: Layout | None = None,
         catalogue: Catalogue | None = None,
         scenario: JsonSource | None = None,
+        model: Model | Mapping[str, Any] | None = None,
     ) -> None:
+        """`model`: the assumptions to start under (a `Model` or its JSON object; None: the
+        scenario's own, or the rulebook's)."""
         seed = _check_int(seed, "seed")
         hand = _check_hand(hand)
         _check_instance(options, RuleOptions, "options must be a RuleOptions")
@@ -179,6 +203,8 @@ class NorthBerkeleyLab(ipywidgets.VBox):
             self._scenario = scenario_from_dict({"seed": seed}, self.site, self.catalogue)
         else:
             self._scenario = read_scenario(scenario, self.site, self.catalogue)
+        if model is not None:
+            self._scenario = self._scenario.replace(model=_kept_model(check_model(model)))
         self._result: ScenarioResult = score_scenario(self._scenario, self.options)
         self._result_dict = self._result.to_dict()
         self._previous: ScenarioResult | None = None
@@ -215,6 +241,11 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         self.upload = self.toolbar.upload
         self.change_line = ipywidgets.HTML()
         self.change_line.add_class("hl-last-change")
+        self.model_line = ipywidgets.HTML()  # "Not the rulebook: ...", beside the chart
+        self.model_line.add_class("hl-model-line")
+        self.assumptions = AssumptionsPanel()
+        self.assumptions.on_change = self._on_assumptions
+        self.board.observe(self._on_replay_step, names="replay_index")
         super().__init__(self._screen())
         self.add_class("hl-nb-lab")
         self._refresh()
@@ -236,7 +267,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
             ".hl-nb-lab .hl-last-change div{font-size:16px!important}}</style>"
         )
         right = ipywidgets.VBox(
-            [self.change_line, self.outcome_chart],
+            [self.change_line, self.model_line, self.outcome_chart],
             layout=ipywidgets.Layout(width="430px", flex="0 0 430px", margin="0 0 0 14px"),
         )
         right.add_class("hl-nb-side")
@@ -263,6 +294,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
                 self.compare,
                 explained,
                 self.toolbar,
+                self.assumptions,
             ],
             titles=TABS,
         )
@@ -287,11 +319,20 @@ class NorthBerkeleyLab(ipywidgets.VBox):
     def seed(self) -> int:
         return self._scenario.seed
 
+    @property
+    def model(self) -> Model:
+        """The assumptions the board is scored under (the rulebook's unless changed)."""
+        return self._scenario.assumptions
+
     # --- changes (each validated by the engine before it is kept) ------------------------
     def place(self, square: str, tile: str) -> None:
         with self._shown_on_board():
             square = check_square(square, self.site)
             tile = check_tile(tile, self.catalogue)
+            if self._scenario.refusal(square, tile) is None:  # the rules allow it: the budget?
+                over = self._scenario.placement_refusal(square, tile)
+                if over is not None:
+                    raise OverBudgetError(over)
             tiles = dict(self._scenario.tiles)
             old = tiles.get(square)
             tiles[square] = tile
@@ -327,6 +368,22 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         with self._shown_on_board():
             seed = self._scenario.seed + 1 if seed is None else _check_int(seed, "seed")
         self._try(existing=None, seed=seed, done=f"Existing residents shuffled with seed {seed}.")
+
+    def set_model(self, model: Model | Mapping[str, Any] | None) -> None:
+        """Score the board under other assumptions (a `Model`, its JSON object, or None for
+        the rulebook). Refused in words, nothing changed, if a switch is bad or the board
+        spends more than the new budget."""
+        with self._shown_on_board():
+            checked = check_model(model)
+        if checked == self.model:
+            self._show_assumptions()
+            return
+        done = (
+            "Back to the rulebook's assumptions."
+            if checked.is_rulebook
+            else f"Assumptions changed: {checked.describe()[len('Not the rulebook: ') :]}."
+        )
+        self._try(model=_kept_model(checked), done=done)
 
     def reset(self) -> None:
         """An empty board with no policy (the residents stay)."""
@@ -401,11 +458,12 @@ class NorthBerkeleyLab(ipywidgets.VBox):
                 raise HousingLabError("nothing to apply: the card already meets the goal")
             after = apply_changes(self._scenario, changes)
             if answer.scenario_after is None or (
-                after.to_dict() != answer.scenario_after.to_dict()
+                _board_only(after) != _board_only(answer.scenario_after)
             ):
                 raise HousingLabError(
                     "this advice was for another board (it changed since): ask the coach again"
                 )
+            after = after.replace(model=self._scenario.model)  # the advice keeps the model
         words = changes_words(changes, self.catalogue)
         words = f"{words[:1].lower()}{words[1:]}"
         self._commit(after, f"Applied the coach's advice: {words}.")
@@ -436,10 +494,13 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         except HousingLabError as error:
             self.board.say(in_words(str(error), self._names), "error")
             self.policy_panel.show(self._scenario.policies)
+            self._show_assumptions()
             raise
 
     def _try(self, done: str, select: str | None = None, **changes: Any) -> None:
-        """Keep the board with `changes`, if the engine accepts it whole."""
+        """Keep the board with `changes`, if the engine accepts it whole (under the same
+        assumptions unless `model` is among them)."""
+        changes.setdefault("model", self._scenario.model)
         with self._shown_on_board():
             scenario = self._scenario.replace(**changes)
         self._commit(scenario, done, select)
@@ -477,6 +538,9 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         message (tiles, residents, changes, palette, message line and selection)."""
         result = self._result_dict
         self.outcome_chart.update(result, previous=previous)
+        self.model_line.value = model_line(self.model)
+        self.model_line.layout.display = "none" if self.model.is_rulebook else None  # no gap
+        self._show_assumptions()
         self.change_line.value = (
             "<div style='font-size:14px;line-height:1.3;min-height:2.6em;padding:4px 8px;"
             "background:#fff8e1;border-left:4px solid #d55e00;border-radius:4px' "
@@ -499,7 +563,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
                 self._names,
                 sorted(self._scenario.policies),
                 self.last_change,
-            )
+            ) + ("" if self.model.is_rulebook else f" {self.model.describe()}.")
         self.policy_panel.show(self._scenario.policies)
         self.homes_chart.update(result)
         self.scoreboard.update(score_as_is(self._scenario), self._result.cards)
@@ -519,12 +583,23 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         """Which tiles the engine accepts on each square now, why not the others, and costs."""
         scenario = self._scenario
         allowed = {square: list(scenario.allowed_tiles(square)) for square in self.site.squares}
-        self.board.allowed = allowed
-        self.board.refused = {
-            square: scenario.refusal(square, next(t for t in self.catalogue if t not in ok)) or ""
+        refused: dict[str, Any] = {  # the rules' reason, one per square (as before switches)
+            square: in_words(
+                scenario.refusal(square, next(t for t in self.catalogue if t not in ok)) or "",
+                self._names,
+            )
             for square, ok in allowed.items()
             if len(ok) < len(self.catalogue)
         }
+        if self.model.budget is not None:  # and the city budget, which differs tile by tile
+            for square, ok in allowed.items():
+                over = {t: scenario.placement_refusal(square, t) for t in ok}
+                over = {t: why for t, why in over.items() if why is not None}
+                if over:
+                    allowed[square] = [t for t in ok if t not in over]
+                    refused[square] = self._refused_words(square, over, refused.get(square))
+        self.board.allowed = allowed
+        self.board.refused = refused
         costs = {tile_id: float(cost) for tile_id, cost in scenario.tile_costs().items()}
         self.board.costs = costs
         note = ""
@@ -537,6 +612,30 @@ class NorthBerkeleyLab(ipywidgets.VBox):
                 f"{POLICY_TEXT[MATCHING_FUNDS]}"
             )
         self.board.cost_note = note
+
+    def _refused_words(
+        self, square: str, over: Mapping[str, str], rules: str | None
+    ) -> dict[str, str]:
+        """Tile -> why not, in the engine's words, and "" -> the line above the palette: the
+        rules' reason (`rules`), then the tiles the city budget rules out (`over`: the
+        engine's `placement_refusal` for tiles the rules allow)."""
+        words = {t: in_words(why, self._names) for t, why in over.items()}
+        if rules:
+            words.update(
+                {
+                    t: in_words(self._scenario.refusal(square, t) or rules, self._names)
+                    for t in self.catalogue
+                    if t not in over and t not in self._scenario.allowed_tiles(square)
+                }
+            )
+        budget = float(self.model.budget or 0)
+        names = ", ".join(self._names[t] for t in over)
+        said = [rules] if rules else []
+        words[""] = "; ".join([*said, f"over the city budget of ${budget:g}: {names}"])
+        return words
+
+    def _show_assumptions(self) -> None:
+        self.assumptions.show(self.model, float(self._result_dict["spending"]))
 
     def _show_compare(self) -> None:
         self.compare.show(self._result_dict, describe(self._scenario))
@@ -554,6 +653,25 @@ class NorthBerkeleyLab(ipywidgets.VBox):
                 self.clear(str(action.get("square")))
         except HousingLabError:
             pass  # already shown on the board
+
+    def _on_assumptions(self, model: dict[str, Any]) -> None:
+        with contextlib.suppress(HousingLabError):  # shown on the board already
+            self.set_model(model)
+
+    def _on_replay_step(self, change: dict[str, Any]) -> None:
+        """While the board steps through move-in, the chart shows that step (the engine's
+        `outcomes_after`), not the end; after move-in it shows the result again."""
+        index = change["new"]
+        move_in = self._result.move_in
+        if index < 0 or index > len(move_in.events):
+            self.outcome_chart.update(self._result_dict, previous=self._previous_dict())
+            return
+        self.outcome_chart.show_step(
+            move_in.outcomes_after(index), step_title(index, len(move_in.events))
+        )
+
+    def _previous_dict(self) -> dict[str, Any] | None:
+        return None if self._previous is None else self._previous.to_dict()
 
     def _on_policy_toggle(self, policy: str, enabled: bool) -> None:
         with contextlib.suppress(HousingLabError):

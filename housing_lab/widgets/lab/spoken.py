@@ -43,7 +43,13 @@ def housed_words(result: Mapping[str, Any]) -> str:
     housed = result["housed"]
     total = sum(housed[i] for i in INCOMES)
     parts = ", ".join(f"{INCOME_NAMES[i]} {housed[i]}" for i in INCOMES)
-    return f"{total} of {RESIDENTS_PER_INCOME * len(INCOMES)} residents housed: {parts}"
+    outcomes = result.get("outcomes")  # 12 each under the rulebook; 4 + newcomers otherwise
+    residents = (
+        sum(sum(outcomes[i].values()) for i in INCOMES)
+        if outcomes
+        else RESIDENTS_PER_INCOME * len(INCOMES)
+    )
+    return f"{total} of {residents} residents housed: {parts}"
 
 
 def screen_summary(

@@ -13,6 +13,7 @@ from typing import Any
 import ipywidgets
 
 from housing_lab.widgets.common import uploaded_text
+from housing_lab.widgets.lab.load_button import LoadButton
 
 
 class LabToolbar(ipywidgets.HBox):
@@ -30,19 +31,25 @@ class LabToolbar(ipywidgets.HBox):
             layout=ipywidgets.Layout(width="190px"),
         )
         self.seed_box.observe(self._seed_changed, names="value")
-        fit = ipywidgets.Layout(width="auto")  # the default 148 px cut "Reshuffle reside..."
-        reshuffle = ipywidgets.Button(description="Reshuffle residents", icon="random", layout=fit)
-        reshuffle.on_click(lambda _: self.on_reshuffle and self.on_reshuffle())
-        reset = ipywidgets.Button(description="Reset board", icon="undo")
-        reset.on_click(lambda _: self.on_reset and self.on_reset())
-        save = ipywidgets.Button(description="Save board", icon="download")
-        save.on_click(lambda _: self.on_save and self.on_save())
-        self.upload = ipywidgets.FileUpload(
-            accept=".json", multiple=False, description="Load board"
+
+        def fit() -> ipywidgets.Layout:  # the default 148 px cut "Reshuffle reside..."
+            return ipywidgets.Layout(width="auto", flex="0 0 auto", overflow="visible")
+
+        reshuffle = ipywidgets.Button(
+            description="Reshuffle residents", icon="random", layout=fit()
         )
+        reshuffle.on_click(lambda _: self.on_reshuffle and self.on_reshuffle())
+        reset = ipywidgets.Button(description="Reset board", icon="undo", layout=fit())
+        reset.on_click(lambda _: self.on_reset and self.on_reset())
+        save = ipywidgets.Button(description="Save board", icon="download", layout=fit())
+        save.on_click(lambda _: self.on_save and self.on_save())
+        self.upload = LoadButton(description="Load board…")
         self.upload.observe(self._uploaded, names="value")
         for widget, name in ((reshuffle, "reshuffle"), (reset, "reset"), (save, "save")):
             widget.add_class(f"hl-{name}")
+        kwargs.setdefault(  # on a narrow screen the buttons wrap rather than shrink
+            "layout", ipywidgets.Layout(flex_flow="row wrap", align_items="center")
+        )
         super().__init__([self.seed_box, reshuffle, reset, save, self.upload], **kwargs)
 
     def __repr__(self) -> str:
