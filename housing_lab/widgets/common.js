@@ -161,3 +161,16 @@ function keyboardHelp(parent, prefix, rows) {
   }
   return box;
 }
+
+// The app around a widget as a labelled landmark (issue 27): the nearest `selector` ancestor
+// (the app's box, drawn by Python) becomes a region named `label`. The widget may not be in
+// the page yet when it renders, so this waits a few frames for it.
+function landmark(root, selector, label, tries = 60) {
+  const app = root.closest(selector);
+  if (app) {
+    if (!app.hasAttribute("role")) app.setAttribute("role", "region");
+    app.setAttribute("aria-label", label);
+  } else if (tries > 0) {
+    requestAnimationFrame(() => landmark(root, selector, label, tries - 1));
+  }
+}

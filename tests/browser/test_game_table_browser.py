@@ -77,6 +77,9 @@ def play_whole_game(page: Any, name: str) -> None:
     phase 2 with a refused tile, move-in wave by wave, the scores, and a saved game."""
     table = page.locator(TABLE)
     wait_stage(page, "phase1")
+    # a square of phase 2 clicked in phase 1 says why on the message line
+    page.click(f'{TABLE} .hl-square.hl-locked[data-square="A1"]', force=True)  # aria-disabled
+    wait_until(page, lambda s: "built in phase 2" in s["message"], "why A1 is not in play")
     page.click('[data-square="B1"]')
     page.click('[data-tile-choice="tower_market"]')
     wait_until(page, lambda s: s["tiles"] == {"B1": "tower_market"}, "B1 placed")
@@ -295,6 +298,22 @@ GEOMETRY = """() => {
 APP = pathlib.Path(__file__).resolve().parents[2] / "housing_lab" / "apps" / "table.ipynb"
 
 
+BOARD_SIZE = """() => {
+  const svg = document.querySelector('.hl-game-table .hl-board-svg');
+  const box = svg.getBoundingClientRect();
+  const scale = box.width / svg.viewBox.baseVal.width;
+  const sizes = [...svg.querySelectorAll('text')].filter((t) => t.getBBox().width > 0)
+    .map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
+  return {width: box.width, height: box.height, top: box.top, bottom: box.bottom,
+          smallest: Math.min(...sizes)};
+}"""
+
+
+def board_size(page: Any) -> dict[str, float]:
+    """The board's box in the window and its smallest label as drawn (in CSS px)."""
+    return page.evaluate(BOARD_SIZE)
+
+
 def geometry(page: Any) -> dict[str, Any]:
     return page.evaluate(GEOMETRY)
 
@@ -347,6 +366,12 @@ def walk_stages(
             assert shape["widest"] <= page.viewport_size["width"], f"{stage}: {shape}"
 
     wait_stage(page, "phase1")
+    # a square of phase 2 clicked in phase 1 says why on the message line
+    page.click(f'{TABLE} .hl-square.hl-locked[data-square="A1"]', force=True)  # aria-disabled
+    wait_until(page, lambda s: "built in phase 2" in s["message"], "why A1 is not in play")
+    if strict:  # a projector-size board: 55% of the height or more, labels of 14 px or more
+        board = board_size(page)
+        assert board["height"] >= 0.55 * height and board["smallest"] >= 14, board
     page.click('[data-square="B1"]')
     page.click('[data-tile-choice="park"]')
     wait_until(page, lambda s: s["tiles"].get("B1") == "park", "B1 placed")
@@ -367,6 +392,9 @@ def walk_stages(
     check("policies")
     page.locator("[data-enact]").first.click()
     wait_stage(page, "phase2")
+    time.sleep(0.5)  # phase 2 opens with the board in view, not scrolled down to the draft
+    box = board_size(page)
+    assert box["top"] >= -1 and box["bottom"] <= height + 1, box
     page.click('[data-square="A1"]')
     check("phase2")
     if coach:
@@ -417,4 +445,17 @@ def test_every_stage_fits_the_screen(open_page, tmp_path, width, height, teams) 
     name = f"game-table-{width}x{height}" + ("" if teams == 3 else f"-{teams}-teams")
     seen = walk_stages(page, name, height, strict=width == 1920, coach=width == 1920)
     print(json.dumps(seen, indent=1))
+    check_watch(watch)
+
+
+@pytest.mark.browser
+def test_the_whole_board_is_visible_at_150_percent_zoom(open_page) -> None:
+    """Lesson 7 recommends 125-150% zoom: a 1366x768 Chromebook at 150% is 911x512 CSS px.
+    The board fits the window, and a click on it is answered."""
+    page, watch = open_page(APP, size=(911, 512), ready=f'{TABLE} [data-square="A1"]')
+    page.locator(f"{TABLE} .hl-board-svg").scroll_into_view_if_needed()
+    time.sleep(0.5)
+    box = board_size(page)
+    assert box["height"] <= 512 and box["top"] >= -1 and box["bottom"] <= 513, box
+    page.screenshot(path=str(SCREENSHOTS / "game-table-150-percent.png"))
     check_watch(watch)

@@ -14,7 +14,9 @@ import time
 import pytest
 
 from housing_lab.streetcar import Game, Move, make_bot, play_game, replay, write_record
+from housing_lab.widgets.common import signed
 from housing_lab.widgets.streetcar.board import edge_key, hex_key
+from housing_lab.widgets.streetcar.places import line_refusal
 
 from .chart_geometry import chart_problems
 from .harness import (
@@ -110,7 +112,7 @@ def play_by_clicking(page) -> Game:
     )
     page.click(edge_selector(far))
     page.wait_for_selector(".sc-lab .sc-message.hl-error")
-    reason = game.explain_illegal_line(far, move.lines[0])
+    reason = line_refusal(game, far, move.lines[0])
     assert reason and reason in read_page(page)["message"]
     page.click(edge_selector(move.lines[0]))  # deselect, then the whole turn
     page.wait_for_selector(".sc-lab .sc-first", state="detached")
@@ -158,10 +160,15 @@ def replay_a_finished_game(page, tmp_path: pathlib.Path) -> None:
     for move in moves[3:]:
         game.push(move)
     seen = wait_until_page_shows(page, game)
-    assert seen["outcome"] == f"Game over: {finished.outcome().explanation}."
+    outcome = finished.outcome()
+    assert outcome is not None
+    # the engine's outcome in words: the winner and the scores with one minus sign
+    assert seen["outcome"].startswith("Game over: ") and "single-colour" not in seen["outcome"]
+    for player, score in outcome.scores.items():
+        assert f"{player.title()}" in seen["outcome"] and signed(score) in seen["outcome"]
     page.click(".sc-lab .sc-replay-resume")
     page.wait_for_selector('.sc-lab svg[data-phase="over"]')
-    assert finished.outcome().explanation in page.inner_text(".sc-lab .sc-turn")
+    assert seen["outcome"].removeprefix("Game over: ") in page.inner_text(".sc-lab .sc-turn")
     screenshot(page.locator(".sc-lab"), "streetcar-lab-game-over")
 
 

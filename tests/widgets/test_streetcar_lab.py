@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -22,7 +23,9 @@ from housing_lab.streetcar import (
 )
 from housing_lab.widgets import StreetcarLab
 from housing_lab.widgets.streetcar.board import edge_key, edge_keys, hex_key, position_view
+from housing_lab.widgets.streetcar.places import line_refusal
 from housing_lab.widgets.streetcar.score import score_chart_data
+from housing_lab.widgets.streetcar.words import outcome_words
 
 CENTRE = [[[0, 0], [1, 0]], [[0, 0], [0, 1]]]
 
@@ -288,13 +291,16 @@ def test_clicks_select_explain_and_complete() -> None:
     lab.play(CENTRE)
     game = lab.game
     board = lab.board
-    # A red click on an edge touching purple's line is explained by the engine, nothing changes.
+    # A red click on an edge touching purple's line is refused by the engine and said in
+    # places on the board (never coordinates); nothing changes.
     touching = [[0, 0], [-1, 1]]
-    reason = game.explain_illegal_line(touching)
+    assert "touches a purple line" in (game.explain_illegal_line(touching) or "")
     before = widget_state(lab)
     board._handle_message(board, {"action": "edge", "edge": "-1,1|0,0"}, [])
-    assert board.message == f"Not allowed: {reason}." and board.message_kind == "error"
-    assert widget_state(lab) == before
+    assert board.message == f"Not allowed: {line_refusal(game, touching)}."
+    assert board.message_kind == "error" and widget_state(lab) == before
+    assert "touches Purple's line at a corner" in board.message
+    assert not re.search(r"\[|-?\d+,\s*-?\d+", board.message), board.message
     # First edge: its legal partners arrive as a trait for instant hover.
     first = game.legal_edges()[0]
     board._handle_message(board, {"action": "edge", "edge": edge_key(first)}, [])
@@ -303,7 +309,8 @@ def test_clicks_select_explain_and_complete() -> None:
     # A second edge that does not touch the first is explained; the first stays chosen.
     far = next(e for e in game.legal_edges() if e != first and game.explain_illegal_line(e, first))
     lab.click_edge(list(map(list, far)))
-    assert game.explain_illegal_line(far, first) in board.message
+    assert line_refusal(game, far, first) in board.message
+    assert "does not meet your first line" in board.message
     assert board.first_edge == edge_key(first)
     # Clicking the first again drops it; clicking it and a partner stages the pair.
     lab.click_edge(edge_key(first))
@@ -407,8 +414,10 @@ def test_a_whole_game_against_the_bot_ends_with_the_outcome() -> None:
     outcome = game.outcome()
     assert lab.record["final"] == to_record(game)["final"]
     assert replay(lab.record).move_stack == game.move_stack  # a complete, legal record
-    assert lab.score.sentence == f"Game over: {outcome.explanation}."
-    assert outcome.explanation in lab.board.prompt and lab.board.phase == "over"
+    words = outcome_words(outcome, lab.opponent_bot.label)  # the engine's outcome, worded
+    assert lab.score.sentence == f"Game over: {words}."
+    assert words in lab.board.prompt and lab.board.phase == "over"
+    assert "single-colour" not in words and "-" not in words.replace("(", "")
     for winner in outcome.winners:
         assert (
             f"data-player='{winner}' data-total='{outcome.scores[winner]}' class=sc-winner"

@@ -137,7 +137,16 @@ def test_the_hint_names_the_buildings_it_connects_and_the_points() -> None:
         if hint.connects:
             found.append(hint)
             assert "it connects the " in hint.reason and "building at " in hint.reason
-            assert re.search(r"your score goes from −?\d+ to −?\d+ \([+−]?\d+\)", hint.reason)
+            # the change and its reason in the score panel's words ("a new separate line
+            # costs −10", "blue points +6"), one minus sign
+            change = re.search(
+                r"your score goes from −?\d+ to −?\d+ \(([+−]?\d+)(: [^)]+)?\)", hint.reason
+            )
+            assert change, hint.reason
+            if hint.points:
+                assert change.group(2), hint.reason
+                assert re.search(r"points [+−]\d+|separate line|saves", change.group(2))
+            assert not re.search(r"-\d", hint.reason)
     assert found, "no seed gave a hint that connects a building"
 
 

@@ -440,6 +440,7 @@ function renderLegend(legend) {
 
 function render({ model, el: root }) {
   root.classList.add("sc-board");
+  landmark(root, ".sc-lab", "Streetcar game");
   const main = html("div", { class: "sc-main" }, root);
   const svg = el("svg", { class: "sc-board-svg", role: "group", // drawn from the top left:
     preserveAspectRatio: "xMinYMin meet", // spare room in a tall window goes below the board

@@ -32,6 +32,7 @@ from housing_lab.streetcar.board import parse_hex
 from housing_lab.streetcar.errors import BoardError
 from housing_lab.streetcar.hexgrid import make_edge
 from housing_lab.widgets.common import ActionWidget, widget_esm
+from housing_lab.widgets.streetcar.places import line_refusal
 
 HERE = pathlib.Path(__file__).parent
 PHASES = ("lines", "remove", "over", "replay")
@@ -182,7 +183,7 @@ class TurnStager:
             )
         first = self.first
         if first is None:
-            reason = game.explain_illegal_line(edge)
+            reason = line_refusal(game, edge)
             if reason is not None:
                 return EdgeChoice(message=f"Not allowed: {reason}.", kind="error")
             if game.legal_second_edges(edge):
@@ -195,7 +196,7 @@ class TurnStager:
         if make_edge(*edge) == first:
             self.first = None
             return EdgeChoice(message="First line dropped: choose again.")
-        reason = game.explain_illegal_line(edge, first)
+        reason = line_refusal(game, edge, first)
         if reason is not None:
             return EdgeChoice(
                 message=f"Not allowed: {reason}. (Click the chosen line again to start over.)",

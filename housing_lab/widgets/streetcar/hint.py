@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from housing_lab.errors import HousingLabError, shown
-from housing_lab.streetcar import BOTS, Game, Move, StreetcarError, make_bot
+from housing_lab.streetcar import BOTS, Game, Move, ScoreBreakdown, StreetcarError, make_bot
 from housing_lab.streetcar.scoring import connected_hexes
 from housing_lab.widgets.common import signed
 from housing_lab.widgets.streetcar.board import edge_keys, hex_key
@@ -25,6 +25,27 @@ from housing_lab.widgets.streetcar.places import (
 )
 
 DEFAULT_HINT_BOT = "greedy"
+
+
+def score_change_words(before: ScoreBreakdown, after: ScoreBreakdown, per_line: int) -> str:
+    """Why a move changes the score, term by term, in the score panel's words: "a new separate
+    line costs −10", "joining two lines saves +10", "blue points +6"."""
+    parts = []
+    for colour, points in after.products.items():
+        gained = points - before.products[colour]
+        if gained:
+            parts.append(f"{colour} points {signed(gained, plus=True)}")
+    lines = after.lines - before.lines
+    if lines > 0:
+        noun = "a new separate line costs" if lines == 1 else f"{lines} new separate lines cost"
+        parts.append(f"{noun} {signed(-lines * per_line)}")
+    elif lines < 0:
+        noun = "two lines" if lines == -1 else f"{1 - lines} lines"
+        parts.append(f"joining {noun} into one saves {signed(-lines * per_line, plus=True)}")
+    goals = sum(after.goals.values()) - sum(before.goals.values())
+    if goals:
+        parts.append(f"goals {signed(goals, plus=True)}")
+    return ", ".join(parts)
 
 
 def check_bot_name(name: object, role: str = "") -> str:
@@ -66,7 +87,8 @@ def suggest(game: Game, bot: object = DEFAULT_HINT_BOT, seed: int = 0) -> Hint:
     player, p = game.current_player, game.player_index
     move = make_bot(name, seed).choose(game.copy())
     trial = game.copy()
-    before = trial.scores()[player]
+    before_items = trial.score_breakdown()[player]
+    before = before_items.total
     index = game.board.hex_index
     reached = connected_hexes(trial, p)
     had = {b.hex for b in trial.buildings if index[b.hex] in reached}
@@ -83,7 +105,8 @@ def suggest(game: Game, bot: object = DEFAULT_HINT_BOT, seed: int = 0) -> Hint:
         if index[b.hex] in now and b.hex not in had
     )
     cubes = 0 if colour is None else after_items.connected_cubes[colour]
-    reason = _reason(name, move, colour, names, connects, cubes, before, after)
+    why_score = score_change_words(before_items, after_items, game.rules.penalty)
+    reason = _reason(name, move, colour, names, connects, cubes, before, after, why_score)
     return Hint(name, player, move, after - before, after, connects, reason)
 
 
@@ -96,6 +119,7 @@ def _reason(
     cubes: int,
     before: int,
     after: int,
+    why_score: str = "",
 ) -> str:
     steps = f"draw {describe_lines(names, move.lines)}" if move.lines else "draw no line"
     if move.remove is not None:
@@ -110,5 +134,6 @@ def _reason(
     if colour is not None and cubes:
         why += f", and the {colour} house counts for each of your {cubes} connected {colour} cubes"
     change = signed(after - before, plus=True)
-    score = f"your score goes from {signed(before)} to {signed(after)} ({change})"
+    score = f"your score goes from {signed(before)} to {signed(after)} ({change}"
+    score += f": {why_score})" if why_score else ")"
     return f"Hint ({name} bot): {steps}. Why: {why}; {score}. Nothing is played until you click."

@@ -146,7 +146,8 @@ class StreetcarLab(ipywidgets.VBox):
         self.upload = self.toolbar.upload
         title = ipywidgets.HTML(
             "<div style='font-size:15px;line-height:1.35;margin:2px 0'>"
-            "<b style='font-size:19px'>Streetcar lab</b> &nbsp; Draw two lines that meet, then "
+            "<h2 style='display:inline;font-size:19px;margin:0'>Streetcar lab</h2> &nbsp; "
+            "Draw two lines that meet, then "
             "remove a house; connect the buildings to score. Places: rows A, B, C… from the "
             "top, hexes numbered from the left (E3).</div>"
         )

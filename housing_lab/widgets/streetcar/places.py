@@ -12,8 +12,8 @@ from __future__ import annotations
 import string
 from collections.abc import Iterable, Mapping
 
-from housing_lab.streetcar import Board, Building, Game
-from housing_lab.streetcar.hexgrid import Edge, Hex, neighbours
+from housing_lab.streetcar import PLAYERS, Board, Building, Game
+from housing_lab.streetcar.hexgrid import Edge, Hex, make_edge, neighbours
 
 COLOUR_LETTERS = {"blue": "B", "black": "K", "white": "W", "yellow": "Y"}
 BOARD_EDGE = "the board's edge"
@@ -93,3 +93,31 @@ def describe_buildings(names: Mapping[Hex, str], buildings: Iterable[Building]) 
     if len(items) == 1:
         return f"a new {items[0].replace(' at ', ' building at ', 1)}"
     return f"new buildings: {_join(items)}"
+
+
+def line_refusal(game: Game, edge: Edge, first: Edge | None = None) -> str | None:
+    """Why the player to move may not draw `edge` (after `first`), in places a student can find
+    on the board; None when they may. The engine decides (`explain_illegal_line`, its rule id
+    from `lines_error`); this only says it without coordinates."""
+    reason = game.explain_illegal_line(edge, first)
+    if reason is None:
+        return None
+    edge = make_edge(*(tuple(h) for h in edge))  # type: ignore[misc]  # JSON lists too
+    error = game.lines_error([edge] if first is None else [first, edge])
+    rule = "" if error is None else error.rule
+    names = place_names(game.board)
+    where = describe_lines(names, [edge]).removeprefix("1 ")
+    owner = game.edge_owner(edge)
+    other = PLAYERS[1 - game.player_index].title()
+    words = {
+        "edge-already-drawn": f"the {where} is already drawn ({(owner or '').title()}'s)",
+        "edge-touches-other-colour": (
+            f"the {where} touches {other}'s line at a corner: lines of the two colours may not meet"
+        ),
+        "same-edge-twice": "that is the line you chose first",
+        "edges-not-adjacent": (
+            f"the {where} does not meet your first line: a turn's two lines share a corner"
+        ),
+        "game-over": "the game is over",
+    }
+    return words.get(rule, reason)

@@ -15,6 +15,12 @@ import ipywidgets
 
 from housing_lab.streetcar import COLOURS, PLAYERS, Outcome, ScoreBreakdown
 from housing_lab.widgets.common import hidden_table, signed
+from housing_lab.widgets.streetcar.words import (
+    lines_words,
+    outcome_words,
+    score_terms,
+    why_negative,
+)
 
 PLAYER_COLOURS = {"purple": "#7b2cbf", "red": "#d62828"}
 COLOUR_LETTERS = {"blue": "B", "black": "K", "white": "W", "yellow": "Y"}
@@ -31,12 +37,19 @@ def score_rows(items: Mapping[str, ScoreBreakdown]) -> list[dict[str, Any]]:
     return [items[player].to_dict() for player in PLAYERS]
 
 
-def outcome_sentence(outcome: Outcome | None, standings: Outcome) -> str:
+def outcome_sentence(
+    outcome: Outcome | None, standings: Outcome, labels: Mapping[str, str] | None = None
+) -> str:
     """The winner and the tie-break at the end; the running scores while the game goes on."""
+    names = labels or {}
+
+    def label(player: str) -> str:
+        return names.get(player, player.title())
+
     if outcome is not None:
-        return f"Game over: {outcome.explanation}."
-    scores = ", ".join(f"{player} {signed(score)}" for player, score in standings.scores.items())
-    return f"So far: {scores}. If the game ended now: {standings.explanation}."
+        return f"Game over: {outcome_words(outcome, label)}."
+    scores = ", ".join(f"{label(p)} {signed(score)}" for p, score in standings.scores.items())
+    return f"So far: {scores}. If the game ended now: {outcome_words(standings, label)}."
 
 
 def _legend() -> str:
@@ -138,7 +151,7 @@ class ScorePanel(ipywidgets.HBox):
             self.bars.y = data
             self.y_scale.max = max(10, int(top * 1.2) + 2)
         self.rows = score_rows(items)
-        self.sentence = outcome_sentence(outcome, standings)
+        self.sentence = outcome_sentence(outcome, standings, labels)
         self.table.value = self._html(items, outcome, standings, labels or {}, per_line)
         self.words = chart_words(data, labels or {})
         self.legend.value = _legend() + self.words
@@ -155,7 +168,8 @@ class ScorePanel(ipywidgets.HBox):
         head = "".join(
             f"<th>{colour}<br><small>({COLOUR_LETTERS[colour]})</small></th>" for colour in COLOURS
         )
-        head += "<th>lines</th>" + ("<th>goals</th>" if goals else "") + "<th>total</th>"
+        head += f"<th>separate lines<br><small>({signed(-per_line)} each)</small></th>"
+        head += ("<th>goals</th>" if goals else "") + "<th>total</th>"
         body = []
         winners = set(outcome.winners) if outcome is not None else set()
         for player in PLAYERS:
@@ -166,10 +180,7 @@ class ScorePanel(ipywidgets.HBox):
                 f" = <b>{item.products[colour]}</b></td>"
                 for colour in COLOURS
             )
-            cells += (
-                f"<td data-penalty='{item.penalty}'>{item.lines} × {signed(-per_line)}"
-                f" = <b>{signed(-item.penalty)}</b></td>"
-            )
+            cells += f"<td data-penalty='{item.penalty}'>{lines_words(item.lines, per_line)}</td>"
             if goals:
                 cells += f"<td data-goals='{sum(item.goals.values())}'>+{sum(item.goals.values())}"
                 cells += "</td>"
@@ -181,7 +192,14 @@ class ScorePanel(ipywidgets.HBox):
                 f"<th style='color:{PLAYER_COLOURS[player]}'>{name}{mark}</th>{cells}"
                 f"<td class='sc-total'>{signed(item.total)}</td></tr>"
             )
-        sentence = html.escape(outcome_sentence(outcome, standings))
+        sentence = html.escape(outcome_sentence(outcome, standings, labels))
+        terms = "".join(
+            f"<li data-terms='{player}'>"
+            + html.escape(score_terms(items[player], per_line, labels.get(player, player.title())))
+            + "</li>"
+            for player in PLAYERS
+        )
+        why = html.escape(why_negative(items, per_line))
         over = "sc-over" if outcome is not None else "sc-running"
         return (
             "<style>"
@@ -200,10 +218,15 @@ class ScorePanel(ipywidgets.HBox):
             "padding:8px 12px;border-radius:6px;border:1px solid #8fd19e}"
             ".sc-score-legend{font-size:15px;display:flex;align-items:center;gap:6px;"
             "margin-left:60px}"
+            ".sc-score-table .sc-terms{margin:8px 0 0;padding-left:20px;font-size:15px;"
+            "max-width:560px;white-space:normal}"
+            ".sc-score-table .sc-why{margin:4px 0 0;font-size:15px;max-width:560px;color:#334e68}"
             ".sc-legend-swatch{display:inline-block;width:16px;height:16px;"
             "border:1px solid #333}"
             "</style>"
             f"<table><thead><tr><th scope='col'>player</th>{head}</tr></thead>"
             f"<tbody>{''.join(body)}</tbody></table>"
-            f"<div class='sc-outcome {over}'>{sentence}</div>"
+            f"<ul class='sc-terms'>{terms}</ul>"
+            + (f"<p class='sc-why'>{why}</p>" if why else "")
+            + f"<div class='sc-outcome {over}'>{sentence}</div>"
         )

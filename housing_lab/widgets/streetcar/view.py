@@ -17,6 +17,7 @@ from housing_lab.widgets.streetcar.places import (
     describe_lines,
     place_names,
 )
+from housing_lab.widgets.streetcar.words import outcome_words, turn_words
 
 Label = Callable[[str], str]
 
@@ -49,9 +50,9 @@ def describe_last_move(game: Game) -> str:
     return describe_move(PLAYERS[(len(game.move_stack) - 1) % 2].title(), move, colour, game)
 
 
-def game_over_sentence(game: Game) -> str:
+def game_over_sentence(game: Game, label: Label = str.title) -> str:
     outcome = game.outcome()
-    return f"Game over: {outcome.explanation}." if outcome else "Game over."
+    return f"Game over: {outcome_words(outcome, label)}." if outcome else "Game over."
 
 
 def whose_turn_sentence(game: Game, label: Label, replaying: bool) -> str:
@@ -59,8 +60,8 @@ def whose_turn_sentence(game: Game, label: Label, replaying: bool) -> str:
     if replaying:
         return ""
     if game.is_over():
-        return game_over_sentence(game)
-    return f"Turn {game.turn}: {label(game.current_player)} to play."
+        return game_over_sentence(game, label)
+    return f"{turn_words(game.turn, label)} to play."
 
 
 def prompt(
@@ -78,8 +79,8 @@ def prompt(
             "Use the replay buttons above the board."
         )
     if phase == "over":
-        return game_over_sentence(game)
-    who = f"Turn {game.turn} · {label(game.current_player)}"
+        return game_over_sentence(game, label)
+    who = turn_words(game.turn, label)
     if phase == "remove":
         return f"{who}: click a house to remove (not a flipped one with a padlock)."
     if not legal:

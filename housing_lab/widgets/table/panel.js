@@ -99,7 +99,9 @@ function renderTimer(parent, model, minutes, send, done) {
     display.textContent = formatTime(left);
     const up = left <= 0;
     box.classList.toggle("hl-gt-timeup", up);
-    call.disabled = !up;
+    // once the state is called (every square filled) Call is done: no longer the bright button
+    call.disabled = !up || done;
+    call.classList.toggle("hl-gt-primary", !done);
     if (up && running()) {  // stop at zero so that a saved elapsed time is exact
       model.set("timer_elapsed", total);
       model.set("timer_started", 0);
@@ -368,7 +370,8 @@ function renderTools(parent, view, send, model) {
 
 function renderTop(root, model, send, state) {
   const view = model.get("view");
-  const header = h("header", { class: "hl-gt-header" }, root);
+  // a div, not <header>: inside the table's region a header is not a page banner (axe)
+  const header = h("div", { class: "hl-gt-header" }, root);
   const title = h("div", { class: "hl-gt-title" }, header);
   h("h2", {}, title, "North Berkeley: game table");
   const game = view.game;
@@ -477,9 +480,20 @@ function renderTeams(root, model, send) {
   }
 }
 
+function showBoard(root) {
+  const table = root.closest(".hl-game-table");
+  const board = table && table.querySelector(".hl-board-svg");
+  if (!board) return;
+  requestAnimationFrame(() => {
+    const box = board.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) board.scrollIntoView({ block: "center" });
+  });
+}
+
 function render({ model, el: root }) {
   const part = model.get("part");
   root.classList.add("hl-gt", `hl-gt-part-${part}`);
+  if (part === "top") landmark(root, ".hl-game-table, .widget-box", "North Berkeley game table");
   const state = { timers: { tick: null, interval: null }, form: null, formStage: null, redraw: null };
   const send = (message) => model.send(message);
 
@@ -500,7 +514,12 @@ function render({ model, el: root }) {
       const news = model.get("announcement") || {};
       const words = [];
       if ((news.n || 0) !== heard.n) words.push(news.text);
-      if (heard.stage !== null && view.stage !== heard.stage) words.push(d.heading, d.text);
+      if (heard.stage !== null && view.stage !== heard.stage) {
+        words.push(d.heading, d.text);
+        // a building phase opens with the board in view (after the draft the page was
+        // scrolled down to the pool of cards); after the focus moved, so nothing scrolls back
+        if (["phase1", "phase2"].includes(view.stage)) showBoard(root);
+      }
       heard = { n: news.n || 0, stage: view.stage };
       say(words.filter(Boolean).join(" "));
     }
@@ -512,6 +531,20 @@ function render({ model, el: root }) {
 
   draw();
   state.timers.interval = setInterval(timerChanged, 250);
+  // A dimmed square of the other phase: the click (or Enter) asks Python why, so the table
+  // says it on its message line (issue 26). Caught before the board's own handler.
+  const lockedSquare = (event) => {
+    if (part !== "top") return;
+    if (event.type === "keydown" && event.key !== "Enter" && event.key !== " ") return;
+    const square = event.target.closest && event.target.closest(".hl-square.hl-locked");
+    const table = square && square.closest(".hl-game-table");
+    if (!table || !table.contains(root)) return;
+    event.preventDefault();
+    event.stopPropagation();
+    send({ action: "locked_square", square: square.getAttribute("data-square") });
+  };
+  document.addEventListener("click", lockedSquare, true);
+  document.addEventListener("keydown", lockedSquare, true);
   const stops = [
     listen(model, ["view", "message", "message_kind", "announcement"], schedule),
     listen(model, ["timer_elapsed", "timer_started"], timerChanged),
@@ -519,6 +552,8 @@ function render({ model, el: root }) {
   ];
   return () => {
     clearInterval(state.timers.interval);
+    document.removeEventListener("click", lockedSquare, true);
+    document.removeEventListener("keydown", lockedSquare, true);
     for (const stop of stops) stop();
   };
 }

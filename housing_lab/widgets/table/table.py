@@ -196,6 +196,22 @@ class GameTable(ipywidgets.VBox):
         self.board.selected = square
         self._say(f"{square}: {self._tile_names[tile]}.", on_board=True)
 
+    def explain_square(self, square: object) -> str:
+        """Why a square of the other phase takes no tile now (a click on a dimmed square),
+        in the engine's words; shown on the message line and read out."""
+        game = self._need_game()
+        with self._reported():
+            name = check_text(square, "square")
+            reason = game.refusal(name, next(iter(game.catalogue)))
+        if not reason:
+            text = f"Square {name} is in play now."
+        else:
+            later = [n for n, squares in game.layout.phases.items() if name in squares]
+            built = f": it is built in phase {later[0]}" if later else ""
+            text = f"{reason[:1].upper()}{reason[1:]}{built}."
+        self._say(text, "error" if reason else "info")
+        return text
+
     def clear(self, square: str) -> None:
         with self._reported():
             check_text(square, "square")
@@ -520,6 +536,7 @@ class GameTable(ipywidgets.VBox):
                 action.get("team"), action.get("card"), action.get("goal", "win")
             ),
             "apply_coach": self.apply_coach,
+            "locked_square": lambda: self.explain_square(action.get("square")),
         }
         handler = handlers.get(name) if isinstance(name, str) else None
         if handler is None:
