@@ -44,3 +44,16 @@ def run_cli(
         sys.stdin = saved
         os.chdir(folder)
     return code, out.getvalue(), err.getvalue()
+
+
+def luminance(colour: str) -> float:
+    """WCAG relative luminance of a '#rrggbb' colour."""
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG contrast ratio of two '#rrggbb' colours (1 to 21)."""
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)

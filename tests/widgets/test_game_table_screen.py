@@ -8,17 +8,7 @@ import pytest
 from housing_lab.errors import HousingLabError
 from housing_lab.widgets import GameTable
 from housing_lab.widgets.table.charts import CATEGORIES, COLORS, SEPARATOR, MoveInChart
-
-
-def luminance(colour: str) -> float:
-    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
-    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
-    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-
-
-def contrast(a: str, b: str) -> float:
-    high, low = sorted((luminance(a), luminance(b)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
+from tests.support import contrast
 
 
 def test_a_square_of_the_other_phase_says_why() -> None:

@@ -240,3 +240,29 @@ def test_homes_chart_tab_is_filled_when_first_shown() -> None:
     assert lab._homes_box.children == (lab.homes_chart,)
     lab.keep_snapshot()
     assert lab.tabs.selected_index == 2
+
+
+def test_the_lab_chart_and_coach_buttons_are_told_apart_without_colour() -> None:
+    """Issue 27: the lab's "Who is housed?" segments have white separators at least 3:1 against
+    every segment, and the coach's goal buttons keep white text at 4.5:1 or more."""
+    from housing_lab.widgets.lab.charts import CHART_CATEGORIES, CHART_COLORS, SEPARATOR
+    from tests.support import contrast
+
+    lab = NorthBerkeleyLab(seed=1)
+    chart = next(w for w in _walk(lab) if hasattr(w, "bars") and hasattr(w, "ghost"))
+    assert chart.bars.stroke == SEPARATOR and chart.bars.stroke_width >= 2
+    for colour in CHART_COLORS:
+        assert contrast(colour, SEPARATOR) >= 3.0, colour
+    colour = dict(zip(CHART_CATEGORIES, CHART_COLORS, strict=True))
+    assert contrast(colour["stayed"], colour["displaced_left"]) >= 2.0
+    buttons = [w for w in _walk(lab) if getattr(w, "description", "").startswith("How could")]
+    assert len(buttons) == 2
+    for button in buttons:
+        assert contrast(button.style.button_color, "#ffffff") >= 4.5, button.description
+
+
+def _walk(widget: object) -> list[object]:
+    found = [widget]
+    for child in getattr(widget, "children", ()):
+        found.extend(_walk(child))
+    return found

@@ -22,14 +22,25 @@ OUTCOME_LABELS = {
     "displaced_left": "displaced and left",
     "newcomer_left": "could not move in",
 }
-# Greens for housed, reds/greys for not housed; ordered so the stack reads bottom-up.
-OUTCOME_COLORS = ["#1b7837", "#7fbf7b", "#c2a5cf", "#b2182b", "#9e9e9e"]
 INCOME_LABELS = {"high": "High income", "middle": "Middle income", "low": "Low income"}
-# the lab's bars: the five outcomes, plus (only part-way through move-in, when the board steps
+# the bars: the five outcomes, plus (only part-way through move-in, when the board steps
 # through it) the displaced residents still looking for a home, stacked between housed and left
 CHART_CATEGORIES = (*OUTCOMES[:3], DISPLACED_WAITING, *OUTCOMES[3:])
 CHART_LABELS = {**OUTCOME_LABELS, DISPLACED_WAITING: "displaced, looking for a home"}
-CHART_COLORS = [*OUTCOME_COLORS[:3], "#f28e2b", *OUTCOME_COLORS[3:]]
+# One palette for every "Who is housed?" chart (the lab's and the game table's). Told apart
+# without colour (issue 27): every segment is at least 3:1 against white, so the white
+# separators between segments stand out against both neighbours, and "stayed" (darkest) and
+# "displaced and left" (lightest) differ most in lightness; the hidden table gives the numbers.
+SEGMENT_COLORS = {
+    "stayed": "#14532d",
+    "newcomer_housed": "#2e8540",
+    "rehoused": "#6a3d9a",
+    DISPLACED_WAITING: "#a85400",
+    "displaced_left": "#e64980",
+    "newcomer_left": "#616e7c",
+}
+CHART_COLORS = [SEGMENT_COLORS[c] for c in CHART_CATEGORIES]
+SEPARATOR = "#ffffff"
 HOME_TYPE_LABELS = {"market": "market rate", "middle": "middle income", "low": "low income"}
 HOME_COLORS = {"market": "#8da0cb", "middle": "#f2c14e", "low": "#c0392b"}
 
@@ -161,6 +172,8 @@ class OutcomeChart(ipywidgets.VBox):
             scales={"x": self.x_scale, "y": self.y_scale},
             type="stacked",
             colors=CHART_COLORS,
+            stroke=SEPARATOR,  # a white line between stacked segments
+            stroke_width=2.5,
             labels=[CHART_LABELS[c] for c in CHART_CATEGORIES],
             tooltip=bqplot.Tooltip(fields=["x", "y"], labels=["group", "residents"]),
         )

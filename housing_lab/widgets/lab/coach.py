@@ -20,6 +20,7 @@ HAND = "__hand__"
 ASK_WIN = "How could they win?"
 ASK_NO_LOSS = "How could they avoid losing?"
 ASK_HAND = "Which change helps this hand most?"
+INFO_BUTTON_COLOR = "#006d77"
 HINT = "Pick a card and ask the coach: the fewest changes to this board that would do it."
 
 
@@ -85,6 +86,8 @@ class CoachPanel(ipywidgets.VBox):
             button_style=style,
             layout=ipywidgets.Layout(width="auto", flex="0 0 auto", margin="2px 4px"),
         )
+        if style == "info":  # the theme's info teal is 3.5:1 under white text; this is 6:1
+            button.style.button_color = INFO_BUTTON_COLOR
         button.add_class(css)
         return button
 

@@ -13,28 +13,21 @@ from typing import Any
 import bqplot
 import ipywidgets
 
-from housing_lab.north_berkeley.engine.movein import DISPLACED_WAITING, OUTCOMES, MoveInResult
+from housing_lab.north_berkeley.engine.movein import DISPLACED_WAITING, MoveInResult
 from housing_lab.north_berkeley.policies import INCOMES, RESIDENTS_PER_INCOME
-from housing_lab.widgets.lab.charts import INCOME_LABELS, OUTCOME_LABELS
+from housing_lab.widgets.lab.charts import (
+    CHART_CATEGORIES,
+    CHART_COLORS,
+    CHART_LABELS,
+    INCOME_LABELS,
+    SEPARATOR,
+)
 from housing_lab.widgets.lab.spoken import outcome_table
 
 WAITING = DISPLACED_WAITING
-CATEGORIES = (*OUTCOMES[:3], WAITING, *OUTCOMES[3:])
-LABELS = {**OUTCOME_LABELS, WAITING: "displaced, looking for a home"}
-# Told apart without colour (issue 27): every segment is at least 3:1 against white, so the
-# white separators between segments stand out against both neighbours, and "stayed"
-# (darkest) and "displaced and left" (lightest) differ most in lightness; the hidden table
-# below the legend gives the numbers in words.
-SEGMENT_COLORS = {
-    "stayed": "#14532d",
-    "newcomer_housed": "#2e8540",
-    "rehoused": "#6a3d9a",
-    WAITING: "#a85400",
-    "displaced_left": "#e64980",
-    "newcomer_left": "#616e7c",
-}
-COLORS = [SEGMENT_COLORS[c] for c in CATEGORIES]
-SEPARATOR = "#ffffff"
+CATEGORIES = CHART_CATEGORIES
+LABELS = CHART_LABELS
+COLORS = CHART_COLORS
 
 
 def outcomes_so_far(move_in: MoveInResult, count: int | None = None) -> dict[str, dict[str, int]]:
