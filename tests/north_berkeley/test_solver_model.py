@@ -68,7 +68,7 @@ def random_model(rng: random.Random) -> Model:
     newcomers = {i: rng.choice([0, 3, 8, 12, 16]) for i in INCOMES if rng.random() < 0.7}
     market = ["high", *(i for i in ("middle", "low") if rng.random() < 0.5)]
     kinds = [k for k in HOME_KINDS if rng.random() < 0.6] or [rng.choice(HOME_KINDS)]
-    budget = rng.choice([None, 0, 4, 9, 15.5, 30])
+    budget = rng.choice([None, None, 3, 4, 9, 15.5, 30])  # the cheapest board here spends $3
     return Model(
         newcomers=newcomers,
         market_homes_for=frozenset(market),
@@ -77,7 +77,11 @@ def random_model(rng: random.Random) -> Model:
     )
 
 
-MODELS = [random_model(random.Random(seed)) for seed in range(6)]
+MODELS = [
+    *(random_model(random.Random(seed)) for seed in range(6)),
+    Model(market_homes_for=frozenset({"high"})),  # the questions, without a budget
+    Model(newcomers={"high": 16, "low": 4}, vacancy_control_protects=frozenset({"apartments"})),
+]
 
 
 def brute_force(model: Model, options: RuleOptions):
