@@ -107,6 +107,7 @@ def register_analysis(commands: argparse._SubParsersAction) -> None:
         action="store_true",
         help="add the Pareto frontier of spending against low income residents housed",
     )
+    _model_option(solve_parser)
     _rule_options(solve_parser)
     solve_parser.set_defaults(func=run_solve)
 
@@ -291,6 +292,7 @@ def run_solve(args: argparse.Namespace) -> int:
         "policies": parse_policies(args.policies),
         "existing": parse_existing(args.existing),
         "seed": args.seed,
+        "model": parse_model(args.model),  # scored under its switches; its budget a constraint
         "options": RuleOptions(
             low_income_in_adus=args.low_income_in_adus, displaced_first=not args.newcomers_first
         ),

@@ -18,6 +18,7 @@ import numpy as np
 from housing_lab.north_berkeley.batch.boards import Boards
 from housing_lab.north_berkeley.batch.encoding import allowed_table
 from housing_lab.north_berkeley.batch.evaluator import BatchEvaluator, policy_mask
+from housing_lab.north_berkeley.model import RULEBOOK, Model
 from housing_lab.north_berkeley.policies import AFFORDABLE_100, POLICIES, RuleOptions
 
 Array = np.ndarray
@@ -98,8 +99,14 @@ def first_in_order(candidates: Array, *keys: Array) -> int | None:
 
 
 def evaluate(
-    evaluator: BatchEvaluator, sets: ChangeSets, low_income_in_adus: bool
+    evaluator: BatchEvaluator,
+    sets: ChangeSets,
+    low_income_in_adus: bool,
+    model: Model = RULEBOOK,
 ) -> tuple[Array, Array]:
-    """(card scores (n, cards), spending in 1/scale dollars) of every set's board."""
-    result = evaluator.evaluate(sets.boards, RuleOptions(low_income_in_adus=low_income_in_adus))
+    """(card scores (n, cards), spending in 1/scale dollars) of every set's board, under
+    `model`'s switches."""
+    result = evaluator.evaluate(
+        sets.boards, RuleOptions(low_income_in_adus=low_income_in_adus), model=model
+    )
     return result.scores, result.spending_units

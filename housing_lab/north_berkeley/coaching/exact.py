@@ -152,7 +152,8 @@ def coach(
     evaluator: BatchEvaluator | None = None,
 ) -> CoachAnswer:
     """The smallest set of changes to `scenario` after which `card` meets `goal` ("win": +1,
-    "no-loss": at least 0); ties: the lowest spending, then the earliest change."""
+    "no-loss": at least 0); ties: the lowest spending, then the earliest change. The board is
+    scored under the scenario's model, and no answer breaks its city budget."""
     started = time.perf_counter()
     scenario = _check_scenario(scenario)
     card, goal = check_card(card), check_goal(goal)
@@ -166,10 +167,12 @@ def coach(
         frozenset(scenario.policies),
         _residents(scenario, evaluator),
         options.low_income_in_adus,
+        scenario.assumptions,
     )
     found = search(evaluator, question)
     if found.tiles is None or found.policies is None:
-        reason = unreachable_reason(card, goal)
+        budget = scenario.assumptions.budget
+        reason = unreachable_reason(card, goal, None if budget is None else f"${float(budget):g}")
         seconds = time.perf_counter() - started
         return CoachAnswer(card, goal, now, None, None, None, None, reason, seconds)
     changes = _changes(scenario, evaluator, found.tiles, found.policies)
@@ -210,7 +213,8 @@ def best_change_for_hand(
     evaluator: BatchEvaluator | None = None,
 ) -> HandAdvice:
     """The single change that raises the total of `cards` most; ties: the lowest spending,
-    then the earliest change (the coach's order). `change` None when no change raises it."""
+    then the earliest change (the coach's order), among changes within the scenario's city
+    budget. `change` None when no change raises it."""
     scenario = _check_scenario(scenario)
     if isinstance(cards, (str, bytes)) or not isinstance(cards, (Sequence, Mapping)):
         raise ScenarioFormatError(f"a hand is a list of card ids, got {shown(cards, 60)}")
@@ -228,6 +232,7 @@ def best_change_for_hand(
         _residents(scenario, evaluator),
         options.low_income_in_adus,
         ENUMERATED,
+        scenario.assumptions,  # scored under the scenario's switches, within its budget
     )
     columns = [CARD_IDS.index(c) for c in hand]
     total = scores[:, columns].astype(np.int64).sum(axis=1)

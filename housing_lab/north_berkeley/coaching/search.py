@@ -51,6 +51,7 @@ from housing_lab.north_berkeley.coaching.candidates import (
     evaluate,
     first_in_order,
 )
+from housing_lab.north_berkeley.model import RULEBOOK, Model
 from housing_lab.north_berkeley.policies import (
     ADU,
     AFFORDABLE_100,
@@ -63,6 +64,7 @@ from housing_lab.north_berkeley.policies import (
 )
 from housing_lab.north_berkeley.solver.atoms import NEW_HOMES_GROUP_FACTS, card_atoms, merge
 from housing_lab.north_berkeley.solver.search import (
+    budget_limit,
     resident_placement,
     search_groups,
     state_card_scores,
@@ -98,6 +100,7 @@ class Question:
     policies: frozenset[str]
     existing: tuple[int, ...]
     low_income_in_adus: bool = False
+    model: Model = RULEBOOK  # the scenario's switches: the move-in, and the budget as a limit
 
     def placement(self, evaluator: BatchEvaluator) -> tuple[int, int, int, int]:
         """Low and middle income residents in houses, then in apartments."""
@@ -150,10 +153,15 @@ def allowed_codes(
     return encoding.allowed_codes(evaluator.layout, evaluator.catalogue, policies, empty=True)
 
 
-def _atoms(card: str) -> tuple:
+def _atoms(card: str, model: Model = RULEBOOK) -> tuple:
     """What the states keep apart: the card's atoms (spending through its thresholds), and
-    whether matching funds would halve the housing (7 low income homes)."""
-    merged = merge([card_atoms(card), {"new_low": (MATCHING_FUNDS_LOW_HOMES,)}])
+    whether matching funds would halve the housing (7 low income homes); under a city budget,
+    spending over it too, so that every board of a state is within the budget or none is (a
+    state's least cost is then the best answer among boards within it)."""
+    specs = [card_atoms(card), {"new_low": (MATCHING_FUNDS_LOW_HOMES,)}]
+    if model.budget is not None:
+        specs.append({"spending": ((model.budget, True),)})  # "over the budget"
+    merged = merge(specs)
     return tuple(sorted(merged.items()))
 
 
@@ -219,14 +227,17 @@ def _base(
     card: str,
     placement: tuple[int, int, int, int],
     low_income_in_adus: bool,
+    model: Model = RULEBOOK,
 ) -> BoardSpace:
     """Every board (any tile or none on every square) reduced to what `card` sees under every
-    policy set, and whether `affordable_100` refuses a tile; layers not built (cached: only
-    the costs depend on the board as it stands)."""
-    atoms = dict(_atoms(card))
+    policy set (under `model`'s switches), and whether `affordable_100` refuses a tile; layers
+    not built (cached: only the costs depend on the board as it stands)."""
+    atoms = dict(_atoms(card, model))
     split = _split_counts(atoms)
     groups = [_threshold_group(f, atoms.pop(f)) for f in split]
-    groups += search_groups(evaluator, atoms, SIGNATURE_POLICY_SETS, placement, low_income_in_adus)
+    groups += search_groups(
+        evaluator, atoms, SIGNATURE_POLICY_SETS, placement, low_income_in_adus, model
+    )
     homes = evaluator.features[
         :, :, [FEATURES.index(f) for f in ("new_market", "new_middle", "new_low")]
     ]
@@ -270,6 +281,7 @@ def _scored(evaluator: BatchEvaluator, question: Question, space: BoardSpace) ->
     values = space.decode(keys)
     allowed = values[VIOLATIONS] == 0
     placement = question.placement(evaluator)
+    limit = budget_limit(evaluator, question.model)
     out = []
     split = "new_market" not in values or "new_middle" not in values
     for policies in ALL_POLICY_SETS:
@@ -285,12 +297,15 @@ def _scored(evaluator: BatchEvaluator, question: Question, space: BoardSpace) ->
                 policies,
                 placement,
                 question.low_income_in_adus,
+                question.model,
             )
         ok = reaches(scores[:, 0], question.goal)
         if AFFORDABLE_100 in policies:
             ok &= allowed
         column = halved.astype(np.int64)
         cost = np.where(halved, costs[:, -1], costs[:, 0])
+        if limit is not None:  # a change that breaks the budget is never an answer
+            ok &= cost % unit <= limit
         extra = policy_changes(policies, question.policies) * unit
         out.append(_Scored(policies, ok, cost + extra, column))
     return out
@@ -340,11 +355,18 @@ def scored_change_sets(
     existing: tuple[int, ...],
     low_income_in_adus: bool,
     most: int,
+    model: Model = RULEBOOK,
 ) -> tuple[ChangeSets, Array, Array]:
-    """Every set of at most `most` changes, with every card's score and the spending
-    (cached: the coach's questions on one board, every card and the hand's, share them)."""
+    """Every set of at most `most` changes, with every card's score (under `model`) and the
+    spending (cached: the coach's questions on one board, every card and the hand's, share
+    them). Sets that break the model's budget are left out: they are never suggested."""
     sets = change_sets(evaluator, current, policies, existing, most, UNCHANGED_RANK)
-    scores, spending = evaluate(evaluator, sets, low_income_in_adus)
+    scores, spending = evaluate(evaluator, sets, low_income_in_adus, model)
+    limit = budget_limit(evaluator, model)
+    if limit is not None:
+        within = spending <= limit
+        sets = ChangeSets(sets.boards.take(within), sets.changes[within], sets.order[within])
+        scores, spending = scores[within], spending[within]
     return sets, scores, spending
 
 
@@ -356,6 +378,7 @@ def _enumerated(evaluator: BatchEvaluator, question: Question, most: int) -> Fou
         question.existing,
         question.low_income_in_adus,
         most,
+        question.model,
     )
     ok = reaches(scores[:, CARD_IDS.index(question.card)], question.goal)
     first = first_in_order(ok, sets.changes, spending, sets.order)
@@ -378,7 +401,11 @@ def searched(evaluator: BatchEvaluator, question: Question) -> Found:
     pass is exact for what it keeps: a board's partial states are never further away than the
     board itself, so every board within reach passes through kept states only."""
     base = _base(
-        evaluator, question.card, question.placement(evaluator), question.low_income_in_adus
+        evaluator,
+        question.card,
+        question.placement(evaluator),
+        question.low_income_in_adus,
+        question.model,
     )
     costed = base.with_costs(_costs(evaluator, question.current))
     unit = cost_unit(evaluator)
@@ -424,6 +451,7 @@ def _first_policy_set(
             np.array([question.existing] * n, dtype=np.uint8).reshape(n, -1),
         ),
         RuleOptions(low_income_in_adus=question.low_income_in_adus),
+        model=question.model,
     )
     column = CARD_IDS.index(question.card)
     good = reaches(result.scores[:, column], question.goal) & (result.spending_units == spending)

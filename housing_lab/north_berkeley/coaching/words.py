@@ -90,12 +90,14 @@ def changes_words(changes: Sequence[Change], catalogue: Catalogue | None = None)
     return f"{joined} ({count} change{'' if count == 1 else 's'})"
 
 
-def unreachable_reason(card: str, goal: str) -> str:
-    """Why no set of changes can do it: only the residents already here are fixed."""
+def unreachable_reason(card: str, goal: str, budget: str | None = None) -> str:
+    """Why no set of changes can do it: only the residents already here are fixed (and the
+    city budget, `budget` in words such as "$10", when the model has one)."""
     wanted = "a +1 without a -1" if goal == "win" else "a score of at least 0"
+    within = "" if budget is None else f" within the city budget of {budget}"
     return (
         f"no board and no set of policies gives {subject(card)} {wanted} "
-        "with the residents who live here now"
+        f"with the residents who live here now{within}"
     )
 
 

@@ -25,6 +25,8 @@ import numpy as np
 
 from housing_lab.north_berkeley.batch.evaluator import BatchEvaluator, default_evaluator
 from housing_lab.north_berkeley.engine.scoring import money, score_scenario
+from housing_lab.north_berkeley.errors import OverBudgetError
+from housing_lab.north_berkeley.model import Model, check_model
 from housing_lab.north_berkeley.policies import POLICIES, RuleOptions
 from housing_lab.north_berkeley.scenario import Scenario, make_scenario
 from housing_lab.north_berkeley.solver.inputs import Number, Problem, make_problem
@@ -92,6 +94,7 @@ def _problem(
     seed: int,
     options: RuleOptions | None,
     cards_required: bool = True,
+    model: Model | Mapping[str, Any] | None = None,
 ) -> tuple[BatchEvaluator, Problem]:
     evaluator = evaluator or default_evaluator()
     return evaluator, make_problem(
@@ -105,6 +108,7 @@ def _problem(
         seed,
         options,
         cards_required,
+        model,
     )
 
 
@@ -135,6 +139,7 @@ def _scenario(evaluator: BatchEvaluator, problem: Problem, part: Scored, state: 
         problem.seed,
         evaluator.layout,
         evaluator.catalogue,
+        problem.model,
     )
 
 
@@ -179,13 +184,21 @@ def solve(
     seed: int = 0,
     options: RuleOptions | None = None,
     evaluator: BatchEvaluator | None = None,
+    model: Model | Mapping[str, Any] | None = None,
 ) -> Solution:
     """The board (and policy set) with the highest total score of `cards` (weights default 1),
     ties: lowest spending. `fixed`: square -> tile; `policies`: one exact policy set;
-    `policy_sets`: the candidates; `existing`: the placement (default: shuffled with `seed`)."""
+    `policy_sets`: the candidates; `existing`: the placement (default: shuffled with `seed`).
+    `model`: the switches (RULES.md "Model assumptions"): boards are scored under them, and
+    boards spending more than its budget are not answers (none within it: `OverBudgetError`)."""
     question = (cards, weights, fixed, policies, policy_sets, existing, seed, options)
-    solution = _answer("best", evaluator, *question)
-    assert solution is not None  # every policy set has boards
+    solution = _answer("best", evaluator, model, *question)
+    if solution is None:  # every policy set has boards: only the budget can rule them all out
+        budget = check_model(model).budget
+        raise OverBudgetError(
+            f"no board keeps within the city budget of ${float(budget or 0):g} with these "
+            "fixed squares and policies"
+        )
     return solution
 
 
@@ -200,19 +213,22 @@ def every_card_nonnegative(
     seed: int = 0,
     options: RuleOptions | None = None,
     evaluator: BatchEvaluator | None = None,
+    model: Model | Mapping[str, Any] | None = None,
 ) -> Solution | None:
     """A board on which no card of the coalition scores -1 (the best such total, then the
-    cheapest), or None when no board allows it."""
+    cheapest), or None when no board allows it (within `model`'s budget, if any)."""
     question = (cards, weights, fixed, policies, policy_sets, existing, seed, options)
-    return _answer("nonnegative", evaluator, *question)
+    return _answer("nonnegative", evaluator, model, *question)
 
 
-def _answer(goal: str, evaluator: BatchEvaluator | None, *question: Any) -> Solution | None:
+def _answer(
+    goal: str, evaluator: BatchEvaluator | None, model: Any, *question: Any
+) -> Solution | None:
     """`solve` ("best") and `every_card_nonnegative` ("nonnegative"): search the boards for
     `goal`, pick the best total (then cheapest) among those the goal accepts, and check it
     with the scalar engine. `question` is `_problem`'s arguments after the evaluator."""
     started = time.perf_counter()
-    evaluator, problem = _problem(evaluator, *question)
+    evaluator, problem = _problem(evaluator, *question, True, model)
     scored = search(evaluator, problem, goal=goal)
     pick = _best(scored, nonnegative=goal == "nonnegative")
     return None if pick is None else _solution(evaluator, problem, scored, pick, started)
@@ -228,10 +244,12 @@ def pareto_frontier(
     seed: int = 0,
     options: RuleOptions | None = None,
     evaluator: BatchEvaluator | None = None,
+    model: Model | Mapping[str, Any] | None = None,
 ) -> list[FrontierPoint]:
     """Spending against low income residents housed: for each number housed, the cheapest
     board, keeping only points that no cheaper board matches or beats. With `cards`, only
-    boards on which none of them scores -1. Sorted by spending (and so by low housed)."""
+    boards on which none of them scores -1; with `model`, under its switches and within its
+    budget. Sorted by spending (and so by low housed)."""
     evaluator, problem = _problem(
         evaluator,
         cards,
@@ -243,6 +261,7 @@ def pareto_frontier(
         seed,
         options,
         cards_required=False,
+        model=model,
     )
     scored = search(evaluator, problem, pareto=True, goal="pareto")
     cheapest: dict[int, tuple[int, int, int]] = {}  # low housed -> (spending, set, state)

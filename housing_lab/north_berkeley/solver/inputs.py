@@ -13,6 +13,7 @@ from housing_lab.north_berkeley.batch.evaluator import GAME_POLICY_SETS, BatchEv
 from housing_lab.north_berkeley.constituents import check_card
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.layout import Layout
+from housing_lab.north_berkeley.model import RULEBOOK, Model, check_model
 from housing_lab.north_berkeley.policies import RuleOptions, check_policy
 from housing_lab.north_berkeley.scenario import (
     affordable_error,
@@ -38,6 +39,12 @@ class Problem:
     existing: tuple[tuple[str, str], ...]  # (home, income) in layout order
     seed: int
     options: RuleOptions
+    model: Model | None = None  # the switches asked for; None: the rulebook, not echoed
+
+    @property
+    def assumptions(self) -> Model:
+        """The model the boards are scored under (the rulebook's unless one was asked for)."""
+        return RULEBOOK if self.model is None else self.model
 
 
 def coalition(
@@ -111,10 +118,13 @@ def make_problem(
     seed: int = 0,
     options: RuleOptions | None = None,
     cards_required: bool = True,
+    model: Model | Mapping[str, object] | None = None,
 ) -> Problem:
     """Validate a question. `policies` fixes the policy set; `policy_sets` lists candidates
-    (default: the 10 sets of one or two policies, dropping those `fixed` squares rule out)."""
+    (default: the 10 sets of one or two policies, dropping those `fixed` squares rule out);
+    `model`: the switches (a `Model` or its JSON object; None: the rulebook's)."""
     layout, catalogue = evaluator.layout, evaluator.catalogue
+    checked_model = None if model is None else check_model(model)
     ids, checked_weights = coalition(cards, weights, cards_required)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ScenarioFormatError(f"'seed' must be an integer, got {seed!r}")
@@ -151,4 +161,5 @@ def make_problem(
         existing=tuple((h, placement[h]) for h in layout.existing_ids),
         seed=seed,
         options=options or RuleOptions(),
+        model=checked_model,
     )

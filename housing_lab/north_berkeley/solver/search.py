@@ -15,6 +15,7 @@ bounds (`solver_bound`) show no completion can matter (`_keep`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -35,6 +36,7 @@ from housing_lab.north_berkeley.batch.encoding import (
 )
 from housing_lab.north_berkeley.batch.evaluator import FEATURES, BatchEvaluator
 from housing_lab.north_berkeley.card_rules import card_facts
+from housing_lab.north_berkeley.model import RULEBOOK, Model
 from housing_lab.north_berkeley.policies import (
     MATCHING_FUNDS,
     MATCHING_FUNDS_LOW_HOMES,
@@ -118,26 +120,35 @@ def move_in(
     policies: frozenset[str],
     placement: tuple[int, int, int, int],
     low_income_in_adus: bool,
+    model: Model = RULEBOOK,
 ) -> MoveInCounts:
+    """The batch move-in of new-home counts under `policies` and the `model`'s switches
+    (newcomers, who may take a new market home, which homes vacancy control covers): the same
+    function the batch evaluator calls, so the solver scores what the batch scores."""
     return _move_in_counts(
         market,
         middle,
         low,
-        *set_move_in_inputs(policies, len(market), len(evaluator.layout.houses)),
+        *set_move_in_inputs(policies, len(market), len(evaluator.layout.houses), model),
         *placement,
-        newcomers=evaluator.newcomers,
         existing_per_income=evaluator.existing_per_income,
         low_income_in_adus=low_income_in_adus,
+        model=model,
     )
 
 
 def _mover(
-    evaluator: BatchEvaluator, placement: tuple[int, int, int, int], low_income_in_adus: bool
+    evaluator: BatchEvaluator,
+    placement: tuple[int, int, int, int],
+    low_income_in_adus: bool,
+    model: Model = RULEBOOK,
 ) -> MoveIn:
     """The move-in facts of new-home counts under a policy set (`solver_facts.MoveIn`)."""
 
     def moved(market: Array, middle: Array, low: Array, policies: frozenset[str]) -> dict:
-        counts = move_in(evaluator, market, middle, low, policies, placement, low_income_in_adus)
+        counts = move_in(
+            evaluator, market, middle, low, policies, placement, low_income_in_adus, model
+        )
         house_low, house_middle, apartment_low = (np.int64(n) for n in placement[:3])
         return counts.facts(house_low, house_middle, apartment_low)
 
@@ -179,8 +190,9 @@ def search_groups(
     policy_sets: tuple[frozenset[str], ...],
     placement: tuple[int, int, int, int],
     low_income_in_adus: bool,
+    model: Model = RULEBOOK,
 ) -> list[Group]:
-    mover = _mover(evaluator, placement, low_income_in_adus)
+    mover = _mover(evaluator, placement, low_income_in_adus, model)
     singles = single_groups(list(atoms))
     groups = []
     if any(f in NEW_HOMES_GROUP_FACTS for f in atoms):
@@ -222,9 +234,13 @@ def _base(
     policy_sets: tuple[frozenset[str], ...],
     placement: tuple[int, int, int, int],
     low_income_in_adus: bool,
+    model: Model = RULEBOOK,
 ) -> BoardSpace:
-    """The reduced board space, its layers not yet built (cached: questions share it)."""
-    groups = search_groups(evaluator, dict(atoms), policy_sets, placement, low_income_in_adus)
+    """The reduced board space, its layers not yet built (cached: questions share it; the
+    model's switches change the move-in the signatures read, so it is part of the key)."""
+    groups = search_groups(
+        evaluator, dict(atoms), policy_sets, placement, low_income_in_adus, model
+    )
     housing = evaluator.features[:, :, FEATURES.index("housing_cost")]
     other = evaluator.features[:, :, FEATURES.index("other_cost")]
     costs = cost_columns(housing, other, any(MATCHING_FUNDS in s for s in policy_sets))
@@ -273,6 +289,7 @@ def state_card_scores(
     policies: frozenset[str],
     placement: tuple[int, int, int, int],
     low_income_in_adus: bool,
+    model: Model = RULEBOOK,
 ) -> tuple[Array, Array, Array, Array | None]:
     """Card scores (n, cards) of decoded sums `values` with least costs `costs` (one column,
     or two when matching funds may halve housing) under `policies`; and spending, whether
@@ -301,6 +318,7 @@ def state_card_scores(
             policies,
             placement,
             low_income_in_adus,
+            model,
         )
         house_low, house_middle, apartment_low = (np.int64(n) for n in placement[:3])
         for name, value in counts.facts(house_low, house_middle, apartment_low).items():
@@ -324,7 +342,9 @@ def _final_scores(
     `space`: what both the answer (`_score`) and the pruning (`_totals`) score."""
     values = space.decode(keys)
     adus = problem.options.low_income_in_adus
-    return state_card_scores(evaluator, problem.cards, values, costs, policies, placement, adus)
+    return state_card_scores(
+        evaluator, problem.cards, values, costs, policies, placement, adus, problem.assumptions
+    )
 
 
 def _score(
@@ -338,12 +358,41 @@ def _score(
     scores, spending, halved, low_housed = _final_scores(
         evaluator, problem, space, keys, costs, policies, placement
     )
+    limit = budget_units(evaluator, problem)
+    if limit is not None:  # the budget is a constraint: boards spending more are no answers
+        # A state's spending is the least of its boards' (all score alike), so a state over
+        # the budget has no board within it.
+        within = spending <= limit
+        keys, halved, scores = keys[within], halved[within], scores[within]
+        spending = spending[within]
+        low_housed = None if low_housed is None else low_housed[within]
     if all(isinstance(w, int) for w in problem.weights):
         total = scores @ np.array(problem.weights, dtype=np.int64)
     else:  # rounded so that equal sums of decimal weights tie
         total = np.round(scores @ np.array(problem.weights, dtype=np.float64), 9)
     return Scored(
         policies, space, keys, halved, total, spending, (scores >= 0).all(axis=1), low_housed
+    )
+
+
+def budget_units(evaluator: BatchEvaluator, problem: Problem) -> int | None:
+    """The problem's city budget in whole 1/scale dollars (spending is kept in them), or None."""
+    return budget_limit(evaluator, problem.assumptions)
+
+
+def budget_limit(evaluator: BatchEvaluator, model: Model) -> int | None:
+    """The most a board may spend under `model`, in 1/scale dollars (None: no budget): a
+    board is within the budget when its spending units are at most this."""
+    return None if model.budget is None else math.floor(model.budget * evaluator.scale)
+
+
+def least_left(space: BoardSpace) -> Array:
+    """(squares + 1, cost kinds): the least the squares after each depth can add to each cost
+    kind (row d: the squares `space.order[d:]`)."""
+    least = np.stack([c.min(axis=0) for c in space.costs])[space.order]
+    columns = least.shape[1]
+    return np.concatenate(
+        [np.cumsum(least[::-1], axis=0)[::-1], np.zeros((1, columns), dtype=np.int64)]
     )
 
 
@@ -361,8 +410,9 @@ def _facts_of(
     policy_sets: tuple[frozenset[str], ...],
     placement: tuple[int, int, int, int],
     low_income_in_adus: bool,
+    model: Model = RULEBOOK,
 ) -> dict[int, dict[str, Array]]:
-    mover = _mover(evaluator, placement, low_income_in_adus)
+    mover = _mover(evaluator, placement, low_income_in_adus, model)
     return {
         g: group_facts(tables.group.features, tables.values, policy_sets, mover)
         for g, tables in enumerate(space.groups)
@@ -384,12 +434,19 @@ def _bounds(
     sharing: tuple[frozenset[str], ...],
     placement: tuple[int, int, int, int],
 ) -> Bounds:
-    adus = problem.options.low_income_in_adus
+    adus, model = problem.options.low_income_in_adus, problem.assumptions
 
+    # The bounds stay valid under every switch: they score each card on representatives of
+    # the views (atom classes) of its groups, and both the views (`_facts_of`) and the scores
+    # (`scorer`) are computed by the same move-in under the model, so a card's score is still
+    # a function of its views. The budget only removes boards, so an upper bound on the
+    # total over all completions bounds the total over those within the budget too.
     def scorer(
         cards: tuple[str, ...], values: dict[str, Array], costs: Array, policies: frozenset[str]
     ) -> Array:
-        return state_card_scores(evaluator, cards, values, costs, policies, placement, adus)[0]
+        return state_card_scores(evaluator, cards, values, costs, policies, placement, adus, model)[
+            0
+        ]
 
     return Bounds(
         evaluator,
@@ -397,7 +454,7 @@ def _bounds(
         problem.cards,
         problem.weights,
         sharing,
-        _facts_of(evaluator, space, sharing, placement, adus),
+        _facts_of(evaluator, space, sharing, placement, adus, model),
         scorer,
     )
 
@@ -411,12 +468,21 @@ def _totals(
     sharing: tuple[frozenset[str], ...],
     placement: tuple[int, int, int, int],
 ) -> tuple[Array, Array]:
-    """Exact totals and "every card >= 0" (n, policy sets) of final states."""
+    """Exact totals and "every card >= 0" (n, policy sets) of final states; a state over
+    the model's budget totals -inf and is not "every card >= 0" (it is no answer)."""
     totals, nonnegative = [], []
+    limit = budget_units(evaluator, problem)
     for policies in sharing:
-        scores = _final_scores(evaluator, problem, space, keys, costs, policies, placement)[0]
-        totals.append(scores @ np.array(problem.weights, dtype=np.float64))
-        nonnegative.append((scores >= 0).all(axis=1))
+        scores, spending, _, _ = _final_scores(
+            evaluator, problem, space, keys, costs, policies, placement
+        )
+        total = scores @ np.array(problem.weights, dtype=np.float64)
+        able = (scores >= 0).all(axis=1)
+        if limit is not None:
+            total = np.where(spending <= limit, total, -np.inf)
+            able &= spending <= limit
+        totals.append(total)
+        nonnegative.append(able)
     return np.stack(totals, axis=1), np.stack(nonnegative, axis=1)
 
 
@@ -470,8 +536,23 @@ def _keep(
     reaches (with every card >= 0 for "nonnegative"). One square before the end, the most
     promising states are completed exactly to raise `lower[0]`."""
     sampled: list[int] = []
+    limit = budget_units(evaluator, problem)
+    left = None if limit is None else least_left(base)
 
     def keep(space: BoardSpace, depth: int, keys: Array, costs: Array) -> Array | None:
+        within = None
+        if left is not None:  # no completion of these keeps within the budget (any cost kind)
+            within = (costs + left[depth][None, :]).min(axis=1) <= limit
+            if not within.all():
+                keys, costs = keys[within], costs[within]
+        kept = _keep_bounded(space, depth, keys, costs)
+        if within is None:
+            return kept
+        if kept is not None:
+            within[within] = kept
+        return within
+
+    def _keep_bounded(space: BoardSpace, depth: int, keys: Array, costs: Array) -> Array | None:
         if len(keys) < max(CHECKED_FROM, 1) or depth < len(space.order) - LOOKAHEAD:
             return None
         bounds = _bounds(evaluator, problem, base, sharing, placement)  # built when needed
@@ -521,9 +602,8 @@ def _pruned(
     lower = [-np.inf]  # shared: what one space's boards reach prunes the next
     built = []
     for allowed, sharing in spaces:
-        base = _base(
-            evaluator, allowed, atoms, sharing, placement, problem.options.low_income_in_adus
-        )
+        adus = problem.options.low_income_in_adus
+        base = _base(evaluator, allowed, atoms, sharing, placement, adus, problem.assumptions)
         built.append(base.built(_keep(evaluator, problem, base, goal, lower, sharing, placement)))
     return tuple(built)
 
@@ -557,7 +637,10 @@ def search(
     for policies in problem.policy_sets:
         allowed = allowed_by_set[policies]
         if goal is None:
-            space = _complete(_base(evaluator, allowed, atoms, spaces[allowed], placement, adus))
+            base = _base(
+                evaluator, allowed, atoms, spaces[allowed], placement, adus, problem.assumptions
+            )
+            space = _complete(base)
         else:
             space = pruned[allowed]
         scored.append(_score(evaluator, problem, space, policies, placement))
