@@ -147,6 +147,10 @@ def ask_the_coach(page, scenario: dict, name: str) -> None:
     wait_until_page_shows(page, applied)
     page.wait_for_selector('.hl-nb-board .hl-message:has-text("Applied the coach\'s advice")')
     assert page.locator(".hl-nb-board .hl-changed").count() >= len(answer.changes)
+    # focus moves to the coach's Undo (Apply is disabled once used, issue 27), which may scroll
+    # the coach's panel into view for a moment; then the test scrolls back up to the board
+    page.wait_for_function("() => document.activeElement.classList.contains('hl-coach-undo')")
+    page.wait_for_timeout(1200)
     page.evaluate("() => window.scrollTo(0, 0)")
     page.evaluate(SHOW_LAB)
     page.wait_for_timeout(300)

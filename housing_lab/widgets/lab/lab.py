@@ -475,6 +475,8 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         self.coach_panel.show_answer(
             f"Applied: {words}; {now}. Undo takes it back.", can_apply=False
         )
+        # Apply is disabled now: without this, focus fell to <body> (issue 27)
+        self.coach_panel.undo_button.focus()
 
     def undo(self) -> None:
         """Put the board back exactly as it was before the last change (any action: a tile, a
