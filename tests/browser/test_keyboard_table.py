@@ -65,7 +65,8 @@ def test_game_table_by_keyboard_alone(browser: Any, tmp_path: pathlib.Path, size
         assert locked.get("aria-disabled") == "true" and "not in play" in locked["aria-label"]
         keys.press("Enter")
         wait_until(
-            lambda: "not in play" in page.locator(".hl-nb-board .hl-announcer").inner_text(),
+            # the table says why on its message line, read out by the panel's one announcer
+            lambda: "built in phase 2" in page.locator(ANNOUNCER).inner_text(),
             "the refusal read out",
         )
         assert page.locator('.hl-nb-board [data-square="A1"]').get_attribute("aria-pressed") == (

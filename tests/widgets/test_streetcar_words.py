@@ -25,9 +25,9 @@ def test_turns_are_counted_as_each_player_counts_them() -> None:
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd"
     ]  # fmt: skip
     label = str.title
-    assert turn_words(1, label) == "Turn 1 (Purple's 1st) · Purple"
-    assert turn_words(2, label) == "Turn 2 (Red's 1st) · Red"
-    assert turn_words(3, label) == "Turn 3 (Purple's 2nd) · Purple"
+    assert turn_words(1, label) == "Turn 1 · Purple · 1st turn"
+    assert turn_words(2, label) == "Turn 2 · Red · 1st turn"
+    assert turn_words(3, label) == "Turn 3 · Purple · 2nd turn"
 
 
 def test_after_the_first_turns_both_minus_ten_are_explained() -> None:

@@ -24,12 +24,13 @@ def ordinal(n: int) -> str:
 
 
 def turn_words(turn: int, label: Label) -> str:
-    """The game's turn with the player's own count: "Turn 3 (Purple's 2nd) · Purple (you)"
+    """The game's turn with the player's own count: "Turn 3 · Purple (you) · 2nd turn"
     (purple plays turns 1, 3, 5...; red 2, 4, 6...), so a player who only sees their own
     turns is not lost when the count jumps from 1 to 3."""
     player = PLAYERS[(turn - 1) % len(PLAYERS)]
     own = (turn + len(PLAYERS) - 1) // len(PLAYERS)
-    return f"Turn {turn} ({player.title()}'s {ordinal(own)}) · {label(player)}"
+    # the label first: in a room a team's name differs from its colour ("Blue (red)")
+    return f"Turn {turn} · {label(player)} · {ordinal(own)} turn"
 
 
 def lines_words(lines: int, per_line: int) -> str:
