@@ -30,7 +30,10 @@ SIZES = {
     "Blue": (412, 915),
     "Green": (1366, 768),
 }
-SEE_WITHIN = 1.0  # seconds from a click on one page to the change on the others
+# Seconds from a click on one page to the change on the others: a liveness bound, not the speed
+# target (benchmarks/bench_rooms.py measures that; 0.1-0.4 s idle). On a loaded 2-core CI
+# machine a 1 s bound failed at 1.08 s, so it allows for the load.
+SEE_WITHIN = 3.0
 READY = ".hl-classroom-title h2"
 SCROLL_TOP = "() => document.querySelectorAll('*').forEach((n) => { n.scrollTop = 0; })"
 

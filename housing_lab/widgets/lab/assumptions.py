@@ -155,10 +155,23 @@ class AssumptionsPanel(ipywidgets.VBox):
             "budget": float(self.budget.value) if self.limited.value else None,
         }
 
-    def show(self, model: Model, spending: float = 0) -> None:
+    def show(self, model: Model, spending: float = 0, changed_only: bool = False) -> None:
         """Set every control to `model` (without calling back) and say how it differs. With no
         budget, the budget box offers the board's `spending` (ticking the limit then keeps
-        the board as it is; lowering it asks the engine)."""
+        the board as it is; lowering it asks the engine).
+
+        `changed_only` (the lab after every click): when `model` is the one shown last, only
+        the offered budget follows the spending, so a lab update costs what it did before the
+        switches. A refused change calls without it, to put every control back."""
+        if changed_only and model == getattr(self, "_shown_model", None):
+            if model.budget is None:
+                self._quiet = True
+                try:
+                    self.budget.value = float(spending)
+                finally:
+                    self._quiet = False
+            return
+        self._shown_model = model
         data = model.to_dict()
         self._quiet = True
         try:

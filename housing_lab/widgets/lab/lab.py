@@ -542,7 +542,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         self.outcome_chart.update(result, previous=previous)
         self.model_line.value = model_line(self.model)
         self.model_line.layout.display = "none" if self.model.is_rulebook else None  # no gap
-        self._show_assumptions()
+        self._show_assumptions(changed_only=True)
         self.change_line.value = (
             "<div style='font-size:14px;line-height:1.3;min-height:2.6em;padding:4px 8px;"
             "background:#fff8e1;border-left:4px solid #d55e00;border-radius:4px' "
@@ -636,8 +636,9 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         words[""] = "; ".join([*said, f"over the city budget of ${budget:g}: {names}"])
         return words
 
-    def _show_assumptions(self) -> None:
-        self.assumptions.show(self.model, float(self._result_dict["spending"]))
+    def _show_assumptions(self, changed_only: bool = False) -> None:
+        spending = float(self._result_dict["spending"])
+        self.assumptions.show(self.model, spending, changed_only=changed_only)
 
     def _show_compare(self) -> None:
         self.compare.show(self._result_dict, describe(self._scenario))
