@@ -129,7 +129,7 @@ def open_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable
         watch = PageWatch()
         watch.attach(page)
         if app == "voila":
-            page.goto(running.url(path))
+            page.goto(running.url(path), timeout=timeout)  # Voila runs the notebook first
             page.wait_for_selector(ready, timeout=timeout)
         else:
             page.goto(running.url(path, app))

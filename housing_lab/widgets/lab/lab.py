@@ -253,8 +253,9 @@ class NorthBerkeleyLab(ipywidgets.VBox):
     def _screen(self) -> list[ipywidgets.Widget]:
         """Board left; last change, chart and policies right; the rest in tabs below."""
         title = ipywidgets.HTML(
-            "<div style='font-size:15px;margin:0 0 4px'><b style='font-size:18px'>"
-            "North Berkeley lab</b> &middot; click a square, then a building; tick policies. "
+            "<div style='font-size:15px;margin:0 0 4px'><h2 style='display:inline;font-size:18px;"
+            "margin:0;line-height:inherit'>North Berkeley lab</h2> &middot; "
+            "click a square, then a building; tick policies. "
             "The chart shows who finds a home and who has to leave.</div>"
             # a projector (1920x1080) has room for a larger chart column beside the board
             # ipywidgets' unselected tab labels are pale grey: too faint to read (axe contrast)
