@@ -152,7 +152,7 @@ def test_the_issues_cases_are_refused_by_name() -> None:
         Game([1, 2], 3)
     with pytest.raises(HousingLabError, match="players must be a list of names, got None"):
         Game(None, 3)
-    with pytest.raises(HousingLabError, match=r"minutes_elapsed .* got '20'"):
+    with pytest.raises(HousingLabError, match=r"minutes_elapsed .* got str '20'"):
         game.call_state("20")
     with pytest.raises(HousingLabError, match="unknown action \\['place'\\]"):
         game.apply({"action": ["place"]})

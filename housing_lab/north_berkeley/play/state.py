@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from housing_lab import numbers
 from housing_lab.errors import shown
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.policies import RuleOptions
@@ -99,13 +100,6 @@ def check_players(players: object) -> list[str]:
     return names
 
 
-SEED_LIMIT = 2**64  # seeds are whole numbers with |seed| < 2**64 (the CLI takes 0 to 2**64 - 1)
-
-
 def check_seed(seed: object, what: str = "seed") -> int:
-    """A seed as the engine takes it: a whole number (not true/false, 1.9, "7" or Infinity)."""
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ScenarioFormatError(f"{what} must be an integer, got {shown(seed, 60)}")
-    if not -SEED_LIMIT < seed < SEED_LIMIT:
-        raise ScenarioFormatError(f"{what} must be between -2**64 and 2**64, got {shown(seed, 60)}")
-    return seed
+    """A seed as the engine takes it (`numbers.check_seed`), refused as a format error."""
+    return numbers.check_seed(seed, what, error=ScenarioFormatError)
