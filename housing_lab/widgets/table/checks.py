@@ -17,6 +17,7 @@ from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.play.game import check_minutes
 from housing_lab.north_berkeley.play.state import check_seed
 from housing_lab.north_berkeley.policies import RuleOptions
+from housing_lab.team_names import check_name
 
 __all__ = [
     "check_flag",
@@ -86,17 +87,12 @@ def check_path(path: object, what: str) -> pathlib.Path:
     return pathlib.Path(text)
 
 
-MAX_NAME = 40  # characters of a team name, as rooms allow: it must fit the projector's columns
-
-
 def check_team_names(teams: object) -> list[str]:
-    """Team names as a class reads them: printable text of 1 to `MAX_NAME` characters."""
+    """Team names as a class reads them (`team_names.check_name`: printable, 1 to 40
+    characters); the engine then checks their number and that none is used twice."""
     names = check_texts(teams, "teams")
     for name in names:
-        if not name.strip() or len(name) > MAX_NAME or not name.isprintable():
-            raise ScenarioFormatError(
-                f"a team name is 1 to {MAX_NAME} printable characters, got {shown(name, 60)}"
-            )
+        check_name(name, error=ScenarioFormatError)
     return names
 
 
