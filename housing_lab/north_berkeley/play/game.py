@@ -61,6 +61,7 @@ from housing_lab.north_berkeley.play.state import (
 )
 from housing_lab.north_berkeley.policies import (
     AFFORDABLE_100,
+    MAX_MINUTES,
     POLICIES,
     POLICY_NAMES,
     RuleOptions,
@@ -82,6 +83,7 @@ from housing_lab.north_berkeley.scenario import (
     shuffled_existing,
 )
 from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
+from housing_lab.numbers import check_number
 
 __all__ = ["PHASES", "Game", "GameState", "cards_dealt"]
 
@@ -738,24 +740,14 @@ class Game:
         )
 
 
-MAX_MINUTES = 1_000_000  # minutes of negotiation (about two years): more is a typo or an attack
-
-
 def check_minutes(minutes: object) -> float | None:
     """Minutes of negotiation as `call_state` takes them: None, or a number 0 to
     `MAX_MINUTES` (NaN, infinity and huge integers are refused before any comparison)."""
     if minutes is None:
         return None
-    if (
-        isinstance(minutes, bool)
-        or not isinstance(minutes, (int, float))
-        or not 0 <= minutes <= MAX_MINUTES
-    ):
-        raise ScenarioFormatError(
-            f"minutes_elapsed must be a number of minutes from 0 to {MAX_MINUTES:,}, "
-            f"got {shown(minutes, 60)}"
-        )
-    return float(minutes)
+    return float(
+        check_number(minutes, "minutes_elapsed", low=0, high=MAX_MINUTES, error=ScenarioFormatError)
+    )
 
 
 class _Change:
