@@ -137,3 +137,13 @@ def test_the_guide_names_only_commands_that_exist() -> None:
     named = re.findall(r"\bhousing-lab ([a-z-]+)", GUIDE.read_text(encoding="utf-8"))
     assert {"worksheets", "nb", "lab", "app"} <= set(named)
     assert set(named) <= set(groups), sorted(set(named) - set(groups))
+
+
+@pytest.mark.parametrize("page", ["model_limits.md", "model_switches.md"])
+def test_the_filtering_evidence_is_the_published_version(page: str) -> None:
+    """The working paper (S18) is superseded: the docs quote the journal version (S19) and its
+    figures (per building housing 100 people, within three years), not the paper's five years."""
+    text = " ".join((ROOT / "docs" / page).read_text(encoding="utf-8").split())
+    assert "19" in _cited(text) and "18" not in _cited(text) | _ranges(text)
+    assert "45 to 70 people" in text and "within three years" in text
+    assert "five years" not in text and "Mast 2019" not in text
