@@ -221,6 +221,20 @@ class Game:
             return self._not_this_phase(square)
         return legal.refusal(square, tile, self.state.policies, self.layout, self.catalogue)
 
+    def refusals(self) -> dict[str, str]:
+        """Square -> why a tile is refused there now (`refusal` of the first tile refused),
+        for the squares where some tile is; empty outside the building phases. Views show it
+        when a student taps or focuses a greyed tile."""
+        if self.state.phase not in ("phase1", "phase2"):
+            return {}
+        reasons = {}
+        for square in self.layout.squares:
+            allowed = set(self.allowed_tiles(square))
+            refused = next((tile for tile in self.catalogue if tile not in allowed), None)
+            if refused is not None:
+                reasons[square] = self.refusal(square, refused) or ""
+        return reasons
+
     def placement_refusal(self, square: str, tile: str) -> str | None:
         """Why `place(square, tile)` would be refused now, in words: the phase, the rules,
         then the model's city budget (counting the tile replaced); None if it is allowed."""

@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from housing_lab.north_berkeley.constituents import cards, check_card
 from housing_lab.north_berkeley.play.game import Game
@@ -98,15 +99,9 @@ def page(title: str, body: str) -> str:
     )
 
 
-def team_handout(
-    team: str,
-    hand: Sequence[str],
-    secret: Sequence[str] = (),
-    hidden: bool = True,
-    seed: int | None = None,
-) -> str:
-    """A standalone printable page for one team."""
-    return page(f"North Berkeley: {team}", team_section(team, hand, secret, hidden, seed))
+def team_handout(team: str, hand: Sequence[str], **options: Any) -> str:
+    """A standalone printable page for one team (`options`: `team_section`'s)."""
+    return page(f"North Berkeley: {team}", team_section(team, hand, **options))
 
 
 def handouts(
@@ -118,7 +113,9 @@ def handouts(
     """File name -> page, one per team in seating order."""
     secret = secret or {}
     return {
-        handout_filename(team, number): team_handout(team, hand, secret.get(team, ()), hidden, seed)
+        handout_filename(team, number): team_handout(
+            team, hand, secret=secret.get(team, ()), hidden=hidden, seed=seed
+        )
         for number, (team, hand) in enumerate(hands.items(), start=1)
     }
 
