@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from .support import Cli, run_cli
+
+# pytest rewrites each test module's asserts before importing it (~10 s of CPU for the whole
+# tree) and caches the result in __pycache__, unless bytecode writing is off: these machines set
+# PYTHONDONTWRITEBYTECODE, which would make every run rewrite every module again. The tests
+# turn it back on for themselves (the caches are git-ignored).
+sys.dont_write_bytecode = False
 
 
 @pytest.fixture(scope="session")

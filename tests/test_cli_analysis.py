@@ -11,6 +11,7 @@ from housing_lab.north_berkeley.layout import default_layout
 from housing_lab.north_berkeley.scenario import shuffled_existing
 
 
+@pytest.mark.slow
 def test_sample_writes_json_lines_the_scalar_engine_agrees_with(tmp_path, cli) -> None:
     out = tmp_path / "boards.jsonl"
     code, stdout, stderr = cli("nb", "sample", "--boards", "300", "--seed", "4", "--out", str(out))

@@ -8,6 +8,7 @@ even counting those (their parts never reach back into the class that owns them)
 from __future__ import annotations
 
 import ast
+import functools
 import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -24,6 +25,13 @@ def module_names(root: pathlib.Path | None = None) -> dict[str, pathlib.Path]:
             parts.pop()
         modules[".".join(parts)] = path
     return modules
+
+
+@functools.cache
+def parsed(path: pathlib.Path) -> ast.Module:
+    """A module's syntax tree, read once per session: several checks walk every module (the
+    trees are only read, never changed)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
 
 
 def is_type_checking(node: ast.AST) -> bool:
@@ -53,7 +61,7 @@ def imports_of(
     """The package's modules that `module` imports (`from pkg import mod` counts as `pkg.mod`)."""
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found = set()
-    for node in import_nodes(ast.parse(path.read_text(encoding="utf-8")), typing_too):
+    for node in import_nodes(parsed(path), typing_too):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):

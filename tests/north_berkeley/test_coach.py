@@ -187,6 +187,7 @@ def reduced_scenarios(evaluator, seed, n=1):
     return [scenario_of(evaluator, boards, i) for i in range(n)]
 
 
+@pytest.mark.slow
 def test_reduced_catalogue_every_board_few_cards() -> None:
     evaluator = reduced_evaluator("tower_and_park")
     (scenario,) = reduced_scenarios(evaluator, seed=1, n=1)

@@ -104,6 +104,7 @@ def check_move_in_replay(move_in: MoveInResult) -> None:
         assert move_in.outcomes_after(bounds[number])[wave]["newcomer_waiting"] == 0
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(st.integers(2, 6), st.integers(0, 10**6))
 def test_same_seed_same_game(players: int, seed: int) -> None:

@@ -153,6 +153,7 @@ def test_score_memory_stays_flat_on_a_large_input(tmp_path: Path) -> None:
     assert first < 30, first
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(seed=st.integers(min_value=0, max_value=2**64 - 1))
 def test_the_written_out_shuffle_is_the_engines_shuffle(seed: int) -> None:

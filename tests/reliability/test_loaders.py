@@ -51,6 +51,7 @@ def test_any_json_value_round_trips(value: object) -> None:
         assert loaded == value
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.binary(max_size=200) | st.text(max_size=200).map(str.encode))
 def test_any_bytes_are_json_or_one_line(data: bytes) -> None:

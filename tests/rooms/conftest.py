@@ -13,6 +13,14 @@ from housing_lab.rooms.pg_server import find_bin_dir, temporary_server
 BACKENDS = ("sqlite", "postgresql")
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests that ask for the PostgreSQL server itself are slow too (before `-m` deselects)."""
+    for item in items:
+        if "postgres_url" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(scope="session")
 def postgres_url():
     """One server for the session; rooms never share codes, so tests share its database."""
@@ -24,9 +32,10 @@ def postgres_url():
         yield url
 
 
-@pytest.fixture(params=BACKENDS)
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def store_url(request, tmp_path):
-    """A store URL of each backend."""
+    """A store URL of each backend. PostgreSQL's are slow: the session's server takes seconds
+    to start and each test's connections more, so the inner loop runs SQLite's only."""
     if request.param == "sqlite":
         return "sqlite:///" + str(tmp_path / "rooms.sqlite")
     return request.getfixturevalue("postgres_url")

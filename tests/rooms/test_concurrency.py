@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 import threading
 
+import pytest
+
 from housing_lab.north_berkeley.play.game import Game
 from housing_lab.rooms import ActionRefused, open_store
 
@@ -32,6 +34,7 @@ def _team(url: str, code: str, token: str, seed: int, accepted: list, refused: l
                 refused.append((action, str(error)))
 
 
+@pytest.mark.slow
 def test_simultaneous_teams_lose_and_double_nothing(store_url) -> None:
     with open_store(store_url) as store:
         room = store.create_room(TEAMS, seed=9)

@@ -34,6 +34,7 @@ def moves_of(seed: int, iterations: int, turns: int) -> list[object]:
     return game.move_stack
 
 
+@pytest.mark.slow
 def test_same_seed_and_budget_give_the_same_moves() -> None:
     first = moves_of(1, 6, 6)
     assert moves_of(1, 6, 6) == first
@@ -41,6 +42,7 @@ def test_same_seed_and_budget_give_the_same_moves() -> None:
     assert moves_of(2, 6, 6) != first
 
 
+@pytest.mark.slow
 def test_every_move_is_legal_to_the_end_of_a_game() -> None:
     game = Game(Board.from_hexes(RING2), seed=3)
     bots = [RandomBot(3), MctsBot(5, iterations=6)]
@@ -64,6 +66,7 @@ def test_goal_rules_and_the_last_moves_are_handled() -> None:
         MctsBot(1).choose(game)
 
 
+@pytest.mark.slow
 def test_a_small_budget_beats_random() -> None:
     summary = summarise(
         ["mcts", "random"],
@@ -122,6 +125,7 @@ def play_turns(bot: MctsBot, turns: int) -> list[object]:
     return game.move_stack
 
 
+@pytest.mark.slow
 def test_the_default_evaluator_is_greedy_for_candidates_and_rollouts() -> None:
     default = play_turns(MctsBot(3, iterations=5, depth=3), 5)
     explicit = play_turns(MctsBot(3, iterations=5, evaluator=lambda s: greedy_evaluator(s, 3)), 5)

@@ -73,6 +73,7 @@ def check_listed_actions(game: Game) -> None:
     check_applies_and_undoes(game, actions)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(seed=st.integers(0, 2**32 - 1), hexes=small_boards, plies=st.integers(0, 12))
 def test_every_listed_action_applies_and_pop_restores(seed: int, hexes: set, plies: int) -> None:

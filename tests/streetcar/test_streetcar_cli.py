@@ -118,6 +118,7 @@ def test_replay_of_missing_or_broken_files(cli, tmp_path: Path) -> None:
     assert (code, stdout) == (2, "") and "malformed JSON" in stderr and "broken.json" in stderr
 
 
+@pytest.mark.slow
 def test_simulate_mcts_reports_seconds_per_move_per_bot(cli, tmp_path: Path) -> None:
     code, stdout, stderr = cli(
         "streetcar",

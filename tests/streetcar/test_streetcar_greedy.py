@@ -14,8 +14,12 @@ RULES = [
     Rules(),
     Rules(penalty=3),
     Rules(penalty=0),
-    Rules(goals=frozenset({"parks"})),
-    Rules(penalty=25, goals=frozenset({"diversity", "cycling", "low_rise"})),
+    # whole games with goals take ~0.5 s each: the full run plays them
+    pytest.param(Rules(goals=frozenset({"parks"})), marks=pytest.mark.slow),
+    pytest.param(
+        Rules(penalty=25, goals=frozenset({"diversity", "cycling", "low_rise"})),
+        marks=pytest.mark.slow,
+    ),
 ]
 
 
@@ -44,6 +48,7 @@ def test_greedy_plays_the_references_moves_in_many_games(rules: Rules) -> None:
         assert fast.move_stack == both_greedy(ReferenceGreedyBot, seed, rules, board).move_stack
 
 
+@pytest.mark.slow
 def test_ranked_candidates_match_the_reference() -> None:
     game = Game(seed=5, rules=Rules(goals=frozenset({"arts_district"})))
     opponent = RandomBot(5)

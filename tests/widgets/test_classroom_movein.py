@@ -163,6 +163,7 @@ def test_another_teams_build_is_said_in_words(store, room):
     assert "You built a Park on B2." in red.notice.value
 
 
+@pytest.mark.slow
 def test_the_timer_starts_with_the_teacher_and_stops_when_the_state_is_called(store, room, clock):
     teacher = page(store, room, "teacher", clock=clock)
     clock.now += 600

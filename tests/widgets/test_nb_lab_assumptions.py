@@ -153,6 +153,7 @@ def test_the_budget_counts_the_tile_replaced() -> None:
     assert "tower_market" in lab.board.allowed["B1"]  # $0
 
 
+@pytest.mark.slow
 def test_save_and_load_carry_the_model_only_when_not_the_rulebook(tmp_path) -> None:
     lab = NorthBerkeleyLab(seed=4)
     lab.place("A1", "tower_market")

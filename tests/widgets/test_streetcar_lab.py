@@ -388,6 +388,7 @@ def test_undo_in_practice_takes_back_the_turn_and_the_bot_reply() -> None:
         lab.undo()
 
 
+@pytest.mark.slow
 def test_bot_move_is_shown_after_the_delay_and_then_scored() -> None:
     lab = StreetcarLab(seed=6, opponent="greedy", bot_delay=0.6)
     lab.draw_lines(CENTRE)
