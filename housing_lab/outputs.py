@@ -31,8 +31,12 @@ def check_new(path: Path, overwrite: bool, folder: Path | None = None) -> None:
         )
 
 
-def write_atomic(path: Path, write: Callable[[TextIO], None]) -> None:
-    """Call `write` on a temporary file beside `path`, then move it into place."""
+def write_atomic(path: Path, write: Callable[[TextIO], None], private: bool = False) -> None:
+    """Call `write` on a temporary file beside `path`, then move it into place.
+
+    The temporary file is made readable by this user only; unless `private` (a room's secret
+    links), the finished file gets the mode any new file would (0666 less the umask), so
+    worksheets and handouts a teacher shares are readable as usual."""
     try:
         handle, temporary = tempfile.mkstemp(
             dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
@@ -40,6 +44,8 @@ def write_atomic(path: Path, write: Callable[[TextIO], None]) -> None:
     except OSError as error:
         raise WriteError(f"cannot write {quote_path(path)}: {error.strerror or error}") from None
     try:
+        if not private:
+            os.fchmod(handle, 0o666 & ~_umask())
         with os.fdopen(handle, "w", encoding="utf-8") as file:
             write(file)
         os.replace(temporary, path)
@@ -50,6 +56,13 @@ def write_atomic(path: Path, write: Callable[[TextIO], None]) -> None:
                 f"cannot write {quote_path(path)}: {error.strerror or error}"
             ) from None
         raise
+
+
+def _umask() -> int:
+    """The process's umask (read by setting it, so set it straight back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def write_files(folder: Path, pages: Mapping[str, str], overwrite: bool) -> list[Path]:

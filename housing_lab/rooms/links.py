@@ -126,8 +126,8 @@ def save_links(
 
     The links are turned into JSON before the file is touched (a bad value leaves an existing
     file whole); an existing file is refused unless `overwrite`, a symbolic link is never
-    followed, and the file is written whole or not at all (`outputs.write_atomic`, whose
-    temporary file is made with mode 600)."""
+    followed, and the file is written whole or not at all (`outputs.write_atomic`, kept
+    private: mode 600)."""
     if not isinstance(links, Mapping):
         raise RoomError(f"links are a dict of a room's page addresses, got {shown(links, 60)}")
     if not isinstance(overwrite, bool):
@@ -142,7 +142,7 @@ def save_links(
     except OSError as error:
         raise WriteError(f"cannot write {quote_path(path)}: {error.strerror or error}") from None
     check_new(path, overwrite, path.parent)
-    write_atomic(path, lambda handle: handle.write(text))
+    write_atomic(path, lambda handle: handle.write(text), private=True)
     return path
 
 

@@ -224,3 +224,19 @@ def test_save_links_never_follows_a_symlink(tmp_path) -> None:
         with pytest.raises(HousingLabError, match="symbolic link"):
             save_links(LINKS, folder, overwrite=overwrite)
     assert outside.read_text(encoding="utf-8") == "precious"
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077])
+def test_shared_files_get_the_usual_mode_and_links_stay_private(tmp_path, umask) -> None:
+    """Worksheets and handouts are for sharing: the mode any new file gets (0666 less the
+    umask), not the temporary file's 600; a room's links file is 600 whatever the umask."""
+    from housing_lab.rooms.links import save_links
+
+    old = os.umask(umask)
+    try:
+        [page] = outputs.write_files(tmp_path / "out", {"lesson-1.html": "<p>hi</p>"}, False)
+        links = save_links({"room": "K7M2QX", "teacher": "http://x/"}, tmp_path / "links")
+    finally:
+        os.umask(old)
+    assert oct(page.stat().st_mode & 0o777) == oct(0o666 & ~umask)
+    assert oct(links.stat().st_mode & 0o777) == oct(0o600)
