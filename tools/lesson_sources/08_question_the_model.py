@@ -211,7 +211,9 @@ With the houses uncovered, residents of the houses can be displaced again: lesso
 ## A budget: matching funds finally matter
 
 Lesson 3 said matching funds "change nothing" because the model has no budget. Give the city
-\$15 and try the public housing board (\$26 of housing) with and without them:
+a budget of $15.
+
+The public housing board's housing costs $26. Try it with and without matching funds:
 """,
     ),
     (
