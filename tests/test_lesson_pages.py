@@ -111,3 +111,41 @@ def test_lesson_six_plays_the_search_bot() -> None:
     assert 'StreetcarLab(seed=2, opponent="mcts")' in code
     markdown = _markdown_of(lesson)
     assert "search bot" in markdown and "**Hint**" in markdown
+
+
+def _html_outputs(notebook: pathlib.Path) -> list[str]:
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    return [
+        "".join(output.get("data", {}).get("text/html", ""))
+        for cell in cells
+        for output in cell.get("outputs", [])
+    ]
+
+
+@pytest.mark.parametrize("notebook", sorted(LESSONS.glob("*.ipynb")), ids=lambda p: p.stem)
+def test_lesson_tables_are_drawn_for_students(notebook: pathlib.Path) -> None:
+    """Every table goes through `lesson_table` (issue 26): pandas' own view cuts text with
+    "...", numbers rows from 0 and writes "12.0"."""
+    for page in _html_outputs(notebook):
+        assert 'class="dataframe"' not in page
+        if "hl-table" in page:
+            cells = re.findall(r"<td[^>]*>([^<]*)</td>", page)
+            assert not [c for c in cells if re.fullmatch(r"-?\d+\.0+", c)], cells
+            assert not [c for c in cells if c.endswith("...")], cells
+
+
+def test_lesson_six_names_the_search_bot_in_words() -> None:
+    saved = (LESSONS / "06_streetcar.ipynb").read_text(encoding="utf-8")
+    assert "search bot" in saved and "mcts bot" not in saved
+
+
+@pytest.mark.parametrize("notebook", sorted(LESSONS.glob("*.ipynb")), ids=lambda p: p.stem)
+def test_no_paragraph_is_read_as_mathematics(notebook: pathlib.Path) -> None:
+    """Two dollar signs in one paragraph ("$15 ... ($26") are typeset as mathematics, which
+    runs the words between them together; escaping them (\\$) works in JupyterLab but not in
+    Voila's renderer, so a paragraph names at most one amount of money."""
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    for cell in (c for c in cells if c["cell_type"] == "markdown"):
+        prose = re.sub(r"`[^`]*`", "", "".join(cell["source"]))
+        for paragraph in re.split(r"\n\s*\n", prose):
+            assert paragraph.count("$") < 2, paragraph

@@ -12,6 +12,7 @@ from housing_lab.widgets.lessons.coalition import CoalitionExplorer
 from housing_lab.widgets.lessons.predict import DIRECTIONS, Outcome, PredictThenRun, direction
 from housing_lab.widgets.lessons.progress import ProgressBar
 from housing_lab.widgets.lessons.quiz import ChoiceQuestion, reveal
+from housing_lab.widgets.lessons.tables import LessonTable, lesson_table
 from housing_lab.widgets.robustness import robustness_heat_table
 from housing_lab.widgets.streetcar.lab import StreetcarLab
 from housing_lab.widgets.table.table import GameTable
@@ -24,6 +25,7 @@ __all__ = [
     "CoalitionExplorer",
     "GameTable",
     "HomesChart",
+    "LessonTable",
     "NorthBerkeleyBoard",
     "NorthBerkeleyLab",
     "Outcome",
@@ -36,6 +38,7 @@ __all__ = [
     "bar_chart",
     "direction",
     "heat_table",
+    "lesson_table",
     "reveal",
     "robustness_heat_table",
 ]

@@ -47,3 +47,15 @@ def test_the_summary_names_policies_as_printed_not_by_id() -> None:
     text = solution_summary(solution, ["developer"])
     assert POLICY_NAMES["vacancy_control"] in text
     assert "vacancy_control" not in text
+
+
+def test_the_buttons_are_as_wide_as_their_words() -> None:
+    """ipywidgets' default 148px button cut "Find the best board" to "Find the best bo..."."""
+    from housing_lab.widgets import ChoiceQuestion
+    from housing_lab.widgets.lessons.coalition import CoalitionExplorer
+
+    buttons = [
+        CoalitionExplorer(["landlords"]).button,
+        ChoiceQuestion("q?", ["a", "b"], "a", "why").check,
+    ]
+    assert [b.layout.width for b in buttons] == ["max-content", "max-content"]

@@ -34,6 +34,7 @@ Some tiles cost public money (in $). Here is the whole catalogue:
 import pandas as pd
 
 from housing_lab.north_berkeley import load_catalogue
+from housing_lab.widgets import lesson_table
 
 tiles = pd.DataFrame(
     [
@@ -47,7 +48,7 @@ tiles = pd.DataFrame(
         for t in load_catalogue().values()
     ]
 ).set_index("Building")
-tiles
+lesson_table(tiles, money=["Cost ($)"], title=f"The {len(tiles)} tiles: homes and cost")
 """,
     ),
     (
@@ -84,10 +85,11 @@ example = make_scenario(
     policies=[],
     seed=1,
 )
-pd.DataFrame(
+lesson_table(
     [{"Home": describe_home(home, example), "Who lives there": INCOME_NAMES[income]}
-     for home, income in example.existing.items()]
-).set_index("Home")
+     for home, income in example.existing.items()],
+    index="Home", title="Who lives in the 12 existing homes (seed 1)",
+)
 """,
     ),
     (
@@ -99,13 +101,13 @@ from housing_lab.north_berkeley import outcome_rows
 result = score_scenario(example)
 outcomes = pd.DataFrame(outcome_rows(result.to_dict()["outcomes"])).T
 outcomes["housed in the end"] = outcomes.iloc[:, :3].sum(axis=1)
-outcomes
+lesson_table(outcomes.rename_axis("Residents"), title="What happened to each income group")
 """,
     ),
     (
         "md",
         r"""
-The last column of outcomes, *could not move in*, counts the newcomers turned away. The other
+The column *newcomers who found no home* counts the newcomers turned away. The other
 side of the ledger is the homes nobody lives in: the engine counts them by kind.
 """,
     ),
@@ -115,13 +117,15 @@ side of the ledger is the homes nobody lives in: the engine counts them by kind.
 # NBVAL_CHECK_OUTPUT
 from housing_lab.north_berkeley import vacant_rows
 
-pd.DataFrame(vacant_rows(result.to_dict()["vacant"]), index=["homes left empty"])
+lesson_table(pd.DataFrame(vacant_rows(result.to_dict()["vacant"]),
+                          index=pd.Index(["Homes left empty"], name="")),
+             title="Homes nobody lives in after the move-in")
 """,
     ),
     (
         "md",
         r"""
-Every row adds up to 12: each resident is either housed or not. The **move-in log** tells the
+In the outcomes, each row (without *housed in the end*) adds up to 12: each resident is housed or not. The **move-in log** tells the
 story in order. The first 12 events:
 """,
     ),
@@ -132,8 +136,8 @@ story in order. The first 12 events:
 from housing_lab.north_berkeley import event_rows
 
 events = pd.DataFrame(event_rows(result.move_in, example))
-events.index += 1
-events.head(12)
+events.insert(0, "Order", range(1, len(events) + 1))
+lesson_table(events.head(12), title=f"The first 12 of {len(events)} move-in events")
 """,
     ),
     (

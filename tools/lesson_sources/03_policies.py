@@ -80,12 +80,6 @@ for board, tiles in BOARDS.items():
                 str(out["outcomes"][income]["newcomer_left"]) for income in INCOMES),
         })
 table = pd.DataFrame(rows).set_index(["Board", "Policy"])
-counts = ["High income housed", "Middle income housed", "Low income housed", "Displaced",
-          "New homes", "Homes left empty"]
-table[counts] = table[counts].astype("Int64")  # whole numbers
-table["Spending ($)"] = pd.Series(  # $1, not $1.0; halves (matching funds) stay halves
-    [v if pd.isna(v) or v % 1 else int(v) for v in table["Spending ($)"]],
-    index=table.index, dtype=object)
 """,
     ),
     (
@@ -174,7 +168,10 @@ PredictThenRun(
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
-table.astype(object).where(table.notna(), "")  # an empty cell where the policy is not allowed
+from housing_lab.widgets import lesson_table
+
+# an empty cell where the policy is not allowed
+lesson_table(table, money=["Spending ($)"], title="Four policies on three boards (seed 3)")
 """,
     ),
     (

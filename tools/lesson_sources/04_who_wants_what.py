@@ -31,13 +31,12 @@ Each card is a group with a stake in the neighbourhood. It scores **+1** when it
 import pandas as pd
 
 from housing_lab.north_berkeley import cards
+from housing_lab.widgets import lesson_table
 
-pd.set_option("display.max_colwidth", 80)
 deck = pd.DataFrame(
-    [{"card": c.name, "+1 when": c.plus_text, "-1 when": c.minus_text} for c in cards().values()]
+    [{"Card": c.name, "+1 when": c.plus_text, "-1 when": c.minus_text} for c in cards().values()]
 )
-deck.index = range(1, len(deck) + 1)
-deck
+lesson_table(deck, index="Card", title=f"The {len(deck)} constituent cards")
 """,
     ),
     (
@@ -93,8 +92,9 @@ never = [
     for i in range(len(CARD_IDS)) for j in range(i + 1, len(CARD_IDS))
     if both[i, j] == 0
 ]
-print(f"{len(never)} of {len(CARD_IDS) * (len(CARD_IDS) - 1) // 2} pairs never both scored +1")
-pd.DataFrame(never[:12], columns=["Card", "and card"])
+pairs_count = len(CARD_IDS) * (len(CARD_IDS) - 1) // 2
+lesson_table(pd.DataFrame(never, columns=["Card", "and card"]),
+             title=f"{len(never)} of {pairs_count} pairs never both scored +1")
 """,
     ),
     (
@@ -119,7 +119,7 @@ for a, b in pairs:
     rows.append({"Cards": f"{cards()[a].name} + {cards()[b].name}",
                  "Best total": best.score,
                  "Both +1 possible?": "yes" if best.cards[a] == best.cards[b] == 1 else "no"})
-pd.DataFrame(rows)
+lesson_table(rows, title="The exact solver's best board for four pairs")
 """,
     ),
     (
@@ -164,8 +164,9 @@ from housing_lab.north_berkeley import pareto_frontier
 open_space = {"B1": "park", "C1": "park", "B2": "garage", "C2": "park"}
 frontier = pareto_frontier(fixed=open_space, seed=0)
 table = pd.DataFrame([{"Low income housed": p.low_housed,
-                       "Cheapest spending ($)": float(p.spending)} for p in frontier])
-table
+                       "Cheapest spending": float(p.spending)} for p in frontier])
+lesson_table(table, money=["Cheapest spending"],
+             title="The cheapest board for each number of low income residents housed")
 """,
     ),
     (
@@ -175,12 +176,12 @@ from housing_lab.widgets import INCOME_COLOURS
 
 bar_chart(
     [f"{low} low income housed" for low in table["Low income housed"]],
-    {"cheapest spending": table["Cheapest spending ($)"].tolist()},
+    {"cheapest spending": table["Cheapest spending"].tolist()},
     title="The cheapest board for each number of low income residents housed "
     "(phase 1: open space)",
     value_label="spending ($)",
     colours={"cheapest spending": INCOME_COLOURS["low income"]},
-    whole_numbers=False,
+    whole_numbers=all(float(v).is_integer() for v in table["Cheapest spending"]),
 )
 """,
     ),
@@ -254,7 +255,8 @@ for card in ["stop_the_shadows", "landlords", "affordable_housing_orgs", "urbani
 coached = pd.DataFrame(rows).set_index("Card")
 assert (coached["Score after them"] == 1).all()
 print(f"{len(one_away)} single changes tried")
-coached
+lesson_table(coached, signed=["Score now", "Score after them"],
+             title="What the coach says for four cards, checked")
 """,
     ),
     (

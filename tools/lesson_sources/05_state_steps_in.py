@@ -48,13 +48,16 @@ fills = sweep(state_fills(PHASE_1, 20_000, seed=5), progress=bar)
         r"""
 # NBVAL_CHECK_OUTPUT
 from housing_lab.north_berkeley import MEASURE_NAMES
+from housing_lab.widgets import lesson_table
 
 measures = ["housed_high", "housed_middle", "housed_low", "spending"]
 summary = fills[measures].describe().rename(columns=MEASURE_NAMES)
-summary.loc[["mean", "min", "25%", "50%", "75%", "max"]].round(2).rename(index={
+summary = summary.loc[["mean", "min", "25%", "50%", "75%", "max"]].rename(index={
     "mean": "Average", "min": "Lowest", "25%": "A quarter of fills are below",
     "50%": "Middle value (median)", "75%": "A quarter of fills are above", "max": "Highest",
-})
+}).rename_axis("Over the 20,000 fills")
+lesson_table(summary, money=[MEASURE_NAMES["spending"]],
+             title="What the state's fills give (residents housed, of 12, and spending)")
 """,
     ),
     ("md", "How often does each number of low income residents end up housed?"),
@@ -106,14 +109,14 @@ import pandas as pd
 from housing_lab.north_berkeley import INCOME_NAMES
 
 share = pd.DataFrame({
-    INCOME_NAMES[income]: {
+    INCOME_NAMES[income].capitalize(): {
         "Average housed (of 12)": everything[f"housed_{income}"].mean(),
         "% of boards with all 12 housed": 100 * (everything[f"housed_{income}"] == 12).mean(),
         "Average displaced": everything[f"displaced_{income}"].mean(),
     }
     for income in ("high", "middle", "low")
-}).round(2)
-share
+}).T.rename_axis("Residents")  # a row per income
+lesson_table(share, title="Who is housed and displaced on 100,000 random boards")
 """,
     ),
     (
@@ -178,11 +181,11 @@ sweep_table = (
     everything.groupby("policies", observed=True)[
         ["housed_high", "housed_middle", "housed_low", "displaced_low", "spending"]]
     .mean()
-    .round(2)
     .rename(index=policy_set_name, columns=MEASURE_NAMES)
     .rename_axis("Policies enacted")
 )
-sweep_table
+lesson_table(sweep_table, money=[MEASURE_NAMES["spending"]], digits=2,
+             title="Averages by policies enacted (residents of 12; spending per board)")
 """,
     ),
     (
@@ -239,9 +242,10 @@ reveal(
         r"""
 ### Things to try (in JupyterLab, where the code is visible)
 
-* Change `PHASE_1` to four public housing towers. How does the distribution move?
-* Use `state_fills(PHASE_1, 20_000, seed=5, policies=["affordable_100"])`: the state may then
-  only place low or middle income tiles in phase 2.
+* Make phase 1 four Low Income Public Housing Towers (edit the squares in the first code
+  cell under *How it works*). How does the distribution move?
+* Let the state fill phase 2 under 100% Affordable Housing (give the state's fills that
+  policy in the same cell): the state may then place only low or middle income tiles.
 
 ### Going further
 

@@ -66,6 +66,7 @@ stations, which is what AB 2923 asks of the land around BART stations (lesson 1)
 import pandas as pd
 
 from housing_lab.streetcar import COLOURS, building_for
+from housing_lab.widgets import lesson_table
 
 
 def building(houses: list[str]) -> tuple[str, int]:
@@ -81,7 +82,7 @@ for houses in examples:
     plural = "" if cubes == 1 else "s"
     rows.append({"The 3 houses around it": ", ".join(houses),
                  "The building": f"{cubes} {colour} cube{plural}"})
-pd.DataFrame(rows)
+lesson_table(rows, title="Which building appears in an empty space")
 """,
     ),
     (
@@ -195,13 +196,13 @@ PredictThenRun(
         r"""
 # NBVAL_CHECK_OUTPUT
 fair = line_experiment_summary(line_experiment(GAMES, seed=2))
-pd.DataFrame(
+lesson_table(pd.DataFrame(
     {"Average score": [fair[a]["score"] for a in fair],
      "Separate lines": [fair[a]["separate_lines"] for a in fair],
      "Cubes connected": [fair[a]["connected_cubes"] for a in fair],
      "Houses removed": [fair[a]["houses_removed"] for a in fair]},
-    index=["Line towards the buildings", "Line away from the buildings"],
-).round(1)
+    index=pd.Index(["Line towards the buildings", "Line away from the buildings"], name="Player"),
+), title=f"The fair test: averages over {GAMES} games")
 """,
     ),
     (
@@ -220,8 +221,10 @@ from housing_lab.streetcar import play_match
 from housing_lab.streetcar import summarise
 
 summary_40 = summarise(["greedy", "random"], play_match(["greedy", "random"], 40, seed=2)).to_dict()
-pd.DataFrame({"Games won (of 40)": summary_40["wins"], "Average score": summary_40["mean_scores"]},
-             index=[f"{bot.capitalize()} bot" for bot in summary_40["bots"]])
+lesson_table(pd.DataFrame(
+    {"Games won (of 40)": summary_40["wins"], "Average score": summary_40["mean_scores"]},
+    index=pd.Index([f"{bot.capitalize()} bot" for bot in summary_40["bots"]], name="Player"),
+), title="Greedy bot against random bot, 40 games")
 """,
     ),
     ("md", "One finished game between them, scored the rulebook's way:"),
@@ -235,11 +238,11 @@ finished = play_game([make_bot("greedy", 1), make_bot("random", 2)], seed=3)
 rows = []
 for player, score in finished.score_breakdown().items():
     row = {"Player": player.capitalize()}
-    row.update({f"{colour.capitalize()}: houses x cubes": f"{score.removed[colour]} x "
+    row.update({f"{colour.capitalize()}: houses × cubes": f"{score.removed[colour]} × "
                 f"{score.connected_cubes[colour]}" for colour in score.removed})
     row.update({"Separate lines": score.lines, "Penalty": -score.penalty, "Total": score.total})
     rows.append(row)
-pd.DataFrame(rows).set_index("Player")
+lesson_table(rows, index="Player", title="One finished game, scored the rulebook's way")
 """,
     ),
     (
@@ -248,7 +251,7 @@ pd.DataFrame(rows).set_index("Player")
 ## Try to beat the search bot
 
 The greedy bot looks only at **this turn**: it picks the move that improves its score the most
-right now. The **search bot** (`mcts` on screen, short for *Monte Carlo tree search*) looks
+right now. The **search bot** (a *Monte Carlo tree search*, MCTS for short) looks
 **ahead**. For each of the few moves greedy likes best, it *tries the move* on a copy of the
 game and *plays it out*: both players carry on for a few more turns, and it notes who came out
 ahead. It repeats this many times, spending more tries on the moves that keep looking good, and
@@ -267,9 +270,10 @@ SEARCH_GAMES, TRIES = 4, 8
 search_games = play_match(["mcts", "greedy"], SEARCH_GAMES, seed=1, iterations=TRIES)
 search_match = summarise(["mcts", "greedy"], search_games).to_dict()
 print(f"The search bot won {search_match['wins'][0]} of {SEARCH_GAMES} games.")
-pd.DataFrame({f"Games won (of {SEARCH_GAMES})": search_match["wins"],
-              "Average score": search_match["mean_scores"]},
-             index=["Search bot", "Greedy bot"])
+lesson_table(pd.DataFrame({f"Games won (of {SEARCH_GAMES})": search_match["wins"],
+                           "Average score": search_match["mean_scores"]},
+                          index=pd.Index(["Search bot", "Greedy bot"], name="Player")),
+             title=f"Search bot against greedy bot, {SEARCH_GAMES} games")
 """,
     ),
     (
@@ -356,12 +360,12 @@ reveal(
         r"""
 ### Things to try
 
-* Play against `opponent="random"`, then `"greedy"`, then `"mcts"`. What does the greedy bot
-  do differently?
+* Under **Game options**, play against the random bot, then the greedy bot, then the search bot.
+  What does the greedy bot do differently?
   *Look for:* it draws only one or two separate lines (each costs 10) and steers them towards
   buildings of the colours it has removed.
-* Play with a classmate on one screen: `StreetcarLab(seed=2, opponent=None)`.
-* Change the penalty: `StreetcarLab(seed=1, penalty=5)`. Do you draw more separate lines?
+* Play with a classmate on one screen (**Game options**: the opponent *a classmate on this screen*).
+* Lower the penalty for a separate line to 5 (**Game options**). Do you draw more separate lines?
 * Against the search bot, watch which house it removes. Does it ever leave you a building you
   could have connected?
 

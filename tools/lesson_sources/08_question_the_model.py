@@ -22,7 +22,7 @@ Every result so far came from the game's rulebook, and the rulebook makes choice
 can be switched, one at a time (in code: `make_scenario(..., model=...)`, see *Things to try*):
 
 | the question | the rulebook says | the switch we try |
-|---|---|---|
+|:---|:---|:---|
 | **Filtering:** who can rent a new market rate home? | anyone left over, at once, free | only high income newcomers |
 | **Demand:** how many newcomers come? | 8 of each income, whatever is built | 12 high income newcomers |
 | **Costa-Hawkins:** does vacancy control cover the houses? | houses and apartments | apartments only |
@@ -36,9 +36,9 @@ Affordable Housing Organizations both win. Do those conclusions survive?
     (
         "code",
         r"""
-import pandas as pd
 
 from housing_lab.north_berkeley import make_scenario, score_scenario, solve
+from housing_lab.widgets import lesson_table
 
 MARKET_RATE = {"B1": "tower_market", "C1": "tower_inclusionary_25", "B2": "tower_market",
                "C2": "midrise_market", "A1": "townhouse_market",
@@ -48,7 +48,7 @@ PUBLIC_HOUSING = {"B1": "tower_public", "C1": "tower_public", "B2": "midrise_pub
                   "C2": "townhouse_low", "A1": "park", "A2": "midrise_public",
                   "A3": "tower_public", "B3": "townhouse_low", "C3": "park"}
 SETTINGS = {  # one assumption changed at a time; None is the rulebook
-    "Rulebook": None,
+    "The rulebook": None,
     "Slow filtering (new market homes: high income only)": {"market_homes_for": ["high"]},
     "Partial filtering (high and middle income only)": {"market_homes_for": ["high", "middle"]},
     "More demand (12 high income newcomers)": {"newcomers": {"high": 12}},
@@ -115,8 +115,8 @@ for name, model in SETTINGS.items():
     market, public = low_housed(MARKET_RATE, model), low_housed(PUBLIC_HOUSING, model)
     rows.append({"Setting": name, "Market rate board": market, "Public housing board": public,
                  "About the same?": "yes" if abs(public - market) <= 2 else "no"})
-lesson_3 = pd.DataFrame(rows).set_index("Setting")
-lesson_3
+lesson_table(rows, index="Setting",
+             title="Lesson 3's boards: low income residents housed (of 12)")
 """,
     ),
     (
@@ -143,11 +143,11 @@ for name, model in SETTINGS.items():
     scores = {c: result["constituents"][c]["score"]
               for c in ("developer", "affordable_housing_orgs")}
     rows.append({"Setting": name,
-                 **{cards()[c].name: f"{s:+d}" if s else "0" for c, s in scores.items()},
+                 **{cards()[c].name: s for c, s in scores.items()},
                  "Low income housed": result["housed"]["low"],
                  "Both +1?": "yes" if set(scores.values()) == {1} else "no"})
-lesson_4 = pd.DataFrame(rows).set_index("Setting")
-lesson_4
+lesson_table(rows, index="Setting", signed=[cards()[c].name for c in scores],
+             title="Lesson 4's coalition board under each setting")
 """,
     ),
     (
@@ -155,26 +155,27 @@ lesson_4
         r"""
 ### At a glance: low income residents housed
 
-Darker is more. Read down a column: a board whose number falls when one assumption changes
-was resting on that assumption.
+The three boards above, now in one table: a row is a board, a column a setting, and each cell
+says how many low income residents are housed and how that differs from the rulebook's column
+(outlined). Read along a row: a board whose number falls when one assumption changes was resting
+on that assumption.
 """,
     ),
     (
         "code",
         r"""
-import numpy as np
+# NBVAL_CHECK_OUTPUT
+from housing_lab.north_berkeley import robustness
+from housing_lab.widgets import robustness_heat_table
 
-from housing_lab.widgets import heat_table
-
-heat_table(
-    np.array([[lesson_3.loc[s, "Market rate board"], lesson_3.loc[s, "Public housing board"],
-               lesson_4.loc[s, "Low income housed"]] for s in SETTINGS], dtype=float),
-    list(SETTINGS),
-    ["Lesson 3: market rate board", "Lesson 3: public housing board",
-     "Lesson 4: coalition board"],
-    title="Low income residents housed, one assumption changed at a time",
-    unit="of 12; darker means more",
-)
+BOARDS = {
+    "Lesson 3: market rate board": make_scenario(MARKET_RATE, [], seed=3),
+    "Lesson 3: public housing board": make_scenario(PUBLIC_HOUSING, [], seed=3),
+    "Lesson 4: coalition board": coalition,
+}
+frame = robustness(BOARDS, SETTINGS)  # every board scored exactly under every setting
+robustness_heat_table(frame.heat_table(),
+                      title="Low income residents housed (of 12), one assumption changed at a time")
 """,
     ),
     (
@@ -210,7 +211,9 @@ With the houses uncovered, residents of the houses can be displaced again: lesso
 ## A budget: matching funds finally matter
 
 Lesson 3 said matching funds "change nothing" because the model has no budget. Give the city
-$15 and try the public housing board ($26 of housing) with and without them:
+a budget of $15.
+
+The public housing board's housing costs $26. Try it with and without matching funds:
 """,
     ),
     (
@@ -244,7 +247,7 @@ conclusions are only as strong as the assumptions they lean on, so the honest qu
 always "what does the evidence say about each one?"
 
 | assumption | what the evidence says | source |
-|---|---|---|
+|:---|:---|:---|
 | **Instant filtering** | Real but slower and partial: a new market rate building housing 100 people leads 45 to 70 people to leave below-median-income neighbourhoods, mostly within three years, through chains of moves. | S19 |
 | **Fixed demand** | Demand follows jobs: from 2008 to 2019 San Francisco and San Mateo counties added about 277,000 jobs while permitting about 45,000 homes (2010-2019). People come whether or not homes are built, but how many depends on the economy. | S34 |
 | **Total vacancy control** | Not allowed in California: Costa-Hawkins (phased in 1996-98, complete from 1 January 1999) resets rents between tenants and exempts houses and newer buildings; AB 1482 (2019) caps rises statewide but allows resets. Rent control also cuts the supply of rental homes (15% in San Francisco). | S13, S33, S17 |

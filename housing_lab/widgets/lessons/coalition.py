@@ -63,7 +63,11 @@ class CoalitionExplorer(ipywidgets.VBox):
             layout=ipywidgets.Layout(width="420px"),
         )
         self.button = ipywidgets.Button(
-            description="Find the best board", button_style="primary", icon="search"
+            description="Find the best board",
+            button_style="primary",
+            icon="search",
+            # never cut the label (the default 148px showed "Find the best bo...")
+            layout=ipywidgets.Layout(width="max-content", padding="0 14px"),
         )
         self.button.add_class("hl-coalition-find")
         self.button.on_click(lambda _: self._find_quietly())

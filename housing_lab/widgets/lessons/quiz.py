@@ -27,7 +27,11 @@ class _Question(ipywidgets.VBox):
         self.attempts = 0
         self.feedback = ipywidgets.HTML()
         self.feedback.add_class("hl-quiz-feedback")
-        self.check = ipywidgets.Button(description="Check my answer", button_style="primary")
+        self.check = ipywidgets.Button(
+            description="Check my answer",
+            button_style="primary",
+            layout=ipywidgets.Layout(width="max-content", padding="0 14px"),  # never cut
+        )
         self.check.add_class("hl-quiz-check")
         self.check.on_click(lambda _: self.submit())
         super().__init__(

@@ -12,6 +12,7 @@ from typing import Any
 from housing_lab.streetcar import PLAYERS, Bot, Game
 from housing_lab.widgets.streetcar.board import edge_keys, hex_key, position_view
 from housing_lab.widgets.streetcar.view import describe_move
+from housing_lab.widgets.streetcar.words import bot_words
 
 
 class BotOpponent:
@@ -42,7 +43,7 @@ class BotOpponent:
             return player.title()
         if player == self.human:
             return f"{player.title()} (you)"
-        return f"{player.title()} ({self.name} bot)"
+        return f"{player.title()} ({bot_words(self.name or '')} bot)"
 
     def kind(self, player: str) -> str:
         return "bot" if self.bot is not None and player != self.human else "human"

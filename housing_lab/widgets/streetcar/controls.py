@@ -18,6 +18,7 @@ from housing_lab.streetcar.errors import BoardError
 from housing_lab.streetcar.hexgrid import Hex
 from housing_lab.streetcar.rules import GOAL_TEXT
 from housing_lab.widgets.common import uploaded_text
+from housing_lab.widgets.streetcar.words import bot_words
 
 BOARD_CHOICES = {
     "standard": "Standard (52 hexes)",
@@ -72,7 +73,9 @@ def board_name(board: Board) -> str:
 def opponent_choices() -> list[tuple[str, str]]:
     """A classmate, or every bot the engine knows (stronger bots appear when the engine adds
     them to `BOTS`)."""
-    return [("a classmate on this screen", CLASSMATE)] + [(f"{name} bot", name) for name in BOTS]
+    return [("a classmate on this screen", CLASSMATE)] + [
+        (f"{bot_words(name)} bot", name) for name in BOTS
+    ]
 
 
 class OptionsPanel(ipywidgets.VBox):

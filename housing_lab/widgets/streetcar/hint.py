@@ -23,6 +23,7 @@ from housing_lab.widgets.streetcar.places import (
     describe_lines,
     place_names,
 )
+from housing_lab.widgets.streetcar.words import bot_words
 
 DEFAULT_HINT_BOT = "greedy"
 
@@ -136,4 +137,5 @@ def _reason(
     change = signed(after - before, plus=True)
     score = f"your score goes from {signed(before)} to {signed(after)} ({change}"
     score += f": {why_score})" if why_score else ")"
-    return f"Hint ({name} bot): {steps}. Why: {why}; {score}. Nothing is played until you click."
+    said = f"Hint ({bot_words(name)} bot): {steps}. Why: {why}; {score}."
+    return f"{said} Nothing is played until you click."

@@ -15,6 +15,13 @@ from housing_lab.widgets.common import signed
 Label = Callable[[str], str]
 # What the rulebook's "best single-colour product" is, said to a student.
 BEST_COLOUR = "the most points from one colour"
+# The bots as students meet them: the engine's names, but the search bot is not "mcts".
+BOT_WORDS = {"mcts": "search"}
+
+
+def bot_words(name: str) -> str:
+    """A bot's name on screen: "greedy", "random", "search" (the engine's `mcts`)."""
+    return BOT_WORDS.get(name, name)
 
 
 def ordinal(n: int) -> str:
