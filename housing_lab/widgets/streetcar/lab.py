@@ -64,6 +64,7 @@ from housing_lab.widgets.streetcar.view import (
     describe_move,
     whose_turn_sentence,
 )
+from housing_lab.widgets.streetcar.words import bot_words
 
 __all__ = ["KEEP", "StreetcarLab", "describe_move"]
 
@@ -290,7 +291,7 @@ class StreetcarLab(ipywidgets.VBox):
         with self._refused_on_board():
             name = check_bot_name(self.hint_bot if bot is None else bot, "hints")
             if self.opponent_bot.to_move(self._game) and self.replay_cursor is None:
-                raise HousingLabError(f"it is the {self.opponent} bot's turn")
+                raise HousingLabError(f"it is the {bot_words(self.opponent or '')} bot's turn")
             found = suggest(self._game, name, self.seed)
         self.last_hint = found
         self._hint_shown = found.board_view()
@@ -553,7 +554,7 @@ class StreetcarLab(ipywidgets.VBox):
         if self.replay_cursor is not None:
             raise HousingLabError("replaying a saved game: press 'Play on from here' to play")
         if self.opponent_bot.to_move(self._game):
-            raise HousingLabError(f"it is the {self.opponent} bot's turn")
+            raise HousingLabError(f"it is the {bot_words(self.opponent or '')} bot's turn")
 
     def _play(self, move: Move) -> None:
         """Push a whole turn (the engine checks it), then let the bot reply."""
