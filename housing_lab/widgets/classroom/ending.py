@@ -167,13 +167,15 @@ def face_up_html(scores: Mapping[str, Any] | None, *, skip: str | None = None) -
     its score and why; `skip` leaves out the team whose own results are already shown."""
     hands = (scores or {}).get("cards") or {}
     tables = "".join(
-        f"<h4>{_esc(team)}</h4><table class='hl-classroom-hand hl-classroom-faceup' "
-        f"data-team='{_esc(team)}'><tr><th>Card</th><th>Final score</th><th>Why</th></tr>"
-        f"{_card_rows(hand)}</table>"
+        f"<div><h4>{_esc(team)}</h4><table class='hl-classroom-hand hl-classroom-faceup' "
+        f"data-team='{_esc(team)}'><tr><th>Card</th><th>Score</th><th>Why</th></tr>"
+        f"{_card_rows(hand)}</table></div>"
         for team, hand in hands.items()
         if team != skip
     )
-    return f"<h3>Every team's cards, face up</h3>{tables}" if tables else ""
+    if not tables:
+        return ""
+    return f"<h3>Every team's cards, face up</h3><div class='hl-classroom-faceups'>{tables}</div>"
 
 
 def final_scores_html(scores: Mapping[str, Any] | None) -> str:

@@ -90,6 +90,9 @@ class ClassroomPage(widgets.VBox):
         self.movein: RoomMoveIn | None = None
         self.streetcar: RoomStreetcar | None = None
         self.side = widgets.HTML().add_class("hl-classroom-side")
+        # the projector's face-up cards at game end, under the board (the column beside it
+        # holds the chart and the scores)
+        self.face_up = widgets.HTML().add_class("hl-classroom-side")
         self.actions = widgets.Box(layout=widgets.Layout(flex_flow="row wrap"))
         self.actions.add_class("hl-classroom-actions")
         self.links = widgets.HTML().add_class("hl-classroom-links")
@@ -148,7 +151,8 @@ class ClassroomPage(widgets.VBox):
             # chart is in view with the board at 1366x768 (under the board on a phone)
             first = (self.status, self.movein.box) if teacher else (self.movein.box,)
             column.children = (*first, *column.children[1 if teacher else 0 :])
-            board_column = widgets.VBox([self.board], layout=board_layout)
+            under = [self.board, self.face_up] if teacher else [self.board]
+            board_column = widgets.VBox(under, layout=board_layout)
             board_column.add_class("hl-classroom-boardcolumn")
             parts: list[widgets.Widget] = [board_column, column]
         else:
@@ -361,6 +365,8 @@ class ClassroomPage(widgets.VBox):
     def _redraw_side(self) -> None:
         if self.view is not None:
             self.side.value = self._nb_side(self.view)
+            shown = self.movein is not None and self.movein.scores_shown
+            self.face_up.value = face_up_html(self.view.get("scores")) if shown else ""
 
     def _nb_side(self, view: dict[str, Any]) -> str:
         out = []
@@ -405,8 +411,7 @@ class ClassroomPage(widgets.VBox):
             out.append(final_scores_html(view.get("scores")))
             out.append(face_up_html(view.get("scores"), skip=view["you"].get("team")))
         elif self.movein is not None and self.movein.scores_shown:
-            out.append(final_scores_html(view.get("scores")))
-            out.append(face_up_html(view.get("scores")))
+            out.append(final_scores_html(view.get("scores")))  # the cards: under the board
         else:
             out.append(f"<p>{_esc(words.MOVEIN_FIRST)}</p>")
         return "".join(out)
