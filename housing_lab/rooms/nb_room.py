@@ -15,9 +15,10 @@ the room is created, and stops when the state is called. With `negotiation_minut
 no timer to start. The room keeps the timer's state beside the engine game (`TimedGame`); it is
 part of the room's phase name, so the store restarts its clock when the timer starts.
 
-Views never carry a hand but the holder's own: the teacher's view (for the projector) holds the
-board, the phase, the timer, the face-up draft cards and the final scores once the game is over;
-a team's view adds that team's own hand, with each card's current score, and its total.
+Until the game is over, views never carry a hand but the holder's own: the teacher's view (for
+the projector) holds the board, the phase, the timer and the face-up draft cards; a team's view
+adds that team's own hand, with each card's current score, and its total. Once the game is over
+every view holds the final scores and every team's cards face up, each with its score.
 """
 
 from __future__ import annotations
@@ -220,13 +221,15 @@ def _timer(timed: TimedGame, clock: Clock) -> dict[str, Any] | None:
 
 
 def _public_scores(game: Game) -> dict[str, Any] | None:
-    """Scores everyone may see: none while hands are secret; totals and winners at the end."""
+    """Scores everyone may see: none while hands are secret; at the end totals, winners and
+    every team's cards face up, each with its score, as at a real table (docs/rooms.md)."""
     if game.phase != "over":
         return None
     scores = game.final_scores()
     return {
         "totals": {team: score.total for team, score in scores.items()},
         "reasons": {team: _score_counts(score.cards) for team, score in scores.items()},
+        "cards": {team: _scored_cards(game, team, score) for team, score in scores.items()},
         "winners": game.winners(),
         "tie_break": game.tie_break_explanation(),
     }
@@ -243,16 +246,21 @@ def _score_counts(card_scores: Any) -> dict[str, int]:
     }
 
 
+def _scored_cards(game: Game, team: str, score: Any) -> list[dict[str, Any]]:
+    """A team's hand, each card with its name and its score on the board (`score`)."""
+    return [
+        {"card": card, "name": card_name(card), **score.cards[card].to_dict()}
+        for card in game.state.hands[team]
+    ]
+
+
 def _own_hand(game: Game, team: str) -> dict[str, Any]:
     """A team's secret part of its view: its hand, each card scored on the board as it
     stands (final scores once the game is over), and its face-up extra-draw card."""
     state = game.state
     score = game.final_scores()[team] if game.phase == "over" else game.current_scores()[team]
     return {
-        "hand": [
-            {"card": card, "name": card_name(card), **score.cards[card].to_dict()}
-            for card in state.hands[team]
-        ],
+        "hand": _scored_cards(game, team, score),
         "score": score.total,
         "extra_card": state.extra.get(team),
     }

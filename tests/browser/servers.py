@@ -133,5 +133,8 @@ def room_server(workdir: pathlib.Path) -> Iterator[RoomServer]:
         HOUSING_LAB_ROOM_LINKS=str(workdir / "links"),
         JUPYTER_CONFIG_DIR=str(workdir / "config"),
     )
-    with server(voila_command("127.0.0.1", port), base, env, workdir / "voila.log"):
+    # Ready when a static file answers: each GET of the page itself starts a kernel, and on a
+    # loaded machine every 2-second probe of it left one more kernel starting (14 seen).
+    ready = f"{base}voila/static/voila.js"
+    with server(voila_command("127.0.0.1", port), ready, env, workdir / "voila.log"):
         yield RoomServer(base, store_url, workdir / "links")

@@ -65,7 +65,7 @@ class Device:
         page = self.context.new_page()
         self.watch.attach(page)
         page.on("websocket", self._listen)
-        page.goto(self.url)
+        page.goto(self.url, timeout=180_000)  # Voila renders with its kernel: slow when loaded
         return page
 
     def _listen(self, socket: Any) -> None:
@@ -196,6 +196,8 @@ def test_teacher_and_three_teams_play_a_room_through_voila(browser, rooms: RoomS
         )
         filled = store.view(room["code"], room["tokens"]["teacher"])["board"]["tiles"]
         acted("teacher", lambda d: d.tiles() == filled, "phase 2 tiles")
+        # Until the game is over, what every page held (its DOM and every websocket frame).
+        before_over = {who: d.page.content() + "\n".join(d.frames) for who, d in devices.items()}
         click_action("teacher", "button.hl-act-advance")
         acted("teacher", phase_is("Game over"), "game over")
         teacher.page.wait_for_selector(".hl-movein-chart", timeout=10_000)  # move-in first
@@ -206,10 +208,11 @@ def test_teacher_and_three_teams_play_a_room_through_voila(browser, rooms: RoomS
         teacher.page.screenshot(path=str(SCREENSHOTS / "classroom_teacher_over_1920.png"))
         devices["Red"].page.screenshot(path=str(SCREENSHOTS / "classroom_team_over_1366.png"))
 
-        # Who may see what: no team page ever held another team's hidden cards.
+        # Who may see what: until the game was over, no team page held another team's hidden
+        # cards; then every hand is face up on every page (as at a real table).
         for team in TEAMS:
             device = devices[team]
-            seen = device.page.content() + "\n".join(device.frames)
+            seen = before_over[team]
             others = set().union(*(secret[t] for t in TEAMS if t != team)) - public - secret[team]
             assert others, "the check must have cards to look for"
             for card in others:
@@ -221,10 +224,15 @@ def test_teacher_and_three_teams_play_a_room_through_voila(browser, rooms: RoomS
                 }:
                     assert card_name(card) in device.page.inner_text("body")
 
-        # The projector never shows a hand.
-        seen = teacher.page.content() + "\n".join(teacher.frames)
+        # The projector showed no hand until the game was over.
         for card in set().union(*secret.values()) - public:
-            assert card not in seen and card_name(card) not in seen, card
+            assert card not in before_over["teacher"], card
+            assert card_name(card) not in before_over["teacher"], card
+        final = store.view(room["code"], room["tokens"]["teacher"])["scores"]["cards"]
+        for who, device in devices.items():  # now every team's final hand is face up
+            body = device.page.inner_text("body")
+            for team, hand in final.items():
+                assert all(card["name"] in body for card in hand), (who, team)
 
         # A team page fits a Chromebook and a phone: no sideways scrolling.
         for who in ("Red", "Blue", "Green"):

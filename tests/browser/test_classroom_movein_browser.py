@@ -1,7 +1,9 @@
 """Room pages in a browser (issue 24, deliver 5-6): a phone team page (390x844) keeps the
 building choices in view after a tap and says why a tap breaks a rule; at game end the
-projector (1920x1080 and 1366x768) plays the move-in with its chart and the phone shows the
-chart and its own cards' results, with no building choices left."""
+projector (1920x1080 and 1366x768) plays the move-in with its chart, then the scores and every
+team's cards face up; the phone shows the chart, its own cards' results and the other team's
+cards, with no building choices left; on a laptop (1366x768, 1920x1080) a team page has the
+chart in view without scrolling."""
 
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ def open_page(browser: Any, url: str, size: tuple[int, int]) -> tuple[Any, Any, 
     page = context.new_page()
     watch = PageWatch()
     watch.attach(page)
-    page.goto(url)
+    page.goto(url, timeout=180_000)  # Voila renders the page with its kernel: slow when loaded
     page.wait_for_selector(READY, timeout=180_000)
     return context, page, watch
 
@@ -128,6 +130,17 @@ def test_phone_choices_in_view_and_the_move_in_on_every_screen(browser, rooms: R
         wide = phone.evaluate("document.documentElement.scrollWidth")
         assert wide <= PHONE[0], f"the phone page scrolls sideways ({wide}px)"
         phone.screenshot(path=str(SCREENSHOTS / "classroom_phone_over_390.png"), full_page=True)
+        phone.screenshot(path=str(SCREENSHOTS / "classroom_phone_over_390_top.png"))
+        assert phone.locator(".hl-classroom-faceup[data-team='Blue']").count() == 1
+
+        for size in PROJECTORS:  # a team page on a laptop: the chart in view, no scrolling
+            context, laptop, watch = open_page(browser, urls["Red"], size)
+            opened.append(context)
+            laptop.wait_for_selector(".hl-movein-chart", timeout=20_000)
+            chart = boxes(laptop, ".hl-movein-chart")[0]
+            assert inside(chart, size), f"'Who is housed?' off the screen at {size}: {chart}"
+            laptop.screenshot(path=str(SCREENSHOTS / f"classroom_team_over_{size[0]}.png"))
+            assert watch.our_errors(ignore=FOREIGN_ERRORS) == [], watch.console_errors
 
         for size in PROJECTORS:
             context, projector, watch = open_page(browser, urls["teacher"], size)
@@ -148,6 +161,9 @@ def test_phone_choices_in_view_and_the_move_in_on_every_screen(browser, rooms: R
                 "() => document.body.innerText.includes('Final scores')", timeout=10_000
             )
             assert "Winner" in projector.inner_text("body")
+            final = store.view(code, tokens["teacher"])["scores"]["cards"]
+            body = projector.inner_text("body")  # every hand face up now
+            assert all(card["name"] in body for hand in final.values() for card in hand)
             projector.screenshot(path=str(SCREENSHOTS / f"classroom_scores_{size[0]}.png"))
             assert watch.our_errors(ignore=FOREIGN_ERRORS) == [], watch.console_errors
         assert phone_watch.our_errors(ignore=FOREIGN_ERRORS) == [], phone_watch.console_errors

@@ -185,14 +185,17 @@ def test_legal_actions_are_exactly_what_act_accepts(store) -> None:
 
 
 def test_no_team_sees_another_teams_hidden_cards(store) -> None:
-    """A whole 3-team game (with an extra draw and a draft): at every step, no view of a team
-    holds a card of another team's hand, and the teacher's view holds no hand card at all."""
+    """A whole 3-team game (with an extra draw and a draft): at every step before the game is
+    over, no view of a team holds a card of another team's hand, and the teacher's view holds
+    no hand card at all. At game over every view turns every hand face up, with its scores."""
     room = store.create_room(TEAMS, seed=11, options={"negotiation_minutes": 0})
     code, tokens = room["room"], tokens_of(room)
     rng = random.Random(2)
     steps = 0
     while True:
         export = store.export(code, tokens["teacher"])
+        if export["phase"] == "over":
+            break
         face_up = set(export["draft_pool"])
         teacher_view = store.view(code, tokens["teacher"])
         for card in {c for hand in export["hands"].values() for c in hand}:
@@ -203,11 +206,15 @@ def test_no_team_sees_another_teams_hidden_cards(store) -> None:
             for card in hidden_cards(export, team) - face_up:
                 assert not mentions(view, card), (team, card, view["phase"])
         steps += 1
-        if not play_step(store, room, rng):
-            break
-    assert export["phase"] == "over" and steps > 10
-    final = store.view(code, tokens["teacher"])["scores"]
-    assert set(final["totals"]) == set(TEAMS) and final["winners"]
+        assert play_step(store, room, rng), "the game stopped before it was over"
+    assert steps > 10
+    for holder in ("teacher", *TEAMS):
+        final = store.view(code, tokens[holder])["scores"]
+        assert set(final["totals"]) == set(TEAMS) and final["winners"]
+        for team in TEAMS:
+            shown = final["cards"][team]
+            assert [c["card"] for c in shown] == export["hands"][team], (holder, team)
+            assert sum(c["score"] for c in shown) == final["totals"][team]
 
 
 def test_export_loads_in_the_engine_and_equals_a_bare_replay(store) -> None:

@@ -3,6 +3,7 @@ phone-sized messages in words, the engine's refusal on a tap, and the teacher-st
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import pytest
@@ -107,8 +108,11 @@ def test_the_projector_plays_the_move_in_step_by_step_then_the_scores(store, roo
     assert "Final scores" in teacher.side.value and "Winner" in teacher.side.value
     assert "Why" in teacher.side.value and " card" in teacher.side.value
     assert teacher.movein.next.disabled and not teacher.movein.back.disabled
+    for team, hand in teacher.view["scores"]["cards"].items():  # every hand face up
+        assert f"<h4>{team}</h4>" in teacher.face_up.value
+        assert all(html.escape(card_reason(card)) in teacher.face_up.value for card in hand)
     teacher.movein.back.click()
-    assert "Final scores" not in teacher.side.value
+    assert "Final scores" not in teacher.side.value and teacher.face_up.value == ""
 
 
 def test_a_team_page_shows_the_chart_and_its_own_cards_results(store, room):
@@ -124,6 +128,11 @@ def test_a_team_page_shows_the_chart_and_its_own_cards_results(store, room):
     assert "Your cards' results" in red.side.value
     for card in red.view["hand"]:
         assert card_reason(card).split(":")[0] in red.side.value
+    assert "<h4>Red</h4>" not in red.side.value  # its own cards are shown once, above
+    for team, hand in red.view["scores"]["cards"].items():  # the others' cards, face up
+        if team != "Red":
+            assert f"<h4>{team}</h4>" in red.side.value
+            assert all(html.escape(card_reason(card)) in red.side.value for card in hand)
     assert red.view["legal_actions"] == [] and red.offered_actions() == []
 
 

@@ -142,13 +142,18 @@ def card_reason(card: Mapping[str, Any]) -> str:
     return "; ".join(parts) or "neither condition met: 0"
 
 
-def hand_results_html(view: Mapping[str, Any]) -> str:
-    """A team's own cards at game end: each card's score and the reason."""
-    rows = "".join(
+def _card_rows(hand: list[Mapping[str, Any]]) -> str:
+    """One table row per scored card: its name, its score and why."""
+    return "".join(
         f"<tr><td>{_esc(card['name'])}</td><td class='hl-num'>{signed(card['score'], plus=True)}"
         f"</td><td class='hl-classroom-why'>{_esc(card_reason(card))}</td></tr>"
-        for card in view.get("hand") or []
+        for card in hand
     )
+
+
+def hand_results_html(view: Mapping[str, Any]) -> str:
+    """A team's own cards at game end: each card's score and the reason."""
+    rows = _card_rows(view.get("hand") or [])
     return (
         "<h3>Your cards' results</h3><table class='hl-classroom-hand'>"
         f"<tr><th>Card</th><th>Final score</th><th>Why</th></tr>{rows}"
@@ -157,9 +162,25 @@ def hand_results_html(view: Mapping[str, Any]) -> str:
     )
 
 
+def face_up_html(scores: Mapping[str, Any] | None, *, skip: str | None = None) -> str:
+    """Every team's cards turned face up at game end (the view has them only then), each with
+    its score and why; `skip` leaves out the team whose own results are already shown."""
+    hands = (scores or {}).get("cards") or {}
+    tables = "".join(
+        f"<div><h4>{_esc(team)}</h4><table class='hl-classroom-hand hl-classroom-faceup' "
+        f"data-team='{_esc(team)}'><tr><th>Card</th><th>Score</th><th>Why</th></tr>"
+        f"{_card_rows(hand)}</table></div>"
+        for team, hand in hands.items()
+        if team != skip
+    )
+    if not tables:
+        return ""
+    return f"<h3>Every team's cards, face up</h3><div class='hl-classroom-faceups'>{tables}</div>"
+
+
 def final_scores_html(scores: Mapping[str, Any] | None) -> str:
     """The final scores everyone may see, each total with its reason (how many cards scored
-    +1 and -1; the cards themselves stay secret), then the winner and the tie-break."""
+    +1, -1 and 0; `face_up_html` lists the cards), then the winner and the tie-break."""
     if not scores or not scores.get("totals"):
         return ""
     reasons = scores.get("reasons") or {}

@@ -42,6 +42,7 @@ from housing_lab.widgets.classroom import words as words
 from housing_lab.widgets.classroom.ending import (
     RoomMoveIn,
     chart_css,
+    face_up_html,
     final_scores_html,
     hand_results_html,
 )
@@ -89,6 +90,9 @@ class ClassroomPage(widgets.VBox):
         self.movein: RoomMoveIn | None = None
         self.streetcar: RoomStreetcar | None = None
         self.side = widgets.HTML().add_class("hl-classroom-side")
+        # the projector's face-up cards at game end, under the board (the column beside it
+        # holds the chart and the scores)
+        self.face_up = widgets.HTML().add_class("hl-classroom-side")
         self.actions = widgets.Box(layout=widgets.Layout(flex_flow="row wrap"))
         self.actions.add_class("hl-classroom-actions")
         self.links = widgets.HTML().add_class("hl-classroom-links")
@@ -143,11 +147,11 @@ class ClassroomPage(widgets.VBox):
             self.movein = RoomMoveIn(self.board, self._options, stepped=teacher)
             self.movein.on_change = self._redraw_side
             board_layout = widgets.Layout(flex="1 1 520px", min_width="0")
-            # the projector plays the move-in beside the board (in view with it at 1366x768);
-            # a team page shows the chart under its board
-            under = [self.board] if teacher else [self.board, self.movein.box]
-            if teacher:
-                column.children = (self.status, self.movein.box, *column.children[1:])
+            # every page shows the move-in beside the board, at the top of its column, so the
+            # chart is in view with the board at 1366x768 (under the board on a phone)
+            first = (self.status, self.movein.box) if teacher else (self.movein.box,)
+            column.children = (*first, *column.children[1 if teacher else 0 :])
+            under = [self.board, self.face_up] if teacher else [self.board]
             board_column = widgets.VBox(under, layout=board_layout)
             board_column.add_class("hl-classroom-boardcolumn")
             parts: list[widgets.Widget] = [board_column, column]
@@ -361,6 +365,8 @@ class ClassroomPage(widgets.VBox):
     def _redraw_side(self) -> None:
         if self.view is not None:
             self.side.value = self._nb_side(self.view)
+            shown = self.movein is not None and self.movein.scores_shown
+            self.face_up.value = face_up_html(self.view.get("scores")) if shown else ""
 
     def _nb_side(self, view: dict[str, Any]) -> str:
         out = []
@@ -394,16 +400,18 @@ class ClassroomPage(widgets.VBox):
         return "".join(out)
 
     def _nb_final(self, view: dict[str, Any]) -> str:
-        """Game over: a team's own cards with their reasons; on the projector the final scores
-        once the move-in has been played to its end."""
+        """Game over: a team's own cards with their reasons, the final scores and the other
+        teams' cards face up; on the projector the scores and every team's cards once the
+        move-in has been played to its end."""
         out = []
         if view["board"]["policies"]:
             out.append(f"<p><b>Enacted:</b> {_esc(policy_set_name(view['board']['policies']))}</p>")
         if view.get("hand") is not None:
             out.append(hand_results_html(view))
             out.append(final_scores_html(view.get("scores")))
+            out.append(face_up_html(view.get("scores"), skip=view["you"].get("team")))
         elif self.movein is not None and self.movein.scores_shown:
-            out.append(final_scores_html(view.get("scores")))
+            out.append(final_scores_html(view.get("scores")))  # the cards: under the board
         else:
             out.append(f"<p>{_esc(words.MOVEIN_FIRST)}</p>")
         return "".join(out)
