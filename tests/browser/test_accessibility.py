@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from .contrast import svg_text_problems
 from .harness import ROOT, axe, screenshot
 
 pytestmark = pytest.mark.browser
@@ -123,3 +124,30 @@ def test_lab_has_no_accessibility_violation_in_any_tab(open_page: Any, size: str
     REPORTS.mkdir(parents=True, exist_ok=True)
     (REPORTS / f"lab-all-{size}.txt").write_text("\n".join(found) + "\n", encoding="utf-8")
     assert found == []
+
+
+# SVG text (board labels, bqplot axis, tick and bar labels) against what lies under it: axe
+# checks HTML text only. The lab's New homes tab holds a second chart, so it is opened too.
+SVG_APPS = {"lab": ".hl-nb-lab", "streetcar": ".sc-lab", "table": ".hl-game-table"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", sorted(SIZES))
+@pytest.mark.parametrize("app", sorted(SVG_APPS))
+def test_svg_text_contrast(open_page: Any, app: str, size: str) -> None:
+    scope = SVG_APPS[app]
+    page, _ = open_page(
+        ROOT / "housing_lab" / "apps" / f"{app}.ipynb", size=SIZES[size], ready=f"{scope} svg text"
+    )
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(1500)  # bqplot draws its axes after the first layout
+    checked, problems = svg_text_problems(page, scope)
+    if app == "lab":
+        page.locator(LAB_TABS, has_text="New homes").click()
+        page.wait_for_selector(f"{LAB} .hl-homes-chart text")
+        page.wait_for_timeout(1500)
+        more, found = svg_text_problems(page, scope)
+        checked, problems = checked + more, problems + found
+    screenshot(page, f"contrast-{app}-{size}")
+    assert checked >= 20, f"only {checked} SVG texts found: the page did not render"
+    assert problems == [], "\n".join(problems)

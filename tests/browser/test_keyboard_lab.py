@@ -15,8 +15,8 @@ import pytest
 from housing_lab.north_berkeley import scenario_from_dict, score_scenario
 from housing_lab.widgets.lab.charts import OUTCOME_LABELS
 
-from .harness import ROOT, PageWatch, screenshot, voila
-from .keyboard import Keys, has, wait_until, within
+from .harness import ROOT, PageWatch, screenshot, voila, write_notebook
+from .keyboard import Announcer, Keys, has, wait_until, within
 from .nb_page import wait_until_page_shows
 
 pytestmark = pytest.mark.browser
@@ -145,3 +145,50 @@ SMALL_TARGETS = """(scope) => Array.from(document.querySelectorAll(
                n.getBoundingClientRect()])
   .filter(([, b]) => b.width < 24 || b.height < 24)
   .map(([name, b]) => `${name} ${b.width.toFixed(0)}x${b.height.toFixed(0)}`)"""
+
+
+LOCKED_CELLS = [
+    "from housing_lab.widgets import NorthBerkeleyLab\n"
+    "lab = NorthBerkeleyLab(seed=1)\n"
+    "lab.board.locked = ['A3', 'B3', 'C3']  # phase 2, as the game table locks them in phase 1\n"
+    "lab",
+]
+MESSAGE = ".hl-nb-board .hl-message"
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_a_locked_square_says_why_on_screen_too(
+    browser: Any, tmp_path: pathlib.Path, size: str
+) -> None:
+    """A square not in play refuses Enter and a click with its reason on the message line, in
+    the words the announcer reads; focus stays on the square."""
+    width, height = SIZES[size]
+    notebook = write_notebook(tmp_path / "locked.ipynb", LOCKED_CELLS)
+    with voila(notebook, tmp_path) as url:
+        page = browser.new_page(viewport={"width": width, "height": height})
+        watch = PageWatch()
+        watch.attach(page)
+        page.goto(url, timeout=120_000)  # Voila runs the notebook before it answers
+        page.wait_for_selector('.hl-nb-board .hl-locked[data-square="A3"]', timeout=120_000)
+        heard = Announcer(page, ANNOUNCER).listen()
+        keys = Keys(page)
+        keys.until("Tab", has("data-square"), 12, "the board")
+        keys.until("ArrowDown", has("data-square", "A3"), 3, "the locked square A3")
+        keys.press("Enter")
+        wanted = "Square A3 is not in play in this phase: it is built in phase 2."
+        heard.wait_for(wanted)
+        page.wait_for_selector(f"{MESSAGE}.hl-error >> text={wanted}")
+        after_enter = keys.active()
+        screenshot(page, f"lab-locked-square-{size}")
+        page.locator('.hl-nb-board [data-square="B3"]').click(force=True)  # aria-disabled
+        heard.wait_for("Square B3 is not in play")
+        page.wait_for_selector(f"{MESSAGE} >> text=Square B3 is not in play")
+        shown = page.locator(MESSAGE).inner_text()
+        selected = page.locator('.hl-nb-board [data-square][aria-pressed="true"]').count()
+        said = heard.heard()
+        page.close()
+    assert has("data-square", "A3")(after_enter), after_enter
+    assert shown in said, (shown, said)  # the same words, seen and heard
+    assert selected == 0, "a locked square was chosen"
+    assert keys.lost == [], f"focus fell to <body> after {keys.lost}"
+    assert watch.our_errors(ignore=("@jupyter-notebook/lab-extension",)) == []

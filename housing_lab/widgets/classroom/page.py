@@ -288,13 +288,15 @@ class ClassroomPage(widgets.VBox):
         if not self.board.allowed.get(square):
             reason = (self.view.get("refused") or {}).get(square) or words.NOT_NOW
             text = f"You cannot build on {square}: {reason}."
-            self.board.say(text, "error")
+            self.board.say(text, "error", announce=False)  # _say reads it out
             self._say(text, "error")
             return
         self.board.say(words.chosen(square), "info")
 
     def _say(self, text: str, kind: str = "info") -> None:
         self.notice.value = f"<p class='hl-classroom-{kind}' role='status'>{_esc(text)}</p>"
+        if self.board is not None:  # the notice is redrawn: the board's one announcer reads it
+            self.board.announce(text)
 
     # --- drawing -----------------------------------------------------------------------------
     def _draw_title(self, view: dict[str, Any]) -> None:

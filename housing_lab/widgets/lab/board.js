@@ -520,7 +520,15 @@ function render({ model, el: root }) {
 
   const select = (square) => {
     if ((model.get("locked") || []).includes(square)) {
-      say(`Square ${square} is not in play in this phase.`);
+      // refused: the reason on the message line (seen) and through the announcer (heard)
+      const node = svg.querySelector(`[data-square="${CSS.escape(square)}"]`);
+      const phase = node ? node.getAttribute("data-phase") : "";
+      const text = `Square ${square} is not in play in this phase` +
+        (phase ? `: it is built in phase ${phase}.` : ".");
+      model.set("message", text);
+      model.set("message_kind", "error");
+      model.save_changes();
+      say(text);
       return;
     }
     model.set("selected", square);
