@@ -161,9 +161,11 @@ def test_missing_room_is_one_line_too(store):
 
 def test_board_click_acts_in_the_store_and_a_refusal_is_one_line(store, room):
     red = page(store, room, "Red")
+    red.board.selected = "B1"
     red._board_action({"action": "place", "square": "B1", "tile": "park"})
     assert red.view["board"]["tiles"] == {"B1": "park"}
     assert "You built a Park on B1." in red.notice.value
+    assert red.board.message == "You built a Park on B1."  # no longer "B1 chosen: pick ..."
     red._board_action({"action": "place", "square": "A1", "tile": "park"})  # not this phase
     assert "hl-classroom-error" in red.notice.value
     assert store.seq(room["room"], room["tokens"]["Red"]) == 1

@@ -245,7 +245,10 @@ class ClassroomPage(widgets.VBox):
         except HousingLabError as error:
             self._say(str(error), "error")
             return str(error)
-        self._say(words.action_done(action, result["view"], before))
+        done = words.action_done(action, result["view"], before)
+        if self.board is not None:  # the board's line said "B1 chosen: pick a building below."
+            self.board.say(done, "info", announce=False)  # _say reads it out
+        self._say(done)
         self.refresh()
         return None
 
