@@ -40,6 +40,7 @@ from housing_lab.north_berkeley.policies import (
     check_policy,
 )
 from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
+from housing_lab.numbers import check_seed
 
 # asked of the engine's rules module, kept importable from here
 __all__ = [
@@ -194,8 +195,7 @@ def make_scenario(
     that spends more than the model's budget is refused."""
     layout = layout or default_layout()
     catalogue = catalogue if catalogue is not None else default_catalogue()
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ScenarioFormatError(f"'seed' must be an integer, got {shown(seed)}")
+    seed = check_seed(seed, "'seed'", error=ScenarioFormatError)  # the one seed check
     tiles = {} if tiles is None else tiles
     if not isinstance(tiles, Mapping):  # [], 0, false and "" are no empty board either
         raise ScenarioFormatError(

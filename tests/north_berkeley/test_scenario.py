@@ -132,3 +132,15 @@ def test_bad_layout_file(tmp_path) -> None:
     broken.write_text("squares = [")
     with pytest.raises(DataFileError, match="not valid TOML"):
         load_layout(broken)
+
+
+@pytest.mark.parametrize("seed", [10**30, -(2**70), "7", 1.5, True])
+def test_a_seed_goes_through_the_one_seed_check(seed) -> None:
+    """A scenario's and the solver's seed: a whole number that a saved file can hold (the
+    same check as the game's and the widgets'), else one line naming it."""
+    from housing_lab.north_berkeley import make_scenario, solve
+
+    with pytest.raises(ScenarioFormatError, match="'seed' must be"):
+        make_scenario(seed=seed)
+    with pytest.raises(ScenarioFormatError, match="'seed' must be"):
+        solve(["developer"], seed=seed)

@@ -25,6 +25,7 @@ from housing_lab.north_berkeley.scenario import (
     tile_allowed,
 )
 from housing_lab.north_berkeley.tiles import Catalogue
+from housing_lab.numbers import check_seed
 
 Number = int | float
 
@@ -140,8 +141,7 @@ def make_problem(
     layout, catalogue = evaluator.layout, evaluator.catalogue
     checked_model = None if model is None else check_model(model)
     ids, checked_weights = coalition(cards, weights, cards_required)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ScenarioFormatError(f"'seed' must be an integer, got {seed!r}")
+    seed = check_seed(seed, "'seed'", error=ScenarioFormatError)  # the one seed check
     fixed = dict(fixed or {})
     for square, tile in fixed.items():
         check_square(square, layout)
