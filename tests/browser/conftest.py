@@ -128,11 +128,13 @@ def open_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable
         pages.append(page)
         watch = PageWatch()
         watch.attach(page)
+        # Voila runs the notebook while it streams the page: "load" comes after the kernel's
+        # work, which on a loaded machine takes longer than Playwright's default 30 s
         if app == "voila":
-            page.goto(running.url(path))
+            page.goto(running.url(path), timeout=timeout)
             page.wait_for_selector(ready, timeout=timeout)
         else:
-            page.goto(running.url(path, app))
+            page.goto(running.url(path, app), timeout=timeout)
             run_all_cells_in_lab(page, ready)
         return Opened(page, watch)
 

@@ -7,7 +7,6 @@ are in a hidden table that follows the chart.
 
 from __future__ import annotations
 
-import pathlib
 from typing import Any
 
 import pytest
@@ -15,7 +14,7 @@ import pytest
 from housing_lab.north_berkeley import scenario_from_dict, score_scenario
 from housing_lab.widgets.lab.charts import OUTCOME_LABELS
 
-from .harness import ROOT, PageWatch, screenshot, voila
+from .harness import ROOT, screenshot
 from .keyboard import Keys, has, wait_until, within
 from .nb_page import wait_until_page_shows
 
@@ -111,26 +110,21 @@ def walk_the_lab(page: Any) -> Keys:
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
-def test_lab_task_by_keyboard_alone(browser: Any, tmp_path: pathlib.Path, size: str) -> None:
-    width, height = SIZES[size]
-    with voila(APP, tmp_path) as url:
-        page = browser.new_page(viewport={"width": width, "height": height})
-        watch = PageWatch()
-        watch.attach(page)
-        page.goto(url)
-        keys = walk_the_lab(page)
-        task = keys.count
-        # "Describe the screen" reads the board, the policies and who is housed
-        page.locator(".hl-describe").focus()
-        keys.press("Enter")
-        wait_until(lambda: "Board: 2 buildings" in announced(page), "the screen summary")
-        assert "Vacancy Control" in announced(page)
-        help_box = page.locator(".hl-nb-board .hl-keyboard-help")
-        help_box.locator("summary").click()
-        assert "Arrow keys on the board" in help_box.inner_text()
-        screenshot(page, f"keyboard-lab-{size}")
-        small = page.evaluate(SMALL_TARGETS, ".hl-nb-board")
-        page.close()
+def test_lab_task_by_keyboard_alone(open_page: Any, size: str) -> None:
+    page, watch = open_page(APP, size=SIZES[size], ready=".hl-nb-lab .hl-nb-board [data-square]")
+    keys = walk_the_lab(page)
+    task = keys.count
+    # "Describe the screen" reads the board, the policies and who is housed
+    page.locator(".hl-describe").focus()
+    keys.press("Enter")
+    wait_until(lambda: "Board: 2 buildings" in announced(page), "the screen summary")
+    assert "Vacancy Control" in announced(page)
+    help_box = page.locator(".hl-nb-board .hl-keyboard-help")
+    help_box.locator("summary").click()
+    assert "Arrow keys on the board" in help_box.inner_text()
+    screenshot(page, f"keyboard-lab-{size}")
+    small = page.evaluate(SMALL_TARGETS, ".hl-nb-board")
+    page.close()
     assert keys.lost == [], f"focus fell to <body> after {keys.lost}"
     print(f"the lab task took {task} keys (budget {BUDGET})")
     assert task <= BUDGET, f"the lab task took {task} keys, over the budget of {BUDGET}"
