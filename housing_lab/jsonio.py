@@ -213,7 +213,11 @@ def documents(stream: IO[bytes]) -> Iterator[tuple[int | None, Any]]:
             ) from None
         yield None, loads(whole, source="")
         return
-    following = next(((n, text) for n, text in lines if text.strip()), None)
+    try:
+        following = next(((n, text) for n, text in lines if text.strip()), None)
+    except JsonInputError:  # a second line too long to read: JSON Lines, its error after line 1
+        yield number, first
+        raise
     if following is None:
         yield None, first
         return

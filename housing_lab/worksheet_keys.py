@@ -76,6 +76,20 @@ TICKET_KEYS: dict[int, tuple[str, ...]] = {
         "The 24 newcomers and the residents who were displaced: future residents rarely speak "
         "at hearings, which is why cities and the state set affordable shares by law.",
     ),
+    8: (
+        "Lesson 3's 'the market rate board houses about as many low income residents as the "
+        "public housing board' rested on instant filtering: with new market rate homes for high "
+        "income newcomers only, the market rate board houses far fewer, the public housing "
+        "board the same. (Or lesson 4's Developer-and-Affordable coalition, which fails with "
+        "slow or partial filtering and with more demand.)",
+        "One assumption with its evidence and source: filtering is real but slower and partial "
+        "(45 to 70 people leave below-median-income neighbourhoods per new building housing "
+        "100, mostly within three years, S19), so partial filtering is closer than instant; "
+        "demand follows jobs (about 277,000 jobs against 45,000 homes permitted in two Bay Area "
+        "counties, S34), so fixed demand understates it; Costa-Hawkins forbids vacancy control "
+        "and exempts houses (S13), so the apartments-only switch is the legal reading; budgets "
+        "are limited (Measure O, $135 million, S31), so the budget switch is the realistic one.",
+    ),
 }
 
 # The notebooks' check-yourself questions (besides predict-then-run), with model answers.
@@ -137,6 +151,18 @@ QUIZ_KEYS: dict[int, tuple[tuple[str, str], ...]] = {
             "offer them?",
             "Squares and policies your cards do not care about, and tiles that serve both (a 50% "
             "inclusionary tower houses low and middle income residents at little cost).",
+        ),
+    ),
+    8: (
+        (
+            "Which of lesson 3's and lesson 4's conclusions survived the switches, and which "
+            "did not?",
+            "The public housing board's low income count survived every switch: it does not "
+            "depend on filtering or demand. 'The market rate board houses about as many' and "
+            "'the Developer and Affordable Housing Organizations can both win' did not survive "
+            "slow or partial filtering (the coalition also fails with more demand). A conclusion "
+            "that survives many reasonable assumptions is worth more than one that needs a "
+            "particular one.",
         ),
     ),
 }

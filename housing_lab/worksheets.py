@@ -1,4 +1,4 @@
-"""Printable worksheets, exit tickets and the answer key for the seven lessons, as HTML.
+"""Printable worksheets, exit tickets and the answer key for the eight lessons, as HTML.
 
 A class without a laptop each, or a teacher who wants a written record, needs paper: one page
 per lesson with the lesson's "predict, then run" questions (a box for the prediction, one for
@@ -56,8 +56,7 @@ class Worksheet:
 
 # Minutes per lesson: the teacher's guide's timing table and every lesson's header say the same
 # (tests/test_lesson_timing.py checks them against this table). Lesson 7 is 5 minutes of setup,
-# 40 of the game and 15 of debrief. Lesson 8 (question the model) has no worksheet yet: its exit
-# ticket is question 5 of the concept check (lessons/concept_check.md).
+# 40 of the game and 15 of debrief.
 LESSON_MINUTES: dict[int, int] = {1: 20, 2: 30, 3: 40, 4: 40, 5: 30, 6: 45, 7: 60, 8: 40}
 
 WORKSHEETS = (
@@ -146,15 +145,32 @@ WORKSHEETS = (
             "Who was affected by your table's board but had no card?",
         ),
     ),
+    Worksheet(
+        8,
+        "Question the model",
+        (
+            "Suppose only high income newcomers can rent a brand-new market rate home (slow "
+            "filtering). Which board now houses more low income residents: lesson 3's market "
+            "rate board, its public housing board, or still about the same?",
+        ),
+        (
+            "Name one conclusion of lesson 3 or lesson 4 that changed when one assumption was "
+            "switched, and the assumption it rested on.",
+            "Pick one of the four assumptions (filtering, demand, Costa-Hawkins, budget). What "
+            "does the real evidence say, and is the rulebook or the switch closer to it?",
+        ),
+    ),
 )
 
 
 def worksheet_for(lesson: object) -> Worksheet:
-    """The worksheet of lesson 1..7, or a HousingLabError naming the bad number."""
+    """The worksheet of lesson 1..8, or a HousingLabError naming the bad number."""
     for sheet in WORKSHEETS:
         if type(lesson) is int and sheet.lesson == lesson:
             return sheet
-    raise HousingLabError(f"no lesson {lesson!r}: worksheets exist for lessons 1 to 7")
+    raise HousingLabError(
+        f"no lesson {lesson!r}: worksheets exist for lessons 1 to {WORKSHEETS[-1].lesson}"
+    )
 
 
 def _page(title: str, body: str) -> str:
@@ -302,6 +318,24 @@ def _key_6() -> str:
     )
 
 
+def _key_8() -> str:
+    from housing_lab.north_berkeley import make_scenario, score_scenario
+
+    def low(tiles: dict[str, str], model: dict | None) -> int:
+        board = make_scenario(tiles, [], seed=3, model=model)  # lesson 3's boards and seed
+        return score_scenario(board).to_dict()["housed"]["low"]
+
+    slow = {"market_homes_for": ["high"]}
+    return (
+        f"Public housing, by far: with slow filtering the market rate board houses "
+        f"{low(MARKET_RATE, slow)} low income residents (rulebook: {low(MARKET_RATE, None)}), "
+        f"the public housing board still {low(PUBLIC_HOUSING, slow)}. The market rate board "
+        "housed low income newcomers only because the rulebook lets them rent the market rate "
+        "homes left over; the public housing board does not depend on filtering. Lesson 3's "
+        "'about the same' was a result of one assumption."
+    )
+
+
 SINGLE_POLICIES = ("vacancy_control", "adu", "matching_funds", "affordable_100")
 ANSWER_KEY: dict[int, Callable[[], str]] = {
     1: _key_1,
@@ -315,6 +349,7 @@ ANSWER_KEY: dict[int, Callable[[], str]] = {
     5: _key_5,
     6: _key_6,
     7: _key_7,
+    8: _key_8,
 }
 
 
@@ -360,7 +395,7 @@ def answer_key_html() -> str:
 
 
 def write_worksheets(folder: str | pathlib.Path, overwrite: bool = False) -> list[pathlib.Path]:
-    """Write lesson-1.html .. lesson-7.html and answer-key.html into `folder`; an existing page
+    """Write lesson-1.html .. lesson-8.html and answer-key.html into `folder`; an existing page
     (perhaps a teacher's edit) is refused unless `overwrite` (housing_lab.outputs)."""
     if not isinstance(overwrite, bool):
         raise HousingLabError(f"overwrite must be True or False, got {shown(overwrite)}")

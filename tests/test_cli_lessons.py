@@ -146,6 +146,9 @@ def test_stopping_the_wrapper_stops_jupyterlab_and_its_kernels(tmp_path, stop_si
         assert _alive(f"kernel-{kernel}"), "the kernel process never appeared"
         wrapper.send_signal(stop_signal)
         wrapper.wait(timeout=60)
+        printed = wrapper.stdout.read().decode()
+        assert "Open http" in printed
+        assert "DeprecationWarning" not in printed, printed  # JupyterLab's start is quiet
         assert not _alive(f"kernel-{kernel}"), "a kernel outlived the wrapper"
         assert not _alive(f"--port={port}"), "JupyterLab outlived the wrapper"
         with pytest.raises((urllib.error.URLError, ConnectionError)):

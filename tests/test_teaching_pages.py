@@ -27,8 +27,8 @@ def _visible(page: str) -> str:
 
 
 def test_every_lesson_has_a_worksheet_with_predictions_and_an_exit_ticket() -> None:
-    assert [sheet.lesson for sheet in WORKSHEETS] == list(range(1, 8))
-    assert len(list(LESSONS.glob("0[1-7]_*.ipynb"))) == len(WORKSHEETS)
+    assert [sheet.lesson for sheet in WORKSHEETS] == list(range(1, 9))
+    assert len(list(LESSONS.glob("0[1-9]_*.ipynb"))) == len(WORKSHEETS)
     for sheet in WORKSHEETS:
         page = worksheet_html(sheet.lesson)
         assert page.startswith("<!DOCTYPE html>") and "@media print" in page
@@ -37,7 +37,7 @@ def test_every_lesson_has_a_worksheet_with_predictions_and_an_exit_ticket() -> N
         assert not MACHINE_ID.search(_visible(page)), sheet.lesson
 
 
-@pytest.mark.parametrize("lesson", [0, 8, "3", 2.0, None, True])
+@pytest.mark.parametrize("lesson", [0, 9, "3", 2.0, None, True])
 def test_a_lesson_without_a_worksheet_is_named(lesson: object) -> None:
     with pytest.raises(HousingLabError, match=re.escape(repr(lesson))):
         worksheet_html(lesson)
@@ -49,10 +49,11 @@ def test_the_answer_key_carries_the_engines_numbers(tmp_path: pathlib.Path) -> N
     text = _visible(key)
     assert "6 → 10 empty low income homes" in text  # lesson 3, the public housing board
     assert "middle income housed 9 → 5" in text  # lesson 2
+    assert "market rate board houses 3 low income residents (rulebook: 11)" in text  # lesson 8
     assert not MACHINE_ID.search(text)
     written = write_worksheets(tmp_path / "sheets")
     assert sorted(p.name for p in written) == sorted(
-        [f"lesson-{n}.html" for n in range(1, 8)] + ["answer-key.html"]
+        [f"lesson-{n}.html" for n in range(1, 9)] + ["answer-key.html"]
     )
     blocker = tmp_path / "a file"
     blocker.write_text("x")
@@ -113,12 +114,12 @@ def test_the_guide_has_short_plans_keys_and_alignment() -> None:
     for app in ("housing-lab app lab", "housing-lab app streetcar", "housing-lab app table"):
         assert app in guide, app
     sections = {part.split(" · ", 1)[0]: part for part in guide.split("\n### ")[1:]}
-    for lesson in range(1, 8):
+    for lesson in range(1, 9):
         section = sections[str(lesson)]
         assert "**Answer key:**" in section and "**Misconception:**" in section, lesson
 
 
-@pytest.mark.parametrize("notebook", sorted(LESSONS.glob("0[1-7]_*.ipynb")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("notebook", sorted(LESSONS.glob("0[1-9]_*.ipynb")), ids=lambda p: p.stem)
 def test_every_lesson_predicts_then_runs_and_says_what_is_next(notebook: pathlib.Path) -> None:
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
     code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
@@ -137,3 +138,13 @@ def test_the_guide_names_only_commands_that_exist() -> None:
     named = re.findall(r"\bhousing-lab ([a-z-]+)", GUIDE.read_text(encoding="utf-8"))
     assert {"worksheets", "nb", "lab", "app"} <= set(named)
     assert set(named) <= set(groups), sorted(set(named) - set(groups))
+
+
+@pytest.mark.parametrize("page", ["model_limits.md", "model_switches.md"])
+def test_the_filtering_evidence_is_the_published_version(page: str) -> None:
+    """The working paper (S18) is superseded: the docs quote the journal version (S19) and its
+    figures (per building housing 100 people, within three years), not the paper's five years."""
+    text = " ".join((ROOT / "docs" / page).read_text(encoding="utf-8").split())
+    assert "19" in _cited(text) and "18" not in _cited(text) | _ranges(text)
+    assert "45 to 70 people" in text and "within three years" in text
+    assert "five years" not in text and "Mast 2019" not in text

@@ -71,6 +71,11 @@ def register(groups: argparse._SubParsersAction) -> None:
     )
     room.add_argument("--links-dir", help="where the links file goes (default: the data folder)")
     room.add_argument(
+        "--force",
+        action="store_true",
+        help="replace a links file of the same room code left by an older store",
+    )
+    room.add_argument(
         "--resume",
         metavar="CODE",
         help="serve a room created before (its links file must be here); --teams is ignored",
@@ -164,7 +169,7 @@ def run_classroom(args: argparse.Namespace) -> int:
                 names, seed=seed, game=args.game, options=options, join_base=base
             )
         links = room_links(created, base, token_param="key")
-        path = save_links(links, args.links_dir)
+        path = save_links(links, args.links_dir, overwrite=args.force)
         game = f"{args.game}, seed {seed}"
         if not args.json:
             print(f"Room {links['room']} ({game}); store {store_url}; links saved in {path}")

@@ -49,16 +49,7 @@ def register(groups: argparse._SubParsersAction) -> None:
         help=f"the working copy of the lessons (default: ${WORKDIR_ENV} or "
         "~/housing-lab-lessons); copied there on first run, never over a student's work",
     )
-    lab.add_argument(
-        "--port",
-        type=int,
-        default=None,
-        help="the port to serve on (default: 8888 or the next free)",
-    )
-    lab.add_argument(
-        "--no-browser", action="store_true", help="do not open a browser: print the address only"
-    )
-    lab.add_argument("--dry-run", action="store_true", help="print the command, do not run it")
+    _server_options(lab, 8888)
     lab.set_defaults(func=run_lab)
 
     app = groups.add_parser(
@@ -70,17 +61,22 @@ def register(groups: argparse._SubParsersAction) -> None:
         "or .ipynb path",
     )
     app.add_argument("--lessons", help="the lessons folder (as for `lab`)")
-    app.add_argument(
+    _server_options(app, 8866)
+    app.set_defaults(func=run_app)
+
+
+def _server_options(parser: argparse.ArgumentParser, port: int) -> None:
+    """--port, --no-browser and --dry-run, alike for JupyterLab and Voila."""
+    parser.add_argument(
         "--port",
         type=int,
         default=None,
-        help="the port to serve on (default: 8866 or the next free)",
+        help=f"the port to serve on (default: {port} or the next free)",
     )
-    app.add_argument(
+    parser.add_argument(
         "--no-browser", action="store_true", help="do not open a browser: print the address only"
     )
-    app.add_argument("--dry-run", action="store_true", help="print the command, do not run it")
-    app.set_defaults(func=run_app)
+    parser.add_argument("--dry-run", action="store_true", help="print the command, do not run it")
 
 
 def lessons_folder(explicit: str | None = None) -> pathlib.Path:

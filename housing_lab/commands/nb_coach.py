@@ -11,12 +11,11 @@ from __future__ import annotations
 import argparse
 import json
 
-from housing_lab.commands import arguments
+from housing_lab.commands import arguments, nb_arguments
 from housing_lab.jsonio import JsonInputError, load_path
 from housing_lab.north_berkeley.constituents import check_card
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.layout import load_layout
-from housing_lab.north_berkeley.policies import RuleOptions
 from housing_lab.north_berkeley.scenario import scenario_from_dict
 
 
@@ -26,11 +25,7 @@ def register_coach(commands: argparse._SubParsersAction) -> None:
         "coach",
         help="the fewest changes to a scenario that make a constituent card win (or not lose)",
     )
-    parser.add_argument(
-        "file",
-        type=arguments.text,
-        help="scenario file in the RULES.md JSON format, or - for stdin",
-    )
+    nb_arguments.add_scenario_file(parser)
     parser.add_argument(
         "--card", type=arguments.text, required=True, help="the constituent card's id"
     )
@@ -40,16 +35,7 @@ def register_coach(commands: argparse._SubParsersAction) -> None:
         default="win",
         help="win or no-loss: +1, or at least 0 (default win)",
     )
-    parser.add_argument(
-        "--layout",
-        type=arguments.text,
-        help="a custom layout TOML file (default: the printed board)",
-    )
-    parser.add_argument(
-        "--low-income-in-adus",
-        action="store_true",
-        help="rule option: low income residents may take vacant ADU slots",
-    )
+    nb_arguments.add_rule_options(parser, newcomers_first=False)
     parser.set_defaults(func=run_coach)
 
 
@@ -66,8 +52,6 @@ def run_coach(args: argparse.Namespace) -> int:
     except JsonInputError as error:  # a scenario file's problem is a scenario error
         raise ScenarioFormatError(str(error)) from None
     scenario = scenario_from_dict(data, layout)
-    answer = coach(
-        scenario, card, goal, options=RuleOptions(low_income_in_adus=args.low_income_in_adus)
-    )
+    answer = coach(scenario, card, goal, options=nb_arguments.rule_options(args))
     print(json.dumps(answer.to_dict()))
     return 0

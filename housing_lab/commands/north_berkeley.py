@@ -7,7 +7,7 @@ import json
 import sys
 from typing import IO
 
-from housing_lab.commands import arguments
+from housing_lab.commands import arguments, nb_arguments
 from housing_lab.commands.nb_coach import register_coach
 from housing_lab.commands.north_berkeley_analysis import register_analysis
 from housing_lab.commands.score_stream import score_batched, score_scalar
@@ -28,31 +28,13 @@ def register(groups: argparse._SubParsersAction) -> None:
     score = commands.add_parser(
         "score", help="score a scenario (JSON) or many (JSON Lines) and print the results"
     )
-    score.add_argument(
-        "file",
-        type=arguments.text,
-        help="scenario file in the RULES.md JSON format, or - for stdin",
-    )
-    score.add_argument(
-        "--layout",
-        type=arguments.text,
-        help="a custom layout TOML file (default: the printed board)",
-    )
+    nb_arguments.add_scenario_file(score)
     score.add_argument(
         "--events",
         action="store_true",
         help="also print the move-in events (who went where, in order)",
     )
-    score.add_argument(
-        "--low-income-in-adus",
-        action="store_true",
-        help="rule option: low income residents may take vacant ADU slots",
-    )
-    score.add_argument(
-        "--newcomers-first",
-        action="store_true",
-        help="rule option: newcomers look for homes before displaced residents",
-    )
+    nb_arguments.add_rule_options(score)
     score.set_defaults(func=run_score)
 
     play = commands.add_parser("play", help="play a whole game with random automatic players")
@@ -80,9 +62,7 @@ def run_score(args: argparse.Namespace) -> int:
     """Stream the results: one line per document, written as soon as its chunk is scored; a
     bad document stops the run (naming its line) after the results before it."""
     layout = load_layout(args.layout)
-    options = RuleOptions(
-        low_income_in_adus=args.low_income_in_adus, displaced_first=not args.newcomers_first
-    )
+    options = nb_arguments.rule_options(args)
     if args.file == "-":
         _score(stdin_bytes(), layout, options, args.events, "stdin")
         return 0

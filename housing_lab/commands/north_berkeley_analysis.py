@@ -11,13 +11,13 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
 
-from housing_lab.commands import arguments
+from housing_lab.commands import arguments, nb_arguments
 from housing_lab.commands.score_stream import ResultLines, chunk_sizes
 from housing_lab.errors import HousingLabError, shown
 from housing_lab.jsonio import JsonInputError, load_path, loads
@@ -55,9 +55,7 @@ def register_analysis(commands: argparse._SubParsersAction) -> None:
         action="store_true",
         help="draw from all 16 policy sets, not only the game's 10 (1 or 2)",
     )
-    _model_option(sample)
-    _rule_options(sample)
-    sample.set_defaults(func=run_sample)
+    _assumptions(sample, run_sample)
 
     solve_parser = commands.add_parser(
         "solve", help="the exact best board for a coalition of constituent cards"
@@ -107,22 +105,14 @@ def register_analysis(commands: argparse._SubParsersAction) -> None:
         action="store_true",
         help="add the Pareto frontier of spending against low income residents housed",
     )
-    _model_option(solve_parser)
-    _rule_options(solve_parser)
-    solve_parser.set_defaults(func=run_solve)
+    _assumptions(solve_parser, run_solve)
 
 
-def _rule_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--low-income-in-adus",
-        action="store_true",
-        help="rule option: low income residents may take vacant ADU slots",
-    )
-    parser.add_argument(
-        "--newcomers-first",
-        action="store_true",
-        help="rule option: newcomers look for homes before displaced residents",
-    )
+def _assumptions(parser: argparse.ArgumentParser, run: Callable[[argparse.Namespace], int]) -> None:
+    """The model's switches and the rule options (sample and solve), then the command."""
+    _model_option(parser)
+    nb_arguments.add_rule_options(parser)
+    parser.set_defaults(func=run)
 
 
 def _model_option(parser: argparse.ArgumentParser) -> None:
@@ -205,9 +195,7 @@ def chunk_seed(seed: int, chunk: int) -> int:
 
 
 def run_sample(args: argparse.Namespace) -> int:
-    options = RuleOptions(
-        low_income_in_adus=args.low_income_in_adus, displaced_first=not args.newcomers_first
-    )
+    options = nb_arguments.rule_options(args)
     model = parse_model(args.model)  # before any board is drawn or any file is touched
     lines = sample_lines(args.boards, args.seed, options, args.all_policy_sets, model)
     if args.out is None:
@@ -293,9 +281,7 @@ def run_solve(args: argparse.Namespace) -> int:
         "existing": parse_existing(args.existing),
         "seed": args.seed,
         "model": parse_model(args.model),  # scored under its switches; its budget a constraint
-        "options": RuleOptions(
-            low_income_in_adus=args.low_income_in_adus, displaced_first=not args.newcomers_first
-        ),
+        "options": nb_arguments.rule_options(args),
     }
     cards, weights = _items(args.cards), parse_weights(args.weights)
     if args.nonnegative:

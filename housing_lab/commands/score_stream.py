@@ -27,8 +27,8 @@ from housing_lab.north_berkeley.batch.encoding import allowed_table
 from housing_lab.north_berkeley.batch.evaluator import BatchEvaluator, Boards, default_evaluator
 from housing_lab.north_berkeley.batch.result import BatchResult
 from housing_lab.north_berkeley.constituents import CARD_IDS
-from housing_lab.north_berkeley.engine.movein import OUTCOMES, VACANT_KEYS
-from housing_lab.north_berkeley.engine.scoring import money, score_scenario
+from housing_lab.north_berkeley.engine import output
+from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.layout import Layout, default_layout
 from housing_lab.north_berkeley.model import Model
 from housing_lab.north_berkeley.policies import (
@@ -229,20 +229,29 @@ def _sizes(columns: int, most: int) -> list[int]:
 
 
 class ResultLines:
-    """The scalar engine's JSON result lines, assembled from precomputed or cached fragments."""
+    """The scalar engine's JSON result lines, assembled from precomputed or cached fragments.
+
+    Each section of a line is `output.member(key, value)` with the value made by the schema's
+    helpers (`engine.output`), and the sections stand in `output.KEYS` order, so a line is
+    exactly `json.dumps` of the scalar engine's result."""
 
     def __init__(self, evaluator: BatchEvaluator):
         self.evaluator = evaluator
-        names = {-1: "null", **{c: json.dumps(i) for c, i in enumerate(INCOMES)}}
+        names = {-1: None, **dict(enumerate(INCOMES))}
         # "home": "income" for every home, slot and code (index code + 1: NOBODY is -1)
         places = list(evaluator.homes) + list(evaluator.layout.adu_slots)
         home_sizes = _sizes(len(evaluator.homes), HOMES_PER_GROUP)
         self.after = FragmentTable(
-            [[f"{json.dumps(h)}: {names[c]}" for c in range(-1, len(INCOMES))] for h in places],
+            [[output.member(h, names[c]) for c in range(-1, len(INCOMES))] for h in places],
             home_sizes + _sizes(len(evaluator.layout.adu_slots), HOMES_PER_GROUP),
         )
         self.home_groups = len(home_sizes)  # without `adu`, the slots' groups are left out
-        self.cards = FragmentTable(CARD_FRAGMENTS, _sizes(len(CARD_FRAGMENTS), CARDS_PER_GROUP))
+        # every card's JSON for each (plus, minus) pair, coded plus + 2 * minus
+        card_fragments = [
+            [output.member(c, output.card(bool(code & 1), bool(code & 2))) for code in range(4)]
+            for c in CARD_IDS
+        ]
+        self.cards = FragmentTable(card_fragments, _sizes(len(CARD_IDS), CARDS_PER_GROUP))
         self.adu_bit = POLICIES.index(ADU)
         self.caches: dict[str, dict[Any, str]] = {}
 
@@ -255,73 +264,86 @@ class ResultLines:
         scale = self.evaluator.scale
         units = result.spending_units
         new_homes, housed = result.new_homes, result.housed
-        residents = result.residents  # the model's; the cache of "housed" is kept per model
-        displaced, outcomes = result.displaced, result.outcomes
-        sections: list[tuple[str, list[int], Callable[[int], str]]] = [
-            (
-                "spending",
-                units.tolist(),
-                lambda i: '{"spending": ' + json.dumps(money(Fraction(int(units[i]), scale))),
-            ),
-            (
-                "new_homes",
-                _packed(new_homes, 6),
-                lambda i: ', "new_homes": ' + _new_homes(new_homes[i].tolist()),
-            ),
-            (
-                f"housed{residents}",
-                _packed(housed, 5),
-                lambda i: ', "housed": ' + _housed(housed[i].tolist(), residents),
-            ),
-            (
-                "displaced",
-                _packed(displaced, 4),
-                lambda i: ', "displaced": ' + _by_income(displaced[i].tolist()),
-            ),
-        ]
-        plan = [(self.caches.setdefault(name, {}), keys, build) for name, keys, build in sections]
+        residents = result.residents  # the model's; the cache of "unhoused" is kept per model
+        displaced, outcomes, vacant = result.displaced, result.outcomes, result.vacant
+        housed_keys = _packed(housed, 5)
         # 15 outcome counts: 4 bits each while no count passes 15 (the rulebook's 8 newcomers),
         # else 5 bits, in two keys (a model's 16 newcomers)
-        outcome_cache = self.caches.setdefault("outcomes", {})
         if max(result.counts.newcomers) < 16:
-            outcome_keys: list = _packed(outcomes, 4)
+            outcome_name, outcome_keys = "outcomes", _packed(outcomes, 4)
         else:
-            outcome_cache = self.caches.setdefault("outcomes-wide", {})
             flat = outcomes.reshape(len(outcomes), -1)
+            outcome_name = "outcomes-wide"
             outcome_keys = list(zip(_packed(flat[:, :8], 5), _packed(flat[:, 8:], 5), strict=True))
-
-        def outcome_text(i: int) -> str:
-            return _outcomes(outcomes[i].tolist())
-
-        vacant = result.vacant
-        vacant_cache, vacant_keys = self.caches.setdefault("vacant", {}), _packed(vacant, 6)
-
-        def vacant_text(i: int) -> str:
-            return json.dumps(dict(zip(VACANT_KEYS, vacant[i].tolist(), strict=True)))
-
+        cached: dict[str, tuple[str, Any, Callable[[int], Any]]] = {
+            # key: (cache name, a key per board, the section's value of board i)
+            "spending": (
+                "spending",
+                units.tolist(),
+                lambda i: output.money(Fraction(int(units[i]), scale)),
+            ),
+            "new_homes": (
+                "new_homes",
+                _packed(new_homes, 6),
+                lambda i: output.new_homes(new_homes[i].tolist()),
+            ),
+            "housed": ("housed", housed_keys, lambda i: output.by_income(housed[i].tolist())),
+            "unhoused": (
+                f"unhoused{residents}",
+                housed_keys,
+                lambda i: output.by_income(
+                    [total - h for total, h in zip(residents, housed[i].tolist(), strict=True)]
+                ),
+            ),
+            "displaced": (
+                "displaced",
+                _packed(displaced, 4),
+                lambda i: output.by_income(displaced[i].tolist()),
+            ),
+            "outcomes": (
+                outcome_name,
+                outcome_keys,
+                lambda i: output.outcomes(outcomes[i].tolist()),
+            ),
+            "vacant": ("vacant", _packed(vacant, 6), lambda i: output.vacant(vacant[i].tolist())),
+        }
         adu_rows = ((result.boards.policies >> self.adu_bit) & 1).astype(bool).tolist()
         after_keys = self.after.keys(result.existing_after_codes() + 1)
         card_keys = self.cards.keys(
             result.plus.astype(np.int64) + 2 * result.minus.astype(np.int64)
         )
         after_text, card_text, home_groups = self.after.text, self.cards.text, self.home_groups
+        tabled: dict[str, Callable[[int], str]] = {  # sections written from fragment tables
+            "existing_after": lambda i: (
+                '"existing_after": {'
+                + after_text(after_keys[i], None if adu_rows[i] else home_groups)
+                + "}"
+            ),
+            "constituents": lambda i: '"constituents": {' + card_text(card_keys[i]) + "}",
+        }
+        plan: list[tuple[dict[Any, str] | None, Any, Callable[[int], str]]] = []
+        for key in output.KEYS:  # the schema's order
+            if key in tabled:
+                plan.append((None, None, tabled[key]))
+            else:
+                name, keys, value = cached[key]
+                plan.append((self.caches.setdefault(name, {}), keys, _member(key, value)))
         end = (
             "}"
             if result.model is None
-            else ', "model": ' + json.dumps(result.model.to_dict()) + "}"
+            else ", " + output.member(output.MODEL, result.model.to_dict()) + "}"
         )
         for i in range(len(result)):
-            parts = [_cached(cache, keys[i], build, i) for cache, keys, build in plan]
-            parts.append(', "existing_after": {')
-            parts.append(after_text(after_keys[i], None if adu_rows[i] else home_groups))
-            parts.append('}, "constituents": {')
-            parts.append(card_text(card_keys[i]))
-            parts.append('}, "outcomes": ')
-            parts.append(_cached(outcome_cache, outcome_keys[i], outcome_text, i))
-            parts.append(', "vacant": ')
-            parts.append(_cached(vacant_cache, vacant_keys[i], vacant_text, i))
-            parts.append(end)
-            yield "".join(parts)
+            parts = [
+                build(i) if cache is None else _cached(cache, keys[i], build, i)
+                for cache, keys, build in plan
+            ]
+            yield "{" + ", ".join(parts) + end
+
+
+def _member(key: str, value: Callable[[int], Any]) -> Callable[[int], str]:
+    """The `"key": value` text of board i, the value made by `value(i)`."""
+    return lambda i: output.member(key, value(i))
 
 
 def _cached(cache: dict[Any, str], key: Any, build: Callable[[int], str], i: int) -> str:
@@ -332,37 +354,6 @@ def _cached(cache: dict[Any, str], key: Any, build: Callable[[int], str], i: int
             cache.clear()
         text = cache[key] = build(i)
     return text
-
-
-def _by_income(values: list[int]) -> str:
-    return json.dumps(dict(zip(INCOMES, values, strict=True)))
-
-
-def _new_homes(values: list[int]) -> str:
-    return json.dumps(dict(zip(("market", "middle", "low", "total"), values, strict=True)))
-
-
-def _housed(values: list[int], residents: tuple[int, ...]) -> str:
-    unhoused = [total - h for total, h in zip(residents, values, strict=True)]
-    return f'{_by_income(values)}, "unhoused": {_by_income(unhoused)}'
-
-
-def _card_fragment(card: str, code: int) -> str:
-    plus, minus = bool(code & 1), bool(code & 2)
-    return json.dumps({card: {"plus": plus, "minus": minus, "score": int(plus) - int(minus)}})[1:-1]
-
-
-# every card's JSON for each (plus, minus) pair, coded plus + 2 * minus
-CARD_FRAGMENTS = [[_card_fragment(card, code) for code in range(4)] for card in CARD_IDS]
-
-
-def _outcomes(rows: list[list[int]]) -> str:
-    return json.dumps(
-        {
-            income: dict(zip(OUTCOMES, row, strict=True))
-            for income, row in zip(INCOMES, rows, strict=True)
-        }
-    )
 
 
 def evaluator_for(layout: Layout) -> BatchEvaluator:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from housing_lab.errors import HousingLabError
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from housing_lab.errors import HousingLabError, shown
 
 
 class NorthBerkeleyError(HousingLabError):
@@ -27,3 +30,21 @@ class OverBudgetError(NorthBerkeleyError):
 
 class IllegalActionError(NorthBerkeleyError):
     """A game action that the rules do not allow now (wrong phase, wrong player, ...)."""
+
+
+def checked_object(
+    data: object,
+    known: Sequence[str],
+    not_object: str,
+    unknown: str,
+    unknown_error: type[NorthBerkeleyError] = ScenarioFormatError,
+    kind: type = Mapping,
+) -> Mapping[str, Any]:
+    """`data` if it is an object (`kind`) whose keys are all `known`; else one line:
+    "`not_object`, got VALUE" (`ScenarioFormatError`) or "`unknown` KEY (known: ...)"."""
+    if not isinstance(data, kind):
+        raise ScenarioFormatError(f"{not_object}, got {shown(data)}")
+    for key in data:
+        if key not in known:
+            raise unknown_error(f"{unknown} {shown(key)} (known: {', '.join(known)})")
+    return data

@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from housing_lab.errors import shown
-from housing_lab.north_berkeley.errors import ScenarioFormatError, UnknownIdError
+from housing_lab.north_berkeley.errors import ScenarioFormatError, UnknownIdError, checked_object
 from housing_lab.north_berkeley.incomes import (
     EXISTING_PER_INCOME,
     INCOMES,
@@ -178,13 +178,9 @@ class Model:
         """Parse the scenario's `model` object (null: the rulebook); unknown keys are refused."""
         if data is None:
             return RULEBOOK
-        if not isinstance(data, Mapping):
-            raise ScenarioFormatError(f"'model' must be an object, got {shown(data)}")
-        for key in data:
-            if key not in SWITCH_KEYS:
-                raise UnknownIdError(
-                    f"unknown model switch {shown(key)} (known: {', '.join(SWITCH_KEYS)})"
-                )
+        data = checked_object(
+            data, SWITCH_KEYS, "'model' must be an object", "unknown model switch", UnknownIdError
+        )
         return cls(
             newcomers=data.get("newcomers", {}),
             market_homes_for=_check_incomes(data.get("market_homes_for", list(INCOMES))),

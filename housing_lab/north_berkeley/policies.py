@@ -14,6 +14,7 @@ from housing_lab.north_berkeley.incomes import (  # re-exported: this module's n
 from housing_lab.north_berkeley.incomes import INCOMES as INCOMES
 from housing_lab.north_berkeley.incomes import RESIDENTS_PER_INCOME as RESIDENTS_PER_INCOME
 from housing_lab.north_berkeley.model import Model, check_model
+from housing_lab.numbers import check_number
 
 VACANCY_CONTROL = "vacancy_control"
 AFFORDABLE_100 = "affordable_100"
@@ -52,6 +53,9 @@ def check_income(income: object) -> str:
     return str(income)
 
 
+MAX_MINUTES = 1_000_000  # minutes of negotiation (about two years): more is a typo or an attack
+
+
 @dataclass(frozen=True)
 class RuleOptions:
     """House rules. Defaults are the rules as RULES.md fixes them.
@@ -81,14 +85,13 @@ class RuleOptions:
                 f"unknown current_score mode {self.current_score!r} "
                 f"(known: {', '.join(CURRENT_SCORE_MODES)})"
             )
-        if (
-            isinstance(self.negotiation_minutes, bool)
-            or not isinstance(self.negotiation_minutes, (int, float))
-            or self.negotiation_minutes < 0
-        ):
-            raise ScenarioFormatError(
-                f"negotiation_minutes must be a number >= 0, got {shown(self.negotiation_minutes)}"
-            )
+        check_number(
+            self.negotiation_minutes,
+            "negotiation_minutes",
+            low=0,
+            high=MAX_MINUTES,
+            error=ScenarioFormatError,
+        )
         for name in ("low_income_in_adus", "displaced_first"):
             if not isinstance(getattr(self, name), bool):
                 raise ScenarioFormatError(

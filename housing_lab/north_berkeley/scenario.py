@@ -28,6 +28,7 @@ from housing_lab.north_berkeley.errors import (
     OverBudgetError,
     ScenarioFormatError,
     UnknownIdError,
+    checked_object,
 )
 from housing_lab.north_berkeley.layout import Layout, default_layout
 from housing_lab.north_berkeley.model import RULEBOOK, Model, check_model
@@ -249,13 +250,9 @@ def scenario_from_dict(
     """Parse the RULES.md input format (already decoded from JSON). A key set to null counts
     as absent; any other value must have the key's type (`"tiles": []` is refused, not read as
     an empty board)."""
-    if not isinstance(data, dict):
-        raise ScenarioFormatError(f"a scenario must be a JSON object, got {shown(data)}")
-    for key in data:
-        if key not in SCENARIO_KEYS:
-            raise ScenarioFormatError(
-                f"unknown scenario key {shown(key)} (known: {', '.join(SCENARIO_KEYS)})"
-            )
+    data = checked_object(
+        data, SCENARIO_KEYS, "a scenario must be a JSON object", "unknown scenario key", kind=dict
+    )
     policies = data.get("policies")
     seed = data.get("seed")
     return make_scenario(

@@ -15,8 +15,7 @@ from typing import Any, ClassVar
 
 from housing_lab.errors import shown
 from housing_lab.rooms.errors import RoomError
-
-MAX_TEAM_NAME = 40
+from housing_lab.team_names import check_name
 
 
 @dataclass(frozen=True)
@@ -86,13 +85,11 @@ class RoomGame(ABC):
             raise RoomError(f"teams must be a list of names, got {shown(teams)}")
         names = []
         for team in teams:
-            if not isinstance(team, str) or not team.strip():
-                raise RoomError(f"a team name must be non-empty text, got {shown(team)}")
-            name = team.strip()
-            if len(name) > MAX_TEAM_NAME or "," in name or not name.isprintable():
+            name = check_name(team, error=RoomError)
+            if "," in name:
                 raise RoomError(
-                    f"a team name is at most {MAX_TEAM_NAME} printable characters without "
-                    f"commas, got {shown(team)}"
+                    f"a team name is written without commas (the CLI splits on them), "
+                    f"got {shown(team)}"
                 )
             if name in names:
                 raise RoomError(f"team name {shown(name)} is used twice")

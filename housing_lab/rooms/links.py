@@ -16,7 +16,6 @@ True
 from __future__ import annotations
 
 import json
-import os
 import socket
 from collections.abc import Mapping
 from pathlib import Path
@@ -24,6 +23,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from housing_lab.errors import WriteError, quote_path, shown
+from housing_lab.outputs import check_new, write_atomic
 from housing_lab.rooms.errors import RoomError
 from housing_lab.rooms.urls import data_folder, join_url
 
@@ -119,17 +119,30 @@ def links_path(room: str, folder: Path | str | None = None) -> Path:
     return base / f"{room.upper()}.links.json"
 
 
-def save_links(links: Mapping[str, Any], folder: Path | str | None = None) -> Path:
-    """Write a room's links file, readable and writable by this user only (mode 600)."""
-    path = links_path(links["room"], folder)
+def save_links(
+    links: Mapping[str, Any], folder: Path | str | None = None, *, overwrite: bool = False
+) -> Path:
+    """Write a room's links file, readable and writable by this user only (mode 600).
+
+    The links are turned into JSON before the file is touched (a bad value leaves an existing
+    file whole); an existing file is refused unless `overwrite`, a symbolic link is never
+    followed, and the file is written whole or not at all (`outputs.write_atomic`, whose
+    temporary file is made with mode 600)."""
+    if not isinstance(links, Mapping):
+        raise RoomError(f"links are a dict of a room's page addresses, got {shown(links, 60)}")
+    if not isinstance(overwrite, bool):
+        raise RoomError(f"overwrite must be True or False, got {shown(overwrite, 60)}")
+    path = links_path(links.get("room"), folder)
+    try:
+        text = json.dumps(links, indent=2, allow_nan=False)
+    except (TypeError, ValueError) as error:
+        raise RoomError(f"the links of room {links['room']} are not JSON: {error}") from None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            os.chmod(path, 0o600)  # an older file keeps its mode through O_CREAT: set it again
-            json.dump(links, handle, indent=2)
     except OSError as error:
         raise WriteError(f"cannot write {quote_path(path)}: {error.strerror or error}") from None
+    check_new(path, overwrite, path.parent)
+    write_atomic(path, lambda handle: handle.write(text))
     return path
 
 

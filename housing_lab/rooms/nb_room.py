@@ -176,7 +176,7 @@ class NorthBerkeleyRoom(RoomGame):
             "phase_squares": list(game.phase_squares()),
             "empty_squares": game.empty_squares(),
             "timer": _timer(timed, clock),
-            "refused": _refusals(game),
+            "refused": game.refusals(),
             "draft": {
                 "order": list(state.draft_order),
                 "turn": game.draft_turn(),
@@ -217,20 +217,6 @@ def _timer(timed: TimedGame, clock: Clock) -> dict[str, Any] | None:
         "seconds_elapsed": round(elapsed, 1),
         "seconds_left": round(max(0.0, minutes * 60 - elapsed), 1),
     }
-
-
-def _refusals(game: Game) -> dict[str, str]:
-    """Square -> why the engine refuses a tile there now, in its words (`Game.refusal`), for
-    the squares where some tile is refused: a page says it when such a square is tapped."""
-    if game.phase not in BUILDING_PHASES:
-        return {}
-    reasons = {}
-    for square in game.layout.squares:
-        allowed = set(game.allowed_tiles(square))
-        refused = next((tile for tile in game.catalogue if tile not in allowed), None)
-        if refused is not None:
-            reasons[square] = game.refusal(square, refused) or ""
-    return reasons
 
 
 def _public_scores(game: Game) -> dict[str, Any] | None:

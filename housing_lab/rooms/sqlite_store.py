@@ -61,6 +61,8 @@ class SQLiteStore(RoomStore):
                 self._modes = self._modes[1:]
             except sqlite3.DatabaseError as error:
                 raise RoomError(_explain(self.name, error)) from None
+            except UnicodeDecodeError:
+                raise RoomError(_not_utf8(self.name)) from None
         if has_tables:
             return  # a view needs no write: nothing is created or changed
         if self.read_only:
@@ -86,6 +88,8 @@ class SQLiteStore(RoomStore):
             raise  # the caller's: a room code or action number already taken
         except sqlite3.DatabaseError as error:
             raise RoomError(_explain(self.name, error)) from None
+        except UnicodeDecodeError:
+            raise RoomError(_not_utf8(self.name)) from None
 
     def _has_tables(self, connection: sqlite3.Connection) -> bool:
         names = {row[0] for row in connection.execute(LIST_TABLES)} & set(sql.TABLES)
@@ -220,6 +224,12 @@ def _check_file(path: Path, name: str) -> bool:
 def _cannot_write(error: sqlite3.OperationalError) -> bool:
     text = str(error).lower()
     return "readonly" in text or "unable to open" in text or "i/o error" in text
+
+
+def _not_utf8(name: str) -> str:
+    """A damaged schema or row whose text is not UTF-8 (Python cannot even word SQLite's
+    message about it)."""
+    return f"store {name} is damaged (text that is not UTF-8): restore it from a copy"
 
 
 def _explain(name: str, error: sqlite3.DatabaseError) -> str:

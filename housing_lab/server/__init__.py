@@ -10,11 +10,23 @@ which Voila enables on install, provides the templates, static files and kernels
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
+
+# notebook_shim reads ServerApp.token while it links, jupyter_server 2 warns about that trait and
+# Voila's import turns traitlets' deprecation warnings on: every JupyterLab start printed a
+# DeprecationWarning that is not ours and reads like a fault to a teacher.
+UPSTREAM_TOKEN_WARNING = "ServerApp.token config is deprecated"
 
 
 def _jupyter_server_extension_points() -> list[dict[str, str]]:
     return [{"module": "housing_lab.server"}]
+
+
+def _link_jupyter_server_extension(server_app: Any) -> None:
+    """Runs when the server links its extensions (ours first, before notebook_shim), after every
+    extension package has been imported, so this filter stands before Voila's."""
+    warnings.filterwarnings("ignore", message=UPSTREAM_TOKEN_WARNING, category=DeprecationWarning)
 
 
 def _load_jupyter_server_extension(server_app: Any) -> None:

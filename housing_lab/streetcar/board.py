@@ -172,14 +172,14 @@ def parse_hex(value: object) -> Hex:
         and all(isinstance(x, int) and not isinstance(x, bool) for x in value)
     ):
         return (value[0], value[1])
-    raise BoardError(f"a hex is a pair of integers [q, r], not {value!r}")
+    raise BoardError(f"a hex is a pair of integers [q, r], not {shown(value)}")
 
 
 def parse_pair(value: object) -> tuple[Hex, Hex]:
     """Two hexes from an edge written as [[q1, r1], [q2, r2]], or a BoardError naming it."""
     if isinstance(value, (list, tuple)) and len(value) == 2:
         return parse_hex(value[0]), parse_hex(value[1])
-    raise BoardError(f"an edge is a pair of hexes [[q1, r1], [q2, r2]], not {value!r}")
+    raise BoardError(f"an edge is a pair of hexes [[q1, r1], [q2, r2]], not {shown(value)}")
 
 
 def parse_triple(value: object) -> tuple[Hex, Hex, Hex]:
@@ -187,7 +187,7 @@ def parse_triple(value: object) -> tuple[Hex, Hex, Hex]:
     if isinstance(value, (list, tuple)) and len(value) == 3:
         return parse_hex(value[0]), parse_hex(value[1]), parse_hex(value[2])
     raise BoardError(
-        f"an intersection is three hexes [[q1, r1], [q2, r2], [q3, r3]], not {value!r}"
+        f"an intersection is three hexes [[q1, r1], [q2, r2], [q3, r3]], not {shown(value)}"
     )
 
 

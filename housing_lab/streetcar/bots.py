@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from housing_lab.errors import shown
+from housing_lab.numbers import check_seed
 from housing_lab.streetcar.board import Board
 from housing_lab.streetcar.errors import StreetcarError
 from housing_lab.streetcar.game import Game
@@ -43,6 +44,8 @@ class RandomBot:
     name = "random"
 
     def __init__(self, seed: int | None = 0) -> None:
+        if seed is not None:
+            check_seed(seed, error=StreetcarError)
         self.rng = random.Random(seed)
 
     def choose(self, game: Game) -> Move:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
+from housing_lab.errors import shown
 from housing_lab.streetcar import lines as line_rules
 from housing_lab.streetcar import position, scoring
 from housing_lab.streetcar.board import Board, hex_json
@@ -284,7 +285,7 @@ class Game:
     def buildings_after_ids(self, x: int) -> list[tuple[int, int, int]]:
         """(hex id, colour, cubes) of the buildings removing the house on hex `x` would place."""
         if not 0 <= x < len(self._house) or self._house[x] < 0:
-            raise StreetcarError(f"hex id {x!r} holds no house")
+            raise StreetcarError(f"hex id {shown(x)} holds no house")
         return placements(self._board.hex_neighbours, self._house, self._bcol, self._supply, x)
 
     def snapshot(self) -> tuple[object, ...]:
@@ -433,6 +434,10 @@ class Game:
 
     def _check(self, move: Move) -> tuple[tuple[int, ...], int]:
         """Edge ids and removed hex id of a legal move, or IllegalMoveError."""
+        if not isinstance(move, Move):
+            raise StreetcarError(
+                f"a move is a Move (its lines and the house removed), not {shown(move, 60)}"
+            )
         edges, problem = self._lines_problem(move)
         if problem:
             raise self._illegal(move, *problem)
@@ -485,7 +490,7 @@ class Game:
             ) from None
         player = action.get("player", self.current_player) if isinstance(action, dict) else None
         if player != self.current_player:
-            reason = f"it is {self.current_player}'s turn, not {player!r}"
+            reason = f"it is {self.current_player}'s turn, not {shown(player)}"
             raise self._illegal(move, "wrong-player", reason)
         self.push(move)
 

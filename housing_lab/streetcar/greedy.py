@@ -18,6 +18,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, NamedTuple
 
+from housing_lab.numbers import check_seed
+from housing_lab.streetcar.errors import StreetcarError
 from housing_lab.streetcar.moves import Move
 from housing_lab.streetcar.scoring import breakdowns, connected_hexes, line_components
 
@@ -40,6 +42,8 @@ class GreedyBot:
     name = "greedy"
 
     def __init__(self, seed: int | None = 0) -> None:
+        if seed is not None:
+            check_seed(seed, error=StreetcarError)
         self.rng = random.Random(seed)
 
     def choose(self, game: Game) -> Move:

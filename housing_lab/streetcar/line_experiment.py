@@ -15,6 +15,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from housing_lab.errors import shown
 from housing_lab.streetcar.errors import StreetcarError
 from housing_lab.streetcar.game import Game
 from housing_lab.streetcar.moves import Move
@@ -43,7 +44,7 @@ class OneLinePlayer(RemovalDrawer):
 
     def __init__(self, aim: str, seed: int) -> None:
         if aim not in AIMS:
-            raise StreetcarError(f"unknown aim {aim!r} (known: {', '.join(AIMS)})")
+            raise StreetcarError(f"unknown aim {shown(aim)} (known: {', '.join(AIMS)})")
         super().__init__(seed)
         self.aim = aim
         self.ties = random.Random(seed + 1)
@@ -126,7 +127,9 @@ def play_arm(aim: str, seed: int) -> ArmResult:
 def line_experiment(games: int, seed: int = 0) -> list[ArmResult]:
     """Both arms on the same `games` deals (seeds seed, seed+1, ...): 2 x games results."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise StreetcarError(f"the experiment needs a whole number of games >= 1, not {games!r}")
+        raise StreetcarError(
+            f"the experiment needs a whole number of games >= 1, not {shown(games)}"
+        )
     return [play_arm(aim, seed + i) for i in range(games) for aim in AIMS]
 
 

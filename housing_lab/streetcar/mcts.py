@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from housing_lab.numbers import check_number
+from housing_lab.numbers import check_number, check_seed
 from housing_lab.streetcar.errors import StreetcarError
 from housing_lab.streetcar.game import Game
 from housing_lab.streetcar.greedy import GreedyBot
@@ -125,7 +125,7 @@ class MctsBot:
         evaluator: Callable[[int], Evaluator] | None = None,
     ) -> None:
         if seed is not None:
-            check_number(seed, "seed", whole=True, error=StreetcarError)
+            check_seed(seed, error=StreetcarError)
         if iterations is not None:
             check_number(iterations, "iterations", whole=True, error=StreetcarError)
             if iterations < 1:

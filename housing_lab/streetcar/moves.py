@@ -57,22 +57,26 @@ class Move:
         A `player` key (a record's turn) is accepted here and checked by `Game.apply`.
         """
         if not isinstance(action, dict):
-            raise BoardError(f"an action is an object with lines and remove, not {action!r}")
+            raise BoardError(f"an action is an object with lines and remove, not {shown(action)}")
         unknown = sorted(str(key) for key in action.keys() - ACTION_KEYS)
         if unknown:
-            raise BoardError(f"unknown action key {unknown[0]!r} (known: lines, remove, player)")
+            raise BoardError(
+                f"unknown action key {shown(unknown[0])} (known: lines, remove, player)"
+            )
         if "lines" not in action:
-            raise BoardError(f"an action needs lines (a list of edges): {action!r}")
+            raise BoardError(f"an action needs lines (a list of edges): {shown(action)}")
         return Move.from_json(action)
 
     @staticmethod
     def from_json(turn: object) -> Move:
         """A move from a record's turn object (`player` is checked by the replay)."""
         if not isinstance(turn, dict):
-            raise BoardError(f"a turn is an object with player, lines and remove, not {turn!r}")
+            raise BoardError(
+                f"a turn is an object with player, lines and remove, not {shown(turn)}"
+            )
         lines = turn.get("lines", [])
         if not isinstance(lines, list):
-            raise BoardError(f"lines must be a list of edges, not {lines!r}")
+            raise BoardError(f"lines must be a list of edges, not {shown(lines)}")
         return Move(lines, turn.get("remove"))
 
     def __str__(self) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from housing_lab.errors import shown
 from housing_lab.streetcar.board import Board, edge_json, hex_json
 from housing_lab.streetcar.errors import StreetcarError
 from housing_lab.streetcar.rules import COLOURS, CUBES_PER_COLOUR, colour_index, player_index
@@ -18,7 +19,7 @@ from housing_lab.streetcar.rules import COLOURS, CUBES_PER_COLOUR, colour_index,
 def houses_from_mapping(board: Board, houses: Mapping[Any, str]) -> dict[int, int]:
     """{hex id: colour index} from {hex: colour name}, naming any bad hex or colour."""
     if not isinstance(houses, Mapping):
-        raise StreetcarError(f"houses must map hexes to colours, not {houses!r}")
+        raise StreetcarError(f"houses must map hexes to colours, not {shown(houses)}")
     return {board.hex_id(h): colour_index(colour) for h, colour in houses.items()}
 
 
@@ -51,10 +52,10 @@ def parse(
     for name, counts in removed.items():
         for colour, count in counts.items():
             if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-                raise StreetcarError(f"removed count {count!r} is not a whole number")
+                raise StreetcarError(f"removed count {shown(count)} is not a whole number")
             removed_list[player_index(name)][colour_index(colour)] = count
     if isinstance(turn, bool) or not isinstance(turn, int) or turn < 1:
-        raise StreetcarError(f"turn must be a positive integer, not {turn!r}")
+        raise StreetcarError(f"turn must be a positive integer, not {shown(turn)}")
     return {
         "houses": house_list,
         "buildings": placed,
@@ -97,9 +98,9 @@ def check_reachable(
 
 def _parse_building(board: Board, item: Sequence[object]) -> tuple[int, int, int]:
     if not isinstance(item, (list, tuple)) or len(item) != 4:
-        raise StreetcarError(f"a building is [q, r, colour, cubes], not {item!r}")
+        raise StreetcarError(f"a building is [q, r, colour, cubes], not {shown(item)}")
     q, r, colour, cubes = item
     x = board.hex_id((q, r))
     if isinstance(cubes, bool) or not isinstance(cubes, int) or not 0 <= cubes <= 3:
-        raise StreetcarError(f"a building holds 0 to 3 cubes, not {cubes!r}")
+        raise StreetcarError(f"a building holds 0 to 3 cubes, not {shown(cubes)}")
     return x, colour_index(colour), cubes

@@ -72,7 +72,7 @@ def replay(record: object, *, require_complete: bool = True) -> Game:
         raise RecordError(f"bad record setup: {error}") from None
     turns = record.get("turns")
     if not isinstance(turns, list):
-        raise RecordError(f"record turns must be a list, not {turns!r}")
+        raise RecordError(f"record turns must be a list, not {shown(turns)}")
     for number, turn in enumerate(turns, start=1):
         if game.is_over():
             raise RecordError(f"turn {number}: the game is already over", turn=number)
@@ -83,7 +83,8 @@ def replay(record: object, *, require_complete: bool = True) -> Game:
         player = turn.get("player")
         if player != game.current_player:
             raise RecordError(
-                f"turn {number}: it is {game.current_player}'s turn, not {player!r}", turn=number
+                f"turn {number}: it is {game.current_player}'s turn, not {shown(player)}",
+                turn=number,
             )
         try:
             game.push(move)
@@ -105,31 +106,31 @@ def replay(record: object, *, require_complete: bool = True) -> Game:
 def _setup(record: dict[str, Any]) -> Game:
     board_list = record.get("board")
     if not isinstance(board_list, list):
-        raise StreetcarError(f"board must be a list of hexes, not {board_list!r}")
+        raise StreetcarError(f"board must be a list of hexes, not {shown(board_list)}")
     board = Board.from_hexes(board_list)
     players = record.get("players", list(PLAYERS))
     if players != list(PLAYERS):
-        raise StreetcarError(f"players must be {list(PLAYERS)}, not {players!r}")
+        raise StreetcarError(f"players must be {list(PLAYERS)}, not {shown(players)}")
     penalty = record.get("penalty", DEFAULT_PENALTY)
     goals = record.get("goals", [])
     if not isinstance(goals, list):
-        raise StreetcarError(f"goals must be a list of names, not {goals!r}")
+        raise StreetcarError(f"goals must be a list of names, not {shown(goals)}")
     for goal in goals:
         if not isinstance(goal, str):
-            raise StreetcarError(f"a goal is a name (a string), not {goal!r}")
+            raise StreetcarError(f"a goal is a name (a string), not {shown(goal)}")
     rules = Rules(penalty=penalty, goals=frozenset(goals))
     houses = record.get("houses")
     if not isinstance(houses, list):
-        raise StreetcarError(f"houses must be a list of [q, r, colour], not {houses!r}")
+        raise StreetcarError(f"houses must be a list of [q, r, colour], not {shown(houses)}")
     given: dict[tuple[int, int], str] = {}
     for item in houses:
         if not isinstance(item, list) or len(item) != 3:
-            raise StreetcarError(f"a house is [q, r, colour], not {item!r}")
+            raise StreetcarError(f"a house is [q, r, colour], not {shown(item)}")
         h = parse_hex(item[:2])
         if h in given:
             raise StreetcarError(f"hex {hex_json(h)} has two houses")
         if item[2] not in COLOURS:
-            raise StreetcarError(f"unknown colour {item[2]!r} (known: {', '.join(COLOURS)})")
+            raise StreetcarError(f"unknown colour {shown(item[2])} (known: {', '.join(COLOURS)})")
         given[h] = item[2]
     game = Game(board, houses=given, rules=rules)  # checks that every hex has a house
     _check_kit(given)
@@ -164,7 +165,7 @@ def _check_final(recorded: object, game: Game) -> None:
     if recorded is None:
         return
     if not isinstance(recorded, dict):
-        raise RecordError(f"final must be an object, not {recorded!r}")
+        raise RecordError(f"final must be an object, not {shown(recorded)}")
     replayed = json.loads(json.dumps(final_block(game)))
     for key, value in recorded.items():
         if key in replayed and replayed[key] != value:

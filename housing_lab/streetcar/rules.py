@@ -67,7 +67,7 @@ class Rules:
         unknown = sorted(goals - GOAL_BONUS.keys())
         if unknown:
             known = ", ".join(GOAL_BONUS)
-            raise StreetcarError(f"unknown development goal {unknown[0]!r} (known: {known})")
+            raise StreetcarError(f"unknown development goal {shown(unknown[0])} (known: {known})")
         object.__setattr__(self, "goals", goals)
 
     def sorted_goals(self) -> list[str]:
@@ -90,11 +90,11 @@ def colour_index(name: object) -> int:
     """The index of a house/cube colour, or a StreetcarError naming the bad value."""
     if isinstance(name, str) and name in COLOUR_INDEX:
         return COLOUR_INDEX[name]
-    raise StreetcarError(f"unknown colour {name!r} (known: {', '.join(COLOURS)})")
+    raise StreetcarError(f"unknown colour {shown(name)} (known: {', '.join(COLOURS)})")
 
 
 def player_index(name: object) -> int:
     """The index of a player colour, or a StreetcarError naming the bad value."""
     if isinstance(name, str) and name in PLAYER_INDEX:
         return PLAYER_INDEX[name]
-    raise StreetcarError(f"unknown player {name!r} (known: {', '.join(PLAYERS)})")
+    raise StreetcarError(f"unknown player {shown(name)} (known: {', '.join(PLAYERS)})")

@@ -128,10 +128,8 @@ def open_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable
         pages.append(page)
         watch = PageWatch()
         watch.attach(page)
-        # Voila runs the notebook while it streams the page: "load" comes after the kernel's
-        # work, which on a loaded machine takes longer than Playwright's default 30 s
         if app == "voila":
-            page.goto(running.url(path), timeout=timeout)
+            page.goto(running.url(path), timeout=timeout)  # Voila runs the notebook first
             page.wait_for_selector(ready, timeout=timeout)
         else:
             page.goto(running.url(path, app), timeout=timeout)

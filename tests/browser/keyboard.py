@@ -75,3 +75,42 @@ def has(attr: str, value: str | None = None) -> Callable[[dict[str, Any]], bool]
 def within(css_class: str) -> Callable[[dict[str, Any]], bool]:
     """A test on the active element: it or one of its near ancestors has `css_class`."""
     return lambda a: not a["body"] and css_class in a["around"].split()
+
+
+LISTEN = """(selector) => {
+  const node = document.querySelector(selector);
+  if (!node) return false;
+  window.__heard = window.__heard || {};
+  const heard = window.__heard[selector] = [];
+  if (node.textContent) heard.push(node.textContent);
+  new MutationObserver(() => { if (node.textContent) heard.push(node.textContent); })
+    .observe(node, {childList: true, characterData: true, subtree: true});
+  return true;
+}"""
+
+
+@dataclass
+class Announcer:
+    """Every text a live region (`selector`) has held since `listen()`, in order.
+
+    A screen reader hears each text the region is given, however briefly it stays, so a test
+    must not poll the region's current text: a short pause ("… is thinking.") can come and go
+    between two polls."""
+
+    page: Any
+    selector: str
+
+    def listen(self) -> Announcer:
+        assert self.page.evaluate(LISTEN, self.selector), f"no live region {self.selector}"
+        return self
+
+    def heard(self) -> list[str]:
+        return self.page.evaluate("(s) => window.__heard[s].slice()", self.selector)
+
+    def wait_for(self, words: str, timeout: float = 20.0) -> None:
+        """Wait until some text the region held contains `words`."""
+        wait_until(
+            lambda: any(words in text for text in self.heard()),
+            f"{words!r} read out (heard {self.heard()[-3:]!r})",
+            timeout,
+        )

@@ -318,6 +318,32 @@ def geometry(page: Any) -> dict[str, Any]:
     return page.evaluate(GEOMETRY)
 
 
+# Every "not now" tag against the other labels drawn in its square (code, phase, cost, tile
+# name, Greenway): the boxes of the ones a student can see, as drawn.
+TAG_CROWDING = """() => {
+  const seen = (e) => e.getClientRects().length && getComputedStyle(e).display !== "none";
+  const hits = [];
+  for (const tag of document.querySelectorAll(".hl-game-table .hl-locked-tag")) {
+    const a = tag.getBoundingClientRect();
+    const square = tag.closest("g");
+    for (const other of square.querySelectorAll("text")) {
+      if (other === tag || !seen(other) || other.closest(".hl-home, .hl-resident")) continue;
+      const b = other.getBoundingClientRect();
+      const gap = 4;  // px of air between words on a line, or "not now$1" reads as one word
+      const apart = a.right + gap <= b.left || b.right + gap <= a.left ||
+        a.bottom <= b.top + 1 || b.bottom <= a.top + 1;
+      if (!apart) hits.push(`${tag.textContent} touches ${other.textContent}: ${b.left - a.right}`);
+    }
+  }
+  return hits;
+}"""
+
+
+def crowded_tags(page: Any) -> list[str]:
+    """The "not now" tags that touch another label of their square ("not now$1")."""
+    return page.evaluate(TAG_CROWDING)
+
+
 def side_by_side(first: dict[str, float], second: dict[str, float]) -> bool:
     """Two boxes next to each other: apart horizontally, overlapping vertically."""
     apart = first["right"] <= second["left"] + 1 or second["right"] <= first["left"] + 1
@@ -364,6 +390,7 @@ def walk_stages(
             assert shape["lowest"] <= height, f"{stage}: {shape['lowestName']} ends at {shape}"
             assert side_by_side(shape["board"], shape["panel"]), f"{stage}: {shape}"
             assert shape["widest"] <= page.viewport_size["width"], f"{stage}: {shape}"
+            assert crowded_tags(page) == [], stage
 
     wait_stage(page, "phase1")
     # a square of phase 2 clicked in phase 1 says why on the message line

@@ -17,7 +17,7 @@ from housing_lab.streetcar import Game, make_bot
 from housing_lab.widgets.streetcar.board import edge_key, hex_key
 
 from .harness import screenshot
-from .keyboard import Keys, has, wait_until
+from .keyboard import Announcer, Keys, has, wait_until
 from .streetcar_page import wait_until_page_shows
 
 pytestmark = pytest.mark.browser
@@ -89,12 +89,6 @@ def play_a_turn(keys: Keys, page: Any, game: Game, student: Any) -> int:
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
-@pytest.mark.xfail(
-    reason="open (issue 27): since the Streetcar words pass (89bd42f) the wait for 'thinking' in "
-    "the announcer times out on the chromebook size although the announcer's text, read just "
-    "before the wait, holds it; not yet understood, see the 2026-12-02 closing note",
-    strict=False,
-)
 def test_streetcar_turns_by_keyboard_alone(open_page: Any, size: str) -> None:
     game, bot, student = Game(seed=SEED), make_bot("greedy", SEED), make_bot("greedy", 99)
     per_turn = []
@@ -102,9 +96,13 @@ def test_streetcar_turns_by_keyboard_alone(open_page: Any, size: str) -> None:
     wait_until_page_shows(page, game)
     page.evaluate("() => { document.querySelector('.hl-announcer').dataset.first = 'yes'; }")
     keys = Keys(page)
-    for _ in range(TURNS):
+    # every text the announcer is given: the bot's pause lasts 0.3 s, shorter than a poll
+    heard = Announcer(page, ANNOUNCER).listen()
+    for turn in range(TURNS):
         per_turn.append(play_a_turn(keys, page, game, student))
-        wait_until(lambda: "thinking" in announced(page), "the bot's pause read out")
+        heard.wait_for("Red (greedy bot) is thinking.")
+        pauses = sum("is thinking." in text for text in heard.heard())
+        assert pauses == turn + 1, f"the bot's pause read out {pauses} times: {heard.heard()}"
         game.push(bot.choose(game))
         wait_until_page_shows(page, game)
         page.wait_for_timeout(300)

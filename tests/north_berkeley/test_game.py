@@ -226,3 +226,21 @@ def _to_policies(players: list[str], seed: int) -> Game:
         game.pick(game.draft_turn(), game.state.draft_pool[0])
     assert game.phase == "policies"
     return game
+
+
+def test_refusals_name_the_squares_where_a_tile_is_refused_and_why() -> None:
+    game = Game(["A", "B"], seed=2)  # phase 1: the phase-2 squares refuse every tile
+    reasons = game.refusals()
+    phase_two = set(game.layout.squares) - set(game.phase_squares())
+    assert set(reasons) == phase_two
+    square = sorted(phase_two)[0]
+    assert reasons[square] == game.refusal(square, next(iter(game.catalogue)))
+    game = _to_policies(["A", "B"], seed=2)
+    assert game.refusals() == {}  # no board to place on while policies are chosen
+    for seed in range(50):
+        game = _to_policies(["A", "B"], seed=seed)
+        if "affordable_100" in game.state.policies_drawn:
+            break
+    game.enact(["affordable_100"])
+    reasons = game.refusals()
+    assert "100% Affordable Housing" in reasons["A1"], reasons

@@ -189,12 +189,12 @@ def with_log(log: list[Any]) -> dict[str, Any]:
         ),
         (lambda d: d["players"].reverse(), "action"),  # another seating: another draft order
         (lambda d: d.update(seed=6), "action"),  # another seed: other cards in the draft
-        (lambda d: d.update(seed=1.9), "seed must be an integer, got 1.9"),
-        (lambda d: d.update(seed="7"), "seed must be an integer, got '7'"),
-        (lambda d: d.update(seed=True), "seed must be an integer, got True"),
-        (lambda d: d.update(seed=math.inf), "seed must be an integer, got inf"),
+        (lambda d: d.update(seed=1.9), "seed must be a whole number, got 1.9"),
+        (lambda d: d.update(seed="7"), "seed must be a whole number, got str '7'"),
+        (lambda d: d.update(seed=True), "seed must be a whole number, got bool True"),
+        (lambda d: d.update(seed=math.inf), "seed must be a whole number, got inf"),
         (lambda d: d.update(seed=2**70), "between"),
-        (lambda d: d.update(seed=None), "seed must be an integer"),
+        (lambda d: d.update(seed=None), "seed must be a whole number"),
         (lambda d: d.update(log="place B1 park"), "'log' must be a list of actions, got str"),
         (lambda d: d.update(log={"0": {}}), "'log' must be a list"),
         (lambda d: d.update(log=[{"action": "clear", "square": "B1"}] * 2001), "at most 2000"),
@@ -349,10 +349,10 @@ def _second_team(data: dict[str, Any]) -> str:
         (lambda d: d["log"][2]["tiles"].update(B2="park"), "log[2]"),  # the state's draw
         (lambda d: d["log"].append({"action": "draft_order", "order": []}), "log[6]"),
         (lambda d: d["log"].append({"action": "teleport"}), "entry 7"),
-        (lambda d: d.update(seed=1.9), "seed must be an integer, got 1.9"),
-        (lambda d: d.update(seed="7"), "seed must be an integer, got '7'"),
-        (lambda d: d.update(seed=True), "seed must be an integer, got True"),
-        (lambda d: d.update(seed=math.inf), "seed must be an integer, got inf"),
+        (lambda d: d.update(seed=1.9), "seed must be a whole number, got 1.9"),
+        (lambda d: d.update(seed="7"), "seed must be a whole number, got str '7'"),
+        (lambda d: d.update(seed=True), "seed must be a whole number, got bool True"),
+        (lambda d: d.update(seed=math.inf), "seed must be a whole number, got inf"),
         (lambda d: d.update(seed=5), "refused"),  # other cards: the picks fail
         (lambda d: d.update(log="setup, place B1 park"), "'log' must be a list of actions"),
         (lambda d: d.update(extra={"Red": "developer"}), "extra['Red']"),

@@ -450,3 +450,9 @@ def test_all_cards_answer_is_unchanged() -> None:
     both = every_card_nonnegative(list(CARD_IDS[:16]))
     assert both is not None and (both.score, both.spending) == (8, 3)
     assert [(p.low_housed, p.spending) for p in pareto_frontier(list(CARD_IDS[:16]))] == [(8, 2)]
+
+
+def test_an_unknown_keyword_is_refused_not_ignored() -> None:
+    for ask in (solve, every_card_nonnegative, pareto_frontier):
+        with pytest.raises(TypeError, match="fixd"):
+            ask(["developer"], fixd={"A1": "park"})

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from housing_lab.commands.score_stream import BoardRows, ResultLines, score_batched
-from housing_lab.jsonio import documents
+from housing_lab.jsonio import MAX_LINE_BYTES, documents
 from housing_lab.north_berkeley.batch.evaluator import ALL_POLICY_SETS, default_evaluator
 from housing_lab.north_berkeley.batch.sweep import random_boards
 from housing_lab.north_berkeley.engine.scoring import score_scenario
@@ -160,3 +160,30 @@ def test_the_written_out_shuffle_is_the_engines_shuffle(seed: int) -> None:
     rows = BoardRows(default_evaluator())
     assert rows.shuffled.__wrapped__ == rows._shuffled_fast  # the fast path is the one in use
     assert rows._shuffled_fast(seed) == rows._shuffled(seed)
+
+
+@pytest.mark.parametrize("events", [False, True], ids=["batched", "events"])
+@pytest.mark.parametrize("good_lines", [1, 3])
+def test_a_line_over_the_limit_comes_after_the_results_before_it(
+    cli, tmp_path: Path, events: bool, good_lines: int
+) -> None:
+    docs = random_documents(good_lines, seed=4)
+    path = tmp_path / "in.jsonl"
+    too_long = json.dumps({"tiles": {}, "pad": "x" * MAX_LINE_BYTES})
+    path.write_text("".join(json.dumps(d) + "\n" for d in docs) + too_long + "\n")
+    code, out, err = cli("nb", "score", *(["--events"] if events else []), str(path))
+    expected = [score_scenario(scenario_from_dict(d)).to_dict() for d in docs]
+    got = [json.loads(line) for line in out.splitlines()]
+    assert [{k: v for k, v in g.items() if k != "events"} for g in got] == expected
+    assert code == 2
+    assert err.count("\n") == 1 and f"line {good_lines + 1}: longer than" in err, err
+
+
+@pytest.mark.slow
+def test_a_huge_second_line_is_refused_in_bounded_memory(tmp_path: Path) -> None:
+    path = tmp_path / "in.jsonl"
+    with path.open("w") as handle:
+        handle.write(json.dumps(random_documents(1, seed=2)[0]) + "\n")
+        handle.write('{"pad": "' + "x" * (200 << 20) + '"}\n')  # 200 MB on one line
+    _, peak_mb, code = _run_measured(["nb", "score", str(path)])
+    assert code == 2 and peak_mb < 300, peak_mb

@@ -68,7 +68,10 @@ def test_links_file_is_private_even_over_an_old_file(tmp_path):
     path = links_path("ABC234", tmp_path)
     path.write_text("old")
     os.chmod(path, 0o644)
-    assert save_links(links, tmp_path) == path
+    with pytest.raises(HousingLabError, match="already exists"):
+        save_links(links, tmp_path)
+    assert path.read_text() == "old"
+    assert save_links(links, tmp_path, overwrite=True) == path
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert load_links("abc234", tmp_path) == links
 

@@ -366,7 +366,7 @@ def test_setup_screen_starts_a_game_or_shows_why_not() -> None:
         ({"teams": ["Solo"]}, IllegalActionError, "2 to 6"),
         ({"teams": ["A", "B"], "options": {"bogus": 1}}, UnknownIdError, "bogus"),
         ({"teams": ["A", "B"], "options": {"current_score": "later"}}, UnknownIdError, "later"),
-        ({"teams": ["A", "B"], "seed": "x"}, ScenarioFormatError, "seed must be an integer"),
+        ({"teams": ["A", "B"], "seed": "x"}, ScenarioFormatError, "seed must be a whole number"),
     ],
 )
 def test_bad_setup_raises_the_engines_error(kwargs, error, text) -> None:

@@ -31,6 +31,10 @@ def test_the_tab_asks_the_switches_questions_with_the_rulebook_marked() -> None:
     assert TABS[ASSUMPTIONS_TAB] == "Assumptions"
     assert lab.tabs.children[ASSUMPTIONS_TAB] is lab.assumptions
     text = " ".join(w.value for w in lab.assumptions.children if isinstance(w, ipywidgets.HTML))
+    # a list's question is its label, so a screen reader names the list by it
+    assert lab.assumptions.market.description == "Who can rent a new market-rate home?"
+    assert lab.assumptions.protects.description.startswith("Does vacancy control cover")
+    text += f" {lab.assumptions.market.description} {lab.assumptions.protects.description}"
     for question in (
         "Who can rent a new market-rate home?",
         "How many newcomers of each income?",

@@ -245,7 +245,7 @@ always "what does the evidence say about each one?"
 
 | assumption | what the evidence says | source |
 |---|---|---|
-| **Instant filtering** | Real but slower and partial: a new market rate building housing 100 people leads 45 to 70 people to leave below-median-income neighbourhoods, mostly within three years, through chains of moves. | S19 (S18) |
+| **Instant filtering** | Real but slower and partial: a new market rate building housing 100 people leads 45 to 70 people to leave below-median-income neighbourhoods, mostly within three years, through chains of moves. | S19 |
 | **Fixed demand** | Demand follows jobs: from 2008 to 2019 San Francisco and San Mateo counties added about 277,000 jobs while permitting about 45,000 homes (2010-2019). People come whether or not homes are built, but how many depends on the economy. | S34 |
 | **Total vacancy control** | Not allowed in California: Costa-Hawkins (phased in 1996-98, complete from 1 January 1999) resets rents between tenants and exempts houses and newer buildings; AB 1482 (2019) caps rises statewide but allows resets. Rent control also cuts the supply of rental homes (15% in San Francisco). | S13, S33, S17 |
 | **No budget** | Affordable homes need scarce public money, such as Measure O's $135 million. | S31 |

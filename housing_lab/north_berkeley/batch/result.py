@@ -15,12 +15,10 @@ import numpy as np
 from housing_lab.north_berkeley.batch.arrays import NOBODY, MoveInCounts
 from housing_lab.north_berkeley.batch.boards import Array, Boards, EvaluatorFacts
 from housing_lab.north_berkeley.card_rules import CARD_IDS
-from housing_lab.north_berkeley.engine.movein import OUTCOMES, VACANT_KEYS
-from housing_lab.north_berkeley.engine.scoring import money
+from housing_lab.north_berkeley.engine import output
+from housing_lab.north_berkeley.engine.output import money
 from housing_lab.north_berkeley.model import RULEBOOK, Model
 from housing_lab.north_berkeley.policies import ADU, INCOMES, POLICIES, RuleOptions
-
-NEW_HOME_KEYS = ("market", "middle", "low", "total")
 
 
 @dataclass(frozen=True)
@@ -135,32 +133,30 @@ class BatchResult:
             self.vacant[index].tolist(),
             strict=True,
         )
-        residents = dict(zip(INCOMES, self.residents, strict=True))
+        residents = self.residents
+        model = self.model
         out = []
         for spend, new, housed, displaced, codes, adu, plus, minus, outcomes, vacant in rows:
             names = [None if c == NOBODY else INCOMES[c] for c in codes]
             existing_after = dict(zip(homes, names, strict=False))
             if adu:
                 existing_after.update(zip(adu_slots, names[len(homes) :], strict=True))
-            out.append(
-                {
-                    "spending": money(Fraction(spend, scale)),
-                    "new_homes": dict(zip(NEW_HOME_KEYS, new, strict=True)),
-                    "housed": dict(zip(INCOMES, housed, strict=True)),
-                    "unhoused": {i: residents[i] - h for i, h in zip(INCOMES, housed, strict=True)},
-                    "displaced": dict(zip(INCOMES, displaced, strict=True)),
-                    "existing_after": existing_after,
-                    "constituents": {
-                        card: {"plus": p, "minus": m, "score": int(p) - int(m)}
-                        for card, p, m in zip(CARD_IDS, plus, minus, strict=True)
-                    },
-                    "outcomes": {
-                        income: dict(zip(OUTCOMES, row, strict=True))
-                        for income, row in zip(INCOMES, outcomes, strict=True)
-                    },
-                    "vacant": dict(zip(VACANT_KEYS, vacant, strict=True)),
-                }
-            )
-            if self.model is not None:  # a fresh dict per board: callers may edit one
-                out[-1]["model"] = self.model.to_dict()
+            sections = {
+                "spending": money(Fraction(spend, scale)),
+                "new_homes": output.new_homes(new),
+                "housed": output.by_income(housed),
+                "unhoused": output.by_income(
+                    [total - h for total, h in zip(residents, housed, strict=True)]
+                ),
+                "displaced": output.by_income(displaced),
+                "existing_after": existing_after,
+                "constituents": {
+                    card: output.card(p, m)
+                    for card, p, m in zip(CARD_IDS, plus, minus, strict=True)
+                },
+                "outcomes": output.outcomes(outcomes),
+                "vacant": output.vacant(vacant),
+            }
+            # a fresh model dict per board: callers may edit one
+            out.append(output.result(sections, None if model is None else model.to_dict()))
         return out

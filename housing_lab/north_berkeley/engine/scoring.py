@@ -4,19 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from housing_lab.north_berkeley.constituents import CardScore, check_card, score_all
+from housing_lab.north_berkeley.engine import output
 from housing_lab.north_berkeley.engine.facts import BoardFacts, board_facts
-from housing_lab.north_berkeley.engine.movein import MoveInResult, run_move_in
+from housing_lab.north_berkeley.engine.movein import (
+    OUTCOMES,
+    VACANT_KEYS,
+    MoveInResult,
+    run_move_in,
+)
+from housing_lab.north_berkeley.engine.output import money
 from housing_lab.north_berkeley.policies import INCOMES, RuleOptions
 from housing_lab.north_berkeley.scenario import Scenario
-
-
-def money(amount: Fraction) -> int | float:
-    """Dollars for JSON: whole amounts as ints, halves (matching funds) as floats."""
-    return int(amount) if amount.denominator == 1 else float(amount)
 
 
 @dataclass(frozen=True)
@@ -36,26 +37,30 @@ class ScenarioResult:
         return {home: self.move_in.income_in(home) for home in homes}
 
     def to_dict(self) -> dict[str, Any]:
-        """The RULES.md output; `model` (every switch, defaults filled in) is added only when
-        the scenario asked for one, so rulebook results stay exactly as they were."""
-        housed = self.facts.housed
-        outcomes = self.move_in.outcomes()
-        result = {
-            "spending": money(self.facts.spending),
-            "new_homes": dict(self.facts.new_homes),
-            "housed": {i: housed[i] for i in INCOMES},
-            "unhoused": {i: self.facts.unhoused[i] for i in INCOMES},
-            "displaced": {
-                i: outcomes[i]["rehoused"] + outcomes[i]["displaced_left"] for i in INCOMES
+        """The RULES.md output (`engine.output`); `model` (every switch, defaults filled in) is
+        added only when the scenario asked for one, so rulebook results stay as they were."""
+        facts = self.facts
+        table = self.move_in.outcomes()
+        vacant = self.move_in.vacant()
+        model = self.scenario.model
+        return output.result(
+            {
+                "spending": money(facts.spending),
+                "new_homes": output.new_homes([facts.new_homes[k] for k in output.NEW_HOME_KEYS]),
+                "housed": output.by_income([facts.housed[i] for i in INCOMES]),
+                "unhoused": output.by_income([facts.unhoused[i] for i in INCOMES]),
+                "displaced": output.by_income(
+                    [table[i]["rehoused"] + table[i]["displaced_left"] for i in INCOMES]
+                ),
+                "existing_after": self.existing_after(),
+                "constituents": {
+                    card: output.card(score.plus, score.minus) for card, score in self.cards.items()
+                },
+                "outcomes": output.outcomes([[table[i][o] for o in OUTCOMES] for i in INCOMES]),
+                "vacant": output.vacant([vacant[k] for k in VACANT_KEYS]),
             },
-            "existing_after": self.existing_after(),
-            "constituents": {card: score.to_dict() for card, score in self.cards.items()},
-            "outcomes": outcomes,
-            "vacant": self.move_in.vacant(),
-        }
-        if self.scenario.model is not None:
-            result["model"] = self.scenario.model.to_dict()
-        return result
+            None if model is None else model.to_dict(),
+        )
 
 
 def score_scenario(scenario: Scenario, options: RuleOptions | None = None) -> ScenarioResult:

@@ -61,6 +61,7 @@ from housing_lab.north_berkeley.play.state import (
 )
 from housing_lab.north_berkeley.policies import (
     AFFORDABLE_100,
+    MAX_MINUTES,
     POLICIES,
     POLICY_NAMES,
     RuleOptions,
@@ -82,6 +83,7 @@ from housing_lab.north_berkeley.scenario import (
     shuffled_existing,
 )
 from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
+from housing_lab.numbers import check_number
 
 __all__ = ["PHASES", "Game", "GameState", "cards_dealt"]
 
@@ -218,6 +220,20 @@ class Game:
         if square not in self.phase_squares():
             return self._not_this_phase(square)
         return legal.refusal(square, tile, self.state.policies, self.layout, self.catalogue)
+
+    def refusals(self) -> dict[str, str]:
+        """Square -> why a tile is refused there now (`refusal` of the first tile refused),
+        for the squares where some tile is; empty outside the building phases. Views show it
+        when a student taps or focuses a greyed tile."""
+        if self.state.phase not in ("phase1", "phase2"):
+            return {}
+        reasons = {}
+        for square in self.layout.squares:
+            allowed = set(self.allowed_tiles(square))
+            refused = next((tile for tile in self.catalogue if tile not in allowed), None)
+            if refused is not None:
+                reasons[square] = self.refusal(square, refused) or ""
+        return reasons
 
     def placement_refusal(self, square: str, tile: str) -> str | None:
         """Why `place(square, tile)` would be refused now, in words: the phase, the rules,
@@ -738,24 +754,14 @@ class Game:
         )
 
 
-MAX_MINUTES = 1_000_000  # minutes of negotiation (about two years): more is a typo or an attack
-
-
 def check_minutes(minutes: object) -> float | None:
     """Minutes of negotiation as `call_state` takes them: None, or a number 0 to
     `MAX_MINUTES` (NaN, infinity and huge integers are refused before any comparison)."""
     if minutes is None:
         return None
-    if (
-        isinstance(minutes, bool)
-        or not isinstance(minutes, (int, float))
-        or not 0 <= minutes <= MAX_MINUTES
-    ):
-        raise ScenarioFormatError(
-            f"minutes_elapsed must be a number of minutes from 0 to {MAX_MINUTES:,}, "
-            f"got {shown(minutes, 60)}"
-        )
-    return float(minutes)
+    return float(
+        check_number(minutes, "minutes_elapsed", low=0, high=MAX_MINUTES, error=ScenarioFormatError)
+    )
 
 
 class _Change:

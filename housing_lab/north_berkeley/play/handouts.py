@@ -12,10 +12,14 @@ import re
 from collections.abc import Mapping, Sequence
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from housing_lab.north_berkeley.constituents import cards, check_card
 from housing_lab.north_berkeley.play.game import Game
 from housing_lab.north_berkeley.rules import cards_dealt
+from housing_lab.outputs import write_files
+
+ALL_TEAMS = "north-berkeley-all-teams.html"  # every team's handout in one print job
 
 SCORING_REMINDER = (
     "At the end of the game each card scores +1 if its +1 condition holds and −1 if its −1 "
@@ -95,15 +99,9 @@ def page(title: str, body: str) -> str:
     )
 
 
-def team_handout(
-    team: str,
-    hand: Sequence[str],
-    secret: Sequence[str] = (),
-    hidden: bool = True,
-    seed: int | None = None,
-) -> str:
-    """A standalone printable page for one team."""
-    return page(f"North Berkeley: {team}", team_section(team, hand, secret, hidden, seed))
+def team_handout(team: str, hand: Sequence[str], **options: Any) -> str:
+    """A standalone printable page for one team (`options`: `team_section`'s)."""
+    return page(f"North Berkeley: {team}", team_section(team, hand, **options))
 
 
 def handouts(
@@ -115,7 +113,9 @@ def handouts(
     """File name -> page, one per team in seating order."""
     secret = secret or {}
     return {
-        handout_filename(team, number): team_handout(team, hand, secret.get(team, ()), hidden, seed)
+        handout_filename(team, number): team_handout(
+            team, hand, secret=secret.get(team, ()), hidden=hidden, seed=seed
+        )
         for number, (team, hand) in enumerate(hands.items(), start=1)
     }
 
@@ -137,15 +137,13 @@ def all_handouts_page(game: Game, hidden: bool = True) -> str:
     return page("North Berkeley: team handouts", body)
 
 
-def write_handouts(game: Game, folder: str | Path, hidden: bool = True) -> list[Path]:
-    """Write one page per team (and `north-berkeley-all-teams.html`) into `folder`."""
-    target = Path(folder)
-    target.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, text in game_handouts(game, hidden).items():
-        path = target / name
-        path.write_text(text, encoding="utf-8")
-        written.append(path)
-    combined = target / "north-berkeley-all-teams.html"
-    combined.write_text(all_handouts_page(game, hidden), encoding="utf-8")
-    return [*written, combined]
+def write_handouts(
+    game: Game, folder: str | Path, hidden: bool = True, *, overwrite: bool = False
+) -> list[Path]:
+    """Write one page per team and `north-berkeley-all-teams.html` into `folder`.
+
+    A handout already there may carry a teacher's notes: every page is checked before the
+    first is written, an existing one refused unless `overwrite`, a symbolic link never
+    followed, and each written whole or not at all (`outputs.write_files`)."""
+    pages = {**game_handouts(game, hidden), ALL_TEAMS: all_handouts_page(game, hidden)}
+    return write_files(Path(folder), pages, overwrite)

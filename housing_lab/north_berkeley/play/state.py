@@ -11,10 +11,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from housing_lab import numbers
 from housing_lab.errors import shown
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.policies import RuleOptions
 from housing_lab.north_berkeley.rules import cards_dealt
+from housing_lab.team_names import check_name
 
 PHASES = ("phase1", "extra_draw", "draft", "policies", "phase2", "over")
 STATE_FORMAT = "housing_lab.north_berkeley.play.game/1"
@@ -67,13 +69,12 @@ class GameState:
         }
 
 
-MAX_NAME = 40  # characters of a player or team name, as rooms and the game table allow
 MAX_PLAYERS_SHOWN = 60  # characters of a bad players value shown in a message
 
 
 def check_players(players: object) -> list[str]:
-    """Player names as the engine takes them: a list of 2-6 distinct names, each printable
-    text of 1 to `MAX_NAME` characters (surrounding spaces dropped)."""
+    """Player names as the engine takes them: a list of 2-6 distinct names, each one
+    `team_names.check_name` takes (printable, 1 to 40 characters, surrounding spaces dropped)."""
     if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
         raise ScenarioFormatError(
             f"players must be a list of names, got {shown(players, MAX_PLAYERS_SHOWN)}"
@@ -81,31 +82,13 @@ def check_players(players: object) -> list[str]:
     cards_dealt(len(players))  # 2-6, before reading the names: a million names stop here
     names = []
     for player in players:
-        if not isinstance(player, str):
-            raise ScenarioFormatError(
-                f"a player or team name must be text, got {shown(player, MAX_PLAYERS_SHOWN)}"
-            )
-        name = player.strip()
-        if not name:
-            raise ScenarioFormatError("a player or team name is empty")
-        if len(name) > MAX_NAME or not name.isprintable():
-            raise ScenarioFormatError(
-                f"a player or team name is 1 to {MAX_NAME} printable characters, "
-                f"got {shown(player, MAX_PLAYERS_SHOWN)}"
-            )
+        name = check_name(player, "a player or team name", error=ScenarioFormatError)
         if name in names:
             raise ScenarioFormatError(f"player name {shown(name)} is used twice")
         names.append(name)
     return names
 
 
-SEED_LIMIT = 2**64  # seeds are whole numbers with |seed| < 2**64 (the CLI takes 0 to 2**64 - 1)
-
-
 def check_seed(seed: object, what: str = "seed") -> int:
-    """A seed as the engine takes it: a whole number (not true/false, 1.9, "7" or Infinity)."""
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ScenarioFormatError(f"{what} must be an integer, got {shown(seed, 60)}")
-    if not -SEED_LIMIT < seed < SEED_LIMIT:
-        raise ScenarioFormatError(f"{what} must be between -2**64 and 2**64, got {shown(seed, 60)}")
-    return seed
+    """A seed as the engine takes it (`numbers.check_seed`), refused as a format error."""
+    return numbers.check_seed(seed, what, error=ScenarioFormatError)

@@ -16,21 +16,25 @@ go to the lowest spending, then to the first policy set in `GAME_POLICY_SETS` or
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from housing_lab.north_berkeley.batch.evaluator import BatchEvaluator, default_evaluator
-from housing_lab.north_berkeley.engine.scoring import money, score_scenario
+from housing_lab.north_berkeley.engine.output import money
+from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.errors import OverBudgetError
-from housing_lab.north_berkeley.model import Model, check_model
-from housing_lab.north_berkeley.policies import POLICIES, RuleOptions
+from housing_lab.north_berkeley.model import check_model
+from housing_lab.north_berkeley.policies import POLICIES
 from housing_lab.north_berkeley.scenario import Scenario, make_scenario
-from housing_lab.north_berkeley.solver.inputs import Number, Problem, make_problem
+from housing_lab.north_berkeley.solver.inputs import Number, Problem, Where, make_problem
 from housing_lab.north_berkeley.solver.search import Scored, clear_cache, search
+
+if TYPE_CHECKING:
+    from typing import Unpack  # 3.11; only type checkers read it
 
 __all__ = [
     "FrontierPoint",
@@ -87,28 +91,14 @@ def _problem(
     evaluator: BatchEvaluator | None,
     cards: Any,
     weights: Any,
-    fixed: Any,
-    policies: Any,
-    policy_sets: Any,
-    existing: Any,
-    seed: int,
-    options: RuleOptions | None,
+    where: Where,
     cards_required: bool = True,
-    model: Model | Mapping[str, Any] | None = None,
 ) -> tuple[BatchEvaluator, Problem]:
+    """The evaluator (default: the shared one) and the question, checked by `make_problem`
+    (an unknown keyword is a TypeError there)."""
     evaluator = evaluator or default_evaluator()
     return evaluator, make_problem(
-        evaluator,
-        cards,
-        weights,
-        fixed,
-        policies,
-        policy_sets,
-        existing,
-        seed,
-        options,
-        cards_required,
-        model,
+        evaluator, cards, weights, cards_required=cards_required, **where
     )
 
 
@@ -177,24 +167,18 @@ def solve(
     cards: Sequence[str] | Mapping[str, Number] | str,
     weights: Sequence[Number] | None = None,
     *,
-    fixed: Mapping[str, str] | None = None,
-    policies: Iterable[str] | None = None,
-    policy_sets: Iterable[Iterable[str]] | None = None,
-    existing: Mapping[str, str] | None = None,
-    seed: int = 0,
-    options: RuleOptions | None = None,
     evaluator: BatchEvaluator | None = None,
-    model: Model | Mapping[str, Any] | None = None,
+    **where: Unpack[Where],
 ) -> Solution:
     """The board (and policy set) with the highest total score of `cards` (weights default 1),
-    ties: lowest spending. `fixed`: square -> tile; `policies`: one exact policy set;
-    `policy_sets`: the candidates; `existing`: the placement (default: shuffled with `seed`).
-    `model`: the switches (RULES.md "Model assumptions"): boards are scored under them, and
-    boards spending more than its budget are not answers (none within it: `OverBudgetError`)."""
-    question = (cards, weights, fixed, policies, policy_sets, existing, seed, options)
-    solution = _answer("best", evaluator, model, *question)
+    ties: lowest spending. `where` (`Where`): `fixed` square -> tile; `policies`: one exact
+    policy set; `policy_sets`: the candidates; `existing`: the placement (default: shuffled
+    with `seed`); `options`; `model`: the switches (RULES.md "Model assumptions"): boards are
+    scored under them, and boards spending more than its budget are not answers (none within
+    it: `OverBudgetError`)."""
+    solution = _answer("best", evaluator, cards, weights, where)
     if solution is None:  # every policy set has boards: only the budget can rule them all out
-        budget = check_model(model).budget
+        budget = check_model(where.get("model")).budget
         raise OverBudgetError(
             f"no board keeps within the city budget of ${float(budget or 0):g} with these "
             "fixed squares and policies"
@@ -206,29 +190,23 @@ def every_card_nonnegative(
     cards: Sequence[str] | Mapping[str, Number] | str,
     weights: Sequence[Number] | None = None,
     *,
-    fixed: Mapping[str, str] | None = None,
-    policies: Iterable[str] | None = None,
-    policy_sets: Iterable[Iterable[str]] | None = None,
-    existing: Mapping[str, str] | None = None,
-    seed: int = 0,
-    options: RuleOptions | None = None,
     evaluator: BatchEvaluator | None = None,
-    model: Model | Mapping[str, Any] | None = None,
+    **where: Unpack[Where],
 ) -> Solution | None:
     """A board on which no card of the coalition scores -1 (the best such total, then the
-    cheapest), or None when no board allows it (within `model`'s budget, if any)."""
-    question = (cards, weights, fixed, policies, policy_sets, existing, seed, options)
-    return _answer("nonnegative", evaluator, model, *question)
+    cheapest), or None when no board allows it (within `model`'s budget, if any); `where`
+    as for `solve`."""
+    return _answer("nonnegative", evaluator, cards, weights, where)
 
 
 def _answer(
-    goal: str, evaluator: BatchEvaluator | None, model: Any, *question: Any
+    goal: str, evaluator: BatchEvaluator | None, cards: Any, weights: Any, where: Where
 ) -> Solution | None:
     """`solve` ("best") and `every_card_nonnegative` ("nonnegative"): search the boards for
     `goal`, pick the best total (then cheapest) among those the goal accepts, and check it
-    with the scalar engine. `question` is `_problem`'s arguments after the evaluator."""
+    with the scalar engine."""
     started = time.perf_counter()
-    evaluator, problem = _problem(evaluator, *question, True, model)
+    evaluator, problem = _problem(evaluator, cards, weights, where)
     scored = search(evaluator, problem, goal=goal)
     pick = _best(scored, nonnegative=goal == "nonnegative")
     return None if pick is None else _solution(evaluator, problem, scored, pick, started)
@@ -237,32 +215,14 @@ def _answer(
 def pareto_frontier(
     cards: Sequence[str] | Mapping[str, Number] | str | None = None,
     *,
-    fixed: Mapping[str, str] | None = None,
-    policies: Iterable[str] | None = None,
-    policy_sets: Iterable[Iterable[str]] | None = None,
-    existing: Mapping[str, str] | None = None,
-    seed: int = 0,
-    options: RuleOptions | None = None,
     evaluator: BatchEvaluator | None = None,
-    model: Model | Mapping[str, Any] | None = None,
+    **where: Unpack[Where],
 ) -> list[FrontierPoint]:
     """Spending against low income residents housed: for each number housed, the cheapest
     board, keeping only points that no cheaper board matches or beats. With `cards`, only
     boards on which none of them scores -1; with `model`, under its switches and within its
-    budget. Sorted by spending (and so by low housed)."""
-    evaluator, problem = _problem(
-        evaluator,
-        cards,
-        None,
-        fixed,
-        policies,
-        policy_sets,
-        existing,
-        seed,
-        options,
-        cards_required=False,
-        model=model,
-    )
+    budget; `where` as for `solve`. Sorted by spending (and so by low housed)."""
+    evaluator, problem = _problem(evaluator, cards, None, where, cards_required=False)
     scored = search(evaluator, problem, pareto=True, goal="pareto")
     cheapest: dict[int, tuple[int, int, int]] = {}  # low housed -> (spending, set, state)
     for index, part in enumerate(scored):

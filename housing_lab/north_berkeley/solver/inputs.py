@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 from housing_lab.north_berkeley.batch.evaluator import GAME_POLICY_SETS, BatchEvaluator
 from housing_lab.north_berkeley.constituents import check_card
@@ -26,6 +27,19 @@ from housing_lab.north_berkeley.scenario import (
 from housing_lab.north_berkeley.tiles import Catalogue
 
 Number = int | float
+
+
+class Where(TypedDict, total=False):
+    """Where the solver looks, besides the cards: the keyword arguments `solve`,
+    `every_card_nonnegative` and `pareto_frontier` pass on to `make_problem`."""
+
+    fixed: Mapping[str, str] | None
+    policies: Iterable[str] | None
+    policy_sets: Iterable[Iterable[str]] | None
+    existing: Mapping[str, str] | None
+    seed: int
+    options: RuleOptions | None
+    model: Model | Mapping[str, object] | None
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,29 @@ def _marked(choices: Mapping[tuple[str, ...], str], rulebook: tuple[str, ...]) -
     ]
 
 
+# A dropdown's question is its label (a screen reader names the list by it), shown above the
+# list in the same bold as the other questions.
+QUESTION_CSS = (
+    "<style>.hl-assumptions .hl-question{flex-direction:column;align-items:flex-start;"
+    "height:auto}"
+    ".hl-assumptions .hl-question .widget-label{font-weight:bold;font-size:14px;"
+    "text-align:left;margin:6px 0 2px;max-width:none;white-space:normal}"
+    ".hl-assumptions .hl-question select{width:480px;height:28px;flex:none}</style>"
+)
+
+
+def _question(key: str, choices: list[Any], value: tuple[str, ...]) -> ipywidgets.Dropdown:
+    dropdown = ipywidgets.Dropdown(
+        options=choices,
+        value=value,
+        description=QUESTIONS[key],
+        style={"description_width": "initial"},
+        layout=ipywidgets.Layout(width="auto"),
+    )
+    dropdown.add_class("hl-question")
+    return dropdown
+
+
 def _heading(key: str) -> ipywidgets.HTML:
     return ipywidgets.HTML(
         f"<b style='font-size:14px'>{html.escape(QUESTIONS[key])}</b>",
@@ -81,16 +104,12 @@ class AssumptionsPanel(ipywidgets.VBox):
         newcomers_note = ipywidgets.HTML(
             f"<span style='font-size:13px'>0-{MAX_NEWCOMERS} each; 8 each{RULEBOOK_MARK}</span>"
         )
-        self.market = ipywidgets.Dropdown(
-            options=_marked(MARKET_CHOICES, tuple(rulebook["market_homes_for"])),
-            value=tuple(rulebook["market_homes_for"]),
-            layout=ipywidgets.Layout(width="480px"),
-        )
+        market = tuple(rulebook["market_homes_for"])
+        self.market = _question("market_homes_for", _marked(MARKET_CHOICES, market), market)
         self.market.add_class("hl-switch-market")
-        self.protects = ipywidgets.Dropdown(
-            options=_marked(PROTECT_CHOICES, tuple(rulebook["vacancy_control_protects"])),
-            value=tuple(rulebook["vacancy_control_protects"]),
-            layout=ipywidgets.Layout(width="480px"),
+        protects = tuple(rulebook["vacancy_control_protects"])
+        self.protects = _question(
+            "vacancy_control_protects", _marked(PROTECT_CHOICES, protects), protects
         )
         self.protects.add_class("hl-switch-protects")
         self.limited = ipywidgets.Checkbox(
@@ -127,12 +146,11 @@ class AssumptionsPanel(ipywidgets.VBox):
         row = ipywidgets.Layout(align_items="center", flex_flow="row wrap")
         super().__init__(
             [
+                ipywidgets.HTML(QUESTION_CSS, layout=ipywidgets.Layout(margin="0")),
                 self.status,
-                _heading("market_homes_for"),
                 self.market,
                 _heading("newcomers"),
                 ipywidgets.HBox([*self.newcomers.values(), newcomers_note], layout=row),
-                _heading("vacancy_control_protects"),
                 self.protects,
                 _heading("budget"),
                 ipywidgets.HBox([self.limited, self.budget, budget_note], layout=row),

@@ -482,6 +482,7 @@ if (!window.hlLabTabsScroll) {
 
 function render({ model, el: root }) {
   root.classList.add("hl-nb-board");
+  landmark(root, ".hl-nb-lab", "North Berkeley lab"); // the whole lab, tabs included
   const caption = html("div", { class: "hl-caption" }, root);
   // the message line is shown; what a screen reader hears comes from the one announcer
   const message = html("div", { class: "hl-message" }, root);

@@ -62,6 +62,7 @@ from housing_lab.north_berkeley.scenario import (
     scenario_from_json,
 )
 from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
+from housing_lab.numbers import check_seed
 from housing_lab.widgets.common import JsonSource, save_json
 from housing_lab.widgets.lab.assumptions import AssumptionsPanel
 from housing_lab.widgets.lab.board import NorthBerkeleyBoard
@@ -130,12 +131,6 @@ def _board_only(scenario: Scenario) -> dict[str, Any]:
     return data
 
 
-def _check_int(value: object, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise HousingLabError(f"{what} must be a whole number, got {shown(value)}")
-    return value
-
-
 def _check_instance(value: object, kind: type | tuple[type, ...], what: str) -> None:
     if value is not None and not isinstance(value, kind):
         raise HousingLabError(f"{what}, got {shown(value)}")
@@ -191,7 +186,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
     ) -> None:
         """`model`: the assumptions to start under (a `Model` or its JSON object; None: the
         scenario's own, or the rulebook's)."""
-        seed = _check_int(seed, "seed")
+        seed = check_seed(seed)
         hand = _check_hand(hand)
         _check_instance(options, RuleOptions, "options must be a RuleOptions")
         _check_instance(layout, Layout, "layout must be a Layout (north_berkeley.layout)")
@@ -253,8 +248,9 @@ class NorthBerkeleyLab(ipywidgets.VBox):
     def _screen(self) -> list[ipywidgets.Widget]:
         """Board left; last change, chart and policies right; the rest in tabs below."""
         title = ipywidgets.HTML(
-            "<div style='font-size:15px;margin:0 0 4px'><b style='font-size:18px'>"
-            "North Berkeley lab</b> &middot; click a square, then a building; tick policies. "
+            "<div style='font-size:15px;margin:0 0 4px'><h2 style='display:inline;font-size:18px;"
+            "margin:0;line-height:inherit'>North Berkeley lab</h2> &middot; "
+            "click a square, then a building; tick policies. "
             "The chart shows who finds a home and who has to leave.</div>"
             # a projector (1920x1080) has room for a larger chart column beside the board
             # ipywidgets' unselected tab labels are pale grey: too faint to read (axe contrast)
@@ -366,7 +362,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
     def reshuffle(self, seed: int | None = None) -> None:
         """New existing residents: the given seed, or the next one."""
         with self._shown_on_board():
-            seed = self._scenario.seed + 1 if seed is None else _check_int(seed, "seed")
+            seed = self._scenario.seed + 1 if seed is None else check_seed(seed)
         self._try(existing=None, seed=seed, done=f"Existing residents shuffled with seed {seed}.")
 
     def set_model(self, model: Model | Mapping[str, Any] | None) -> None:

@@ -16,7 +16,9 @@ from housing_lab.north_berkeley.constituents import CARD_IDS, cards, check_card
 from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.names import policy_set_name
 from housing_lab.north_berkeley.solver.exact import Solution, solve
+from housing_lab.numbers import check_seed
 from housing_lab.widgets.lab.board import NorthBerkeleyBoard
+from housing_lab.widgets.table.checks import check_texts
 
 
 def solution_summary(solution: Solution, chosen: Sequence[str]) -> str:
@@ -50,7 +52,8 @@ class CoalitionExplorer(ipywidgets.VBox):
     def __init__(
         self, chosen: Sequence[str] = ("developer", "affordable_housing_orgs"), seed: int = 0
     ) -> None:
-        self.seed = seed
+        chosen = check_texts(chosen, "chosen")
+        self.seed = check_seed(seed)
         deck = cards()
         self.picker = ipywidgets.SelectMultiple(
             options=[(deck[c].name, c) for c in CARD_IDS],

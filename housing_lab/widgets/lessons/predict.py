@@ -16,6 +16,7 @@ import ipywidgets
 
 from housing_lab.errors import HousingLabError, shown
 from housing_lab.widgets.lessons.quiz import RIGHT, WRONG
+from housing_lab.widgets.table.checks import check_text, check_texts
 
 GENERIC_WHY_NOT = "Compare your reasoning with the explanation below."
 
@@ -42,7 +43,17 @@ class PredictThenRun(ipywidgets.VBox):
         explanation: str,
         why_not: Mapping[str, str] | None = None,
     ) -> None:
-        options = list(options)
+        check_text(question, "question")
+        check_text(explanation, "explanation")
+        if not callable(run):
+            raise HousingLabError(
+                f"run must be a function returning an Outcome, got {shown(run, 60)}"
+            )
+        if why_not is not None and not isinstance(why_not, Mapping):
+            raise HousingLabError(
+                f"why_not must be a dict of option -> sentence, got {shown(why_not, 60)}"
+            )
+        options = check_texts(options, "options")
         if len(options) < 2 or len(set(options)) != len(options):
             raise HousingLabError(
                 f"a prediction needs 2 or more different options, not {shown(options)}"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ipywidgets
 
+from housing_lab.widgets.table.checks import check_text
+
 
 class ProgressBar(ipywidgets.HBox):
     """Call it as `progress(done, total)`; shows a bar and "done / total".
@@ -13,6 +15,7 @@ class ProgressBar(ipywidgets.HBox):
     """
 
     def __init__(self, description: str = "Working") -> None:
+        check_text(description, "description")
         self.bar = ipywidgets.IntProgress(
             value=0, min=0, max=1, description=description, style={"description_width": "initial"}
         )

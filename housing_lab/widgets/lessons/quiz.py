@@ -9,6 +9,10 @@ from collections.abc import Mapping, Sequence
 
 import ipywidgets
 
+from housing_lab.errors import HousingLabError, shown
+from housing_lab.numbers import check_number
+from housing_lab.widgets.table.checks import check_text, check_texts
+
 RIGHT = "<span style='color:#1b7837;font-weight:700'>&#10004; Right.</span> "
 WRONG = "<span style='color:#b2182b;font-weight:700'>&#10008; Not quite.</span> "
 
@@ -17,8 +21,9 @@ class _Question(ipywidgets.VBox):
     def __init__(
         self, question: str, answer_widget: ipywidgets.Widget, explanation: str, hint: str = ""
     ) -> None:
-        self.explanation = explanation
-        self.hint = hint
+        check_text(question, "question")
+        self.explanation = check_text(explanation, "explanation")
+        self.hint = check_text(hint, "hint")
         self.attempts = 0
         self.feedback = ipywidgets.HTML()
         self.feedback.add_class("hl-quiz-feedback")
@@ -72,11 +77,18 @@ class ChoiceQuestion(_Question):
         hint: str = "",
         why_not: Mapping[str, str] | None = None,
     ) -> None:
-        if answer not in options:
-            raise ValueError(f"answer {answer!r} is not among the options {list(options)}")
+        options = check_texts(options, "options")
+        if check_text(answer, "answer") not in options:
+            raise HousingLabError(
+                f"answer {shown(answer, 60)} is not among the options {shown(options, 100)}"
+            )
+        if why_not is not None and not isinstance(why_not, Mapping):
+            raise HousingLabError(
+                f"why_not must be a dict of option -> sentence, got {shown(why_not, 60)}"
+            )
         unknown = [option for option in why_not or {} if option not in options]
         if unknown:
-            raise ValueError(f"why_not names {unknown[0]!r}, which is not an option")
+            raise HousingLabError(f"why_not names {shown(unknown[0], 60)}, which is not an option")
         self.answer = answer
         self.why_not = dict(why_not or {})
         self.choice = ipywidgets.RadioButtons(
@@ -95,7 +107,7 @@ class NumberQuestion(_Question):
     """Type a whole number; feedback explains the answer."""
 
     def __init__(self, question: str, answer: int, explanation: str, hint: str = "") -> None:
-        self.answer = int(answer)
+        self.answer = int(check_number(answer, "answer", whole=True))
         self.number = ipywidgets.IntText(
             value=0, description="Answer:", layout=ipywidgets.Layout(width="200px")
         )

@@ -467,7 +467,7 @@ function render({ model, el: root }) {
   let spoken = "";
 
   const animated = new Set([`p${model.get("position_id")}`]); // no animation for what is there
-  let hold = null; // a bot move waiting to be shown: {n, before, player, label, timer, shows}
+  let hold = null; // a bot move waiting to be shown: {n, before, player, label, delay, timer, shows}
   let seenBot = (model.get("bot_move") || {}).n || 0;
 
   const send = (content) => {
@@ -510,6 +510,12 @@ function render({ model, el: root }) {
     const prompt = hold ? `${hold.label} is thinking.` : model.get("prompt");
     const words = [text, prompt].filter(Boolean).join(" ");
     if (words !== spoken) { spoken = words; say(words); }
+    // The bot's pause runs from when it is drawn and announced, not from when its move arrived:
+    // a board redraw can take a few hundred ms on a loaded school laptop, and a timer started
+    // on arrival then ended the pause before "… is thinking." was shown or read out.
+    if (hold && hold.timer === null) {
+      hold.timer = setTimeout(() => { release(); schedule(); }, hold.delay);
+    }
   };
   let lastStage = "";
 
@@ -526,9 +532,8 @@ function render({ model, el: root }) {
       return;
     }
     hold = { n: move.n, before: move.before, player: move.player, label: move.label,
-      message: move.before_message || "", shows: move.shows };
-    hold.timer = setTimeout(() => { release(); schedule(); }, delay);
-    schedule();
+      message: move.before_message || "", shows: move.shows, delay, timer: null };
+    schedule(); // draws the pause, then starts its timer
   };
 
   const onClick = (event) => {

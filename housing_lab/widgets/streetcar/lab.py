@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 import os
 import pathlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -40,6 +39,7 @@ import ipywidgets
 
 from housing_lab.errors import HousingLabError, shown
 from housing_lab.jsonio import write_text_atomic
+from housing_lab.numbers import check_number, check_seed
 from housing_lab.streetcar import PLAYERS, Game, Move, Rules, make_bot, replay, to_record
 from housing_lab.streetcar.board import edge_json
 from housing_lab.streetcar.record import parse_record_text, read_record_source
@@ -73,11 +73,7 @@ MAX_DELAY = 60.0  # seconds: a longer pause before the bot's move is a typo
 
 def check_delay(seconds: object) -> float:
     """Seconds to wait before showing the bot's move: a finite number 0-60."""
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
-        raise HousingLabError(f"bot_delay is a number of seconds, not {shown(seconds)}")
-    if not (math.isfinite(seconds) and 0 <= seconds <= MAX_DELAY):
-        raise HousingLabError(f"bot_delay must be 0-{MAX_DELAY:g} seconds, not {shown(seconds)}")
-    return float(seconds)
+    return float(check_number(seconds, "bot_delay (seconds)", low=0, high=MAX_DELAY))
 
 
 def check_lines(lines: object) -> list[object]:
@@ -123,11 +119,21 @@ class StreetcarLab(ipywidgets.VBox):
         bot_delay: float = 0.6,
         hint_bot: str = DEFAULT_HINT_BOT,
     ) -> None:
+        setup = self._setup(  # every argument checked before any part is built
+            seed=seed,
+            opponent=opponent,
+            human=human,
+            board=board,
+            penalty=penalty,
+            goals=goals,
+            practice=practice,
+        )
+        delay = check_delay(bot_delay)
         self.hint_bot = check_bot_name(hint_bot, "hints")
         self.last_hint: Hint | None = None
         self._hint_shown: dict[str, Any] = {}
         self.turn = TurnStager()
-        self.opponent_bot = BotOpponent(check_delay(bot_delay))
+        self.opponent_bot = BotOpponent(delay)
         self.replay_cursor: ReplayCursor | None = None
         self.board = StreetcarBoard()
         self.board.on_action = self._on_board_action
@@ -156,18 +162,7 @@ class StreetcarLab(ipywidgets.VBox):
         options.selected_index = None
         super().__init__([title, self.toolbar, self.replay_bar, self.board, self.score, options])
         self.add_class("sc-lab")
-        self._start(
-            self._setup(
-                seed=seed,
-                opponent=opponent,
-                human=human,
-                board=board,
-                penalty=penalty,
-                goals=goals,
-                practice=practice,
-            ),
-            f"New game (seed {seed}). {{turn}}",
-        )
+        self._start(setup, f"New game (seed {seed}). {{turn}}")
 
     def __repr__(self) -> str:
         state = "over" if self._game.is_over() else f"turn {self._game.turn}"
@@ -478,8 +473,7 @@ class StreetcarLab(ipywidgets.VBox):
         """Everything a new game needs, checked by the engine before anything changes."""
         if not isinstance(human, str) or human not in PLAYERS:
             raise HousingLabError(f"human must be one of {list(PLAYERS)}, not {shown(human)}")
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise HousingLabError(f"seed must be an integer, not {shown(seed)}")
+        seed = check_seed(seed)
         if opponent is not None:
             check_bot_name(opponent, "the opponent")
         if not isinstance(practice, bool):

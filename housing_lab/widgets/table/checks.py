@@ -7,7 +7,6 @@ method takes, so the engine's own checks see text where they expect text.
 
 from __future__ import annotations
 
-import math
 import os
 import pathlib
 from collections.abc import Mapping, Sequence
@@ -15,8 +14,10 @@ from typing import Any
 
 from housing_lab.errors import shown
 from housing_lab.north_berkeley.errors import ScenarioFormatError
+from housing_lab.north_berkeley.play.game import check_minutes
 from housing_lab.north_berkeley.play.state import check_seed
 from housing_lab.north_berkeley.policies import RuleOptions
+from housing_lab.team_names import check_name
 
 __all__ = [
     "check_flag",
@@ -62,17 +63,6 @@ def check_flag(value: object, what: str) -> bool:
     return value
 
 
-def check_minutes(value: object) -> float | None:
-    """Minutes of negotiation: None (the teacher's override) or a finite number >= 0."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise _refuse("minutes_elapsed", "a number of minutes", value)
-    if not math.isfinite(value) or value < 0:
-        raise ScenarioFormatError(f"minutes_elapsed must be a number >= 0, got {shown(value)}")
-    return float(value)
-
-
 def check_options(options: object) -> RuleOptions:
     """Rules as the engine takes them: RuleOptions, a dict of them (the browser), or None."""
     if options is None:
@@ -81,9 +71,6 @@ def check_options(options: object) -> RuleOptions:
         return options
     if not isinstance(options, Mapping):
         raise _refuse("options", "RuleOptions or a dict of rule options", options)
-    minutes = options.get("negotiation_minutes")
-    if isinstance(minutes, float) and not math.isfinite(minutes):
-        raise ScenarioFormatError(f"negotiation_minutes must be a number >= 0, got {minutes!r}")
     try:
         return RuleOptions.from_dict(dict(options))
     except TypeError:  # a key that is not text
@@ -100,17 +87,12 @@ def check_path(path: object, what: str) -> pathlib.Path:
     return pathlib.Path(text)
 
 
-MAX_NAME = 40  # characters of a team name, as rooms allow: it must fit the projector's columns
-
-
 def check_team_names(teams: object) -> list[str]:
-    """Team names as a class reads them: printable text of 1 to `MAX_NAME` characters."""
+    """Team names as a class reads them (`team_names.check_name`: printable, 1 to 40
+    characters); the engine then checks their number and that none is used twice."""
     names = check_texts(teams, "teams")
     for name in names:
-        if not name.strip() or len(name) > MAX_NAME or not name.isprintable():
-            raise ScenarioFormatError(
-                f"a team name is 1 to {MAX_NAME} printable characters, got {shown(name, 60)}"
-            )
+        check_name(name, error=ScenarioFormatError)
     return names
 
 

@@ -52,7 +52,7 @@ def save_name(game: Game) -> str:
 def handout_file(game: Game, team: str | None, hidden_hands: bool) -> tuple[str, str]:
     """(file name, printable HTML) for one team's handout; None: all teams in one file."""
     if team is None:
-        return "north-berkeley-all-teams.html", handouts.all_handouts_page(game, hidden_hands)
+        return handouts.ALL_TEAMS, handouts.all_handouts_page(game, hidden_hands)
     if team not in game.players:
         raise IllegalActionError(f"unknown team {shown(team)}")
     name = handouts.handout_filename(team, game.players.index(team) + 1)

@@ -153,7 +153,7 @@ class TableScreen:
             result = game.result()
             self.playback.show(self.board, stage, result)
             self.board.allowed = views.allowed_tiles(game)
-            self.board.refused = views.refusal_reasons(game)
+            self.board.refused = game.refusals()
             building = game.phase_squares() if stage in ("phase1", "phase2") else None
             # the other phase's squares: shown, marked and refused without a click (issue 27)
             self.board.locked = (

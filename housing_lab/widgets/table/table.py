@@ -421,13 +421,17 @@ class GameTable(ipywidgets.VBox):
         """File name -> printable HTML page, one per team (current hands)."""
         return handouts.game_handouts(self._need_game(), self.hidden_hands)
 
-    def write_handouts(self, folder: str | pathlib.Path) -> list[pathlib.Path]:
-        """Write one printable page per team (and one with all of them) into `folder`."""
+    def write_handouts(
+        self, folder: str | pathlib.Path, *, overwrite: bool = False
+    ) -> list[pathlib.Path]:
+        """Write one printable page per team (and one with all of them) into `folder`; a
+        handout already there is kept (one line, nothing written) unless `overwrite`."""
         game = self._need_game()
         with self._reported():
             target = check_path(folder, "folder")
+            overwrite = check_flag(overwrite, "overwrite")
             try:
-                return handouts.write_handouts(game, target, self.hidden_hands)
+                return handouts.write_handouts(game, target, self.hidden_hands, overwrite=overwrite)
             except OSError as error:
                 raise WriteError(f"cannot write {quote_path(target)}: {error.strerror}") from None
 

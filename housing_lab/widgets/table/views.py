@@ -145,20 +145,6 @@ def allowed_tiles(game: Game) -> dict[str, list[str]]:
     return {square: list(game.allowed_tiles(square)) for square in game.layout.squares}
 
 
-def refusal_reasons(game: Game) -> dict[str, str]:
-    """Square -> the engine's reason (in words) for the tiles it refuses there now, shown when
-    a student hovers or focuses a greyed tile (`Game.refusal`)."""
-    reasons: dict[str, str] = {}
-    if game.phase not in ("phase1", "phase2"):
-        return reasons  # no palette outside the building phases
-    for square in game.layout.squares:
-        allowed = set(game.allowed_tiles(square))
-        refused = next((tile for tile in game.catalogue if tile not in allowed), None)
-        if refused is not None:
-            reasons[square] = game.refusal(square, refused) or ""
-    return reasons
-
-
 # --- the decision of each stage ---------------------------------------------------------------
 def build_view(
     game: Game, catalogue_names: Mapping[str, str], tie_order: Sequence[str]

@@ -1,0 +1,327 @@
+"""Hypothesis hunts for what the earlier hunts left alone (issue 25 item 8): damaged room
+stores, tampered rows, and odd numbers or wrong types at the public methods of the Streetcar
+engine, the bots, the rooms API and the two labs. Each asserts the one contract: the call is
+accepted, or it is one `HousingLabError` line, and the state (and every file) is unchanged."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from housing_lab.errors import HousingLabError
+from housing_lab.rooms import open_store
+from housing_lab.streetcar import Game, Rules, make_bot, to_record
+from housing_lab.streetcar.bots import RandomBot
+from housing_lab.streetcar.mcts import MctsBot
+from tests.rooms.test_store_faults import made_room
+
+MAX_LINE = 1000
+HUGE_TEXT = "x" * 300_000  # messages must shorten it (a 3 MB value makes shrinking slow)
+JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.sampled_from([10**400, -(10**400), 2**64, 2**63, -1, 0, 1]),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=12),
+    st.just(HUGE_TEXT),
+    st.binary(max_size=6),
+    st.lists(st.one_of(st.integers(-3, 3), st.text(max_size=3)), max_size=3),
+    st.lists(st.lists(st.integers(-3, 3), max_size=2), max_size=2),
+    st.dictionaries(st.text(max_size=6), st.one_of(st.integers(), st.text(max_size=4)), max_size=3),
+    st.tuples(st.integers(-3, 3), st.integers(-3, 3)),
+    st.just(object()),
+)
+HUNT = settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+
+def accepted_or_one_line(call: Callable[[], object], *states: Callable[[], object]) -> bool:
+    """Run `call`; True if accepted. A refusal must be one short HousingLabError line and leave
+    every `states()` as it was."""
+    before = [state() for state in states]
+    try:
+        call()
+    except HousingLabError as error:
+        message = str(error)
+        assert "\n" not in message and 0 < len(message) <= MAX_LINE, message[:300]
+        assert [state() for state in states] == before
+        return False
+    return True
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+# --- 1-3: damaged stores ----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory) -> tuple[Path, str, str]:
+    """A real SQLite room store with one room and two actions (made once; copied per example)."""
+    path = tmp_path_factory.mktemp("pristine") / "rooms.sqlite"
+    code, teacher, _url = made_room(path)
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # everything in the one file
+    return path, code, teacher
+
+
+def read_the_damaged(tmp_path: Path, damaged: bytes, code: str, teacher: str) -> None:
+    """Open a store holding `damaged` and read it every way a view does: accepted or one line,
+    and reading never changes the file."""
+    folder = tmp_path / f"s{len(list(tmp_path.iterdir()))}"
+    folder.mkdir()
+    path = folder / "rooms.sqlite"
+    path.write_bytes(damaged)
+
+    def read() -> None:
+        with open_store(f"sqlite:///{path}") as store:
+            store.view(code, teacher)
+            store.export(code, teacher)
+
+    accepted_or_one_line(read)
+    assert path.read_bytes() == damaged
+    shutil.rmtree(folder)
+
+
+@pytest.mark.slow  # a hunt of 60 examples
+@HUNT
+@given(
+    damage=st.lists(
+        st.tuples(st.integers(0, 10**6), st.binary(min_size=1, max_size=16)), min_size=1, max_size=6
+    )
+)
+def test_hunt_random_byte_damage_to_a_store(tmp_path, pristine, damage) -> None:
+    path, code, teacher = pristine
+    data = bytearray(path.read_bytes())
+    for offset, junk in damage:
+        start = offset % len(data)
+        data[start : start + len(junk)] = junk[: len(data) - start]
+    read_the_damaged(tmp_path, bytes(data), code, teacher)
+
+
+@pytest.mark.slow  # a hunt of 60 examples
+@HUNT
+@given(keep=st.floats(0, 1, exclude_max=True))
+def test_hunt_a_truncated_store(tmp_path, pristine, keep) -> None:
+    path, code, teacher = pristine
+    data = path.read_bytes()
+    kept = max(1, int(len(data) * keep))  # an empty file is a new store (docs/rooms.md)
+    read_the_damaged(tmp_path, data[:kept], code, teacher)
+
+
+TAMPERABLE = {
+    "rooms": ["seed", "teams", "options", "game", "created_at"],
+    "room_actions": ["seq", "action", "actor", "at"],
+    "room_tokens": ["holder", "token_hash"],
+}
+ROW_VALUES = st.one_of(
+    st.none(),
+    st.integers(-(2**63), 2**63 - 1),  # what a SQLite INTEGER holds
+    st.sampled_from([2**63 - 1, -(2**63), 1.5, math.inf, -math.inf]),
+    st.text(max_size=20),
+    st.sampled_from(
+        ['{"action": "place"}', "[1, 2]", "null", "NaN", "Infinity", "[" * 5000, '"Red"', "{}"]
+    ),
+    st.binary(max_size=8),
+)
+
+
+@pytest.mark.slow  # a hunt of 60 examples
+@HUNT
+@given(
+    table=st.sampled_from(sorted(TAMPERABLE)),
+    data=st.data(),
+    value=ROW_VALUES,
+)
+def test_hunt_tampered_rows(tmp_path, pristine, table, data, value) -> None:
+    """Another program edits a row of a real store: a view is the game or one line."""
+    path, code, teacher = pristine
+    folder = tmp_path / f"t{len(list(tmp_path.iterdir()))}"
+    folder.mkdir()
+    copy = folder / "rooms.sqlite"
+    shutil.copyfile(path, copy)
+    with sqlite3.connect(copy) as db:
+        columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        column = data.draw(st.sampled_from(sorted(columns & set(TAMPERABLE[table]))))
+        try:
+            db.execute(f"UPDATE {table} SET {column} = ? WHERE rowid = 1", (value,))
+        except sqlite3.IntegrityError:
+            return  # SQLite itself refused the edit: nothing tampered
+    read_the_damaged(tmp_path, copy.read_bytes(), code, teacher)
+    shutil.rmtree(folder)
+
+
+# --- 4: the rooms API -------------------------------------------------------------------------
+
+ROOM_CALLS: dict[str, Callable[[Any, str, dict[str, str], Any, Any], object]] = {
+    "create teams": lambda s, c, t, a, b: s.create_room(a, seed=1),
+    "create seed": lambda s, c, t, a, b: s.create_room(["Red", "Blue"], seed=a),
+    "create game": lambda s, c, t, a, b: s.create_room(["Red", "Blue"], seed=1, game=a),
+    "create options": lambda s, c, t, a, b: s.create_room(["Red", "Blue"], seed=1, options=a),
+    "view room": lambda s, c, t, a, b: s.view(a, t["teacher"]),
+    "view token": lambda s, c, t, a, b: s.view(c, a),
+    "act action": lambda s, c, t, a, b: s.act(c, t["Red"], a),
+    "act place": lambda s, c, t, a, b: s.act(
+        c, t["Red"], {"action": "place", "square": a, "tile": b}
+    ),
+    "act call_state": lambda s, c, t, a, b: s.act(
+        c, t["teacher"], {"action": "call_state", "minutes_elapsed": a}
+    ),
+    "export token": lambda s, c, t, a, b: s.export(c, a),
+    "wait after": lambda s, c, t, a, b: s.wait(c, t["teacher"], a, timeout=0),
+    "wait timeout": lambda s, c, t, a, b: s.wait(c, t["teacher"], 0, timeout=a),
+    "info token": lambda s, c, t, a, b: s.info(c, a),
+}
+
+
+@pytest.mark.slow  # 60 calls on a real store
+@HUNT
+@given(name=st.sampled_from(sorted(ROOM_CALLS)), first=JUNK, second=JUNK)
+def test_hunt_the_rooms_api(tmp_path, name, first, second) -> None:
+    url = f"sqlite:///{tmp_path / 'rooms.sqlite'}"
+    with open_store(url) as store:
+        room = store.create_room(["Red", "Blue"], seed=3)
+        code = room["room"]
+        tokens = {"teacher": room["teacher"]["token"], "Red": room["teams"]["Red"]["token"]}
+        exported = lambda: store.export(code, tokens["teacher"])  # noqa: E731
+        accepted_or_one_line(lambda: ROOM_CALLS[name](store, code, tokens, first, second), exported)
+
+
+# --- 5-6: the Streetcar engine and its bots ---------------------------------------------------
+
+GAME_CALLS: dict[str, Callable[[Game, Any, Any], object]] = {
+    "new game board": lambda g, a, b: Game(a),
+    "new game seed": lambda g, a, b: Game(seed=a),
+    "new game rules": lambda g, a, b: Game(rules=a),
+    "rules penalty": lambda g, a, b: Rules(penalty=a),
+    "rules goals": lambda g, a, b: Rules(goals=a),
+    "house_at": lambda g, a, b: g.house_at(a),
+    "building_at": lambda g, a, b: g.building_at(a),
+    "edge_owner": lambda g, a, b: g.edge_owner(a),
+    "intersection_owner": lambda g, a, b: g.intersection_owner(a),
+    "buildings_after": lambda g, a, b: g.buildings_after(a),
+    "legal_second_edges": lambda g, a, b: g.legal_second_edges(a),
+    "explain_illegal_line": lambda g, a, b: g.explain_illegal_line(a, b),
+    "check_lines": lambda g, a, b: g.check_lines(a),
+    "lines_error": lambda g, a, b: g.lines_error(a),
+    "is_legal": lambda g, a, b: g.is_legal(a),
+    "push": lambda g, a, b: g.push(a),
+    "apply": lambda g, a, b: g.apply(a),
+    "apply lines": lambda g, a, b: g.apply({"action": "lines", "lines": a}),
+}
+
+
+@pytest.mark.slow  # a hunt of 60 examples
+@HUNT
+@given(name=st.sampled_from(sorted(GAME_CALLS)), first=JUNK, second=JUNK, plies=st.integers(0, 3))
+def test_hunt_the_streetcar_engine(name, first, second, plies) -> None:
+    game = Game(seed=5)
+    bot = make_bot("random", 5)
+    for _ in range(plies):
+        game.push(bot.choose(game))
+    record = lambda: json.dumps(to_record(game))  # noqa: E731
+    accepted_or_one_line(lambda: GAME_CALLS[name](game, first, second), record)
+
+
+BOT_CALLS: dict[str, Callable[[Any], object]] = {
+    "make_bot name": lambda a: make_bot(a),
+    "make_bot seed": lambda a: make_bot("greedy", a),
+    "make_bot iterations": lambda a: make_bot("mcts", 1, iterations=a),
+    "make_bot seconds": lambda a: make_bot("mcts", 1, seconds=a),
+    "random seed": lambda a: RandomBot(a),
+    "mcts seed": lambda a: MctsBot(a),
+    "mcts iterations": lambda a: MctsBot(iterations=a),
+    "mcts seconds": lambda a: MctsBot(seconds=a),
+    "mcts candidates": lambda a: MctsBot(candidates=a),
+    "mcts depth": lambda a: MctsBot(depth=a),
+    "mcts exploration": lambda a: MctsBot(exploration=a),
+}
+
+
+@pytest.mark.slow  # a hunt of 60 examples
+@HUNT
+@given(name=st.sampled_from(sorted(BOT_CALLS)), value=JUNK)
+def test_hunt_the_bots(name, value) -> None:
+    """A bot is made, or one line: never a TypeError, an OverflowError or a hang later."""
+    if accepted_or_one_line(lambda: BOT_CALLS[name](value)) and name.endswith("seconds"):
+        assert value is None or (math.isfinite(value) and value <= 3600)
+
+
+# --- 7-8: the two labs ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def nb_lab():
+    from housing_lab.widgets import NorthBerkeleyLab
+
+    return NorthBerkeleyLab(seed=2)
+
+
+LAB_CALLS: dict[str, Callable[[Any, Any, Any], object]] = {
+    "place square": lambda lab, a, b: lab.place(a, "park"),
+    "place tile": lambda lab, a, b: lab.place("B1", a),
+    "clear": lambda lab, a, b: lab.clear(a),
+    "set_policy": lambda lab, a, b: lab.set_policy(a, b),
+    "set_policy enabled": lambda lab, a, b: lab.set_policy("rent_control", a),
+    "reshuffle": lambda lab, a, b: lab.reshuffle(a),
+    "set_model": lambda lab, a, b: lab.set_model(a),
+    "load_scenario": lambda lab, a, b: lab.load_scenario(a),
+    "keep_snapshot": lambda lab, a, b: lab.keep_snapshot(a),
+    "coach": lambda lab, a, b: lab.coach(a, b),
+    "apply_coach": lambda lab, a, b: lab.apply_coach(a),
+}
+
+
+@pytest.mark.slow  # a lab scores every accepted change
+@HUNT
+@given(name=st.sampled_from(sorted(LAB_CALLS)), first=JUNK, second=JUNK)
+def test_hunt_the_north_berkeley_lab(nb_lab, name, first, second) -> None:
+    scenario = lambda: json.dumps(nb_lab.scenario, sort_keys=True)  # noqa: E731
+    accepted_or_one_line(lambda: LAB_CALLS[name](nb_lab, first, second), scenario)
+
+
+@pytest.fixture(scope="module")
+def sc_lab():
+    from housing_lab.widgets import StreetcarLab
+
+    return StreetcarLab(seed=4, opponent=None, bot_delay=0)
+
+
+SC_CALLS: dict[str, Callable[[Any, Any, Any], object]] = {
+    "bot_delay": lambda lab, a, b: setattr(lab, "bot_delay", a),
+    "draw_lines": lambda lab, a, b: lab.draw_lines(a),
+    "remove_house": lambda lab, a, b: lab.remove_house(a),
+    "play": lambda lab, a, b: lab.play(a, b),
+    "hint": lambda lab, a, b: lab.hint(a),
+    "click_edge": lambda lab, a, b: lab.click_edge(a),
+    "click_house": lambda lab, a, b: lab.click_house(a),
+    "new_game seed": lambda lab, a, b: lab.new_game(a),
+    "new_game opponent": lambda lab, a, b: lab.new_game(1, a),
+    "new_game penalty": lambda lab, a, b: lab.new_game(1, None, penalty=a),
+    "load_record": lambda lab, a, b: lab.load_record(a),
+    "replay_to": lambda lab, a, b: lab.replay_to(a),
+}
+
+
+@pytest.mark.slow  # a lab redraws after every accepted call
+@HUNT
+@given(name=st.sampled_from(sorted(SC_CALLS)), first=JUNK, second=JUNK)
+def test_hunt_the_streetcar_lab(sc_lab, name, first, second) -> None:
+    if name in ("hint", "new_game opponent") and first in (None, "mcts"):
+        first = "random"  # a search bot thinks for seconds: not what is hunted here
+    record = lambda: json.dumps(sc_lab.record, sort_keys=True)  # noqa: E731
+    accepted_or_one_line(lambda: SC_CALLS[name](sc_lab, first, second), record)
