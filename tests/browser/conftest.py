@@ -132,7 +132,7 @@ def open_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable
             page.goto(running.url(path), timeout=timeout)  # Voila runs the notebook first
             page.wait_for_selector(ready, timeout=timeout)
         else:
-            page.goto(running.url(path, app))
+            page.goto(running.url(path, app), timeout=timeout)
             run_all_cells_in_lab(page, ready)
         return Opened(page, watch)
 

@@ -7,7 +7,6 @@ are in a hidden table that follows the chart.
 
 from __future__ import annotations
 
-import pathlib
 from typing import Any
 
 import pytest
@@ -15,7 +14,7 @@ import pytest
 from housing_lab.north_berkeley import scenario_from_dict, score_scenario
 from housing_lab.widgets.lab.charts import OUTCOME_LABELS
 
-from .harness import ROOT, PageWatch, screenshot, voila, write_notebook
+from .harness import ROOT, screenshot
 from .keyboard import Announcer, Keys, has, wait_until, within
 from .nb_page import wait_until_page_shows
 
@@ -111,26 +110,21 @@ def walk_the_lab(page: Any) -> Keys:
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
-def test_lab_task_by_keyboard_alone(browser: Any, tmp_path: pathlib.Path, size: str) -> None:
-    width, height = SIZES[size]
-    with voila(APP, tmp_path) as url:
-        page = browser.new_page(viewport={"width": width, "height": height})
-        watch = PageWatch()
-        watch.attach(page)
-        page.goto(url)
-        keys = walk_the_lab(page)
-        task = keys.count
-        # "Describe the screen" reads the board, the policies and who is housed
-        page.locator(".hl-describe").focus()
-        keys.press("Enter")
-        wait_until(lambda: "Board: 2 buildings" in announced(page), "the screen summary")
-        assert "Vacancy Control" in announced(page)
-        help_box = page.locator(".hl-nb-board .hl-keyboard-help")
-        help_box.locator("summary").click()
-        assert "Arrow keys on the board" in help_box.inner_text()
-        screenshot(page, f"keyboard-lab-{size}")
-        small = page.evaluate(SMALL_TARGETS, ".hl-nb-board")
-        page.close()
+def test_lab_task_by_keyboard_alone(open_page: Any, size: str) -> None:
+    page, watch = open_page(APP, size=SIZES[size], ready=".hl-nb-lab .hl-nb-board [data-square]")
+    keys = walk_the_lab(page)
+    task = keys.count
+    # "Describe the screen" reads the board, the policies and who is housed
+    page.locator(".hl-describe").focus()
+    keys.press("Enter")
+    wait_until(lambda: "Board: 2 buildings" in announced(page), "the screen summary")
+    assert "Vacancy Control" in announced(page)
+    help_box = page.locator(".hl-nb-board .hl-keyboard-help")
+    help_box.locator("summary").click()
+    assert "Arrow keys on the board" in help_box.inner_text()
+    screenshot(page, f"keyboard-lab-{size}")
+    small = page.evaluate(SMALL_TARGETS, ".hl-nb-board")
+    page.close()
     assert keys.lost == [], f"focus fell to <body> after {keys.lost}"
     print(f"the lab task took {task} keys (budget {BUDGET})")
     assert task <= BUDGET, f"the lab task took {task} keys, over the budget of {BUDGET}"
@@ -157,36 +151,27 @@ MESSAGE = ".hl-nb-board .hl-message"
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
-def test_a_locked_square_says_why_on_screen_too(
-    browser: Any, tmp_path: pathlib.Path, size: str
-) -> None:
+def test_a_locked_square_says_why_on_screen_too(open_page: Any, size: str) -> None:
     """A square not in play refuses Enter and a click with its reason on the message line, in
     the words the announcer reads; focus stays on the square."""
-    width, height = SIZES[size]
-    notebook = write_notebook(tmp_path / "locked.ipynb", LOCKED_CELLS)
-    with voila(notebook, tmp_path) as url:
-        page = browser.new_page(viewport={"width": width, "height": height})
-        watch = PageWatch()
-        watch.attach(page)
-        page.goto(url, timeout=120_000)  # Voila runs the notebook before it answers
-        page.wait_for_selector('.hl-nb-board .hl-locked[data-square="A3"]', timeout=120_000)
-        heard = Announcer(page, ANNOUNCER).listen()
-        keys = Keys(page)
-        keys.until("Tab", has("data-square"), 12, "the board")
-        keys.until("ArrowDown", has("data-square", "A3"), 3, "the locked square A3")
-        keys.press("Enter")
-        wanted = "Square A3 is not in play in this phase: it is built in phase 2."
-        heard.wait_for(wanted)
-        page.wait_for_selector(f"{MESSAGE}.hl-error >> text={wanted}")
-        after_enter = keys.active()
-        screenshot(page, f"lab-locked-square-{size}")
-        page.locator('.hl-nb-board [data-square="B3"]').click(force=True)  # aria-disabled
-        heard.wait_for("Square B3 is not in play")
-        page.wait_for_selector(f"{MESSAGE} >> text=Square B3 is not in play")
-        shown = page.locator(MESSAGE).inner_text()
-        selected = page.locator('.hl-nb-board [data-square][aria-pressed="true"]').count()
-        said = heard.heard()
-        page.close()
+    ready = '.hl-nb-board .hl-locked[data-square="A3"]'
+    page, watch = open_page(LOCKED_CELLS, size=SIZES[size], ready=ready)
+    heard = Announcer(page, ANNOUNCER).listen()
+    keys = Keys(page)
+    keys.until("Tab", has("data-square"), 12, "the board")
+    keys.until("ArrowDown", has("data-square", "A3"), 3, "the locked square A3")
+    keys.press("Enter")
+    wanted = "Square A3 is not in play in this phase: it is built in phase 2."
+    heard.wait_for(wanted)
+    page.wait_for_selector(f"{MESSAGE}.hl-error >> text={wanted}")
+    after_enter = keys.active()
+    screenshot(page, f"lab-locked-square-{size}")
+    page.locator('.hl-nb-board [data-square="B3"]').click(force=True)  # aria-disabled
+    heard.wait_for("Square B3 is not in play")
+    page.wait_for_selector(f"{MESSAGE} >> text=Square B3 is not in play")
+    shown = page.locator(MESSAGE).inner_text()
+    selected = page.locator('.hl-nb-board [data-square][aria-pressed="true"]').count()
+    said = heard.heard()
     assert has("data-square", "A3")(after_enter), after_enter
     assert shown in said, (shown, said)  # the same words, seen and heard
     assert selected == 0, "a locked square was chosen"

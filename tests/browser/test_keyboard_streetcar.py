@@ -9,7 +9,6 @@ the one announcer reads each stage; every drawn line has a unique name.
 
 from __future__ import annotations
 
-import pathlib
 from typing import Any
 
 import pytest
@@ -17,7 +16,7 @@ import pytest
 from housing_lab.streetcar import Game, make_bot
 from housing_lab.widgets.streetcar.board import edge_key, hex_key
 
-from .harness import PageWatch, screenshot, voila, write_notebook
+from .harness import screenshot
 from .keyboard import Announcer, Keys, has, wait_until
 from .streetcar_page import wait_until_page_shows
 
@@ -90,42 +89,35 @@ def play_a_turn(keys: Keys, page: Any, game: Game, student: Any) -> int:
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
-def test_streetcar_turns_by_keyboard_alone(browser: Any, tmp_path: pathlib.Path, size: str) -> None:
-    width, height = SIZES[size]
-    notebook = write_notebook(tmp_path / "streetcar.ipynb", CELLS)
+def test_streetcar_turns_by_keyboard_alone(open_page: Any, size: str) -> None:
     game, bot, student = Game(seed=SEED), make_bot("greedy", SEED), make_bot("greedy", 99)
     per_turn = []
-    with voila(notebook, tmp_path) as url:
-        page = browser.new_page(viewport={"width": width, "height": height})
-        watch = PageWatch()
-        watch.attach(page)
-        page.goto(url, timeout=120_000)  # Voila runs the notebook before it answers
-        page.wait_for_selector(".sc-board [data-edge]", timeout=120_000)
+    page, watch = open_page(CELLS, size=SIZES[size], ready=".sc-board [data-edge]")
+    wait_until_page_shows(page, game)
+    page.evaluate("() => { document.querySelector('.hl-announcer').dataset.first = 'yes'; }")
+    keys = Keys(page)
+    # every text the announcer is given: the bot's pause lasts 0.3 s, shorter than a poll
+    heard = Announcer(page, ANNOUNCER).listen()
+    for turn in range(TURNS):
+        per_turn.append(play_a_turn(keys, page, game, student))
+        heard.wait_for("Red (greedy bot) is thinking.")
+        pauses = sum("is thinking." in text for text in heard.heard())
+        assert pauses == turn + 1, f"the bot's pause read out {pauses} times: {heard.heard()}"
+        game.push(bot.choose(game))
         wait_until_page_shows(page, game)
-        page.evaluate("() => { document.querySelector('.hl-announcer').dataset.first = 'yes'; }")
-        keys = Keys(page)
-        # every text the announcer is given: the bot's pause lasts 0.3 s, shorter than a poll
-        heard = Announcer(page, ANNOUNCER).listen()
-        for turn in range(TURNS):
-            per_turn.append(play_a_turn(keys, page, game, student))
-            heard.wait_for("Red (greedy bot) is thinking.")
-            pauses = sum("is thinking." in text for text in heard.heard())
-            assert pauses == turn + 1, f"the bot's pause read out {pauses} times: {heard.heard()}"
-            game.push(bot.choose(game))
-            wait_until_page_shows(page, game)
-            page.wait_for_timeout(300)
-            active = keys.active()
-            assert not active["body"], "focus fell to <body> after the bot's move"
-            assert "sc-board" in active["around"].split() or active["tag"] == "svg", active
-        assert "Turn 5" in announced(page), announced(page)
-        names = page.evaluate(LINE_NAMES)
-        stops = page.locator('.sc-board-svg [tabindex="0"]').count()
-        listed = page.locator(".sc-board .sc-lines li").all_text_contents()
-        page.locator(".sc-board .sc-lines summary").click()
-        screenshot(page, f"keyboard-streetcar-{size}")
-        announcers = page.locator(".hl-announcer").count()
-        first = page.evaluate("() => document.querySelector('.hl-announcer').dataset.first")
-        page.close()
+        page.wait_for_timeout(300)
+        active = keys.active()
+        assert not active["body"], "focus fell to <body> after the bot's move"
+        assert "sc-board" in active["around"].split() or active["tag"] == "svg", active
+    assert "Turn 5" in announced(page), announced(page)
+    names = page.evaluate(LINE_NAMES)
+    stops = page.locator('.sc-board-svg [tabindex="0"]').count()
+    listed = page.locator(".sc-board .sc-lines li").all_text_contents()
+    page.locator(".sc-board .sc-lines summary").click()
+    screenshot(page, f"keyboard-streetcar-{size}")
+    announcers = page.locator(".hl-announcer").count()
+    first = page.evaluate("() => document.querySelector('.hl-announcer').dataset.first")
+    page.close()
     print(f"Streetcar turns took {per_turn} keys (budget {BUDGET})")
     assert keys.lost == [], f"focus fell to <body> after {keys.lost}"
     assert max(per_turn) <= BUDGET, f"a turn took {max(per_turn)} keys: {per_turn}"

@@ -25,10 +25,7 @@ from .harness import (
     SCREENSHOTS,
     TEMPLATE_CDN,
     PageWatch,
-    jupyter_lab,
-    run_all_cells_in_lab,
     screenshot,
-    voila,
     write_notebook,
 )
 from .streetcar_page import (
@@ -186,55 +183,45 @@ def notebook(tmp_path: pathlib.Path) -> pathlib.Path:
 
 
 @pytest.mark.browser
-def test_streetcar_in_jupyterlab(browser, notebook: pathlib.Path, tmp_path: pathlib.Path) -> None:
+def test_streetcar_in_jupyterlab(open_page, notebook: pathlib.Path, tmp_path: pathlib.Path) -> None:
     started = time.monotonic()
-    with jupyter_lab(notebook.parent, tmp_path) as url:
-        page = browser.new_page(viewport={"width": 1400, "height": 1900})
-        watch = PageWatch()
-        watch.attach(page)
-        page.goto(url.format(path=notebook.name))
-        run_all_cells_in_lab(page, ".sc-lab .sc-house")
-        print(f"lab open and run: {time.monotonic() - started:.1f} s")
-        game = play_by_clicking(page)
-        print(f"played: {time.monotonic() - started:.1f} s")
+    page, watch = open_page(notebook, app="lab", size=(1400, 1900), ready=".sc-lab .sc-house")
+    print(f"lab open and run: {time.monotonic() - started:.1f} s")
+    game = play_by_clicking(page)
+    print(f"played: {time.monotonic() - started:.1f} s")
 
-        seen = wait_until_page_shows(page, game)
-        assert seen["outcome"].startswith("So far:")
-        screenshot(page.locator(".sc-lab"), "streetcar-lab-jupyterlab")
+    seen = wait_until_page_shows(page, game)
+    assert seen["outcome"].startswith("So far:")
+    screenshot(page.locator(".sc-lab"), "streetcar-lab-jupyterlab")
 
-        with page.expect_download() as download:  # Save game: the record follows the engine
-            page.click(".sc-lab .sc-save")
-        record = json.loads(pathlib.Path(download.value.path()).read_text())
-        assert "final" not in record  # the game is not over
-        replayed = replay(record, require_complete=False)
-        assert replayed.move_stack == game.move_stack
+    with page.expect_download() as download:  # Save game: the record follows the engine
+        page.click(".sc-lab .sc-save")
+    record = json.loads(pathlib.Path(download.value.path()).read_text())
+    assert "final" not in record  # the game is not over
+    replayed = replay(record, require_complete=False)
+    assert replayed.move_stack == game.move_stack
 
-        replay_a_finished_game(page, tmp_path)
-        check_watch(watch)
-        assert watch.blocked == []
-        page.close()
+    replay_a_finished_game(page, tmp_path)
+    check_watch(watch)
+    assert watch.blocked == []
+    page.close()
     print(f"streetcar browser test: {time.monotonic() - started:.1f} s")
 
 
 @pytest.mark.browser
-def test_streetcar_in_voila(browser, notebook: pathlib.Path, tmp_path: pathlib.Path) -> None:
+def test_streetcar_in_voila(open_page, notebook: pathlib.Path) -> None:
     """Voila: the opening turn by clicking, the bot's pause, the board and score follow."""
-    with voila(notebook, tmp_path) as url:
-        page = browser.new_page(viewport={"width": 1400, "height": 1900})
-        watch = PageWatch()
-        watch.attach(page)
-        page.goto(url)
-        page.wait_for_selector(".sc-lab .sc-house", timeout=90_000)
-        game = Game(seed=SEED)
-        bot = make_bot("greedy", SEED)
-        wait_until_page_shows(page, game)
-        move = make_bot("greedy", 99).choose(game)
-        click_turn(page, move)
-        game.push(move)
-        bot_reply(page, game, bot)
-        screenshot(page.locator(".sc-lab"), "streetcar-lab-voila")
-        check_watch(watch)
-        page.close()
+    page, watch = open_page(notebook, size=(1400, 1900), ready=".sc-lab .sc-house")
+    game = Game(seed=SEED)
+    bot = make_bot("greedy", SEED)
+    wait_until_page_shows(page, game)
+    move = make_bot("greedy", 99).choose(game)
+    click_turn(page, move)
+    game.push(move)
+    bot_reply(page, game, bot)
+    screenshot(page.locator(".sc-lab"), "streetcar-lab-voila")
+    check_watch(watch)
+    page.close()
 
 
 # --- one screen at a Chromebook's and a projector's size (issue 11) ------------------------
@@ -290,34 +277,29 @@ def a_turn_and_a_hint(page, size: str) -> None:
 
 
 @pytest.mark.browser
-def test_streetcar_app_fits_one_screen_in_voila(browser, tmp_path: pathlib.Path) -> None:
+def test_streetcar_app_fits_one_screen_in_voila(open_page) -> None:
     """The no-code app (housing_lab/apps/streetcar.ipynb): the whole board and the turn panel
     in the window without scrolling, before and after moves and with a hint shown."""
-    with voila(APP, tmp_path) as url:
-        for width, height in SIZES:
-            page = browser.new_page(viewport={"width": width, "height": height})
-            watch = PageWatch()
-            watch.attach(page)
-            page.goto(url)
-            page.wait_for_selector(".sc-lab .sc-house", timeout=90_000)
-            a_turn_and_a_hint(page, f"Voila {width}x{height}")
-            window_shot(page, f"streetcar-voila-{width}x{height}")
-            page.click(".sc-lab .sc-replay-this")  # replaying: the replay bar above the board
-            page.wait_for_selector(".sc-lab .sc-replay .sc-replay-step")
-            page.click(".sc-lab .sc-replay-step")
-            page.wait_for_selector(".sc-lab .sc-message:has-text('Move 1 of')")
-            assert_one_screen(page, f"Voila {width}x{height} replaying")
-            window_shot(page, f"streetcar-voila-replay-{width}x{height}")
-            page.locator(".sc-lab .sc-score-chart").scroll_into_view_if_needed()
-            charts = chart_problems(page)  # labelled axes, no toolbar over the title
-            assert charts["charts"] == 1 and charts["problems"] == [], charts
-            labels = page.eval_on_selector_all(
-                ".sc-lab .sc-score-chart .axislabel", "(ns) => ns.map((n) => n.textContent)"
-            )
-            assert sorted(labels) == ["house colour", "points"], labels
-            window_shot(page, f"streetcar-voila-score-{width}x{height}")
-            check_watch(watch)
-            page.close()
+    for width, height in SIZES:
+        page, watch = open_page(APP, size=(width, height), ready=".sc-lab .sc-house")
+        a_turn_and_a_hint(page, f"Voila {width}x{height}")
+        window_shot(page, f"streetcar-voila-{width}x{height}")
+        page.click(".sc-lab .sc-replay-this")  # replaying: the replay bar above the board
+        page.wait_for_selector(".sc-lab .sc-replay .sc-replay-step")
+        page.click(".sc-lab .sc-replay-step")
+        page.wait_for_selector(".sc-lab .sc-message:has-text('Move 1 of')")
+        assert_one_screen(page, f"Voila {width}x{height} replaying")
+        window_shot(page, f"streetcar-voila-replay-{width}x{height}")
+        page.locator(".sc-lab .sc-score-chart").scroll_into_view_if_needed()
+        charts = chart_problems(page)  # labelled axes, no toolbar over the title
+        assert charts["charts"] == 1 and charts["problems"] == [], charts
+        labels = page.eval_on_selector_all(
+            ".sc-lab .sc-score-chart .axislabel", "(ns) => ns.map((n) => n.textContent)"
+        )
+        assert sorted(labels) == ["house colour", "points"], labels
+        window_shot(page, f"streetcar-voila-score-{width}x{height}")
+        check_watch(watch)
+        page.close()
 
 
 def collapse_left_sidebar(page) -> None:
@@ -329,28 +311,25 @@ def collapse_left_sidebar(page) -> None:
 
 
 @pytest.mark.browser
-def test_streetcar_fits_one_screen_in_jupyterlab(browser, notebook, tmp_path) -> None:
+def test_streetcar_fits_one_screen_in_jupyterlab(open_page, notebook) -> None:
     """JupyterLab with the side bar collapsed, the notebook at its top: the same checks."""
-    with jupyter_lab(notebook.parent, tmp_path) as url:
-        for width, height in SIZES:
-            page = browser.new_page(viewport={"width": width, "height": height})
-            watch = PageWatch()
-            watch.attach(page)
-            page.goto(url.format(path=notebook.name))
-            run_all_cells_in_lab(page, ".sc-lab .sc-house")
-            collapse_left_sidebar(page)
-            page.evaluate(
-                "() => { for (const n of document.querySelectorAll("
-                "'.jp-WindowedPanel-outer, .jp-Notebook')) n.scrollTop = 0; }"
-            )
-            a_turn_and_a_hint(page, f"JupyterLab {width}x{height}")
-            window_shot(page, f"streetcar-jupyterlab-{width}x{height}")
-            page.click(".sc-lab .sc-replay-this")  # replaying: the replay bar above the board
-            page.wait_for_selector(".sc-lab .sc-replay .sc-replay-step")
-            page.click(".sc-lab .sc-replay-step")
-            page.wait_for_selector(".sc-lab .sc-message:has-text('Move 1 of')")
-            assert_one_screen(page, f"JupyterLab {width}x{height} replaying")
-            assert page.locator(".sc-lab .sc-replay-resume").bounding_box()["y"] < height
-            window_shot(page, f"streetcar-jupyterlab-replay-{width}x{height}")
-            check_watch(watch)
-            page.close()
+    for width, height in SIZES:
+        page, watch = open_page(
+            notebook, app="lab", size=(width, height), ready=".sc-lab .sc-house"
+        )
+        collapse_left_sidebar(page)
+        page.evaluate(
+            "() => { for (const n of document.querySelectorAll("
+            "'.jp-WindowedPanel-outer, .jp-Notebook')) n.scrollTop = 0; }"
+        )
+        a_turn_and_a_hint(page, f"JupyterLab {width}x{height}")
+        window_shot(page, f"streetcar-jupyterlab-{width}x{height}")
+        page.click(".sc-lab .sc-replay-this")  # replaying: the replay bar above the board
+        page.wait_for_selector(".sc-lab .sc-replay .sc-replay-step")
+        page.click(".sc-lab .sc-replay-step")
+        page.wait_for_selector(".sc-lab .sc-message:has-text('Move 1 of')")
+        assert_one_screen(page, f"JupyterLab {width}x{height} replaying")
+        assert page.locator(".sc-lab .sc-replay-resume").bounding_box()["y"] < height
+        window_shot(page, f"streetcar-jupyterlab-replay-{width}x{height}")
+        check_watch(watch)
+        page.close()
