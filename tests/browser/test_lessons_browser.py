@@ -23,6 +23,29 @@ MACHINE_ID = re.compile(
     r"\b[a-z]+_[a-z0-9_]+\b|\b(?:house|apartment|adu|high|middle|low)-\d+\b|\b[A-C][1-3]-\d\b"
 )
 LESSONS = sorted((ROOT / "lessons").glob("[0-9][0-9]_*.ipynb"))
+# Every cell of the tables a lesson prints (lesson_table's, or a DataFrame's as pandas draws
+# it), as drawn (issue 26: tables students can read); widgets' own tables are the widgets' tests
+TABLE_CELLS = """() => Array.from(document.querySelectorAll(
+  '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output :is(table.hl-table, ' +
+  'table.dataframe) td')).map((cell) => ({
+    text: cell.textContent.trim(), align: getComputedStyle(cell).textAlign,
+    number: cell.classList.contains("hl-num")}))"""
+PROGRAMMERS_NUMBER = re.compile(r"^[-+−]?\$?\d[\d,]*\.0+$")  # "12.0", "4.0", "1.00"
+
+
+def unreadable_cells(cells: list[dict[str, object]]) -> list[str]:
+    """Table cells a student would stumble on: text not left-aligned, text cut with "...",
+    whole numbers written like "12.0"."""
+    problems = []
+    for cell in cells:
+        text = str(cell["text"])
+        if not cell["number"] and cell["align"] not in ("left", "start"):
+            problems.append(f"{text!r} is aligned {cell['align']}")
+        if text.endswith(("...", "…")):
+            problems.append(f"{text!r} is cut")
+        if PROGRAMMERS_NUMBER.match(text):
+            problems.append(f"{text!r} is a whole number with decimals")
+    return problems
 
 
 @pytest.fixture(scope="module")
@@ -62,6 +85,7 @@ def test_lesson_runs_in_jupyterlab(open_page, lessons_folder: str, lesson: pathl
     ).all_inner_texts()
     ids = sorted({m for text in widget_text for m in MACHINE_ID.findall(text)})
     assert ids == [], f"machine ids visible in {lesson.stem}'s widgets: {ids}"
+    assert unreadable_cells(page.evaluate(TABLE_CELLS)) == []
 
 
 @pytest.mark.browser
