@@ -12,8 +12,8 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from housing_lab.errors import shown
+from housing_lab.numbers import MAX_SEED
 
-MAX_SEED = 2**64 - 1
 MAX_TEXT = 10_000  # characters of one argument: ids and names are short
 MAX_WEIGHT = 1000  # |weight|: totals stay exact enough for solver and scalar engine to agree
 WEIGHT_DECIMALS = 6  # and no weight finer than the solver's rounding (1e-9) can tell apart

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from housing_lab.errors import HousingLabError
+from housing_lab.numbers import MAX_SEED
 from housing_lab.rooms.errors import RoomError
 from housing_lab.rooms.games import TEACHER, Role, RoomInfo
 from housing_lab.rooms.registry import room_game
 
-MAX_SEED = 2**64 - 1
 MAX_ROW_JSON = 100_000  # characters of one stored JSON value: real ones are under 1,000
 HASH_LENGTH = 64  # hex SHA-256
 

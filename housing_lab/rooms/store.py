@@ -30,12 +30,12 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from housing_lab.errors import HousingLabError, shown
-from housing_lab.numbers import check_number
+from housing_lab.numbers import MAX_SEED, check_number
 from housing_lab.rooms import tokens
 from housing_lab.rooms.errors import AccessDenied, ActionRefused, RoomError
 from housing_lab.rooms.games import TEACHER, Clock, Replay, Role, RoomInfo
 from housing_lab.rooms.registry import room_game
-from housing_lab.rooms.rows import MAX_SEED, LoggedAction
+from housing_lab.rooms.rows import LoggedAction
 from housing_lab.rooms.urls import DEFAULT_JOIN_BASE, join_url
 
 MAX_ACTION_JSON = 100_000  # characters of one action: real ones are under 200
@@ -120,8 +120,17 @@ class RoomStore(ABC):
         rules = room_game(game)
         names = rules.check_teams(teams)
         checked = rules.check_options(options)
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-            raise RoomError(f"a seed is a whole number from 0 to 2**64 - 1, got {shown(seed)}")
+        seed = int(
+            check_number(
+                seed,
+                "a room's seed",
+                whole=True,
+                low=0,
+                high=MAX_SEED,
+                limit=MAX_SEED,
+                error=RoomError,
+            )
+        )  # the one number check
         secrets = {TEACHER.actor: tokens.new_token()}
         secrets.update({Role(team).actor: tokens.new_token() for team in names})
         hashes = {holder: tokens.hash_token(token) for holder, token in secrets.items()}

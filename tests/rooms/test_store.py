@@ -291,3 +291,10 @@ def test_sqlite_store_uses_wal_and_the_data_folder_by_default(tmp_path, monkeypa
         store.create_room(TEAMS, seed=1)
     path = tmp_path / "data" / "housing-lab" / "rooms.sqlite"
     assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 10**400, 1.5, "3", True, float("nan")])
+def test_a_rooms_seed_goes_through_the_one_number_check(store, seed) -> None:
+    """A room's seed: a whole number from 0 to 2**64 - 1, else one line naming it."""
+    with pytest.raises(RoomError, match="a room's seed must be"):
+        store.create_room(TEAMS, seed=seed)
