@@ -7,7 +7,8 @@ import pytest
 
 from housing_lab.errors import HousingLabError
 from housing_lab.widgets import GameTable
-from housing_lab.widgets.table.charts import CATEGORIES, COLORS, SEPARATOR, MoveInChart
+from housing_lab.widgets.lab.charts import SEPARATOR
+from housing_lab.widgets.table.charts import CATEGORIES, COLORS, MoveInChart
 from tests.support import contrast
 
 

@@ -153,6 +153,26 @@ def _no_outcomes() -> dict[str, dict[str, int]]:
     return {income: dict.fromkeys(OUTCOMES, 0) for income in INCOMES}
 
 
+def housed_bars() -> tuple[bqplot.OrdinalScale, bqplot.LinearScale, bqplot.Bars]:
+    """The scales and stacked bars of every "Who is housed?" chart (the lab's and the game
+    table's): one palette, white separators between segments, a tooltip in words."""
+    labels = [INCOME_LABELS[i] for i in INCOMES]
+    x_scale = bqplot.OrdinalScale(domain=labels)
+    y_scale = bqplot.LinearScale(min=0, max=RESIDENTS_PER_INCOME)
+    bars = bqplot.Bars(
+        x=labels,
+        y=[[0, 0, 0] for _ in CHART_CATEGORIES],
+        scales={"x": x_scale, "y": y_scale},
+        type="stacked",
+        colors=CHART_COLORS,
+        stroke=SEPARATOR,  # a white line between stacked segments
+        stroke_width=2.5,
+        labels=[CHART_LABELS[c] for c in CHART_CATEGORIES],
+        tooltip=bqplot.Tooltip(fields=["x", "y"], labels=["group", "residents"]),
+    )
+    return x_scale, y_scale, bars
+
+
 class OutcomeChart(ipywidgets.VBox):
     """Stacked bars per income group: stayed, newcomers housed, rehoused, left, turned away.
 
@@ -164,19 +184,7 @@ class OutcomeChart(ipywidgets.VBox):
         self, title: str = "Who is housed?", width: int = 440, height: int = 340, **kwargs: Any
     ) -> None:
         labels = [INCOME_LABELS[i] for i in INCOMES]
-        self.x_scale = bqplot.OrdinalScale(domain=labels)
-        self.y_scale = bqplot.LinearScale(min=0, max=RESIDENTS_PER_INCOME)
-        self.bars = bqplot.Bars(
-            x=labels,
-            y=[[0, 0, 0] for _ in CHART_CATEGORIES],
-            scales={"x": self.x_scale, "y": self.y_scale},
-            type="stacked",
-            colors=CHART_COLORS,
-            stroke=SEPARATOR,  # a white line between stacked segments
-            stroke_width=2.5,
-            labels=[CHART_LABELS[c] for c in CHART_CATEGORIES],
-            tooltip=bqplot.Tooltip(fields=["x", "y"], labels=["group", "residents"]),
-        )
+        self.x_scale, self.y_scale, self.bars = housed_bars()
         # the housed count before the last change: an unfilled box over the bar
         self.ghost = bqplot.Bars(
             x=labels,

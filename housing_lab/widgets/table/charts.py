@@ -19,8 +19,7 @@ from housing_lab.widgets.lab.charts import (
     CHART_CATEGORIES,
     CHART_COLORS,
     CHART_LABELS,
-    INCOME_LABELS,
-    SEPARATOR,
+    housed_bars,
 )
 from housing_lab.widgets.lab.spoken import outcome_table
 
@@ -56,19 +55,7 @@ class MoveInChart(ipywidgets.VBox):
     """Who has found a home so far, per income group (12 residents each when all are in)."""
 
     def __init__(self, **kwargs: Any) -> None:
-        self.x_scale = bqplot.OrdinalScale(domain=[INCOME_LABELS[i] for i in INCOMES])
-        self.y_scale = bqplot.LinearScale(min=0, max=RESIDENTS_PER_INCOME)
-        self.bars = bqplot.Bars(
-            x=[INCOME_LABELS[i] for i in INCOMES],
-            y=[[0, 0, 0] for _ in CATEGORIES],
-            scales={"x": self.x_scale, "y": self.y_scale},
-            type="stacked",
-            colors=COLORS,
-            stroke=SEPARATOR,  # a white line between stacked segments
-            stroke_width=2.5,
-            labels=[LABELS[c] for c in CATEGORIES],
-            tooltip=bqplot.Tooltip(fields=["x", "y"], labels=["group", "residents"]),
-        )
+        self.x_scale, self.y_scale, self.bars = housed_bars()  # the lab's bars, one palette
         axis_style = {"font-size": "16px"}
         self.figure = bqplot.Figure(
             marks=[self.bars],
