@@ -16,7 +16,7 @@ import ipywidgets
 
 from housing_lab.errors import HousingLabError, shown
 from housing_lab.widgets.lessons.quiz import RIGHT, WRONG
-from housing_lab.widgets.table.checks import check_text, check_texts
+from housing_lab.widgets.table.checks import check_text, check_texts, check_why_not
 
 GENERIC_WHY_NOT = "Compare your reasoning with the explanation below."
 
@@ -49,22 +49,15 @@ class PredictThenRun(ipywidgets.VBox):
             raise HousingLabError(
                 f"run must be a function returning an Outcome, got {shown(run, 60)}"
             )
-        if why_not is not None and not isinstance(why_not, Mapping):
-            raise HousingLabError(
-                f"why_not must be a dict of option -> sentence, got {shown(why_not, 60)}"
-            )
         options = check_texts(options, "options")
         if len(options) < 2 or len(set(options)) != len(options):
             raise HousingLabError(
                 f"a prediction needs 2 or more different options, not {shown(options)}"
             )
-        unknown = [option for option in why_not or {} if option not in options]
-        if unknown:
-            raise HousingLabError(f"why_not names an option not offered: {shown(unknown[0])}")
+        self.why_not = check_why_not(why_not, options)
         self.options = options
         self.run_model = run
         self.explanation = explanation
-        self.why_not = dict(why_not or {})
         self.prediction: str | None = None
         self.outcome: Outcome | None = None
         self.choice = ipywidgets.RadioButtons(

@@ -11,7 +11,7 @@ import ipywidgets
 
 from housing_lab.errors import HousingLabError, shown
 from housing_lab.numbers import check_number
-from housing_lab.widgets.table.checks import check_text, check_texts
+from housing_lab.widgets.table.checks import check_text, check_texts, check_why_not
 
 RIGHT = "<span style='color:#1b7837;font-weight:700'>&#10004; Right.</span> "
 WRONG = "<span style='color:#b2182b;font-weight:700'>&#10008; Not quite.</span> "
@@ -86,15 +86,8 @@ class ChoiceQuestion(_Question):
             raise HousingLabError(
                 f"answer {shown(answer, 60)} is not among the options {shown(options, 100)}"
             )
-        if why_not is not None and not isinstance(why_not, Mapping):
-            raise HousingLabError(
-                f"why_not must be a dict of option -> sentence, got {shown(why_not, 60)}"
-            )
-        unknown = [option for option in why_not or {} if option not in options]
-        if unknown:
-            raise HousingLabError(f"why_not names {shown(unknown[0], 60)}, which is not an option")
+        self.why_not = check_why_not(why_not, options)
         self.answer = answer
-        self.why_not = dict(why_not or {})
         self.choice = ipywidgets.RadioButtons(
             options=list(options), value=None, layout=ipywidgets.Layout(width="max-content")
         )
