@@ -55,6 +55,10 @@ class Game:
         rules: Rules | None = None,
     ) -> None:
         """Set up a game: houses dealt with `seed`, or given as {hex: colour} for every hex."""
+        if board is not None and not isinstance(board, Board):
+            raise StreetcarError(f"board must be a streetcar Board, not {shown(board)}")
+        if rules is not None and not isinstance(rules, Rules):
+            raise StreetcarError(f"rules must be streetcar Rules, not {shown(rules)}")
         self._board = board or Board.standard()
         self._rules = rules or Rules()
         if houses is None:
