@@ -87,3 +87,14 @@ def test_from_position_game_plays_on() -> None:
     game.push(next(game.legal_moves()))
     assert game.current_player == "red"
     assert repr(game).startswith("<Game <Board custom: 4 hexes>")
+
+
+@pytest.mark.parametrize("junk", ["x" * 300_000, 3, [1], {"a": 1}, object()])
+@pytest.mark.parametrize(
+    ("keyword", "message"), [("board", "a streetcar Board"), ("rules", "Rules")]
+)
+def test_a_game_refuses_a_board_or_rules_of_the_wrong_type(junk, keyword, message) -> None:
+    """Found by the Streetcar hunt: Game('x') raised AttributeError, Game(rules='x') was taken."""
+    with pytest.raises(StreetcarError, match=message) as caught:
+        Game(**{keyword: junk})
+    assert "\n" not in str(caught.value) and len(str(caught.value)) < 300
