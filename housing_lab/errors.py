@@ -16,7 +16,13 @@ MAX_MESSAGE = 1000  # characters of a whole message line
 
 
 class HousingLabError(ValueError):
-    """A user mistake (bad input, illegal action): the message names the bad value."""
+    """A user mistake (bad input, illegal action): the message names the bad value.
+
+    The message is always one line (`one_line`), whatever text went into it: a damaged file's
+    schema or a library's own multi-line error must not break the one-line contract."""
+
+    def __init__(self, message: object = "", *args: object) -> None:
+        super().__init__(one_line(message) if isinstance(message, str) else message, *args)
 
 
 class WriteError(HousingLabError):

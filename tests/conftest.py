@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import pytest
+from hypothesis import settings
 
 from .support import Cli, run_cli
 
@@ -13,6 +15,13 @@ from .support import Cli, run_cli
 # PYTHONDONTWRITEBYTECODE, which would make every run rewrite every module again. The tests
 # turn it back on for themselves (the caches are git-ignored).
 sys.dont_write_bytecode = False
+
+# Everything random takes a seed, Hypothesis too: the suite draws the same examples every run
+# (a CI run fails for a change, never for a new draw). To hunt further, draw afresh:
+# HYPOTHESIS_PROFILE=hunt HUNT_EXAMPLES=2000 pytest tests/reliability/test_hunts.py
+settings.register_profile("suite", derandomize=True, database=None)
+settings.register_profile("hunt", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
 
 
 @pytest.fixture(scope="session")

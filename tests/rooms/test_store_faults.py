@@ -216,3 +216,18 @@ def test_a_read_only_store_views_and_refuses_acts_in_one_line(tmp_path, monkeypa
     (tmp_path / "empty.sqlite").write_bytes(b"")
     with pytest.raises(RoomError, match="read-only and holds no rooms"):
         open_store(f"sqlite:///{tmp_path / 'empty.sqlite'}")
+
+
+def test_a_damaged_schema_with_line_breaks_in_sqlites_words_is_one_line(tmp_path) -> None:
+    """Found by the byte-damage hunt: a stray quote in a stored CREATE statement makes SQLite's
+    own message quote the rest of the statement, line breaks and all."""
+    path = tmp_path / "rooms.sqlite"
+    code, teacher, url = made_room(path)
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = path.read_bytes()
+    at = data.index(b"room_tokens (") + len(b"room_tokens ")
+    path.write_bytes(data[:at] + b"'" + data[at + 1 :])
+    with pytest.raises(RoomError, match="is damaged") as caught, open_store(url) as store:
+        store.view(code, teacher)
+    assert "\n" not in str(caught.value) and "room TEXT" in str(caught.value)
