@@ -120,6 +120,8 @@ def read_bytes(path: str | os.PathLike[str], limit: int = MAX_DOCUMENT_BYTES) ->
                 data = handle.read(limit + 1)
         except OSError as error:
             raise JsonInputError(f"cannot read {quote_path(path)}: {error.strerror}") from None
+        except ValueError:  # a name no file system allows (a NUL byte)
+            raise JsonInputError(f"cannot read {quote_path(path)}: not a file name") from None
     if len(data) > limit:
         raise JsonInputError(f"{_name(path)} is larger than {limit} bytes")
     return data

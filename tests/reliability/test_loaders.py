@@ -107,6 +107,8 @@ def test_read_text_refuses_other_encodings_and_big_files(tmp_path: Path) -> None
         jsonio.load_path(big, limit=50)
     with pytest.raises(jsonio.JsonInputError, match="cannot read"):
         jsonio.load_path(tmp_path / "missing.json")
+    with pytest.raises(jsonio.JsonInputError, match="not a file name"):  # found by a hunt
+        jsonio.load_path("game\x00.json")
 
 
 def test_write_text_atomic_replaces_whole_files(tmp_path: Path) -> None:
