@@ -27,7 +27,13 @@ def both_greedy(bot: type[GreedyBot], seed: int, rules: Rules, board: Board | No
     return play_game([bot(seed), bot(seed + 1)], seed=seed, rules=rules, board=board)
 
 
-@pytest.mark.parametrize("rules", RULES, ids=repr)
+def rules_id(rules: Rules) -> str:
+    """A test id that is the same in every process (a frozenset's order is not: pytest-xdist
+    workers must collect the same ids)."""
+    return f"penalty={rules.penalty}-goals={','.join(sorted(rules.goals)) or 'none'}"
+
+
+@pytest.mark.parametrize("rules", RULES, ids=rules_id)
 def test_greedy_plays_the_references_moves(rules: Rules) -> None:
     game = both_greedy(GreedyBot, 1, rules, None)
     assert game.is_over()
@@ -35,7 +41,7 @@ def test_greedy_plays_the_references_moves(rules: Rules) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("rules", RULES, ids=repr)
+@pytest.mark.parametrize("rules", RULES, ids=rules_id)
 def test_greedy_plays_the_references_moves_in_many_games(rules: Rules) -> None:
     for seed in range(2, 8):
         board = Board.from_hexes(RING3) if seed % 2 else None
