@@ -5,8 +5,9 @@ A serious or critical violation fails the test (contrast, missing names on contr
 without text, ARIA misuse). Moderate and minor findings are written to
 test-artifacts/accessibility/APP.txt for people to read: the one left today is axe's "region"
 rule (content outside landmarks), which comes from Voila's page template, not from our widgets.
-Inside each app's own landmark every impact fails, with every panel opened: the lab once per tab
-(Who is pleased, New homes, Compare, Policies, Save and load, Assumptions) at both screen sizes.
+Inside each app's own landmark every impact fails, with every panel opened, at both screen
+sizes: the lab once per tab (Who is pleased, New homes, Compare, Policies, Save and load,
+Assumptions). The same page loads check SVG text contrast (tests/browser/contrast.py).
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ def test_app_has_no_serious_accessibility_violations(open_page: Any, app: str) -
 
 # Every impact (minor and moderate too), inside the app's own landmark, with every disclosure
 # and accordion panel opened: what is hidden by default is checked as a student opens it.
+SIZES = {"chromebook": (1366, 768), "projector": (1920, 1080)}
 STRICT_APPS = {"streetcar": ".sc-lab", "table": ".hl-game-table"}
 OPEN_PANELS = """() => {
   for (const d of document.querySelectorAll('details')) d.open = true;
@@ -70,11 +72,16 @@ OPEN_PANELS = """() => {
 }"""
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("size", sorted(SIZES))
 @pytest.mark.parametrize("app", sorted(STRICT_APPS))
-def test_app_has_no_accessibility_violation_at_any_impact(open_page: Any, app: str) -> None:
+def test_app_has_no_accessibility_violation_at_any_impact(open_page: Any, app: str, size: str):
+    """Axe at every impact inside the app's landmark with every panel open, and the SVG text
+    contrast (checked first, as the app opens), on one page load per size."""
     notebook = ROOT / "housing_lab" / "apps" / f"{app}.ipynb"
-    page, _ = open_page(notebook, ready=STRICT_APPS[app])
+    page, _ = open_page(notebook, size=SIZES[size], ready=f"{STRICT_APPS[app]} svg text")
     page.wait_for_load_state("networkidle")
+    check_svg_text(page, STRICT_APPS[app], f"contrast-{app}-{size}")
     page.wait_for_selector(f'{STRICT_APPS[app]}[role="region"][aria-label]')
     page.evaluate(OPEN_PANELS)
     page.wait_for_timeout(800)
@@ -85,17 +92,27 @@ def test_app_has_no_accessibility_violation_at_any_impact(open_page: Any, app: s
     )
     assert landmark[0] == "region" and landmark[1] and landmark[2] >= 1, landmark
     results = axe().Axe().run(page, context=STRICT_APPS[app])
-    screenshot(page, f"accessibility-{app}-panels-open")
+    screenshot(page, f"accessibility-{app}-panels-open-{size}")
     violations = results.response["violations"]
     REPORTS.mkdir(parents=True, exist_ok=True)
-    (REPORTS / f"{app}-all.txt").write_text(
+    (REPORTS / f"{app}-all-{size}.txt").write_text(
         "\n".join(describe(v) for v in violations) + "\n", encoding="utf-8"
     )
     assert [describe(v) for v in violations] == []
     assert results.response["passes"], "axe ran no checks: the page did not render"
 
 
-SIZES = {"chromebook": (1366, 768), "projector": (1920, 1080)}
+# SVG text (board labels, bqplot axis, tick and bar labels) against what lies under it: axe
+# checks HTML text only. Checked inside the tests above and below, on their page loads.
+def check_svg_text(page: Any, scope: str, shot: str) -> None:
+    page.wait_for_timeout(1500)  # bqplot draws its axes after the first layout
+    checked, problems = svg_text_problems(page, scope)
+    print(f"{shot}: {checked} SVG texts checked")
+    screenshot(page, shot)
+    assert checked >= 20, f"only {checked} SVG texts found: the page did not render"
+    assert problems == [], "\n".join(problems)
+
+
 LAB = ".hl-nb-lab"
 LAB_TABS = f"{LAB} .lm-TabBar-tab"
 
@@ -117,6 +134,8 @@ def test_lab_has_no_accessibility_violation_in_any_tab(open_page: Any, size: str
         page.locator(LAB_TABS).nth(index).click()
         page.wait_for_selector(f"{LAB_TABS}.lm-mod-current >> text={title}")
         page.wait_for_timeout(800)  # the panel's widgets (a bqplot chart) draw on first show
+        if index == 0 or title == "New homes":  # the two tabs with charts
+            check_svg_text(page, LAB, f"contrast-lab-{size}-tab{index}")
         results = axe().Axe().run(page, context=LAB)
         assert results.response["passes"], "axe ran no checks: the page did not render"
         found += [f"[{title}] {describe(v)}" for v in results.response["violations"]]
@@ -124,30 +143,3 @@ def test_lab_has_no_accessibility_violation_in_any_tab(open_page: Any, size: str
     REPORTS.mkdir(parents=True, exist_ok=True)
     (REPORTS / f"lab-all-{size}.txt").write_text("\n".join(found) + "\n", encoding="utf-8")
     assert found == []
-
-
-# SVG text (board labels, bqplot axis, tick and bar labels) against what lies under it: axe
-# checks HTML text only. The lab's New homes tab holds a second chart, so it is opened too.
-SVG_APPS = {"lab": ".hl-nb-lab", "streetcar": ".sc-lab", "table": ".hl-game-table"}
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("size", sorted(SIZES))
-@pytest.mark.parametrize("app", sorted(SVG_APPS))
-def test_svg_text_contrast(open_page: Any, app: str, size: str) -> None:
-    scope = SVG_APPS[app]
-    page, _ = open_page(
-        ROOT / "housing_lab" / "apps" / f"{app}.ipynb", size=SIZES[size], ready=f"{scope} svg text"
-    )
-    page.wait_for_load_state("networkidle")
-    page.wait_for_timeout(1500)  # bqplot draws its axes after the first layout
-    checked, problems = svg_text_problems(page, scope)
-    if app == "lab":
-        page.locator(LAB_TABS, has_text="New homes").click()
-        page.wait_for_selector(f"{LAB} .hl-homes-chart text")
-        page.wait_for_timeout(1500)
-        more, found = svg_text_problems(page, scope)
-        checked, problems = checked + more, problems + found
-    screenshot(page, f"contrast-{app}-{size}")
-    assert checked >= 20, f"only {checked} SVG texts found: the page did not render"
-    assert problems == [], "\n".join(problems)

@@ -38,26 +38,34 @@ def lesson_one_app(browser, tmp_path_factory) -> Iterator[tuple[str, pathlib.Pat
 @pytest.mark.browser
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_lesson_one_links_open_in_the_app(browser, lesson_one_app, size) -> None:
+    """Lesson 1 is opened once; each link is clicked with Ctrl, as a student opening it in a
+    new tab would, so the lesson page stays (Voila runs a lesson afresh at every load)."""
     url, log = lesson_one_app
-    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
     watch = PageWatch()
-    watch.attach(page)
     try:
+        lesson = context.new_page()
+        watch.attach(lesson)
+        lesson.goto(url)
+        lesson.wait_for_selector(".jupyter-widgets", timeout=120_000)
         for text, heading in LESSON_ONE_LINKS.items():
-            page.goto(url)
-            page.wait_for_selector(".jupyter-widgets", timeout=120_000)
-            link = page.locator("#rendered_cells a", has_text=text).first
-            with page.expect_navigation():
-                link.click()
+            link = lesson.locator("#rendered_cells a", has_text=text).first
+            assert link.get_attribute("target") in (None, "_self"), f"{text} leaves the tab"
+            with context.expect_page() as opened:
+                link.click(modifiers=["Control"])
+            page = opened.value
+            watch.attach(page)  # its own requests, from here on; the lesson's are all watched
+            page.set_viewport_size({"width": size[0], "height": size[1]})
             assert page.locator("h1").first.inner_text(timeout=120_000).startswith(heading)
             if heading != "Lesson 2":
                 assert page.locator("main table, main p").count() > 3
                 name = heading.split(":")[0].lower().replace(" ", "-")
                 shot = SCREENSHOTS / f"app-link-{name}-{size[0]}x{size[1]}.png"
                 page.screenshot(path=str(shot))  # the first screen, as a student sees it
+            page.close()
         assert watch.blocked == [], "the app asked for something off this machine"
     finally:
-        page.close()
+        context.close()
     printed = log.read_text(encoding="utf-8")
     for noise in ("is not trusted", "without encryption", "DeprecationWarning"):
         assert noise not in printed
