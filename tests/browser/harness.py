@@ -251,15 +251,19 @@ NOTEBOOK_PROGRESS = """() => {
 def run_all_cells_in_lab(page: Any, wait_for: str, tries: int = 3) -> None:
     """Clear outputs and run all, then wait for `wait_for` (a selector) to appear.
 
-    The first notebook of a fresh server sometimes ignores a Run All sent while its kernel is
-    still connecting. If no cell has started after a short wait, Run All is sent again; once
-    cells run, the wait for `wait_for` is long (lessons compute for a while).
+    The first notebook of a fresh server sometimes ignores a menu command sent while its kernel
+    is still connecting. Each attempt first waits until the clear has taken (no execution count
+    left: a lesson is saved with its outputs, whose counts would pass for cells that ran), then
+    sends Run All; if no cell has started after a short wait, it tries again. Once cells run,
+    the wait for `wait_for` is long (lessons compute for a while).
     """
     page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]', timeout=90_000)
     menu_bar = page.locator("#jp-menu-panel, .lm-MenuBar").first
     for attempt in range(tries):
         menu_bar.get_by_role("menuitem", name="Edit", exact=True).click()
         page.locator(".lm-Menu").get_by_role("menuitem", name="Clear Outputs of All Cells").click()
+        if not _cleared(page) and attempt < tries - 1:
+            continue
         menu_bar.get_by_role("menuitem", name="Run", exact=True).click()
         page.locator(".lm-Menu").get_by_role("menuitem", name="Run All Cells", exact=True).click()
         deadline = time.monotonic() + 15
@@ -272,6 +276,17 @@ def run_all_cells_in_lab(page: Any, wait_for: str, tries: int = 3) -> None:
         if started or attempt == tries - 1:
             page.wait_for_selector(wait_for, timeout=180_000)
             return
+
+
+def _cleared(page: Any, seconds: float = 10.0) -> bool:
+    """True once no cell of the open notebook shows an execution count or runs."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        progress = page.evaluate(NOTEBOOK_PROGRESS)
+        if progress["done"] == 0 and progress["running"] == 0:
+            return True
+        time.sleep(0.25)
+    return False
 
 
 def wait_for_all_cells(page: Any, timeout: float = 240.0) -> dict[str, int]:
