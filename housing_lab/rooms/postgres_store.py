@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
-from housing_lab.errors import one_line, shown
+from housing_lab.errors import shown
 from housing_lab.rooms import sql
 from housing_lab.rooms.errors import RoomError
 from housing_lab.rooms.games import RoomInfo
@@ -85,7 +85,7 @@ class PostgresStore(RoomStore):
             detail = " ".join(str(error).split())
             for secret in password_of(self.url):
                 detail = detail.replace(secret, "***")
-            raise RoomError(one_line(self._explain(error, detail))) from None
+            raise RoomError(self._explain(error, detail)) from None
 
     def _explain(self, error: Exception, detail: str) -> str:
         errors = self._psycopg.errors

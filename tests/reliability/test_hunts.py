@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from housing_lab.errors import HousingLabError
 from housing_lab.rooms import open_store
+from housing_lab.rooms.store import MAX_WAIT_S
 from housing_lab.streetcar import Game, Rules, make_bot, to_record
 from housing_lab.streetcar.bots import RandomBot
 from housing_lab.streetcar.mcts import MctsBot
@@ -172,7 +173,7 @@ def test_hunt_tampered_rows(tmp_path, pristine, table, data, value) -> None:
 def short_wait(value: object) -> object:
     """`value`, or 0.01 where it is a timeout the store accepts (so nothing blocks for long)."""
     number = isinstance(value, (int, float)) and not isinstance(value, bool)
-    return 0.01 if number and 0.01 < value <= 3600 else value
+    return 0.01 if number and 0.01 < value <= MAX_WAIT_S else value
 
 
 ROOM_CALLS: dict[str, Callable[[Any, str, dict[str, str], Any, Any], object]] = {

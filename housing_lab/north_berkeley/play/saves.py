@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from housing_lab import jsonio
-from housing_lab.errors import HousingLabError, one_line, shown
+from housing_lab.errors import HousingLabError, shown
 from housing_lab.north_berkeley.errors import NorthBerkeleyError, ScenarioFormatError
 from housing_lab.north_berkeley.play.actions import ACTION_KINDS, Action, action_of_record
 from housing_lab.north_berkeley.play.state import STATE_FORMAT, check_players, check_seed
@@ -163,7 +163,7 @@ def replay(game: Game, saved: SavedGame) -> None:
             game.apply(action)
         except NorthBerkeleyError as error:
             raise type(error)(
-                one_line(f"saved game: action {number} {shown(action)} refused: {error}")
+                f"saved game: action {number} {shown(action)} refused: {error}"
             ) from None
     if saved.expected is not None:
         _compare_v1(saved.expected, json.loads(json.dumps(game.to_dict())))
@@ -221,10 +221,8 @@ def _compare_v1(saved: Mapping[str, Any], replayed: Mapping[str, Any]) -> None:
         if difference is not None:
             where, mine, theirs = difference
             raise ScenarioFormatError(
-                one_line(
-                    f"saved game (version 1) does not match its own log: {where} is {mine} in "
-                    f"the file, but replaying the log gives {theirs}"
-                )
+                f"saved game (version 1) does not match its own log: {where} is {mine} in "
+                f"the file, but replaying the log gives {theirs}"
             )
 
 
