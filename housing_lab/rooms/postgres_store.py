@@ -4,24 +4,21 @@ Each thread gets its own connection. An act locks its room's row (SELECT ... FOR
 length of its transaction, so acts on one room are served one at a time and acts on different
 rooms do not wait for each other; a lock held by another session past `LOCK_TIMEOUT_MS` is "the
 store is busy", never an endless wait. The statements are `rooms.sql`'s in psycopg's `%s`
-spelling. The tables are created only when missing (a role with table grants but no CREATE
-works). psycopg is imported only when a PostgreSQL store is opened.
+spelling, run by `sql_store` (what both backends do alike). The tables are created only when
+missing (a role with table grants but no CREATE works). psycopg is imported only when a
+PostgreSQL store is opened.
 """
 
 from __future__ import annotations
 
-import json
-import threading
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 from housing_lab.errors import shown
 from housing_lab.rooms import sql
 from housing_lab.rooms.errors import RoomError
-from housing_lab.rooms.games import RoomInfo
-from housing_lab.rooms.rows import LoggedAction, actions_from_rows, room_from_rows
-from housing_lab.rooms.store import CodeTaken, RoomStore, SeqTaken, Transaction
+from housing_lab.rooms.sql_store import SQLRoomStore
 from housing_lab.rooms.urls import password_of, without_password
 
 __all__ = ["PostgresStore", "without_password"]
@@ -34,17 +31,13 @@ TABLE_COLUMNS = (
     "SELECT table_name, column_name FROM information_schema.columns "
     "WHERE table_schema = current_schema() AND table_name = ANY(%s)"
 )
-INSERT_ROOM = sql.for_psycopg(sql.INSERT_ROOM)
-INSERT_TOKEN = sql.for_psycopg(sql.INSERT_TOKEN)
-SELECT_ROOM = sql.for_psycopg(sql.SELECT_ROOM)
-SELECT_TOKENS = sql.for_psycopg(sql.SELECT_TOKENS)
-SELECT_ACTIONS = sql.for_psycopg(sql.SELECT_ACTIONS)
+STATEMENTS = sql.Statements().spelled(sql.for_psycopg)
 LOCK_ROOM = sql.for_psycopg(sql.LOCK_ROOM)
-INSERT_ACTION = sql.for_psycopg(sql.INSERT_ACTION)
 
 
-class PostgresStore(RoomStore):
+class PostgresStore(SQLRoomStore):
     backend = "postgresql"
+    statements = STATEMENTS
 
     def __init__(self, url: str, **kwargs: Any) -> None:
         super().__init__(url, **kwargs)
@@ -56,7 +49,7 @@ class PostgresStore(RoomStore):
                 "a PostgreSQL store needs psycopg 3: pip install 'psycopg[binary]'"
             ) from None
         self._psycopg = psycopg
-        self._local = threading.local()
+        self._unique_violation = psycopg.errors.UniqueViolation
         connection = self._connection()
         with self._errors():
             if self._has_tables(connection):
@@ -119,72 +112,15 @@ class PostgresStore(RoomStore):
             self._local.connection = connection
         return connection
 
-    def _insert_room(self, info: RoomInfo, hashes: Mapping[str, str]) -> None:
-        connection = self._connection()
-        try:
-            with self._errors(), connection.transaction():
-                connection.execute(
-                    INSERT_ROOM,
-                    (
-                        info.code,
-                        info.game,
-                        str(info.seed),
-                        json.dumps(dict(info.options), allow_nan=False),
-                        json.dumps(list(info.teams)),
-                        info.created_at,
-                    ),
-                )
-                with connection.cursor() as cursor:
-                    cursor.executemany(
-                        INSERT_TOKEN, [(info.code, holder, h) for holder, h in hashes.items()]
-                    )
-        except self._psycopg.errors.UniqueViolation:
-            raise CodeTaken from None
+    def _write(self, connection: Any) -> AbstractContextManager[None]:
+        """psycopg's transaction block (the connection is in autocommit outside it)."""
+        return connection.transaction()
 
-    def _load_room(self, code: str) -> tuple[RoomInfo, dict[str, str]] | None:
-        connection = self._connection()
-        with self._errors():
-            row = connection.execute(SELECT_ROOM, (code,)).fetchone()
-            if row is None:
-                return None
-            token_rows = connection.execute(SELECT_TOKENS, (code,)).fetchall()
-        return room_from_rows(code, row, token_rows)
+    def _lock_room(self, connection: Any, code: str) -> None:
+        """The room's row FOR UPDATE: acts on one room wait their turn, other rooms' do not."""
+        connection.execute(LOCK_ROOM, (code,))
 
-    def _actions_after(self, code: str, seq: int) -> list[LoggedAction]:
-        with self._errors():
-            rows = self._connection().execute(SELECT_ACTIONS, (code, seq)).fetchall()
-        return actions_from_rows(code, rows, seq)
-
-    @contextmanager
-    def _transaction(self, code: str) -> Iterator[Transaction]:
-        connection = self._connection()
-        with self._errors(), connection.transaction():
-            connection.execute(LOCK_ROOM, (code,))
-            yield _PostgresTransaction(connection, code, self._psycopg)
-
-    def close(self) -> None:
-        connection = getattr(self._local, "connection", None)
-        if connection is not None:
-            connection.close()
-            self._local.connection = None
-
-
-class _PostgresTransaction(Transaction):
-    def __init__(self, connection: Any, code: str, psycopg: Any) -> None:
-        self.connection = connection
-        self.code = code
-        self.psycopg = psycopg
-
-    def actions_after(self, seq: int) -> list[LoggedAction]:
-        rows = self.connection.execute(SELECT_ACTIONS, (self.code, seq)).fetchall()
-        return actions_from_rows(self.code, rows, seq)
-
-    def insert(self, action: LoggedAction) -> None:
-        try:
-            with self.connection.transaction():  # a savepoint: a clash leaves the outer one usable
-                self.connection.execute(
-                    INSERT_ACTION,
-                    (self.code, action.seq, action.actor, json.dumps(action.action), action.at),
-                )
-        except self.psycopg.errors.UniqueViolation:
-            raise SeqTaken from None
+    def _savepoint(self, connection: Any) -> AbstractContextManager[object]:
+        """A savepoint: a clashing insert leaves the outer transaction usable (PostgreSQL
+        aborts a whole transaction on any error inside it)."""
+        return connection.transaction()

@@ -7,7 +7,8 @@ import. Nothing here is ever formatted with a value: every value travels as a pa
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Set
+from collections.abc import Callable, Mapping, Set
+from dataclasses import dataclass, fields
 
 from housing_lab.errors import shown
 from housing_lab.rooms.errors import RoomError
@@ -64,6 +65,25 @@ LOCK_ROOM = "SELECT code FROM rooms WHERE code = ? FOR UPDATE"  # PostgreSQL onl
 def for_psycopg(statement: str) -> str:
     """A `?` statement in psycopg's `%s` spelling (no statement here contains a literal `?`)."""
     return statement.replace("?", "%s")
+
+
+@dataclass(frozen=True)
+class Statements:
+    """The row statements both stores run, in one driver's parameter spelling (`?` unless
+    `spelled` otherwise), so that `sql_store` can run them without knowing the driver."""
+
+    insert_room: str = INSERT_ROOM
+    insert_token: str = INSERT_TOKEN
+    select_room: str = SELECT_ROOM
+    select_tokens: str = SELECT_TOKENS
+    select_actions: str = SELECT_ACTIONS
+    insert_action: str = INSERT_ACTION
+
+    def spelled(self, spell: Callable[[str], str]) -> Statements:
+        """Every statement through `spell` (e.g. `for_psycopg`), done once, at import."""
+        return Statements(
+            **{field.name: spell(getattr(self, field.name)) for field in fields(self)}
+        )
 
 
 def check_tables(found: Mapping[str, Set[str]], store: str) -> bool:

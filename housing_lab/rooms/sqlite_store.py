@@ -2,7 +2,8 @@
 
 Each thread gets its own connection (sqlite3 connections are not shared between threads); a
 write takes the database's write lock up front (BEGIN IMMEDIATE), so concurrent acts are
-served one at a time while readers carry on (WAL). The statements are `rooms.sql`'s.
+served one at a time while readers carry on (WAL). The statements are `rooms.sql`'s, run by
+`sql_store` (what both backends do alike); this module holds only what is SQLite's own.
 
 Faults are one line naming the file: a file that is not SQLite (checked by its header before
 SQLite touches it), another program's tables, damage SQLite reports, a file that cannot be
@@ -12,11 +13,9 @@ another writer holding the lock past `BUSY_TIMEOUT_S` ("the store is busy").
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
-import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
@@ -24,9 +23,7 @@ from urllib.parse import quote
 from housing_lab.errors import quote_path
 from housing_lab.rooms import sql
 from housing_lab.rooms.errors import RoomError
-from housing_lab.rooms.games import RoomInfo
-from housing_lab.rooms.rows import LoggedAction, actions_from_rows, room_from_rows
-from housing_lab.rooms.store import CodeTaken, RoomStore, SeqTaken, Transaction
+from housing_lab.rooms.sql_store import SQLRoomStore
 
 BUSY_TIMEOUT_S = 5.0  # a writer holding the lock longer than this: "the store is busy"
 HEADER = b"SQLite format 3\x00"
@@ -39,14 +36,15 @@ LIST_TABLES = "SELECT name FROM sqlite_master WHERE type = 'table'"
 TABLE_COLUMNS = "SELECT name FROM pragma_table_info(?)"
 
 
-class SQLiteStore(RoomStore):
+class SQLiteStore(SQLRoomStore):
     backend = "sqlite"
+    statements = sql.Statements()
+    _unique_violation = sqlite3.IntegrityError
 
     def __init__(self, url: str, path: str, **kwargs: object) -> None:
         super().__init__(url, **kwargs)  # type: ignore[arg-type]
         self.path = Path(path).expanduser()
         self.name = quote_path(self.path)
-        self._local = threading.local()
         self._modes = READ_WRITE
         if _check_file(self.path, self.name):
             self._modes = READ_ONLY
@@ -122,6 +120,7 @@ class SQLiteStore(RoomStore):
 
     @contextmanager
     def _write(self, connection: sqlite3.Connection) -> Iterator[None]:
+        """BEGIN IMMEDIATE: the database's write lock up front, so acts wait their turn."""
         if self.read_only:
             raise RoomError(f"store {self.name} is read-only: rooms can be viewed, not played")
         connection.execute("BEGIN IMMEDIATE")
@@ -131,73 +130,6 @@ class SQLiteStore(RoomStore):
             connection.execute("ROLLBACK")
             raise
         connection.execute("COMMIT")
-
-    def _insert_room(self, info: RoomInfo, hashes: Mapping[str, str]) -> None:
-        connection = self._connection()
-        try:
-            with self._errors(), self._write(connection):
-                connection.execute(
-                    sql.INSERT_ROOM,
-                    (
-                        info.code,
-                        info.game,
-                        str(info.seed),
-                        json.dumps(dict(info.options), allow_nan=False),
-                        json.dumps(list(info.teams)),
-                        info.created_at,
-                    ),
-                )
-                connection.executemany(
-                    sql.INSERT_TOKEN,
-                    [(info.code, holder, digest) for holder, digest in hashes.items()],
-                )
-        except sqlite3.IntegrityError:
-            raise CodeTaken from None
-
-    def _load_room(self, code: str) -> tuple[RoomInfo, dict[str, str]] | None:
-        connection = self._connection()
-        with self._errors():
-            row = connection.execute(sql.SELECT_ROOM, (code,)).fetchone()
-            if row is None:
-                return None
-            token_rows = connection.execute(sql.SELECT_TOKENS, (code,)).fetchall()
-        return room_from_rows(code, row, token_rows)
-
-    def _actions_after(self, code: str, seq: int) -> list[LoggedAction]:
-        with self._errors():
-            rows = self._connection().execute(sql.SELECT_ACTIONS, (code, seq)).fetchall()
-        return actions_from_rows(code, rows, seq)
-
-    @contextmanager
-    def _transaction(self, code: str) -> Iterator[Transaction]:
-        connection = self._connection()
-        with self._errors(), self._write(connection):
-            yield _SQLiteTransaction(connection, code)
-
-    def close(self) -> None:
-        connection = getattr(self._local, "connection", None)
-        if connection is not None:
-            connection.close()
-            self._local.connection = None
-
-
-class _SQLiteTransaction(Transaction):
-    def __init__(self, connection: sqlite3.Connection, code: str) -> None:
-        self.connection = connection
-        self.code = code
-
-    def actions_after(self, seq: int) -> list[LoggedAction]:
-        rows = self.connection.execute(sql.SELECT_ACTIONS, (self.code, seq)).fetchall()
-        return actions_from_rows(self.code, rows, seq)
-
-    def insert(self, action: LoggedAction) -> None:
-        try:
-            self.connection.execute(
-                sql.INSERT_ACTION,
-                (self.code, action.seq, action.actor, json.dumps(action.action), action.at),
-            )
-        except sqlite3.IntegrityError:
-            raise SeqTaken from None
 
 
 def _check_file(path: Path, name: str) -> bool:

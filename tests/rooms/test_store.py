@@ -11,6 +11,8 @@ import pytest
 
 from housing_lab.north_berkeley.play.game import Game
 from housing_lab.rooms import AccessDenied, ActionRefused, RoomError, open_store
+from housing_lab.rooms.rows import LoggedAction
+from housing_lab.rooms.store import CodeTaken, SeqTaken
 
 from .helpers import hidden_cards, mentions, play_step, tokens_of
 
@@ -42,6 +44,27 @@ def test_tokens_are_stored_only_as_sha256_hashes(store) -> None:
     tokens = tokens_of(room)
     assert set(hashes.values()) == {hashlib.sha256(t.encode()).hexdigest() for t in tokens.values()}
     assert not set(tokens.values()) & set(hashes.values())
+
+
+def test_a_taken_code_or_number_is_a_clash_that_leaves_the_transaction_usable(store) -> None:
+    """The primary keys catch a writer that skipped the lock; on PostgreSQL the insert's
+    savepoint keeps the act's transaction alive for the retry."""
+    room = store.create_room(TEAMS, seed=3)
+    code = room["room"]
+    info, hashes = store._load_room(code)
+    with pytest.raises(CodeTaken):
+        store._insert_room(info, hashes)
+    with store._transaction(code) as tx:
+        tx.insert(LoggedAction(1, "teacher", {"action": "first"}, 1.0))
+        with pytest.raises(SeqTaken):
+            tx.insert(LoggedAction(1, "teacher", {"action": "again"}, 1.0))
+        assert [entry.seq for entry in tx.actions_after(0)] == [1]
+        tx.insert(LoggedAction(2, "teacher", {"action": "second"}, 2.0))
+    logged = store._actions_after(code, 0)
+    assert [(entry.seq, entry.action["action"]) for entry in logged] == [
+        (1, "first"),
+        (2, "second"),
+    ]
 
 
 def test_views_show_the_engine_replay(store) -> None:
