@@ -2,19 +2,17 @@
 (tree search, see mcts.py).
 
 A bot is anything with a `name` and `choose(game) -> Move`. Every bot takes a seed and owns a
-`random.Random`, so the same seeds always give the same game (for `mcts`, with an iteration
-budget: a time budget depends on the machine).
+`random.Random` (`seeded.SeededBot`), so the same seeds always give the same game (for `mcts`,
+with an iteration budget: a time budget depends on the machine).
 """
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from housing_lab.errors import shown
-from housing_lab.numbers import check_seed
 from housing_lab.streetcar.board import Board
 from housing_lab.streetcar.errors import StreetcarError
 from housing_lab.streetcar.game import Game
@@ -22,6 +20,7 @@ from housing_lab.streetcar.greedy import GreedyBot
 from housing_lab.streetcar.mcts import MctsBot
 from housing_lab.streetcar.moves import Move
 from housing_lab.streetcar.rules import Rules
+from housing_lab.streetcar.seeded import SeededBot
 
 
 class Bot(Protocol):
@@ -34,7 +33,7 @@ class Bot(Protocol):
         ...
 
 
-class RandomBot:
+class RandomBot(SeededBot):
     """Uniform over the legal moves: a uniform line choice and, independently, a uniform house.
 
     Every line choice combines with every removable house, so the two independent draws are
@@ -42,11 +41,6 @@ class RandomBot:
     """
 
     name = "random"
-
-    def __init__(self, seed: int | None = 0) -> None:
-        if seed is not None:
-            check_seed(seed, error=StreetcarError)
-        self.rng = random.Random(seed)
 
     def choose(self, game: Game) -> Move:
         choices = game.line_choice_ids()

@@ -15,13 +15,11 @@ house (push / score / pop on a copy).
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING, NamedTuple
 
-from housing_lab.numbers import check_seed
-from housing_lab.streetcar.errors import StreetcarError
 from housing_lab.streetcar.moves import Move
 from housing_lab.streetcar.scoring import breakdowns, connected_hexes, line_components
+from housing_lab.streetcar.seeded import SeededBot
 
 if TYPE_CHECKING:
     from housing_lab.streetcar.game import Game
@@ -36,15 +34,10 @@ class _Line(NamedTuple):
     hexes: frozenset[int]  # hexes newly connected by these lines
 
 
-class GreedyBot:
+class GreedyBot(SeededBot):
     """One-turn lookahead on (own score - opponent's score), exact for the standard rules."""
 
     name = "greedy"
-
-    def __init__(self, seed: int | None = 0) -> None:
-        if seed is not None:
-            check_seed(seed, error=StreetcarError)
-        self.rng = random.Random(seed)
 
     def choose(self, game: Game) -> Move:
         lines = self._lines(game)

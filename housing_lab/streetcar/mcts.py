@@ -25,17 +25,17 @@ move) or, with `seconds`, wall-clock time (not reproducible: it depends on the m
 from __future__ import annotations
 
 import math
-import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from housing_lab.numbers import check_number, check_seed
+from housing_lab.numbers import check_number
 from housing_lab.streetcar.errors import StreetcarError
 from housing_lab.streetcar.game import Game
 from housing_lab.streetcar.greedy import GreedyBot
 from housing_lab.streetcar.moves import Move
+from housing_lab.streetcar.seeded import SeededBot
 
 DEFAULT_ITERATIONS = 24
 SCALE = 20.0  # score margin that counts as a clear win (value tanh(margin / SCALE))
@@ -106,7 +106,7 @@ class _Node:
     value: float = 0.0
 
 
-class MctsBot:
+class MctsBot(SeededBot):
     """UCT over an evaluator's candidate moves and rollouts (greedy's unless `evaluator` is
     given: a factory `seed -> Evaluator`; `depth` is the default evaluator's rollout length);
     seeded and deterministic."""
@@ -124,8 +124,7 @@ class MctsBot:
         exploration: float = 0.7,
         evaluator: Callable[[int], Evaluator] | None = None,
     ) -> None:
-        if seed is not None:
-            check_seed(seed, error=StreetcarError)
+        super().__init__(seed)  # the seed is checked first
         if iterations is not None:
             check_number(iterations, "iterations", whole=True, error=StreetcarError)
             if iterations < 1:
@@ -140,7 +139,6 @@ class MctsBot:
         if depth is not None:
             check_number(depth, "depth", low=0, whole=True, error=StreetcarError)
         check_number(exploration, "exploration", low=0, error=StreetcarError)
-        self.rng = random.Random(seed)
         self.iterations = iterations if iterations is not None or seconds else DEFAULT_ITERATIONS
         self.seconds = seconds
         self.candidates = candidates
