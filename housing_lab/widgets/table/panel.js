@@ -135,6 +135,19 @@ function tieOrder(parent, order, send) {
   });
 }
 
+// Next: on to the stage `d.next_label` names. One button for every stage: a redraw puts focus
+// back on `.hl-gt-next` (see `render`), so its class and focus key must not drift apart.
+function nextButton(row, d, send) {
+  return button(row, d.next_label, "next", () => send({ action: "next" }),
+    { class: "hl-gt-button hl-gt-primary hl-gt-next", "data-action": "next" });
+}
+
+// The foot of a stage whose only way on is Next: the draft's tie order, then the button.
+function stageFoot(root, d, send) {
+  tieOrder(root, d.tie_order, send);
+  nextButton(h("div", { class: "hl-gt-row" }, root), d, send);
+}
+
 function renderBuild(root, d, model, send, timers) {
   if (d.affordable_only) {
     const banner = h("div", { class: "hl-gt-banner" }, root);
@@ -144,10 +157,7 @@ function renderBuild(root, d, model, send, timers) {
   timers.tick = renderTimer(root, model, d.minutes, send, d.empty.length === 0);
   h("div", { class: "hl-gt-status", "data-empty": d.empty.join(" ") }, root,
     d.empty.length ? `Empty squares: ${d.empty.join(", ")}` : "Every square of this phase has a tile.");
-  tieOrder(root, d.tie_order, send);
-  const row = h("div", { class: "hl-gt-row" }, root);
-  button(row, d.next_label, "next", () => send({ action: "next" }),
-    { class: "hl-gt-button hl-gt-primary hl-gt-next", "data-action": "next" });
+  stageFoot(root, d, send);
 }
 
 function renderExtra(root, d, send) {
@@ -163,10 +173,7 @@ function renderExtra(root, d, send) {
       { "data-action": "redraw", "data-redraw": row.team, disabled: !row.can_redraw });
   }
   h("div", { class: "hl-gt-status" }, root, `${d.deck_left} cards left in the deck (${d.kept_for_draft} are kept for the draft).`);
-  tieOrder(root, d.tie_order, send);
-  const row = h("div", { class: "hl-gt-row" }, root);
-  button(row, d.next_label, "next", () => send({ action: "next" }),
-    { class: "hl-gt-button hl-gt-primary hl-gt-next", "data-action": "next" });
+  stageFoot(root, d, send);
 }
 
 function renderDraft(root, d, send) {
@@ -216,8 +223,7 @@ function renderMovein(root, d, send) {
   const row = h("div", { class: "hl-gt-row" }, root);
   button(row, "\u25c2 Back", "movein-back", () => send({ action: "movein_back" }),
     { "data-action": "movein-back", disabled: d.step === 0 });
-  button(row, d.next_label, "next", () => send({ action: "next" }),
-    { class: "hl-gt-button hl-gt-primary hl-gt-next", "data-action": "next" });
+  nextButton(row, d, send);
   if (d.step < 3) {
     button(row, "Skip to the scores", "scores", () => send({ action: "scores" }),
       { class: "hl-gt-button hl-gt-quiet", "data-action": "scores" });
