@@ -1,4 +1,5 @@
-"""Argument types shared by the sub-commands: each refuses a bad value with one line naming it.
+"""Argument types shared by the sub-commands: each refuses a bad value with one line naming it;
+and `command_group`, the one way a group of sub-commands is added.
 
 argparse turns the `ArgumentTypeError` into "argument --seed: ..." on one stderr line, exit 2.
 Bounds keep every command's memory and time sane (no 10**20 players, no 10**300 weights).
@@ -17,6 +18,15 @@ from housing_lab.numbers import MAX_SEED
 MAX_TEXT = 10_000  # characters of one argument: ids and names are short
 MAX_WEIGHT = 1000  # |weight|: totals stay exact enough for solver and scalar engine to agree
 WEIGHT_DECIMALS = 6  # and no weight finer than the solver's rounding (1e-9) can tell apart
+
+
+def command_group(
+    groups: argparse._SubParsersAction, name: str, **kwargs: str
+) -> argparse._SubParsersAction:
+    """The `housing-lab NAME` group (`help=`, `description=` as argparse takes them) and its
+    sub-commands, one of which must be given: a bare `housing-lab NAME` is a usage error."""
+    parser = groups.add_parser(name, **kwargs)
+    return parser.add_subparsers(dest="command", required=True)
 
 
 def _whole(text: str, what: str) -> int:

@@ -22,8 +22,7 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
 
 def register(groups: argparse._SubParsersAction) -> None:
-    parser = groups.add_parser("nb", help="the North Berkeley game")
-    commands = parser.add_subparsers(dest="command", required=True)
+    commands = arguments.command_group(groups, "nb", help="the North Berkeley game")
 
     score = commands.add_parser(
         "score", help="score a scenario (JSON) or many (JSON Lines) and print the results"

@@ -22,12 +22,12 @@ from housing_lab.rooms.urls import DEFAULT_JOIN_BASE
 
 def register(groups: argparse._SubParsersAction) -> None:
     """Add the `room` group and its `create`, `view`, `act` and `export` commands."""
-    parser = groups.add_parser(
+    commands = arguments.command_group(
+        groups,
         "room",
         help="classroom rooms: one game, every team on its own device",
         description="Create a room and view, act in or export it with a token.",
     )
-    commands = parser.add_subparsers(dest="command", required=True)
 
     create = commands.add_parser(
         "create",

@@ -26,10 +26,9 @@ MAX_SECONDS = 3600.0
 
 def register(groups: argparse._SubParsersAction) -> None:
     """Add the `streetcar` group and its `simulate`, `replay` and `perft` commands."""
-    parser = groups.add_parser(
-        "streetcar", help="the Streetcar game", description="Streetcar engine tools."
+    commands = arguments.command_group(
+        groups, "streetcar", help="the Streetcar game", description="Streetcar engine tools."
     )
-    commands = parser.add_subparsers(dest="command", required=True)
 
     simulate = commands.add_parser(
         "simulate",
