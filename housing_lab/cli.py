@@ -8,6 +8,7 @@ it becomes one line on stderr and exit status 2, with nothing on stdout.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 from collections.abc import Sequence
@@ -30,7 +31,10 @@ def _say(message: str) -> None:
     print(f"housing-lab: error: {one_line(message)}", file=sys.stderr)
 
 
+@functools.cache
 def build_parser() -> argparse.ArgumentParser:
+    """The whole command's parser, built once per process (parsing never changes it; the
+    tests run the command hundreds of times in one process)."""
     from housing_lab.commands import (
         classroom,
         lessons,

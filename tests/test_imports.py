@@ -42,8 +42,10 @@ def is_type_checking(node: ast.AST) -> bool:
     return name == "TYPE_CHECKING"
 
 
-def import_nodes(tree: ast.AST, typing_too: bool) -> list[ast.AST]:
-    """Every import statement, without those under `if TYPE_CHECKING:` unless `typing_too`."""
+@functools.cache
+def import_nodes(tree: ast.AST, typing_too: bool) -> tuple[ast.AST, ...]:
+    """Every import statement, without those under `if TYPE_CHECKING:` unless `typing_too`
+    (found once per tree: the trees come from `parsed`, and several checks ask again)."""
     found = []
     todo = [tree]
     while todo:
@@ -52,7 +54,7 @@ def import_nodes(tree: ast.AST, typing_too: bool) -> list[ast.AST]:
             found.append(node)
         elif typing_too or not is_type_checking(node):
             todo.extend(ast.iter_child_nodes(node))
-    return found
+    return tuple(found)
 
 
 def imports_of(

@@ -1,5 +1,6 @@
 """Plumbing every housing_lab widget shares, written once.
 
+- `widget_file`: a widget's `.js` or `.css` as text (never a Path: see its docstring).
 - `ActionWidget`: the base of each anywidget. Its front end is the widget's own `.js` with
   `common.js` in front (`widget_esm`); it shows the engine's messages (`say`), offers files to
   the browser (`offer_download`, `offer_json`) and hands the browser's `{"action": ...}`
@@ -31,6 +32,17 @@ MESSAGE_KINDS = ("info", "error")
 JsonSource = Mapping[str, Any] | str | pathlib.Path
 
 
+def widget_file(path: str | pathlib.Path) -> str:
+    """The text of a widget's `.js` or `.css` file (a path, or a name relative to this folder),
+    read when the widget class is defined.
+
+    Text, never a Path: anywidget turns a Path into a watched file whose change signal holds a
+    strong reference to every widget of the class ever made (anywidget issue #929), so no lab,
+    board or room page could be freed; a kernel re-running a lesson's cells grew without end.
+    """
+    return (HERE / path).read_text(encoding="utf-8")  # an absolute path stays as it is
+
+
 def widget_esm(js_file: str | pathlib.Path) -> str:
     """The front-end module of a widget: `common.js` followed by the widget's own file (a path,
     or a name relative to this folder).
@@ -38,10 +50,8 @@ def widget_esm(js_file: str | pathlib.Path) -> str:
     Read when the widget class is defined, so the browser gets one self-contained module
     (anywidget loads it from a `blob:` URL; nothing is fetched).
     """
-    common = COMMON_JS.read_text(encoding="utf-8")
     path = HERE / js_file  # an absolute path stays as it is
-    own = path.read_text(encoding="utf-8")
-    return f"{common}\n// --- {path.relative_to(HERE)} ---\n{own}"
+    return f"{widget_file(COMMON_JS)}\n// --- {path.relative_to(HERE)} ---\n{widget_file(path)}"
 
 
 class ActionWidget(anywidget.AnyWidget):

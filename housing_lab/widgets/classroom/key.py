@@ -16,6 +16,8 @@ from typing import Any
 import anywidget
 import traitlets
 
+from housing_lab.widgets.common import widget_file
+
 KeyHandler = Callable[[str], None]
 BEAT_SECONDS = 5.0  # the kernel tells the page it is alive this often
 LOST_AFTER = 20.0  # no beat for this long: "Connection lost" (well within 30 s)
@@ -28,7 +30,7 @@ LOST_TEXT = (
 class KeyReader(anywidget.AnyWidget):
     """Calls `on_key(key)` once with the fragment's key ("" when the link has none)."""
 
-    _esm = Path(__file__).with_name("key.js")
+    _esm = widget_file(Path(__file__).with_name("key.js"))
     room = traitlets.Unicode("").tag(sync=True)
     lost_after = traitlets.Float(LOST_AFTER).tag(sync=True)  # seconds without a beat
     lost_text = traitlets.Unicode(LOST_TEXT).tag(sync=True)

@@ -17,7 +17,7 @@ from housing_lab.north_berkeley.engine.scoring import ScenarioResult
 from housing_lab.north_berkeley.layout import Layout, default_layout
 from housing_lab.north_berkeley.names import event_rows
 from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
-from housing_lab.widgets.common import ActionWidget, widget_esm
+from housing_lab.widgets.common import ActionWidget, widget_esm, widget_file
 
 HERE = pathlib.Path(__file__).parent
 
@@ -57,7 +57,7 @@ class NorthBerkeleyBoard(ActionWidget):
     """The board alone; `NorthBerkeleyLab` wires it to the engine."""
 
     _esm = widget_esm(HERE / "board.js")
-    _css = HERE / "board.css"
+    _css = widget_file(HERE / "board.css")
 
     site = traitlets.Dict().tag(sync=True)  # squares, phases, tags, existing homes
     catalogue = traitlets.List().tag(sync=True)

@@ -14,14 +14,16 @@ from typing import Any
 import anywidget
 import traitlets
 
+from housing_lab.widgets.common import widget_file
+
 HERE = pathlib.Path(__file__).parent
 
 
 class LoadButton(anywidget.AnyWidget):
     """Observe `value` (names="value") for the chosen file, as with a FileUpload."""
 
-    _esm = HERE / "load_button.js"
-    _css = HERE / "load_button.css"
+    _esm = widget_file(HERE / "load_button.js")
+    _css = widget_file(HERE / "load_button.css")
 
     description = traitlets.Unicode("Load board…").tag(sync=True)
     accept = traitlets.Unicode(".json,application/json").tag(sync=True)

@@ -31,7 +31,7 @@ from housing_lab.streetcar import PLAYERS, Edge, Game, Hex, Move
 from housing_lab.streetcar.board import parse_hex
 from housing_lab.streetcar.errors import BoardError
 from housing_lab.streetcar.hexgrid import make_edge
-from housing_lab.widgets.common import ActionWidget, widget_esm
+from housing_lab.widgets.common import ActionWidget, widget_esm, widget_file
 from housing_lab.widgets.streetcar.places import line_refusal
 
 HERE = pathlib.Path(__file__).parent
@@ -114,7 +114,7 @@ class StreetcarBoard(ActionWidget):
     """The board alone; `StreetcarLab` wires it to the engine and to the score panel."""
 
     _esm = widget_esm(HERE / "board.js")
-    _css = HERE / "board.css"
+    _css = widget_file(HERE / "board.css")
 
     hexes = traitlets.List().tag(sync=True)  # board hexes, "q,r", in board order
     edges = traitlets.List().tag(sync=True)  # every edge on the board, "q1,r1|q2,r2"

@@ -12,7 +12,7 @@ from typing import Any
 
 import traitlets
 
-from housing_lab.widgets.common import ActionWidget, widget_esm
+from housing_lab.widgets.common import ActionWidget, widget_esm, widget_file
 
 HERE = pathlib.Path(__file__).parent
 PARTS = ("top", "teams")
@@ -22,7 +22,7 @@ class TablePanel(ActionWidget):
     """`part="top"`: title, steps, message and the decision of the stage; `"teams"`: hands."""
 
     _esm = widget_esm(HERE / "panel.js")
-    _css = HERE / "panel.css"
+    _css = widget_file(HERE / "panel.css")
 
     part = traitlets.Unicode("top").tag(sync=True)
     view = traitlets.Dict().tag(sync=True)
