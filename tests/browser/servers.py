@@ -73,6 +73,7 @@ def jupyter_server(root: pathlib.Path, workdir: pathlib.Path) -> Iterator[Jupyte
         f"--port={port}",
         f"--IdentityProvider.token={token}",
         f"--ServerApp.root_dir={root}",
+        "--LabApp.expose_app_in_browser=True",  # window.jupyterapp: open a file in a page
     ]
     env = dict(
         os.environ,
