@@ -18,6 +18,10 @@ import pytest
 from .harness import (
     CHROMIUM,
     CHROMIUM_ARGS,
+    LAB_CLOSE_NOTEBOOKS,
+    LAB_OPEN,
+    LAB_OPENED,
+    LAB_READY,
     SCREENSHOTS,
     PageWatch,
     chromium_available,
@@ -111,14 +115,61 @@ def _place(notebook: Notebook, root: pathlib.Path, test: str, name: str | None) 
     return target.relative_to(root).as_posix()
 
 
+class LabPage:
+    """One JupyterLab page per process, in which `open_page(app="lab")` opens each notebook in
+    turn, as a student opens a file: loading JupyterLab costs about 7 s of CPU, and a page per
+    notebook was most of what the JupyterLab tests cost. Opening a notebook first closes the
+    previous ones with their kernels, so only one lab or game is on the page."""
+
+    def __init__(self, context: Any, jupyter: JupyterServer) -> None:
+        self.context, self.jupyter = context, jupyter
+        self.page: Any = None
+
+    def open(
+        self, path: str, size: tuple[int, int], ready: str, timeout: float, watch: PageWatch
+    ) -> Any:
+        """Open `path` (under the server's root) at `size`, watched by `watch`, run it all."""
+        if self.page is None or self.page.is_closed():
+            self.page = self.context.new_page()
+            self.page.set_viewport_size({"width": size[0], "height": size[1]})
+            watch.attach(self.page)
+            self.page.goto(self.jupyter.home(), timeout=timeout)
+            self.page.wait_for_function(LAB_READY, timeout=timeout)
+            self.page.evaluate("() => window.jupyterapp.restored.then(() => 1)")
+        else:
+            self.close_notebooks()
+            self.page.set_viewport_size({"width": size[0], "height": size[1]})
+            watch.attach(self.page)
+        self.page.evaluate(LAB_OPEN, path)
+        self.page.wait_for_function(LAB_OPENED, arg=path, timeout=timeout)
+        run_all_cells_in_lab(self.page, ready)
+        return self.page
+
+    def close_notebooks(self) -> None:
+        if self.page is not None and not self.page.is_closed():
+            self.page.evaluate(LAB_CLOSE_NOTEBOOKS)
+
+
+@pytest.fixture(scope="session")
+def lab_page(shared_context: Any, jupyter: JupyterServer) -> Iterator[LabPage]:
+    lab = LabPage(shared_context, jupyter)
+    yield lab
+    if lab.page is not None:
+        lab.page.close()
+
+
 @pytest.fixture
 def open_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable[..., Opened]]:
     """`open_page(notebook, app=..., size=(w, h), ready=SELECTOR)`: the notebook (a Path to
-    copy, a list of cells, or a path already under the server's root) opened in a new page of
-    `context` (default: the session's `shared_context`) at `size`, watched (console errors, blocked
-    requests), and run: in "lab" or "notebook" by Run All, in "voila" by opening; returns once
-    `ready` shows. Pages close (and their kernels stop) when the test ends."""
+    copy, a list of cells, or a path already under the server's root) opened at `size`,
+    watched (console errors, blocked requests), and run; returns once `ready` shows.
+
+    "voila": a new page of `context` (default: the session's `shared_context`), run by
+    opening. "lab": opened in the process's one JupyterLab page (`LabPage`) and run by Run
+    All. Pages close, notebooks close and kernels stop when the test ends."""
     pages: list[Any] = []
+    watches: list[PageWatch] = []
+    labs: list[LabPage] = []
     servers: set[str] = set()
 
     def open_(
@@ -135,10 +186,14 @@ def open_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable
         running = request.getfixturevalue(kind)
         servers.add(kind)
         path = _place(notebook, running.root, request.node.name, name)
+        watch = PageWatch()
+        watches.append(watch)
+        if app == "lab" and context is None:
+            labs.append(request.getfixturevalue("lab_page"))
+            return Opened(labs[-1].open(path, size, ready, timeout, watch), watch)
         page = (context or request.getfixturevalue("shared_context")).new_page()
         page.set_viewport_size({"width": size[0], "height": size[1]})
         pages.append(page)
-        watch = PageWatch()
         watch.attach(page)
         if app == "voila":
             page.goto(running.url(path), timeout=timeout)  # Voila runs the notebook first
@@ -149,11 +204,15 @@ def open_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable
         return Opened(page, watch)
 
     yield open_
+    for watch in watches:
+        watch.detach()
     for page in pages:
         if not page.is_closed():
             try:  # leaving the page sends Voila's kernel-shutdown beacon
                 page.goto("about:blank", timeout=10_000)
             finally:
                 page.close()
+    for lab in labs[-1:]:
+        lab.close_notebooks()
     if "jupyter" in servers:
         request.getfixturevalue("jupyter").stop_kernels()

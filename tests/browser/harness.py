@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -178,19 +178,15 @@ class PageWatch:
 
     console_errors: list[str] = field(default_factory=list)
     blocked: list[str] = field(default_factory=list)
+    _detach: Callable[[], object] | None = field(default=None, repr=False)
 
     def attach(self, page: Any) -> None:
         def on_console(message: Any) -> None:
             if message.type == "error":
                 self.console_errors.append(message.text)
 
-        page.on("console", on_console)
-        page.on(
-            "pageerror",
-            lambda error: self.console_errors.append(
-                f"pageerror: {error} {getattr(error, 'stack', '')}"
-            ),
-        )
+        def on_error(error: Any) -> None:
+            self.console_errors.append(f"pageerror: {error} {getattr(error, 'stack', '')}")
 
         def route(route: Any) -> None:
             url = route.request.url
@@ -200,7 +196,21 @@ class PageWatch:
                 self.blocked.append(url)
                 route.abort()
 
+        page.on("console", on_console)
+        page.on("pageerror", on_error)
         page.route("**/*", route)
+        self._detach = lambda: (
+            page.remove_listener("console", on_console),
+            page.remove_listener("pageerror", on_error),
+            page.unroute("**/*", route),
+        )
+
+    def detach(self) -> None:
+        """Stop watching a page that lives on (the shared JupyterLab page): what it does
+        after belongs to the next test."""
+        if self._detach is not None:
+            self._detach()
+            self._detach = None
 
     def our_errors(self, ignore: tuple[str, ...] = ()) -> list[str]:
         """Console errors, minus the ones caused by blocking outside requests (expected)."""
@@ -245,6 +255,23 @@ NOTEBOOK_PROGRESS = """() => {
   const texts = prompts.map((p) => p.textContent.trim());
   return {cells: texts.length, running: texts.filter((t) => t.includes('*')).length,
           done: texts.filter((t) => /\\[\\d+\\]/.test(t)).length};
+}"""
+
+
+# JupyterLab's own commands, through `window.jupyterapp` (the server runs with
+# --LabApp.expose_app_in_browser): open a notebook in a page already showing JupyterLab, and
+# close every notebook with its kernel (outputs are not saved: nothing asks "Save changes?").
+LAB_READY = "() => !!window.jupyterapp && window.jupyterapp.commands.hasCommand('docmanager:open')"
+LAB_OPEN = "(path) => window.jupyterapp.commands.execute('docmanager:open', {path}).then(() => 1)"
+LAB_OPENED = """(path) => { const panel = window.jupyterapp.shell.currentWidget;
+  return !!(panel && panel.context && panel.context.path === path && panel.sessionContext); }"""
+LAB_CLOSE_NOTEBOOKS = """async () => {
+  for (const panel of Array.from(window.jupyterapp.shell.widgets('main'))) {
+    if (!panel.sessionContext || !panel.context) continue;
+    await panel.sessionContext.shutdown();
+    panel.context.model.dirty = false;
+    panel.dispose();
+  }
 }"""
 
 

@@ -43,6 +43,10 @@ class JupyterServer:
             return f"{self.base}/notebooks/{path}?token={self.token}"
         raise ValueError(f"unknown Jupyter app {app!r}: lab or notebook")
 
+    def home(self) -> str:
+        """JupyterLab itself, on a clean workspace, with no notebook open."""
+        return f"{self.base}/lab?reset&token={self.token}"
+
     def _call(self, method: str, path: str) -> Any:
         request = urllib.request.Request(
             f"{self.base}/{path}?token={self.token}", method=method, data=b"" if method else None

@@ -1,13 +1,12 @@
 """Every lesson opens in JupyterLab and runs top to bottom with no error output, no console
 error and its widgets drawn; one lesson also runs as a Voila app. The lessons open one after
-another in one JupyterLab page, as a student opens files, each closed with its kernel after."""
+another in the process's one JupyterLab page (conftest's `LabPage`), as a student opens files."""
 
 from __future__ import annotations
 
 import pathlib
 import re
 import shutil
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,9 +15,7 @@ from .chart_geometry import chart_problems
 from .harness import (
     FOREIGN_ERRORS,
     ROOT,
-    PageWatch,
     error_outputs,
-    run_all_cells_in_lab,
     screenshot,
     wait_for_all_cells,
 )
@@ -65,59 +62,21 @@ def lessons_folder(jupyter) -> str:
     return "lessons"
 
 
-@pytest.fixture(scope="module")
-def lab_page(shared_context, jupyter, lessons_folder: str) -> Iterator[tuple[Any, PageWatch]]:
-    """One JupyterLab page, open on the lessons folder, in which every lesson is opened in
-    turn, as a student opens a file: loading JupyterLab costs about 7 s of CPU, and a page per
-    lesson was a third of this file's time."""
-    page = shared_context.new_page()
-    page.set_viewport_size({"width": 1400, "height": 1600})
-    watch = PageWatch()
-    watch.attach(page)
-    page.goto(jupyter.url(lessons_folder))
-    page.wait_for_function(
-        "() => window.jupyterapp && window.jupyterapp.commands.hasCommand('docmanager:open')",
-        timeout=120_000,
-    )
-    page.evaluate("() => window.jupyterapp.restored.then(() => true)")
-    yield page, watch
-    page.close()
-    jupyter.stop_kernels()
-
-
-OPEN = "(path) => window.jupyterapp.commands.execute('docmanager:open', {path}).then(() => 1)"
-OPENED = """(path) => { const panel = window.jupyterapp.shell.currentWidget;
-  return !!(panel && panel.context && panel.context.path === path && panel.sessionContext); }"""
-# The lesson's tab closed and its kernel shut down (outputs are not saved: not "dirty").
-CLOSE = """async () => {
-  const panel = window.jupyterapp.shell.currentWidget;
-  await panel.sessionContext.shutdown();
-  panel.context.model.dirty = false;
-  panel.dispose();
-}"""
-
-
 @pytest.mark.browser
 @pytest.mark.parametrize("lesson", LESSONS, ids=[p.stem for p in LESSONS])
-def test_lesson_runs_in_jupyterlab(lab_page, lessons_folder: str, lesson: pathlib.Path) -> None:
-    page, watch = lab_page
-    errors_before = len(watch.console_errors)
-    path = f"{lessons_folder}/{lesson.name}"
-    page.evaluate(OPEN, path)
-    page.wait_for_function(OPENED, arg=path, timeout=60_000)
-    try:
-        check_the_lesson(page, lesson)
-    finally:
-        page.evaluate(CLOSE)
-    errors = PageWatch(console_errors=watch.console_errors[errors_before:]).our_errors()
-    assert errors == [], errors
+def test_lesson_runs_in_jupyterlab(open_page, lessons_folder: str, lesson: pathlib.Path) -> None:
+    ready = ".jp-NotebookPanel:not(.lm-mod-hidden) .jupyter-widgets"
+    page, watch = open_page(
+        f"{lessons_folder}/{lesson.name}", app="lab", size=(1400, 1600), ready=ready
+    )
+    check_the_lesson(page, lesson)
+    assert watch.our_errors() == [], watch.console_errors
     assert watch.blocked == [], f"requests tried to leave 127.0.0.1: {watch.blocked}"
 
 
 def check_the_lesson(page: Any, lesson: pathlib.Path) -> None:
-    """Run All on the open lesson; no error, its widgets drawn, charts legible, no machine id
+    """The lesson, run: no error, its widgets drawn, charts legible, no machine id
     in the widgets, tables readable."""
-    run_all_cells_in_lab(page, ".jp-NotebookPanel:not(.lm-mod-hidden) .jupyter-widgets")
     progress = wait_for_all_cells(page)
     assert progress["running"] == 0
     assert error_outputs(page) == []

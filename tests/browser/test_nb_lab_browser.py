@@ -178,13 +178,12 @@ def collapse_left_sidebar(page) -> None:
 
 @pytest.mark.browser
 def test_lab_in_jupyterlab_fits_one_screen(open_page) -> None:
-    for size, (width, height) in SIZES.items():  # a notebook per page (open_page's folders)
+    for size, (width, height) in SIZES.items():  # the next open closes this notebook
         page, watch = open_page(CELLS, app="lab", size=(width, height), ready=READY)
         collapse_left_sidebar(page)
         play_with_the_lab(page, f"nb-lab-jupyterlab-{size}")
         check_watch(watch)
         assert not watch.blocked
-        page.close()  # one JupyterLab page at a time (its kernel stops after the test)
 
 
 @pytest.mark.browser

@@ -204,7 +204,6 @@ def test_streetcar_in_jupyterlab(open_page, notebook: pathlib.Path, tmp_path: pa
     replay_a_finished_game(page, tmp_path)
     check_watch(watch)
     assert watch.blocked == []
-    page.close()
     print(f"streetcar browser test: {time.monotonic() - started:.1f} s")
 
 
@@ -303,6 +302,10 @@ def test_streetcar_app_fits_one_screen_in_voila(open_page) -> None:
 
 
 def collapse_left_sidebar(page) -> None:
+    """Hide JupyterLab's left side bar (View > Appearance), unless an earlier notebook in the
+    same JupyterLab page already did."""
+    if not page.locator("#jp-left-stack").is_visible():
+        return
     menu = page.locator("#jp-menu-panel, .lm-MenuBar").first
     menu.get_by_role("menuitem", name="View", exact=True).click()
     page.locator(".lm-Menu").get_by_text("Appearance", exact=True).click()
@@ -332,4 +335,3 @@ def test_streetcar_fits_one_screen_in_jupyterlab(open_page, notebook) -> None:
         assert page.locator(".sc-lab .sc-replay-resume").bounding_box()["y"] < height
         window_shot(page, f"streetcar-jupyterlab-replay-{width}x{height}")
         check_watch(watch)
-        page.close()
