@@ -168,7 +168,7 @@ def open_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable
     opening. "lab": opened in the process's one JupyterLab page (`LabPage`) and run by Run
     All. Pages close, notebooks close and kernels stop when the test ends."""
     pages: list[Any] = []
-    watches: list[PageWatch] = []
+    lab_watches: list[PageWatch] = []
     labs: list[LabPage] = []
     servers: set[str] = set()
 
@@ -187,8 +187,8 @@ def open_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable
         servers.add(kind)
         path = _place(notebook, running.root, request.node.name, name)
         watch = PageWatch()
-        watches.append(watch)
         if app == "lab" and context is None:
+            lab_watches.append(watch)  # the page lives on: stop watching it after the test
             labs.append(request.getfixturevalue("lab_page"))
             return Opened(labs[-1].open(path, size, ready, timeout, watch), watch)
         page = (context or request.getfixturevalue("shared_context")).new_page()
@@ -204,7 +204,7 @@ def open_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable
         return Opened(page, watch)
 
     yield open_
-    for watch in watches:
+    for watch in lab_watches:
         watch.detach()
     for page in pages:
         if not page.is_closed():

@@ -200,9 +200,12 @@ class PageWatch:
         page.on("pageerror", on_error)
         page.route("**/*", route)
         self._detach = lambda: (
-            page.remove_listener("console", on_console),
-            page.remove_listener("pageerror", on_error),
-            page.unroute("**/*", route),
+            page.is_closed()
+            or (
+                page.remove_listener("console", on_console),
+                page.remove_listener("pageerror", on_error),
+                page.unroute("**/*", route),
+            )
         )
 
     def detach(self) -> None:
