@@ -71,6 +71,8 @@ def run_score(args: argparse.Namespace) -> int:
         raise ScenarioFormatError(
             f"cannot read {quote_path(args.file)}: {error.strerror}"
         ) from None
+    except ValueError:  # a name no file system allows (a NUL byte), as jsonio.read_bytes says
+        raise ScenarioFormatError(f"cannot read {quote_path(args.file)}: not a file name") from None
     with handle:
         _score(handle, layout, options, args.events, quote_path(args.file))
     return 0

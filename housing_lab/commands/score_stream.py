@@ -44,6 +44,7 @@ from housing_lab.north_berkeley.scenario import (
     scenario_from_dict,
     shuffled_existing,
 )
+from housing_lab.numbers import MAX_SEED
 
 Row = tuple[tuple[int, ...], int, tuple[int, ...]]  # tile codes, policy mask, income codes
 FIRST_CHUNK, LAST_CHUNK = 64, 4096  # chunks grow: the first lines appear at once
@@ -165,8 +166,8 @@ class BoardRows:
         seed = document.get("seed")
         if seed is None:
             seed = 0
-        elif type(seed) is not int:
-            return None
+        elif type(seed) is not int or not -MAX_SEED <= seed <= MAX_SEED:
+            return None  # the scalar loader words the refusal (numbers.check_seed)
         existing = document.get("existing")
         if existing is None:
             return tuple(codes), mask, self.shuffled(seed)

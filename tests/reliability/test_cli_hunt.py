@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from housing_lab.cli import main
 from housing_lab.errors import HousingLabError
 from housing_lab.north_berkeley import scenario_from_dict, score_scenario
+from housing_lab.numbers import MAX_SEED
 
 from ..strategies import argument_values, documents, tricky_json, tricky_values
 from ..support import run_cli
@@ -197,6 +198,25 @@ def test_bad_arguments_name_the_value(args: list[str], names: str) -> None:
 def test_names_alone_set_the_number_of_players() -> None:
     code, out, _ = run(["nb", "play", "--names", "Ana,Bo", "--seed", "1"])
     assert code == 0 and json.loads(out)["players"] == ["Ana", "Bo"]
+
+
+def test_a_nul_byte_in_the_file_name_is_one_line() -> None:
+    """Found by a fresh hunt (2026-12-03): `nb score` opened the name itself and let
+    Python's ValueError out."""
+    code, out, err = run(["nb", "score", "board\x00.json"])
+    assert (code, out) == (2, "")
+    assert err == "housing-lab: error: cannot read 'board\\x00.json': not a file name\n"
+
+
+@pytest.mark.parametrize("seed", [MAX_SEED + 1, -MAX_SEED - 1, 10**30])
+def test_a_seed_past_the_limit_is_refused_on_stdin_as_in_a_file(seed: int) -> None:
+    """Found by a fresh hunt (2026-12-03): `nb score`'s fast reader took seed 2**64, which
+    every other loader refuses (numbers.MAX_SEED); it now hands it to the one that words it."""
+    code, out, err = run(["nb", "score", "-"], stdin=json.dumps({"seed": seed}).encode())
+    assert (code, out) == (2, "")
+    assert "'seed' must be between" in err and err.count("\n") == 1
+    code, out, err = run(["nb", "score", "-"], stdin=json.dumps({"seed": MAX_SEED}).encode())
+    assert code == 0 and err == ""
 
 
 def test_stdin_closed() -> None:
