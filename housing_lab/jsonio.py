@@ -109,19 +109,30 @@ def loads(text: str | bytes, source: str = "JSON") -> Any:
         raise JsonInputError(f"{at}unreadable JSON: {shown(str(error), 120)}") from None
 
 
+def open_bytes(
+    path: str | os.PathLike[str], error: type[HousingLabError] = JsonInputError
+) -> IO[bytes]:
+    """`path` opened for reading bytes (the caller closes it); a file that cannot be opened,
+    or a name no file system allows (a NUL byte), is one `error` line naming it."""
+    try:
+        return open(path, "rb")
+    except OSError as failure:
+        raise error(f"cannot read {quote_path(path)}: {failure.strerror}") from None
+    except ValueError:
+        raise error(f"cannot read {quote_path(path)}: not a file name") from None
+
+
 def read_bytes(path: str | os.PathLike[str], limit: int = MAX_DOCUMENT_BYTES) -> bytes:
     """The bytes of a file (or stdin for "-"), refusing more than `limit` bytes."""
     if str(path) == "-":
         stream = stdin_bytes()
         data = stream.read(limit + 1)
     else:
-        try:
-            with open(path, "rb") as handle:
+        with open_bytes(path) as handle:
+            try:
                 data = handle.read(limit + 1)
-        except OSError as error:
-            raise JsonInputError(f"cannot read {quote_path(path)}: {error.strerror}") from None
-        except ValueError:  # a name no file system allows (a NUL byte)
-            raise JsonInputError(f"cannot read {quote_path(path)}: not a file name") from None
+            except OSError as error:
+                raise JsonInputError(f"cannot read {quote_path(path)}: {error.strerror}") from None
     if len(data) > limit:
         raise JsonInputError(f"{_name(path)} is larger than {limit} bytes")
     return data

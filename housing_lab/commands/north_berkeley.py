@@ -12,7 +12,7 @@ from housing_lab.commands.nb_coach import register_coach
 from housing_lab.commands.north_berkeley_analysis import register_analysis
 from housing_lab.commands.score_stream import score_batched, score_scalar
 from housing_lab.errors import quote_path
-from housing_lab.jsonio import JsonInputError, documents, stdin_bytes
+from housing_lab.jsonio import JsonInputError, documents, open_bytes, stdin_bytes
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.layout import Layout, load_layout
 from housing_lab.north_berkeley.play.autoplay import default_names, play_random_game
@@ -65,15 +65,7 @@ def run_score(args: argparse.Namespace) -> int:
     if args.file == "-":
         _score(stdin_bytes(), layout, options, args.events, "stdin")
         return 0
-    try:
-        handle = open(args.file, "rb")  # noqa: SIM115 - closed below, errors worded here
-    except OSError as error:
-        raise ScenarioFormatError(
-            f"cannot read {quote_path(args.file)}: {error.strerror}"
-        ) from None
-    except ValueError:  # a name no file system allows (a NUL byte), as jsonio.read_bytes says
-        raise ScenarioFormatError(f"cannot read {quote_path(args.file)}: not a file name") from None
-    with handle:
+    with open_bytes(args.file, ScenarioFormatError) as handle:
         _score(handle, layout, options, args.events, quote_path(args.file))
     return 0
 

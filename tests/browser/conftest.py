@@ -129,17 +129,17 @@ class LabPage:
         self, path: str, size: tuple[int, int], ready: str, timeout: float, watch: PageWatch
     ) -> Any:
         """Open `path` (under the server's root) at `size`, watched by `watch`, run it all."""
-        if self.page is None or self.page.is_closed():
+        fresh = self.page is None or self.page.is_closed()
+        if fresh:
             self.page = self.context.new_page()
-            self.page.set_viewport_size({"width": size[0], "height": size[1]})
-            watch.attach(self.page)
+        else:
+            self.close_notebooks()
+        self.page.set_viewport_size({"width": size[0], "height": size[1]})
+        watch.attach(self.page)
+        if fresh:
             self.page.goto(self.jupyter.home(), timeout=timeout)
             self.page.wait_for_function(LAB_READY, timeout=timeout)
             self.page.evaluate("() => window.jupyterapp.restored.then(() => 1)")
-        else:
-            self.close_notebooks()
-            self.page.set_viewport_size({"width": size[0], "height": size[1]})
-            watch.attach(self.page)
         self.page.evaluate(LAB_OPEN, path)
         self.page.wait_for_function(LAB_OPENED, arg=path, timeout=timeout)
         run_all_cells_in_lab(self.page, ready)
@@ -169,7 +169,6 @@ def open_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable
     All. Pages close, notebooks close and kernels stop when the test ends."""
     pages: list[Any] = []
     lab_watches: list[PageWatch] = []
-    labs: list[LabPage] = []
     servers: set[str] = set()
 
     def open_(
@@ -189,8 +188,8 @@ def open_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable
         watch = PageWatch()
         if app == "lab" and context is None:
             lab_watches.append(watch)  # the page lives on: stop watching it after the test
-            labs.append(request.getfixturevalue("lab_page"))
-            return Opened(labs[-1].open(path, size, ready, timeout, watch), watch)
+            lab = request.getfixturevalue("lab_page")
+            return Opened(lab.open(path, size, ready, timeout, watch), watch)
         page = (context or request.getfixturevalue("shared_context")).new_page()
         page.set_viewport_size({"width": size[0], "height": size[1]})
         pages.append(page)
@@ -212,7 +211,7 @@ def open_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable
                 page.goto("about:blank", timeout=10_000)
             finally:
                 page.close()
-    for lab in labs[-1:]:
-        lab.close_notebooks()
+    if lab_watches:
+        request.getfixturevalue("lab_page").close_notebooks()
     if "jupyter" in servers:
         request.getfixturevalue("jupyter").stop_kernels()

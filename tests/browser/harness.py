@@ -199,14 +199,14 @@ class PageWatch:
         page.on("console", on_console)
         page.on("pageerror", on_error)
         page.route("**/*", route)
-        self._detach = lambda: (
-            page.is_closed()
-            or (
-                page.remove_listener("console", on_console),
-                page.remove_listener("pageerror", on_error),
-                page.unroute("**/*", route),
-            )
-        )
+
+        def detach() -> None:
+            if not page.is_closed():
+                page.remove_listener("console", on_console)
+                page.remove_listener("pageerror", on_error)
+                page.unroute("**/*", route)
+
+        self._detach = detach
 
     def detach(self) -> None:
         """Stop watching a page that lives on (the shared JupyterLab page): what it does
