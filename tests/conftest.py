@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import settings
 
-from .support import Cli, run_cli
+from .support import Cli, close_widgets_made_since, open_widgets, run_cli
 
 # pytest rewrites each test module's asserts before importing it (~10 s of CPU for the whole
 # tree) and caches the result in __pycache__, unless bytecode writing is off: these machines set
@@ -39,14 +39,6 @@ def _close_the_tests_widgets() -> Iterator[None]:
     registry for the life of the process; a run of the suite makes tens of thousands, and
     keeping them alive made every garbage collection, and the interpreter's exit, seconds
     slower. Widgets made by a wider fixture (made before this one) stay open."""
-    before = set(_open_widgets())
+    before = set(open_widgets())
     yield
-    for model_id, widget in list(_open_widgets().items()):
-        if model_id not in before:
-            widget.close()
-
-
-def _open_widgets() -> dict:
-    """ipywidgets' registry of open widgets (empty when no test has imported ipywidgets)."""
-    module = sys.modules.get("ipywidgets.widgets.widget")
-    return module._instances if module is not None else {}
+    close_widgets_made_since(before)

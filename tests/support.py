@@ -57,3 +57,17 @@ def contrast(a: str, b: str) -> float:
     """WCAG contrast ratio of two '#rrggbb' colours (1 to 21)."""
     high, low = sorted((luminance(a), luminance(b)), reverse=True)
     return (high + 0.05) / (low + 0.05)
+
+
+def open_widgets() -> dict:
+    """ipywidgets' registry of open widgets, by model id (empty while no test has imported
+    ipywidgets): a widget stays in it, and alive, until it is closed."""
+    module = sys.modules.get("ipywidgets.widgets.widget")
+    return module._instances if module is not None else {}
+
+
+def close_widgets_made_since(before: set[str]) -> None:
+    """Close every open widget whose model id is not in `before` (the ids open earlier)."""
+    for model_id, widget in list(open_widgets().items()):
+        if model_id not in before:
+            widget.close()

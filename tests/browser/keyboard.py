@@ -24,6 +24,9 @@ ACTIVE = """() => {
 }"""
 
 
+TWO_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
 @dataclass
 class Keys:
     """Press keys on `page`, count them, and record where focus went after each."""
@@ -31,12 +34,17 @@ class Keys:
     page: Any
     count: int = 0
     lost: list[str] = field(default_factory=list)  # keys after which focus was on <body>
-    settle_ms: int = 150
 
     def press(self, key: str, settle_ms: int | None = None) -> dict[str, Any]:
+        """Press `key`; then wait `settle_ms` (for a key that asks the kernel), or else until
+        the page has drawn twice: focus moves and our handlers run within the key's own
+        event, and a fixed pause per key was a third of what the keyboard tests took."""
         self.page.keyboard.press(key)
         self.count += 1
-        self.page.wait_for_timeout(self.settle_ms if settle_ms is None else settle_ms)
+        if settle_ms is None:
+            self.page.evaluate(TWO_FRAMES)
+        else:
+            self.page.wait_for_timeout(settle_ms)
         active = self.active()
         if active["body"]:
             self.lost.append(f"key {self.count} ({key})")

@@ -339,6 +339,37 @@ def test_a_fragment_link_waits_for_its_key_from_the_browser(room, store):
     assert entry.page.role.team == "Blue"  # a second message changes nothing
 
 
+def test_a_page_made_outside_a_running_loop_schedules_nothing(room, store):
+    """A plain script has an event loop that never runs: a poller or heartbeat put on it
+    never ran, and each was reported as a coroutine "never awaited" when collected."""
+
+    def made_in_a_script() -> tuple[object, object]:
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)  # as Python gives a script's main thread: set, not running
+        try:
+            env = {"QUERY_STRING": f"room={room['room']}", "HOUSING_LAB_ROOMS": store.url}
+            entry = page_from_environment(env)
+            team = page_from_environment(
+                {**env, "QUERY_STRING": env["QUERY_STRING"] + "&key=" + room["tokens"]["Blue"]}
+            )
+            return entry._beats, team._task
+        finally:
+            asyncio.set_event_loop(None)
+            loop.close()
+
+    with concurrent.futures.ThreadPoolExecutor(1) as worker:
+        assert worker.submit(made_in_a_script).result(timeout=60) == (None, None)
+
+    async def in_a_kernel() -> bool:  # a kernel runs each cell inside its running loop
+        env = {"QUERY_STRING": f"room={room['room']}", "HOUSING_LAB_ROOMS": store.url}
+        entry = page_from_environment(env)
+        beating = entry._beats is not None and not entry._beats.done()
+        entry._beats.cancel()
+        return beating
+
+    assert run_in_own_loop(in_a_kernel)
+
+
 def test_a_link_without_its_key_says_what_to_do(room, store):
     entry = page_from_environment(
         {"QUERY_STRING": f"room={room['room']}", "HOUSING_LAB_ROOMS": store.url}

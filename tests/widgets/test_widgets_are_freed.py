@@ -17,12 +17,13 @@ from collections.abc import Callable
 from typing import Any
 
 import anywidget
-from ipywidgets.widgets import widget as widget_module
 
 import housing_lab.widgets
 from housing_lab.widgets import GameTable, NorthBerkeleyLab, StreetcarLab
 from housing_lab.widgets.classroom.key import KeyReader
 from housing_lab.widgets.lab.load_button import LoadButton
+
+from ..support import close_widgets_made_since, open_widgets
 
 MADE: dict[str, Callable[[], Any]] = {
     "lab": lambda: NorthBerkeleyLab(seed=1),
@@ -61,12 +62,9 @@ def test_every_anywidget_front_end_is_text_not_a_watched_file() -> None:
 
 
 def test_a_closed_widget_is_freed() -> None:
-    before = set(widget_module._instances)  # ipywidgets' registry holds widgets until closed
+    before = set(open_widgets())
     refs = {kind: weakref.ref(make()) for kind, make in MADE.items()}
-    for model_id, widget in list(widget_module._instances.items()):
-        if model_id not in before:
-            widget.close()
-    del widget
+    close_widgets_made_since(before)
     gc.collect()  # once for all five: a full collection of a long test run takes ~0.3 s
     kept = sorted(kind for kind, ref in refs.items() if ref() is not None)
     assert kept == [], f"still referenced after close: {kept}"

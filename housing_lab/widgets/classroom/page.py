@@ -213,10 +213,11 @@ class ClassroomPage(widgets.VBox):
         return False
 
     def start(self) -> None:
-        """Poll the store every `poll_seconds` from the kernel's event loop."""
+        """Poll the store every `poll_seconds` from the kernel's running event loop (a kernel
+        runs each cell inside it); RuntimeError when no loop is running (a plain script)."""
         if self.role is None or (self._task is not None and not self._task.done()):
             return
-        self._task = asyncio.get_event_loop().create_task(self._poll_forever())
+        self._task = asyncio.get_running_loop().create_task(self._poll_forever())
 
     def stop(self) -> None:
         if self._task is not None:
@@ -505,7 +506,7 @@ def page_from_environment(environ: dict[str, str] | None = None) -> widgets.Widg
 
 
 def _started(page: ClassroomPage) -> ClassroomPage:
-    with contextlib.suppress(RuntimeError):  # no event loop (a plain script): no live updates
+    with contextlib.suppress(RuntimeError):  # no running loop (a plain script): no live updates
         page.start()
     return page
 
@@ -525,8 +526,8 @@ class RoomEntry(widgets.VBox):
         self.message = widgets.HTML(f"<p>{_esc(words.OPENING)}</p>")
         self.children = (self.reader, self.message)
         self._beats: asyncio.Task[None] | None = None
-        with contextlib.suppress(RuntimeError):  # no event loop (a plain script): no beats
-            self._beats = asyncio.get_event_loop().create_task(self.reader.beat_forever())
+        with contextlib.suppress(RuntimeError):  # no running loop (a plain script): no beats
+            self._beats = asyncio.get_running_loop().create_task(self.reader.beat_forever())
 
     def use_key(self, key: str) -> None:
         """The key arrived: show the room's page for it (or why there is none)."""
