@@ -70,6 +70,12 @@ OPEN_PANELS = """() => {
     if (closed || !t.classList.contains('lm-mod-current')) t.click();
   }
 }"""
+# The keyboard help's key names, each on one line: JupyterLab's output area floats <dt> into a
+# 20% column, which once broke "Arrow keys on the board" into a word per line.
+WRAPPED_KEY_NAMES = """(scope) => [...document.querySelectorAll(
+    `${scope} .sc-keyboard-help dt, ${scope} .hl-gt-keyboard-help dt`)]
+  .filter(dt => dt.getBoundingClientRect().height > 1.8 * parseFloat(getComputedStyle(dt).fontSize))
+  .map(dt => dt.textContent)"""
 
 
 @pytest.mark.slow
@@ -94,6 +100,7 @@ def test_app_has_no_accessibility_violation_at_any_impact(open_page: Any, app: s
         STRICT_APPS[app],
     )
     assert landmark[0] == "region" and landmark[1] and landmark[2] >= 1, landmark
+    assert page.evaluate(WRAPPED_KEY_NAMES, STRICT_APPS[app]) == [], "key names wrap"
     results = axe().Axe().run(page, context=STRICT_APPS[app])
     screenshot(page, f"accessibility-{app}-panels-open-{size}")
     violations = results.response["violations"]
