@@ -35,7 +35,7 @@ def _ruff() -> str:
 def test_ruff_clean() -> None:
     ruff = _ruff()
     done = subprocess.run(
-        [ruff, "check", "housing_lab", "tests", "benchmarks", "tools"],
+        [ruff, "check", "housing_lab", "tests", "benchmarks", "tools", "lessons"],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -162,8 +162,7 @@ print(f"Housed: {housed['high']} high, {housed['middle']} middle, {housed['low']
     (
         "code",
         r"""
-from housing_lab.widgets import Outcome, PredictThenRun
-from housing_lab.widgets import reveal
+from housing_lab.widgets import Outcome, PredictThenRun, reveal
 
 options = [
     "More low income residents housed, and nobody else loses out",

@@ -76,8 +76,7 @@ Let's follow one board. First, who lives in the 12 existing homes (seed 1)?
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
-from housing_lab.north_berkeley import make_scenario, score_scenario
-from housing_lab.north_berkeley import INCOME_NAMES, describe_home
+from housing_lab.north_berkeley import INCOME_NAMES, describe_home, make_scenario, score_scenario
 
 example = make_scenario(
     {"B1": "tower_market", "C1": "tower_inclusionary_25", "B2": "midrise_workforce",

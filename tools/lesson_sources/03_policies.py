@@ -38,9 +38,7 @@ Here are three boards, from "build big, market rate" to "public housing":
 import pandas as pd
 
 from housing_lab.errors import HousingLabError
-from housing_lab.north_berkeley import make_scenario, score_scenario
-from housing_lab.north_berkeley import policy_name
-from housing_lab.north_berkeley import INCOMES
+from housing_lab.north_berkeley import INCOMES, make_scenario, policy_name, score_scenario
 
 BOARDS = {
     "market rate": {"B1": "tower_market", "C1": "tower_inclusionary_25", "B2": "tower_market",

@@ -54,8 +54,7 @@ A pair that almost never does is a real conflict.
         r"""
 from IPython.display import display
 
-from housing_lab.north_berkeley import CARD_IDS
-from housing_lab.north_berkeley import random_boards, sweep
+from housing_lab.north_berkeley import CARD_IDS, random_boards, sweep
 from housing_lab.widgets import ProgressBar
 
 bar = ProgressBar("Scoring boards")
@@ -206,13 +205,17 @@ switched): when none of them reaches the goal, no answer with fewer changes was 
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
-from housing_lab.north_berkeley import apply_changes, coach
-from housing_lab.north_berkeley import changes_words, coach_sentence
-from housing_lab.north_berkeley import POLICIES
-from housing_lab.north_berkeley import make_scenario
-from housing_lab.north_berkeley import score_scenario
-from housing_lab.north_berkeley import default_catalogue
 from housing_lab.errors import HousingLabError
+from housing_lab.north_berkeley import (
+    POLICIES,
+    apply_changes,
+    changes_words,
+    coach,
+    coach_sentence,
+    default_catalogue,
+    make_scenario,
+    score_scenario,
+)
 
 built = {"A1": "tower_market", "B1": "park", "C1": "park",
          "A2": "townhouse_market", "B2": "garage", "C2": "park"}

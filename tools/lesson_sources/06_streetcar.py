@@ -217,8 +217,7 @@ separate lines.
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
-from housing_lab.streetcar import play_match
-from housing_lab.streetcar import summarise
+from housing_lab.streetcar import play_match, summarise
 
 summary_40 = summarise(["greedy", "random"], play_match(["greedy", "random"], 40, seed=2)).to_dict()
 lesson_table(pd.DataFrame(

@@ -68,8 +68,7 @@ finished game looks like: the board, who is housed, and the scores.
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
-from housing_lab.north_berkeley import play_random_game
-from housing_lab.north_berkeley import policy_name
+from housing_lab.north_berkeley import play_random_game, policy_name
 
 game = play_random_game(["Red", "Blue", "Green"], seed=7)
 log = game.game_log()
