@@ -50,7 +50,7 @@ def test_the_tab_asks_the_switches_questions_with_the_rulebook_marked() -> None:
 
 
 def test_the_tab_is_made_when_first_opened_showing_the_model_as_it_stands() -> None:
-    """The controls are a third of the lab's widgets and most visits never open the tab: they
+    """The controls are a quarter of the lab's widgets and most visits never open the tab: they
     are made on first opening, from the lab's model and spending at that moment."""
     lab = NorthBerkeleyLab(seed=1)
     assert lab.tabs.children[ASSUMPTIONS_TAB].children == ()  # nothing made at opening

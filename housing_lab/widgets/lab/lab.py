@@ -635,8 +635,8 @@ class NorthBerkeleyLab(ipywidgets.VBox):
     @property
     def assumptions(self) -> AssumptionsPanel:
         """The Assumptions tab's controls, made when the tab is first opened (or asked for):
-        a third of the lab's widgets, which most visits never open, so the lab opens in about
-        half the time."""
+        a quarter of the lab's widgets (45 of 183), which most visits never open; the lab
+        builds in about 24 ms instead of 30."""
         if self._assumptions is None:
             self._assumptions = AssumptionsPanel()
             self._assumptions.on_change = self._on_assumptions
