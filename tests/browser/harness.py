@@ -357,6 +357,40 @@ def error_outputs(page: Any) -> list[str]:
     return errors
 
 
+SETTLE = """async ([selector, quietMs, timeoutMs]) => {
+  const signature = () => {
+    const root = document.querySelector(selector) || document.body;
+    const nodes = root.querySelectorAll('*');
+    let hash = nodes.length;
+    for (const node of nodes) {
+      const r = node.getBoundingClientRect();
+      hash = (Math.imul(hash, 31) + Math.round(r.x) * 7 + Math.round(r.y) * 13
+              + Math.round(r.width) * 17 + Math.round(r.height)) | 0;
+    }
+    return hash;
+  };
+  const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+  const start = performance.now();
+  let last = signature(), since = start;
+  while (performance.now() - start < timeoutMs) {
+    await frame();
+    const now = signature();
+    if (now !== last) { last = now; since = performance.now(); }
+    else if (performance.now() - since >= quietMs) return true;
+  }
+  return false;
+}"""
+
+
+def settle(page: Any, selector: str = "body", quiet_ms: int = 300, at_most_ms: int = 4000) -> bool:
+    """Wait until nothing under `selector` has moved or changed size for `quiet_ms`: the page
+    has finished drawing after a click or a resize (bqplot lays out its axes a frame after its
+    chart, a panel draws after the board). Instead of a fixed pause sized for the slowest
+    machine, which made most of what the screen tests waited. False after `at_most_ms`
+    (something still moving: a clock, say): the caller's own checks then decide."""
+    return page.evaluate(SETTLE, [selector, quiet_ms, at_most_ms])
+
+
 def screenshot(target: Any, name: str) -> pathlib.Path:
     """Save a screenshot of a page or of one element (a Playwright Locator)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

@@ -16,6 +16,7 @@ from housing_lab.widgets.table.charts import chart_rows, outcomes_so_far
 from .harness import (
     SCREENSHOTS,
     screenshot,
+    settle,
 )
 from .nb_page import bar_values
 from .test_nb_lab_browser import check_watch
@@ -157,7 +158,7 @@ def play_whole_game(page: Any, name: str) -> None:
         old = read(page)["heading"]
         page.click('[data-action="next"]')
         seen = wait_until(page, lambda s, o=old: s["heading"] != o, f"wave {wave}")
-        time.sleep(0.6)  # bqplot animates bar heights
+        settle(page, TABLE)  # the chart redraws its bars
         columns.append(bar_columns(read(page)["bars"]))
         if wave == 2:
             screenshot(table, f"{name}-7-movein-middle")
@@ -388,17 +389,17 @@ def walk_stages(
     seen: dict[str, dict[str, Any]] = {}
 
     def check(stage: str) -> None:
-        time.sleep(0.8)  # bqplot animates; the teams panel draws after the board
+        settle(page)  # bqplot draws its axes late; the teams panel draws after the board
         shape = geometry(page)
         seen[stage] = shape
         page.screenshot(path=str(SCREENSHOTS / f"{name}-{stage}.png"))
         if also:
             size = page.viewport_size
             page.set_viewport_size({"width": also[1][0], "height": also[1][1]})
-            time.sleep(0.8)  # the layout and bqplot redraw at the new size
+            settle(page)  # the layout and bqplot redraw at the new size
             page.screenshot(path=str(SCREENSHOTS / f"{also[0]}-{stage}.png"))
             page.set_viewport_size(size)
-            time.sleep(0.5)
+            settle(page)
         if strict:
             assert shape["lowest"] <= height, f"{stage}: {shape['lowestName']} ends at {shape}"
             assert side_by_side(shape["board"], shape["panel"]), f"{stage}: {shape}"
@@ -432,7 +433,7 @@ def walk_stages(
     check("policies")
     page.locator("[data-enact]").first.click()
     wait_stage(page, "phase2")
-    time.sleep(0.5)  # phase 2 opens with the board in view, not scrolled down to the draft
+    settle(page)  # phase 2 opens with the board in view, not scrolled down to the draft
     box = board_size(page)
     assert box["top"] >= -1 and box["bottom"] <= height + 1, box
     page.click('[data-square="A1"]')
@@ -493,7 +494,7 @@ def test_the_whole_board_is_visible_at_150_percent_zoom(open_page) -> None:
     The board fits the window, and a click on it is answered."""
     page, watch = open_page(APP, size=(911, 512), ready=f'{TABLE} [data-square="A1"]')
     page.locator(f"{TABLE} .hl-board-svg").scroll_into_view_if_needed()
-    time.sleep(0.5)
+    settle(page)
     box = board_size(page)
     assert box["height"] <= 512 and box["top"] >= -1 and box["bottom"] <= 513, box
     page.screenshot(path=str(SCREENSHOTS / "game-table-150-percent.png"))

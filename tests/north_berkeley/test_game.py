@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import pytest
@@ -177,6 +178,33 @@ def test_undo_restores_the_previous_state() -> None:
     assert game.to_dict() == start and not game.can_undo
     with pytest.raises(IllegalActionError, match="nothing to undo"):
         game.undo()
+
+
+def test_a_copied_state_shares_nothing_that_an_action_changes() -> None:
+    """`GameState.copy` (made for every action, so undo can restore the state before) must
+    copy every list and dict: a field added later and left out of it fails here."""
+    game = play_random_game(["A", "B", "C"], seed=3)
+    state = game.state
+    twin = state.copy()
+    assert twin == state
+    for field in dataclasses.fields(state):
+        value = getattr(state, field.name)
+        if isinstance(value, (list, dict)):
+            assert getattr(twin, field.name) is not value, field.name
+            for inner in value.values() if isinstance(value, dict) else ():
+                if isinstance(inner, (list, dict)):
+                    assert not any(inner is v for v in getattr(twin, field.name).values())
+    before = game.to_dict()
+    for field in dataclasses.fields(twin):
+        value = getattr(twin, field.name)
+        if isinstance(value, list):
+            value.append("changed")
+        elif isinstance(value, dict):
+            for key in list(value):
+                if isinstance(value[key], list):
+                    value[key].append("changed")
+            value["changed"] = "changed"
+    assert game.to_dict() == before
 
 
 @pytest.mark.parametrize(

@@ -486,7 +486,7 @@ class Game:
         """An independent copy to try actions on (undo history included, shared safely:
         a state is never changed in place once an action has finished)."""
         twin = copy.copy(self)
-        twin.state = copy.deepcopy(self.state)
+        twin.state = self.state.copy()
         twin._history = list(self._history)
         return twin
 
@@ -772,12 +772,8 @@ class _Change:
 
     def __enter__(self) -> GameState:
         self.before = self.game.state
-        # log records are never changed once written: share them (a long log replays in
-        # linear time instead of copying every record at every action)
-        log, options = self.before.log, self.before.options  # options are frozen: shared too
-        self.game.state = copy.deepcopy(
-            self.before, memo={id(log): list(log), id(options): options}
-        )
+        # log records are shared, not copied: a long log replays in linear time
+        self.game.state = self.before.copy()
         return self.game.state
 
     def __exit__(self, kind: object, error: object, traceback: object) -> None:
