@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from .contrast import svg_text_problems
-from .harness import ROOT, axe, screenshot
+from .harness import ROOT, axe, screenshot, settle
 
 pytestmark = pytest.mark.browser
 
@@ -93,7 +93,7 @@ def test_app_has_no_accessibility_violation_at_any_impact(open_page: Any, app: s
     check_svg_text(page, STRICT_APPS[app], f"contrast-{app}-{size}")
     page.wait_for_selector(f'{STRICT_APPS[app]}[role="region"][aria-label]')
     page.evaluate(OPEN_PANELS)
-    page.wait_for_timeout(800)
+    settle(page)  # the opened panels lay out
     landmark = page.evaluate(
         "(s) => { const e = document.querySelector(s); return [e.getAttribute('role'),"
         " e.getAttribute('aria-label'), e.querySelectorAll('h2, h3').length]; }",
@@ -115,7 +115,7 @@ def test_app_has_no_accessibility_violation_at_any_impact(open_page: Any, app: s
 # SVG text (board labels, bqplot axis, tick and bar labels) against what lies under it: axe
 # checks HTML text only. Checked inside the tests above and below, on their page loads.
 def check_svg_text(page: Any, scope: str, shot: str) -> None:
-    page.wait_for_timeout(1500)  # bqplot draws its axes after the first layout
+    settle(page)  # bqplot draws its axes after the first layout
     checked, problems = svg_text_problems(page, scope)
     print(f"{shot}: {checked} SVG texts checked")
     screenshot(page, shot)
@@ -146,7 +146,7 @@ def test_lab_has_no_accessibility_violation_in_any_tab(open_page: Any, size: str
     for index, title in enumerate(titles):
         page.locator(LAB_TABS).nth(index).click()
         page.wait_for_selector(f"{LAB_TABS}.lm-mod-current >> text={title}")
-        page.wait_for_timeout(800)  # the panel's widgets (a bqplot chart) draw on first show
+        settle(page)  # the panel's widgets (a bqplot chart) draw on first show
         if index == 0 or title == "New homes":  # the two tabs with charts
             check_svg_text(page, LAB, f"contrast-lab-{size}-tab{index}")
         results = axe().Axe().run(page, context=LAB)

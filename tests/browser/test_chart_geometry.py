@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from .chart_geometry import chart_problems
+from .harness import settle
 
 pytestmark = pytest.mark.browser
 
@@ -30,7 +31,7 @@ bar_chart(["Vacancy Control", "Accessory Dwelling Units", "No policy"],
 )
 def test_chart_check_tells_crowded_from_legible(open_page, source: str, clean: bool) -> None:
     page, _ = open_page([source], ready=".bqplot.figure .tick text")
-    page.wait_for_timeout(1000)  # bqplot lays out its axes after the first frame
+    settle(page)  # bqplot lays out its axes after the first frame
     found = chart_problems(page)
     assert found["charts"] == 1
     assert (found["problems"] == []) is clean, found["problems"]

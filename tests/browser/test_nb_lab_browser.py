@@ -24,6 +24,7 @@ from .harness import (
     notebook7,
     run_all_cells_in_lab,
     screenshot,
+    settle,
     write_notebook,
 )
 from .nb_page import (
@@ -67,7 +68,7 @@ def play_with_the_lab(page, name: str, geometry: bool = True, scroll: bool = Tru
     if geometry:
         if scroll:
             page.evaluate(SHOW_LAB)
-            page.wait_for_timeout(300)
+            settle(page)
         on_one_screen(page, "loading")
     check = (lambda step: on_one_screen(page, step)) if geometry else (lambda step: None)
 
@@ -150,10 +151,10 @@ def ask_the_coach(page, scenario: dict, name: str) -> None:
     # focus moves to the coach's Undo (Apply is disabled once used, issue 27), which may scroll
     # the coach's panel into view for a moment; then the test scrolls back up to the board
     page.wait_for_function("() => document.activeElement.classList.contains('hl-coach-undo')")
-    page.wait_for_timeout(1200)
+    settle(page, quiet_ms=500)
     page.evaluate("() => window.scrollTo(0, 0)")
     page.evaluate(SHOW_LAB)
-    page.wait_for_timeout(300)
+    settle(page)
     on_one_screen(page, "applying the coach's advice")
     lines = page.evaluate(CHANGE_LINE_LINES)
     assert lines <= 2, f"the 'What changed' line takes {lines} lines"
@@ -173,7 +174,7 @@ def collapse_left_sidebar(page) -> None:
     current = page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current")
     if current.count():
         current.first.click()
-        page.wait_for_timeout(300)
+        settle(page)
 
 
 @pytest.mark.browser
@@ -286,7 +287,7 @@ def test_a_switched_model_is_said_beside_the_chart(open_page, size: str) -> None
     screenshot(page, f"nb-lab-not-rulebook-{size}")
 
     page.get_by_role("tab", name="Assumptions").click()
-    page.wait_for_timeout(400)  # the panel is scrolled into view after the click
+    settle(page)  # the panel is scrolled into view after the click
     panel = box_of(page, ".hl-nb-lab .hl-assumptions")
     assert panel["height"] > 0 and panel["top"] < height and panel["bottom"] > 0, panel
     assert box_of(page, ".hl-nb-lab .hl-rulebook")["inView"], "Back to the rulebook is hidden"
@@ -322,7 +323,7 @@ def test_tabs_open_into_view_and_the_chart_follows_the_step(open_page) -> None:
     for tab in ("New homes", "Save and load"):
         page.evaluate(SHOW_LAB)
         page.get_by_role("tab", name=tab).click()
-        page.wait_for_timeout(1300)  # the panel is filled, then scrolled into view
+        settle(page, quiet_ms=500)  # the panel is filled (by the kernel), then scrolled into view
         shown = page.evaluate(
             """() => {
               const panel = document.querySelector(
