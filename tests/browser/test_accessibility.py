@@ -70,6 +70,12 @@ OPEN_PANELS = """() => {
     if (closed || !t.classList.contains('lm-mod-current')) t.click();
   }
 }"""
+# Panels the kernel fills when first opened (the lab's Assumptions and New homes tabs,
+# Streetcar's Game options): every open one has its controls before axe looks.
+PANELS_FILLED = """() => [...document.querySelectorAll(
+    '.jupyter-widget-Collapse-open > .jupyter-widget-Collapse-contents,'
+    + ' .widget-tab-contents > :not(.lm-mod-hidden):not(.p-mod-hidden)')]
+  .every((panel) => panel.querySelectorAll('*').length > 2)"""  # an unfilled box: 0 or 1
 # The keyboard help's key names, each on one line: JupyterLab's output area floats <dt> into a
 # 20% column, which once broke "Arrow keys on the board" into a word per line.
 WRAPPED_KEY_NAMES = """(scope) => [...document.querySelectorAll(
@@ -93,6 +99,7 @@ def test_app_has_no_accessibility_violation_at_any_impact(open_page: Any, app: s
     check_svg_text(page, STRICT_APPS[app], f"contrast-{app}-{size}")
     page.wait_for_selector(f'{STRICT_APPS[app]}[role="region"][aria-label]')
     page.evaluate(OPEN_PANELS)
+    page.wait_for_function(PANELS_FILLED)
     settle(page)  # the opened panels lay out
     landmark = page.evaluate(
         "(s) => { const e = document.querySelector(s); return [e.getAttribute('role'),"
@@ -146,6 +153,7 @@ def test_lab_has_no_accessibility_violation_in_any_tab(open_page: Any, size: str
     for index, title in enumerate(titles):
         page.locator(LAB_TABS).nth(index).click()
         page.wait_for_selector(f"{LAB_TABS}.lm-mod-current >> text={title}")
+        page.wait_for_function(PANELS_FILLED)
         settle(page)  # the panel's widgets (a bqplot chart) draw on first show
         if index == 0 or title == "New homes":  # the two tabs with charts
             check_svg_text(page, LAB, f"contrast-lab-{size}-tab{index}")

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .harness import FOREIGN_ERRORS, SCREENSHOTS, PageWatch
+from .harness import FOREIGN_ERRORS, SCREENSHOTS, PageWatch, settle
 from .servers import RoomServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -67,6 +67,8 @@ def play_to_the_end(store: Any, code: str, tokens: dict[str, str]) -> None:
 
 
 def test_phone_choices_in_view_and_the_move_in_on_every_screen(browser, rooms: RoomServer):
+    """Three devices, as in class: the projector's page open from the codes to the scores, a
+    phone, and a laptop; each screen size is a window resized, not another page load."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     store, created, urls = rooms.create(TEAMS, seed=6)
     tokens = {"teacher": created["teacher"]["token"]}
@@ -75,16 +77,14 @@ def test_phone_choices_in_view_and_the_move_in_on_every_screen(browser, rooms: R
     opened = []
     try:
         # before play, at 1366x768: every QR code and its full join link, on the screen
-        context, codes, _ = open_page(browser, urls["teacher"], PROJECTORS[1])
+        context, projector, projector_watch = open_page(browser, urls["teacher"], PROJECTORS[1])
         opened.append(context)
-        codes.wait_for_selector(".hl-classroom-join svg", timeout=20_000)
-        captions = codes.locator(".hl-classroom-join figcaption a")
+        projector.wait_for_selector(".hl-classroom-join svg", timeout=20_000)
+        captions = projector.locator(".hl-classroom-join figcaption a")
         assert sorted(captions.all_inner_texts()) == sorted(urls[team] for team in TEAMS)
-        for box in boxes(codes, ".hl-classroom-join"):
+        for box in boxes(projector, ".hl-classroom-join"):
             assert box[0] >= 0 and box[2] <= PROJECTORS[1][0], box
-        codes.screenshot(path=str(SCREENSHOTS / "classroom_codes_1366.png"), full_page=True)
-        context.close()
-        opened.remove(context)
+        projector.screenshot(path=str(SCREENSHOTS / "classroom_codes_1366.png"), full_page=True)
         context, phone, phone_watch = open_page(browser, urls["Red"], PHONE)
         opened.append(context)
         # existing residents on the board from the start
@@ -133,39 +133,48 @@ def test_phone_choices_in_view_and_the_move_in_on_every_screen(browser, rooms: R
         phone.screenshot(path=str(SCREENSHOTS / "classroom_phone_over_390_top.png"))
         assert phone.locator(".hl-classroom-faceup[data-team='Blue']").count() == 1
 
-        for size in PROJECTORS:  # a team page on a laptop: the chart in view, no scrolling
-            context, laptop, watch = open_page(browser, urls["Red"], size)
-            opened.append(context)
-            laptop.wait_for_selector(".hl-movein-chart", timeout=20_000)
+        # a team page on a laptop: the chart in view, no scrolling, at either size
+        context, laptop, watch = open_page(browser, urls["Red"], PROJECTORS[0])
+        opened.append(context)
+        laptop.wait_for_selector(".hl-movein-chart", timeout=20_000)
+        for size in PROJECTORS:
+            laptop.set_viewport_size({"width": size[0], "height": size[1]})
+            settle(laptop)
             chart = boxes(laptop, ".hl-movein-chart")[0]
             assert inside(chart, size), f"'Who is housed?' off the screen at {size}: {chart}"
             laptop.screenshot(path=str(SCREENSHOTS / f"classroom_team_over_{size[0]}.png"))
-            assert watch.our_errors(ignore=FOREIGN_ERRORS) == [], watch.console_errors
+        assert watch.our_errors(ignore=FOREIGN_ERRORS) == [], watch.console_errors
 
+        # the projector's page, open since the codes, now plays the move-in at either size
+        projector.wait_for_selector(".hl-movein-chart", timeout=20_000)
+        assert "Winner" not in projector.inner_text("body")  # the move-in comes first
+        projector.locator("button.hl-movein-next").click()
+        projector.wait_for_function(
+            "() => document.body.innerText.includes('Move-in step 1 of 3')", timeout=10_000
+        )
         for size in PROJECTORS:
-            context, projector, watch = open_page(browser, urls["teacher"], size)
-            opened.append(context)
-            projector.wait_for_selector(".hl-movein-chart", timeout=20_000)
-            assert "Winner" not in projector.inner_text("body")  # the move-in comes first
-            projector.locator("button.hl-movein-next").click()
-            projector.wait_for_function(
-                "() => document.body.innerText.includes('Move-in step 1 of 3')", timeout=10_000
-            )
+            projector.set_viewport_size({"width": size[0], "height": size[1]})
+            settle(projector)
             for part in (".hl-nb-board .hl-board-svg", ".hl-movein-chart", "button.hl-movein-next"):
                 box = boxes(projector, part)[0]
                 assert box[2] <= size[0] and box[0] >= 0, (size, part, box)
             projector.screenshot(path=str(SCREENSHOTS / f"classroom_movein_{size[0]}.png"))
-            for _ in range(3):
-                projector.locator("button.hl-movein-next").click()
-            projector.wait_for_function(
-                "() => document.body.innerText.includes('Final scores')", timeout=10_000
-            )
-            assert "Winner" in projector.inner_text("body")
-            final = store.view(code, tokens["teacher"])["scores"]["cards"]
-            body = projector.inner_text("body")  # every hand face up now
-            assert all(card["name"] in body for hand in final.values() for card in hand)
+        for _ in range(3):
+            projector.locator("button.hl-movein-next").click()
+        projector.wait_for_function(
+            "() => document.body.innerText.includes('Final scores')", timeout=10_000
+        )
+        assert "Winner" in projector.inner_text("body")
+        final = store.view(code, tokens["teacher"])["scores"]["cards"]
+        body = projector.inner_text("body")  # every hand face up now
+        assert all(card["name"] in body for hand in final.values() for card in hand)
+        for size in reversed(PROJECTORS):
+            projector.set_viewport_size({"width": size[0], "height": size[1]})
+            settle(projector)
             projector.screenshot(path=str(SCREENSHOTS / f"classroom_scores_{size[0]}.png"))
-            assert watch.our_errors(ignore=FOREIGN_ERRORS) == [], watch.console_errors
+        assert projector_watch.our_errors(ignore=FOREIGN_ERRORS) == [], (
+            projector_watch.console_errors
+        )
         assert phone_watch.our_errors(ignore=FOREIGN_ERRORS) == [], phone_watch.console_errors
     finally:
         for context in opened:

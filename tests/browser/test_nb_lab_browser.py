@@ -151,7 +151,7 @@ def ask_the_coach(page, scenario: dict, name: str) -> None:
     # focus moves to the coach's Undo (Apply is disabled once used, issue 27), which may scroll
     # the coach's panel into view for a moment; then the test scrolls back up to the board
     page.wait_for_function("() => document.activeElement.classList.contains('hl-coach-undo')")
-    settle(page, quiet_ms=500)
+    page.wait_for_timeout(1200)  # that scroll comes late, after the kernel's answer
     page.evaluate("() => window.scrollTo(0, 0)")
     page.evaluate(SHOW_LAB)
     settle(page)
@@ -301,6 +301,15 @@ def test_a_switched_model_is_said_beside_the_chart(open_page, size: str) -> None
     check_watch(watch)
 
 
+PANEL_IN_VIEW = """() => {
+  const panel = document.querySelector(
+    '.hl-nb-lab .widget-tab-contents > :not(.lm-mod-hidden):not(.p-mod-hidden)');
+  const r = panel.getBoundingClientRect();
+  const h = window.innerHeight;
+  return r.height > 0 && r.top < h && r.bottom <= h + 1;
+}"""
+
+
 @pytest.mark.browser
 def test_tabs_open_into_view_and_the_chart_follows_the_step(open_page) -> None:
     """Issue 26 at 1366x768: a clicked tab's panel comes into view; stepping through move-in
@@ -323,17 +332,10 @@ def test_tabs_open_into_view_and_the_chart_follows_the_step(open_page) -> None:
     for tab in ("New homes", "Save and load"):
         page.evaluate(SHOW_LAB)
         page.get_by_role("tab", name=tab).click()
-        settle(page, quiet_ms=500)  # the panel is filled (by the kernel), then scrolled into view
-        shown = page.evaluate(
-            """() => {
-              const panel = document.querySelector(
-                '.hl-nb-lab .widget-tab-contents > :not(.lm-mod-hidden):not(.p-mod-hidden)');
-              const r = panel.getBoundingClientRect();
-              const h = window.innerHeight;
-              return r.height > 0 && r.top < h && r.bottom <= h + 1;
-            }"""
-        )
-        assert shown, f"the {tab} tab opened below the fold"
+        try:  # the panel is filled (by the kernel), then scrolled into view
+            page.wait_for_function(PANEL_IN_VIEW, timeout=10_000)
+        except Exception as error:  # Playwright's TimeoutError (not imported off the browser)
+            raise AssertionError(f"the {tab} tab opened below the fold") from error
     for name in ("Reshuffle residents", "Load board…"):
         button = page.get_by_role("button", name=name)
         fits = button.evaluate("(b) => b.scrollWidth <= b.clientWidth + 1")

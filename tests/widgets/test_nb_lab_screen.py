@@ -234,10 +234,17 @@ def test_a_result_board_is_read_only() -> None:
 
 
 def test_homes_chart_tab_is_filled_when_first_shown() -> None:
+    """The chart is made on first showing (not at opening, nor redrawn while unseen), and then
+    shows the board as it stands."""
     lab = NorthBerkeleyLab(seed=1)
-    assert lab._homes_box.children == ()
+    assert lab._homes_box.children == () and lab._homes_chart is None
+    lab.place("B1", "tower_market")
+    assert lab._homes_chart is None
     lab.tabs.selected_index = 1
     assert lab._homes_box.children == (lab.homes_chart,)
+    assert lab.homes_chart.figure.title == "4 new homes, spending $0"
+    lab.clear("B1")
+    assert lab.homes_chart.figure.title == "0 new homes, spending $0"
     lab.keep_snapshot()
     assert lab.tabs.selected_index == 2
 

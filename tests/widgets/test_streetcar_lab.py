@@ -532,6 +532,26 @@ def test_options_start_a_new_game_or_are_refused() -> None:
     assert lab.options.custom.value == "[[0, 0], [1, 0], [0, 1]]"
 
 
+def test_the_options_are_made_when_first_opened_and_show_the_game_as_it_stands() -> None:
+    lab = StreetcarLab(seed=3, opponent="random", bot_delay=0)
+    accordion = lab.children[-1]
+    assert lab._options is None and accordion.children[0].children == ()
+    lab.new_game(seed=7, penalty=25, goals=["parks"], opponent=None)
+    assert lab._options is None
+    accordion.selected_index = 0  # a student opens "Game options"
+    panel = accordion.children[0].children[0]
+    assert panel is lab.options
+    assert panel.values() == {
+        "seed": 7,
+        "board": "standard",
+        "penalty": 25,
+        "goals": ["parks"],
+        "opponent": None,
+        "human": lab.human,
+        "practice": lab.practice,
+    }
+
+
 def test_a_move_sends_one_board_update(recording_comms) -> None:
     lab = StreetcarLab(seed=10, opponent="greedy", bot_delay=0.6)
     lab.board.comm.messages.clear()

@@ -215,7 +215,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         self.policy_panel = PolicyPanel(compact=True)
         self.policy_panel.on_toggle = self._on_policy_toggle
         self.outcome_chart = OutcomeChart(width=420, height=290)
-        self.homes_chart = HomesChart()
+        self._homes_chart: HomesChart | None = None  # made when first shown or asked for
         self.scoreboard = Scoreboard(hand)
         self.coach_panel = CoachPanel(self.scoreboard.hand, hand_chosen=hand is not None)
         self.coach_panel.on_ask = self._on_coach_ask
@@ -563,7 +563,8 @@ class NorthBerkeleyLab(ipywidgets.VBox):
                 self.last_change,
             ) + ("" if self.model.is_rulebook else f" {self.model.describe()}.")
         self.policy_panel.show(self._scenario.policies)
-        self.homes_chart.update(result)
+        if self._homes_chart is not None:
+            self._homes_chart.update(result)
         self.scoreboard.update(score_as_is(self._scenario), self._result.cards)
         self.toolbar.show_seed(self._scenario.seed)
         self._show_compare()
@@ -631,6 +632,15 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         said = [rules] if rules else []
         words[""] = "; ".join([*said, f"over the city budget of ${budget:g}: {names}"])
         return words
+
+    @property
+    def homes_chart(self) -> HomesChart:
+        """The New homes tab's chart, made when the tab is first shown (or asked for), from
+        the board as it stands: until then no click redraws a chart nobody sees."""
+        if self._homes_chart is None:
+            self._homes_chart = HomesChart()
+            self._homes_chart.update(self._result_dict)
+        return self._homes_chart
 
     @property
     def assumptions(self) -> AssumptionsPanel:
