@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Iterator
@@ -23,6 +24,16 @@ sys.dont_write_bytecode = False
 settings.register_profile("suite", derandomize=True, database=None)
 settings.register_profile("hunt", derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Garbage collection took a seventh of the inner loop (3.4 s of about 25): each full
+    collection walked the 300,000 objects of the libraries that collecting the tests imported,
+    which are never garbage, and the young generation was collected 3,000 times. Those objects
+    are frozen out of collection, and young objects are collected every 10,000 allocations
+    instead of 700 (1.3 s in all, measured with `gc.callbacks`)."""
+    gc.freeze()
+    gc.set_threshold(10_000, 10, 10)
 
 
 @pytest.fixture(scope="session")

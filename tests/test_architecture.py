@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.test_imports import import_nodes, module_names, parsed
+from tests.test_imports import imports_in, module_names
 
 MODULES = module_names()
 WIDGET_LIBRARIES = ("anywidget", "ipywidgets", "bqplot", "IPython", "traitlets")
@@ -37,9 +37,8 @@ FORBIDDEN = {
 
 def imported_names(module: str) -> set[str]:
     """Every dotted name `module` imports, ours or not (top level and inside functions)."""
-    tree = parsed(MODULES[module])
     names = set()
-    for node in import_nodes(tree, typing_too=True):
+    for node in imports_in(MODULES[module], typing_too=True):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
@@ -86,7 +85,7 @@ def test_the_test_can_see_a_wrong_import() -> None:
 def test_no_module_imports_another_modules_private_names() -> None:
     wrong = []
     for module, path in MODULES.items():
-        for node in import_nodes(parsed(path), typing_too=True):
+        for node in imports_in(path, typing_too=True):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("housing_lab"):
                 wrong += [
                     f"{module}: from {node.module} import {alias.name}"

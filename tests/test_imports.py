@@ -27,13 +27,6 @@ def module_names(root: pathlib.Path | None = None) -> dict[str, pathlib.Path]:
     return modules
 
 
-@functools.cache
-def parsed(path: pathlib.Path) -> ast.Module:
-    """A module's syntax tree, read once per session: several checks walk every module (the
-    trees are only read, never changed)."""
-    return ast.parse(path.read_text(encoding="utf-8"))
-
-
 def is_type_checking(node: ast.AST) -> bool:
     if not isinstance(node, ast.If):
         return False
@@ -42,10 +35,8 @@ def is_type_checking(node: ast.AST) -> bool:
     return name == "TYPE_CHECKING"
 
 
-@functools.cache
 def import_nodes(tree: ast.AST, typing_too: bool) -> tuple[ast.AST, ...]:
-    """Every import statement, without those under `if TYPE_CHECKING:` unless `typing_too`
-    (found once per tree: the trees come from `parsed`, and several checks ask again)."""
+    """Every import statement, without those under `if TYPE_CHECKING:` unless `typing_too`."""
     found = []
     todo = [tree]
     while todo:
@@ -57,13 +48,26 @@ def import_nodes(tree: ast.AST, typing_too: bool) -> tuple[ast.AST, ...]:
     return tuple(found)
 
 
+@functools.cache
+def _imports_by_kind(path: pathlib.Path) -> dict[bool, tuple[ast.AST, ...]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {typing_too: import_nodes(tree, typing_too) for typing_too in (False, True)}
+
+
+def imports_in(path: pathlib.Path, typing_too: bool) -> tuple[ast.AST, ...]:
+    """A module's import statements (`import_nodes`), read once per session: several checks
+    ask again. Only the statements are kept, not the whole tree: the package's trees are a
+    quarter of a million objects that every full garbage collection would walk to the end."""
+    return _imports_by_kind(path)[typing_too]
+
+
 def imports_of(
     module: str, path: pathlib.Path, modules: dict[str, pathlib.Path], typing_too: bool = False
 ) -> set[str]:
     """The package's modules that `module` imports (`from pkg import mod` counts as `pkg.mod`)."""
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found = set()
-    for node in import_nodes(parsed(path), typing_too):
+    for node in imports_in(path, typing_too):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
