@@ -136,7 +136,7 @@ class OptionsPanel(ipywidgets.VBox):
                 value=False,
                 indent=False,
                 description=f"{name.replace('_', ' ')} (+{bonus}): {GOAL_TEXT[name]}",
-                layout=ipywidgets.Layout(width="470px"),
+                layout=ipywidgets.Layout(width="auto"),  # the grid's column: no goal cut off
             )
             for name, bonus in GOAL_BONUS.items()
         }
@@ -152,7 +152,7 @@ class OptionsPanel(ipywidgets.VBox):
         self.start.on_click(lambda _: self.on_new_game and self.on_new_game(self.values()))
         goal_grid = ipywidgets.GridBox(
             list(self.goals.values()),
-            layout=ipywidgets.Layout(grid_template_columns="repeat(2, 480px)"),
+            layout=ipywidgets.Layout(grid_template_columns="repeat(auto-fill, minmax(560px, 1fr))"),
         )
         super().__init__(
             [
