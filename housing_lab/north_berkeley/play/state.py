@@ -49,7 +49,7 @@ class GameState:
         """A copy to change freely, made for every action (the engine keeps the state before
         it for undo). Every list and dict is new; what they hold is strings, never changed in
         place, and log records, never changed once written: shared, as the frozen options are.
-        About ten times cheaper than `copy.deepcopy`."""
+        About eight times cheaper than `copy.deepcopy` (6 µs to 51 for a finished game)."""
         return replace(
             self,
             players=list(self.players),
