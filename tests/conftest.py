@@ -31,7 +31,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     collection walked the 300,000 objects of the libraries that collecting the tests imported,
     which are never garbage, and the young generation was collected 3,000 times. Those objects
     are frozen out of collection, and young objects are collected every 10,000 allocations
-    instead of 700 (1.3 s in all, measured with `gc.callbacks`)."""
+    instead of 700 (1.75 s in all, measured with `gc.callbacks`)."""
     gc.freeze()
     gc.set_threshold(10_000, 10, 10)
 

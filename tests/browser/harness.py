@@ -404,9 +404,9 @@ SETTLE = """async ([selector, quietMs, timeoutMs]) => {
 def settle(page: Any, selector: str = "body", quiet_ms: int = 300, at_most_ms: int = 4000) -> bool:
     """Wait until nothing under `selector` has moved or changed size for `quiet_ms`: the page
     has finished drawing after a click or a resize (bqplot lays out its axes a frame after its
-    chart, a panel draws after the board). Instead of a fixed pause sized for the slowest
-    machine, which made most of what the screen tests waited. False after `at_most_ms`
-    (something still moving: a clock, say): the caller's own checks then decide."""
+    chart, a panel draws after the board). It replaces fixed pauses sized for the slowest
+    machine. False after `at_most_ms` (something still moving: a clock, say): the caller's own
+    checks then decide."""
     return page.evaluate(SETTLE, [selector, quiet_ms, at_most_ms])
 
 
