@@ -5,6 +5,7 @@ run, with its console errors and outside requests collected."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import pathlib
@@ -26,6 +27,7 @@ from .harness import (
     PageWatch,
     chromium_available,
     run_all_cells_in_lab,
+    screenshot,
     write_notebook,
 )
 from .servers import (
@@ -128,7 +130,30 @@ class LabPage:
     def open(
         self, path: str, size: tuple[int, int], ready: str, timeout: float, watch: PageWatch
     ) -> Any:
-        """Open `path` (under the server's root) at `size`, watched by `watch`, run it all."""
+        """Open `path` (under the server's root) at `size`, watched by `watch`, run it all.
+
+        If the page cannot open or run it, the notebook is opened once more on a new
+        JupyterLab page, and the old page's screenshot kept. Seen twice on 2026-12-03, each
+        time with a lesson as the first notebook of a fresh server: Run All ran one cell, and
+        that page then opened no other notebook (eight lessons failed in a row)."""
+        try:
+            return self._open(path, size, ready, timeout, watch)
+        except Exception as error:  # Playwright's TimeoutError, or a run that never started
+            first_line = str(error).strip().splitlines()[0] if str(error).strip() else ""
+            print(f"the JupyterLab page failed on {path} ({first_line}): a new page")
+            print(f"its console errors: {watch.console_errors}")
+            watch.detach()  # the new page is watched afresh
+            watch.console_errors.clear()
+            watch.blocked.clear()
+            if self.page is not None and not self.page.is_closed():
+                with contextlib.suppress(Exception):
+                    screenshot(self.page, "jupyterlab-page-that-failed")
+                self.page.close()
+            return self._open(path, size, ready, timeout, watch)
+
+    def _open(
+        self, path: str, size: tuple[int, int], ready: str, timeout: float, watch: PageWatch
+    ) -> Any:
         fresh = self.page is None or self.page.is_closed()
         if fresh:
             self.page = self.context.new_page()
