@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import settings
 
+from .file_costs import CostRecorder, costliest_files_first, load_costs
 from .support import Cli, close_widgets_made_since, open_widgets, run_cli
 
 # pytest rewrites each test module's asserts before importing it (~10 s of CPU for the whole
@@ -24,6 +25,38 @@ sys.dont_write_bytecode = False
 settings.register_profile("suite", derandomize=True, database=None)
 settings.register_profile("hunt", derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--record-file-costs",
+        action="store_true",
+        help="write each test file's seconds to tests/file_costs.json (the run order)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Files run dearest first (tests/file_costs.py), in place of pytest-xdist's default
+    order, most tests first."""
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+    if config.getoption("record_file_costs") and not hasattr(config, "workerinput"):
+        config.pluginmanager.register(_FileCostPlugin(), "housing-lab-file-costs")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    items[:] = costliest_files_first(items, load_costs())
+
+
+class _FileCostPlugin:
+    def __init__(self) -> None:
+        self.recorder = CostRecorder()
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        self.recorder.add(report.nodeid, report.duration)
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        self.recorder.save()
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from .harness import ROOT, free_port, server
+from .harness import KERNELS_OVER_IPC, ROOT, free_port, kernel_sockets_env, server
 
 PROXY = "configurable-http-proxy"
 # Where a developer may have installed the proxy without -g (`npm install --prefix .npm-tools
@@ -68,7 +68,7 @@ c.Authenticator.allow_all = True
 c.JupyterHub.spawner_class = "simple"
 c.SimpleLocalProcessSpawner.home_dir_template = "{work}/homes/{{username}}"
 c.Spawner.cmd = [{singleuser!r}]
-c.Spawner.args = ["--allow-root"]  # CI runs as root
+c.Spawner.args = ["--allow-root", {kernels_over_ipc!r}]  # CI runs as root
 c.Spawner.default_url = "/api/status"  # a login lands on a light page, not JupyterLab
 c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120
@@ -124,8 +124,9 @@ def jupyterhub(work: pathlib.Path, environment: dict[str, str]) -> Iterator[Hub]
         proxy=proxy,
         work=work,
         singleuser=str(bin_dir / "jupyterhub-singleuser"),
-        environment=environment,
+        environment={**environment, **kernel_sockets_env()},
         api_token=api_token,
+        kernels_over_ipc=KERNELS_OVER_IPC,
     )
     (work / "jupyterhub_config.py").write_text(config)
     command = [

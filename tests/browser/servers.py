@@ -23,7 +23,7 @@ from housing_lab.commands.classroom import voila_command
 from housing_lab.rooms import open_store
 from housing_lab.rooms.links import page_base, room_links, save_links
 
-from .harness import free_port, quiet_lab_settings, server, voila
+from .harness import KERNELS_OVER_IPC, free_port, quiet_lab_settings, server, voila
 
 
 @dataclass
@@ -78,6 +78,7 @@ def jupyter_server(root: pathlib.Path, workdir: pathlib.Path) -> Iterator[Jupyte
         f"--IdentityProvider.token={token}",
         f"--ServerApp.root_dir={root}",
         "--LabApp.expose_app_in_browser=True",  # window.jupyterapp: open a file in a page
+        KERNELS_OVER_IPC,
     ]
     env = dict(
         os.environ,
@@ -141,5 +142,6 @@ def room_server(workdir: pathlib.Path) -> Iterator[RoomServer]:
     # Ready when a static file answers: each GET of the page itself starts a kernel, and on a
     # loaded machine every 2-second probe of it left one more kernel starting (14 seen).
     ready = f"{base}voila/static/voila.js"
-    with server(voila_command("127.0.0.1", port), ready, env, workdir / "voila.log"):
+    command = [*voila_command("127.0.0.1", port), KERNELS_OVER_IPC]
+    with server(command, ready, env, workdir / "voila.log"):
         yield RoomServer(base, store_url, workdir / "links")
