@@ -287,7 +287,10 @@ def test_a_switched_model_is_said_beside_the_chart(open_page, size: str) -> None
     screenshot(page, f"nb-lab-not-rulebook-{size}")
 
     page.get_by_role("tab", name="Assumptions").click()
-    settle(page)  # the panel is scrolled into view after the click
+    # the kernel makes the tab's controls when it is first opened (seen missing after the
+    # quiet wait alone on a loaded machine); then the panel is scrolled into view
+    page.wait_for_selector(".hl-nb-lab .hl-assumptions .hl-rulebook")
+    settle(page)
     panel = box_of(page, ".hl-nb-lab .hl-assumptions")
     assert panel["height"] > 0 and panel["top"] < height and panel["bottom"] > 0, panel
     assert box_of(page, ".hl-nb-lab .hl-rulebook")["inView"], "Back to the rulebook is hidden"
