@@ -11,7 +11,8 @@ Label). Timed in the page with `performance.now()`:
 - echo: a click on the button until the label shows the new value: the round trip through the
   kernel that any widget pays, measured in the same run as the baseline.
 Both are printed (p50 and p95) with their ratio. Target: lab p95 <= 150 ms (issue 11).
-Needs /usr/bin/chromium, Playwright and Voila (like the browser tests).
+Needs Chromium (the headless shell, or /usr/bin/chromium), Playwright and Voila, like the browser
+tests.
 """
 
 from __future__ import annotations

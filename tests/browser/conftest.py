@@ -45,10 +45,10 @@ def browser() -> Iterator[Any]:
     if not chromium_available():
         if os.environ.get("CI"):
             pytest.fail(f"browser tests need {CHROMIUM} and jupyter on CI")
-        pytest.skip(f"{CHROMIUM} not installed (apt-get install -y chromium)")
+        pytest.skip(f"{CHROMIUM} not installed (apt-get install -y chromium-headless-shell)")
     from playwright.sync_api import sync_playwright
 
-    print(f"browser screenshots go to {SCREENSHOTS}")
+    print(f"browser: {CHROMIUM}; screenshots go to {SCREENSHOTS}")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
