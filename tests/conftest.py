@@ -59,6 +59,14 @@ class _FileCostPlugin:
         self.recorder.save()
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """Before the last test's teardown, which ends every session fixture: the browser tests'
+    servers then stop together (tests/browser/harness.py)."""
+    if nextitem is None and "tests.browser.harness" in sys.modules:
+        sys.modules["tests.browser.harness"].session_ending()
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Garbage collection took a seventh of the inner loop (3.4 s of about 25): each full
     collection walked the 300,000 objects of the libraries that collecting the tests imported,
