@@ -26,10 +26,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # Debian's Chromium in its headless shell (package chromium-headless-shell, built from the same
-# sources as /usr/bin/chromium; Playwright's own default for headless runs). The same page costs
-# it under half the CPU of the full browser run headless (5.3 against 11.5 CPU-s for six Voila
-# pages, 2026-12-03), with the same drawing. Without it, or with HOUSING_LAB_CHROMIUM set, the
-# tests drive that browser instead (`HOUSING_LAB_CHROMIUM=/usr/bin/chromium`: the full one).
+# sources as /usr/bin/chromium; Playwright's own default for headless runs). Six Voila pages cost
+# it under half the CPU of the full browser run headless (5.3 against 11.5 CPU-s, 2026-12-03),
+# with the same drawing; over whole runs Chromium used 5-28% less (docs/testing.md). Without
+# it, or with HOUSING_LAB_CHROMIUM set, the tests drive that browser instead
+# (`HOUSING_LAB_CHROMIUM=/usr/bin/chromium`: the full one).
 CHROMIUM_CHOICES = ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium")
 
 
