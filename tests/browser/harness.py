@@ -114,6 +114,18 @@ def wait_for(url: str, seconds: float = 60.0) -> None:
     raise RuntimeError(f"server at {url} did not answer within {seconds} s")
 
 
+# The servers this process started and has not yet sent SIGTERM, by PID. Each gets it once
+# only: a Jupyter server sent it twice may stop before its kernels have.
+_NOT_YET_ASKED: dict[int, subprocess.Popen] = {}
+_SESSION_ENDING = False
+
+
+def _ask_to_stop(process: subprocess.Popen) -> None:
+    if _NOT_YET_ASKED.pop(process.pid, None) is not None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+
+
 @contextlib.contextmanager
 def server(
     command: list[str], ready_url: str, env: dict[str, str], log: pathlib.Path
@@ -124,34 +136,18 @@ def server(
         process = subprocess.Popen(
             command, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
         )
-    _RUNNING[process.pid] = process
+    _NOT_YET_ASKED[process.pid] = process
     try:
         wait_for(ready_url)
         yield process
     finally:
         # At the session's end the first server to stop asks them all to stop at once.
-        for each in list(_RUNNING.values()) if _SESSION_ENDING else [process]:
+        for each in list(_NOT_YET_ASKED.values()) if _SESSION_ENDING else [process]:
             _ask_to_stop(each)
         try:
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
-        _RUNNING.pop(process.pid, None)
-
-
-# The servers this process started and has not yet stopped, by PID, and those already sent
-# SIGTERM (once only: a Jupyter server sent it twice may stop before its kernels have).
-_RUNNING: dict[int, subprocess.Popen] = {}
-_ASKED: set[int] = set()
-_SESSION_ENDING = False
-
-
-def _ask_to_stop(process: subprocess.Popen) -> None:
-    if process.pid in _ASKED:
-        return
-    _ASKED.add(process.pid)
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGTERM)
 
 
 def session_ending() -> None:
