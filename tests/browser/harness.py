@@ -369,8 +369,36 @@ def run_all_cells_in_lab(page: Any, wait_for: str, tries: int = 3) -> None:
             if not started:
                 time.sleep(0.25)
         if started or attempt == tries - 1:
-            page.wait_for_selector(wait_for, timeout=180_000)
+            wait_while_cells_run(page, wait_for)
             return
+
+
+def wait_while_cells_run(
+    page: Any, selector: str, timeout: float = 180.0, stalled_after: float = 20.0
+) -> None:
+    """Wait for `selector` while the notebook's cells run; fail early if the run has stalled.
+
+    A fresh JupyterLab once (2026-12-03) took a Run All, showed the first cell queued, then put
+    it back to `[ ]` with the kernel idle: the old wait sat out its whole 180 s before the
+    caller's retry on a new page passed. Now, once no cell runs or waits and some have not run
+    for `stalled_after` seconds, this fails at once and the caller retries. A run whose cells
+    have all finished still gets the whole `timeout` (widgets may render late)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    deadline = time.monotonic() + timeout
+    stalled_since: float | None = None
+    while time.monotonic() < deadline:
+        with contextlib.suppress(PlaywrightTimeout):
+            page.wait_for_selector(selector, timeout=2_000)
+            return
+        progress = page.evaluate(NOTEBOOK_PROGRESS)
+        if progress["running"] or progress["done"] >= progress["cells"]:
+            stalled_since = None
+        elif stalled_since is None:
+            stalled_since = time.monotonic()
+        elif time.monotonic() - stalled_since > stalled_after:
+            raise AssertionError(f"Run All stalled for {stalled_after:.0f} s at {progress}")
+    raise AssertionError(f"{selector!r} did not show in {timeout:.0f} s")
 
 
 def no_dialog_in_the_way(page: Any, seconds: float = 10.0) -> None:
