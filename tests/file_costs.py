@@ -1,4 +1,4 @@
-"""Run the costliest test files first, so the two processes of `pytest -n 2 --dist loadfile`
+"""Run the costliest test files first, so the processes of `pytest -n 3 --dist loadfile`
 finish together.
 
 pytest-xdist hands each process a whole file at a time, by default the files with the most
@@ -9,7 +9,7 @@ recorded run, leaves only small files for the end. A file missing from the recor
 counts as its number of tests times UNKNOWN_TEST_SECONDS.
 
 Refresh the record after adding or changing costly tests:
-    python -m pytest -n 2 --dist loadfile --nbval-lax tests lessons --record-file-costs
+    python -m pytest -n 3 --dist loadfile --nbval-lax tests lessons --record-file-costs
 """
 
 from __future__ import annotations

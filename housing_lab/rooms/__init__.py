@@ -4,11 +4,13 @@ No widget or IPython imports here: pages (Voila) and the `housing-lab room` comm
 this API.
 
 >>> import tempfile, os
->>> folder = tempfile.mkdtemp()
->>> with open_store("sqlite:///" + os.path.join(folder, "rooms.sqlite")) as store:
-...     room = store.create_room(["Red", "Blue"], seed=3)
-...     red = room["teams"]["Red"]["token"]
-...     store.act(room["room"], red, {"action": "place", "square": "B1", "tile": "park"})["seq"]
+>>> with tempfile.TemporaryDirectory() as folder:
+...     with open_store("sqlite:///" + os.path.join(folder, "rooms.sqlite")) as store:
+...         room = store.create_room(["Red", "Blue"], seed=3)
+...         red = room["teams"]["Red"]["token"]
+...         park = {"action": "place", "square": "B1", "tile": "park"}
+...         placed = store.act(room["room"], red, park)
+>>> placed["seq"]
 1
 """
 

@@ -23,12 +23,13 @@ from housing_lab.numbers import MAX_SEED
 from ..strategies import argument_values, documents, tricky_json, tricky_values
 from ..support import run_cli
 
-SCRATCH = tempfile.mkdtemp(prefix="housing-lab-hunt-")  # relative --out paths land here
+# relative --out paths land here; removed when the process exits (mkdtemp left one per run)
+SCRATCH = tempfile.TemporaryDirectory(prefix="housing-lab-hunt-")
 
 
 def run(args: list[str], stdin: bytes | None = None) -> tuple[int, str, str]:
     """`housing-lab ARGS` in-process, in a scratch folder, stdin empty unless given."""
-    return run_cli(*args, stdin=stdin or b"", cwd=SCRATCH)
+    return run_cli(*args, stdin=stdin or b"", cwd=SCRATCH.name)
 
 
 def assert_contract(code: int, out: str, err: str) -> None:
