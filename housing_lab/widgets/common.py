@@ -10,6 +10,7 @@
 - `save_json`: the `save(path)` every widget offers.
 - `signed`: numbers with a real minus sign, legible on a projector.
 - `hidden_table`: a chart's numbers as a table only screen readers see (issue 27).
+- `MadeWhenOpened`: a part of a screen made the first time it is opened or asked for.
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ import html
 import json
 import pathlib
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import anywidget
+import ipywidgets
 import traitlets
 
 from housing_lab.errors import HousingLabError
@@ -30,6 +32,7 @@ COMMON_JS = HERE / "common.js"
 MESSAGE_KINDS = ("info", "error")
 
 JsonSource = Mapping[str, Any] | str | pathlib.Path
+PartT = TypeVar("PartT", bound=ipywidgets.Widget)
 
 
 def widget_file(path: str | pathlib.Path) -> str:
@@ -193,3 +196,27 @@ def hidden_table(
         f"<caption>{html.escape(caption)}</caption>"
         f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
     )
+
+
+class MadeWhenOpened(Generic[PartT]):
+    """A part of a screen made the first time it is opened (or asked for), inside `box`,
+    which stays empty until then: most visits never open it, and every widget costs the
+    kernel its making and the page its drawing.
+
+    `make` builds the part; `show` draws the state as it stands into it (it reads `made`).
+    Until the part is made, `made` is None and a screen has nothing to redraw there.
+    """
+
+    def __init__(self, make: Callable[[], PartT], show: Callable[[], None]) -> None:
+        self.box = ipywidgets.VBox([])
+        self.made: PartT | None = None
+        self._make = make
+        self._show = show
+
+    def get(self) -> PartT:
+        """The part, made, put in its box and shown if this is the first time."""
+        if self.made is None:
+            self.made = self._make()
+            self.box.children = (self.made,)
+            self._show()
+        return self.made

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 
+import ipywidgets
 import pytest
 
 from housing_lab.errors import HousingLabError
@@ -13,6 +14,7 @@ from housing_lab.north_berkeley.errors import IllegalActionError, ScenarioFormat
 from housing_lab.streetcar import Board, Game, Move, make_bot
 from housing_lab.widgets.common import (
     COMMON_JS,
+    MadeWhenOpened,
     parse_json_object,
     read_json_object,
     save_json,
@@ -204,3 +206,21 @@ def test_move_in_playback_steps_only_in_move_in() -> None:
     assert playback.step == 1 and playback.stage_after_play() == "movein"
     playback.to_scores("movein")
     assert playback.step == SCORING_STEP and playback.stage_after_play() == "scoring"
+
+
+def test_a_part_is_made_once_when_first_asked_for_and_shown_in_its_box() -> None:
+    shown: list[str] = []
+    made: list[ipywidgets.HTML] = []
+
+    def make() -> ipywidgets.HTML:
+        made.append(ipywidgets.HTML("part"))
+        return made[-1]
+
+    part: MadeWhenOpened[ipywidgets.HTML] = MadeWhenOpened(
+        make, lambda: shown.append(part.made.value if part.made else "nothing")
+    )
+    assert part.made is None and part.box.children == () and made == []
+    first = part.get()
+    assert part.get() is first and made == [first] and part.made is first
+    assert part.box.children == (first,)
+    assert shown == ["part"]  # shown once, after it was made and before it was handed out

@@ -535,9 +535,9 @@ def test_options_start_a_new_game_or_are_refused() -> None:
 def test_the_options_are_made_when_first_opened_and_show_the_game_as_it_stands() -> None:
     lab = StreetcarLab(seed=3, opponent="random", bot_delay=0)
     accordion = lab.children[-1]
-    assert lab._options is None and accordion.children[0].children == ()
+    assert lab._options.made is None and accordion.children[0].children == ()
     lab.new_game(seed=7, penalty=25, goals=["parks"], opponent=None)
-    assert lab._options is None
+    assert lab._options.made is None
     accordion.selected_index = 0  # a student opens "Game options"
     panel = accordion.children[0].children[0]
     assert panel is lab.options

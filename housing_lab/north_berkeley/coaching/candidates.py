@@ -18,8 +18,7 @@ import numpy as np
 from housing_lab.north_berkeley.batch.boards import Boards
 from housing_lab.north_berkeley.batch.encoding import allowed_table
 from housing_lab.north_berkeley.batch.evaluator import BatchEvaluator, policy_mask
-from housing_lab.north_berkeley.model import RULEBOOK, Model
-from housing_lab.north_berkeley.policies import AFFORDABLE_100, POLICIES, RuleOptions
+from housing_lab.north_berkeley.policies import AFFORDABLE_100, POLICIES
 
 Array = np.ndarray
 
@@ -96,17 +95,3 @@ def first_in_order(candidates: Array, *keys: Array) -> int | None:
         key = key[rows]
         columns += [key] if key.ndim == 1 else [key[:, j] for j in range(key.shape[1])]
     return int(rows[np.lexsort(columns[::-1])[0]])
-
-
-def evaluate(
-    evaluator: BatchEvaluator,
-    sets: ChangeSets,
-    low_income_in_adus: bool,
-    model: Model = RULEBOOK,
-) -> tuple[Array, Array]:
-    """(card scores (n, cards), spending in 1/scale dollars) of every set's board, under
-    `model`'s switches."""
-    result = evaluator.evaluate(
-        sets.boards, RuleOptions(low_income_in_adus=low_income_in_adus), model=model
-    )
-    return result.scores, result.spending_units

@@ -48,7 +48,6 @@ from housing_lab.north_berkeley.card_rules import CARD_IDS
 from housing_lab.north_berkeley.coaching.candidates import (
     ChangeSets,
     change_sets,
-    evaluate,
     first_in_order,
 )
 from housing_lab.north_berkeley.model import RULEBOOK, Model
@@ -361,7 +360,9 @@ def scored_change_sets(
     spending (cached: the coach's questions on one board, every card and the hand's, share
     them). Sets that break the model's budget are left out: they are never suggested."""
     sets = change_sets(evaluator, current, policies, existing, most, UNCHANGED_RANK)
-    scores, spending = evaluate(evaluator, sets, low_income_in_adus, model)
+    options = RuleOptions(low_income_in_adus=low_income_in_adus)
+    evaluated = evaluator.evaluate(sets.boards, options, model=model)
+    scores, spending = evaluated.scores, evaluated.spending_units
     limit = budget_limit(evaluator, model)
     if limit is not None:
         within = spending <= limit

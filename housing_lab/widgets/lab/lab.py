@@ -63,7 +63,7 @@ from housing_lab.north_berkeley.scenario import (
 )
 from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
 from housing_lab.numbers import check_seed
-from housing_lab.widgets.common import JsonSource, save_json
+from housing_lab.widgets.common import JsonSource, MadeWhenOpened, save_json
 from housing_lab.widgets.lab.assumptions import AssumptionsPanel
 from housing_lab.widgets.lab.board import NorthBerkeleyBoard
 from housing_lab.widgets.lab.changes import (
@@ -238,8 +238,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         self.change_line.add_class("hl-last-change")
         self.model_line = ipywidgets.HTML()  # "Not the rulebook: ...", beside the chart
         self.model_line.add_class("hl-model-line")
-        self._assumptions: AssumptionsPanel | None = None  # made when first asked for
-        self._assumptions_box = ipywidgets.VBox([])
+        self._assumptions = MadeWhenOpened(self._make_assumptions, self._show_assumptions)
         self.board.observe(self._on_replay_step, names="replay_index")
         super().__init__(self._screen())
         self.add_class("hl-nb-lab")
@@ -290,7 +289,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
                 self.compare,
                 explained,
                 self.toolbar,
-                self._assumptions_box,
+                self._assumptions.box,
             ],
             titles=TABS,
         )
@@ -647,22 +646,19 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         """The Assumptions tab's controls, made when the tab is first opened (or asked for):
         a quarter of the lab's widgets (45 of 183), which most visits never open; the lab
         builds in about 24 ms instead of 30."""
-        return self._made_assumptions()
+        return self._assumptions.get()
 
-    def _made_assumptions(self) -> AssumptionsPanel:
-        """The Assumptions panel, made (showing the model as it stands) if not made yet."""
-        if self._assumptions is None:
-            self._assumptions = AssumptionsPanel()
-            self._assumptions.on_change = self._on_assumptions
-            self._assumptions_box.children = (self._assumptions,)
-            self._show_assumptions()
-        return self._assumptions
+    def _make_assumptions(self) -> AssumptionsPanel:
+        panel = AssumptionsPanel()
+        panel.on_change = self._on_assumptions
+        return panel
 
     def _show_assumptions(self, changed_only: bool = False) -> None:
-        if self._assumptions is None:
+        panel = self._assumptions.made
+        if panel is None:
             return  # nothing shown yet: the panel shows the model as it stands when made
         spending = float(self._result_dict["spending"])
-        self._assumptions.show(self.model, spending, changed_only=changed_only)
+        panel.show(self.model, spending, changed_only=changed_only)
 
     def _show_compare(self) -> None:
         self.compare.show(self._result_dict, describe(self._scenario))
@@ -671,7 +667,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         if change["new"] == HOMES_TAB and not self._homes_box.children:
             self._homes_box.children = (self.homes_chart,)
         if change["new"] == ASSUMPTIONS_TAB:
-            self._made_assumptions()
+            self._assumptions.get()
 
     def _on_board_action(self, action: dict[str, Any]) -> None:
         """Clicks from the browser: refused ones only show the message."""

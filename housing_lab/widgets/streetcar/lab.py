@@ -43,7 +43,7 @@ from housing_lab.numbers import check_number, check_seed
 from housing_lab.streetcar import PLAYERS, Game, Move, Rules, make_bot, replay, to_record
 from housing_lab.streetcar.board import edge_json
 from housing_lab.streetcar.record import parse_record_text, read_record_source
-from housing_lab.widgets.common import JsonSource
+from housing_lab.widgets.common import JsonSource, MadeWhenOpened
 from housing_lab.widgets.streetcar.board import (
     StreetcarBoard,
     TurnStager,
@@ -139,8 +139,7 @@ class StreetcarLab(ipywidgets.VBox):
         self.board = StreetcarBoard()
         self.board.on_action = self._on_board_action
         self.score = ScorePanel()
-        self._options: OptionsPanel | None = None  # made when first opened or asked for
-        self._options_box = ipywidgets.VBox([])
+        self._options = MadeWhenOpened(self._make_options, self._show_options)
         self.replay_bar = ReplayBar()
         self.replay_bar.on_action = self._on_replay_action
         self.toolbar = Toolbar()
@@ -158,7 +157,7 @@ class StreetcarLab(ipywidgets.VBox):
             "remove a house; connect the buildings to score. Places: rows A, B, C… from the "
             "top, hexes numbered from the left (E3).</div>"
         )
-        options = ipywidgets.Accordion([self._options_box])
+        options = ipywidgets.Accordion([self._options.box])
         options.set_title(0, "Game options: seed, board, penalty, goals, opponent")
         options.selected_index = None
         options.observe(self._options_opened, names="selected_index")
@@ -534,26 +533,23 @@ class StreetcarLab(ipywidgets.VBox):
         """The "Game options" controls, made when the section is first opened (or asked for),
         showing the game as it stands: 56 of the lab's 126 widgets, which most games never
         open (a lab builds in about 16 ms instead of 23)."""
-        return self._made_options()
+        return self._options.get()
 
-    def _made_options(self) -> OptionsPanel:
-        """The options panel, made (showing the game as it stands) if not made yet."""
-        if self._options is None:
-            self._options = OptionsPanel()
-            self._options.on_new_game = self._on_new_game
-            self._options_box.children = (self._options,)
-            self._show_options()
-        return self._options
+    def _make_options(self) -> OptionsPanel:
+        panel = OptionsPanel()
+        panel.on_new_game = self._on_new_game
+        return panel
 
     def _options_opened(self, change: dict[str, Any]) -> None:
         if change["new"] is not None:
-            self._made_options()
+            self._options.get()
 
     def _show_options(self) -> None:
-        if self._options is None:
+        panel = self._options.made
+        if panel is None:
             return  # nothing shown yet: the panel shows the game as it stands when made
         rules = self._game.rules
-        self._options.show(
+        panel.show(
             seed=self.seed,
             board=self._game.board,
             penalty=rules.penalty,
