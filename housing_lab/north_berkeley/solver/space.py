@@ -23,6 +23,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -368,13 +369,17 @@ def row_labels(rows: Array) -> Array:
     return labels
 
 
+@lru_cache(maxsize=64)
 def _multipliers(n: int) -> Array:
-    """Odd pseudo-random int64 multipliers for row hashing (wrapping arithmetic)."""
+    """Odd pseudo-random int64 multipliers for row hashing (wrapping arithmetic); cached and
+    read-only: a search hashes rows of the same few widths tens of thousands of times."""
     with np.errstate(over="ignore"):
         x = np.arange(1, n + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
         x ^= x >> np.uint64(31)
         x *= np.uint64(0xBF58476D1CE4E5B9)
-    return (x | np.uint64(1)).view(np.int64)
+    multipliers = (x | np.uint64(1)).view(np.int64)
+    multipliers.flags.writeable = False
+    return multipliers
 
 
 def _firsts(sorted_values: Array) -> Array:
