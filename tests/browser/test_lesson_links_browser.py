@@ -38,8 +38,8 @@ def lesson_one_app(browser, tmp_path_factory) -> Iterator[tuple[str, pathlib.Pat
 @pytest.mark.browser
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_lesson_one_links_open_in_the_app(browser, lesson_one_app, size) -> None:
-    """Lesson 1 is opened once; each link is clicked with Ctrl, as a student opening it in a
-    new tab would, so the lesson page stays (Voila runs a lesson afresh at every load)."""
+    """Lesson 1 is opened once; each link opens in a new tab, as a student's Ctrl+click would,
+    so the lesson page stays (Voila runs a lesson afresh at every load)."""
     url, log = lesson_one_app
     context = browser.new_context(viewport={"width": size[0], "height": size[1]})
     watch = PageWatch()
@@ -51,11 +51,13 @@ def test_lesson_one_links_open_in_the_app(browser, lesson_one_app, size) -> None
         for text, heading in LESSON_ONE_LINKS.items():
             link = lesson.locator("#rendered_cells a", has_text=text).first
             assert link.get_attribute("target") in (None, "_self"), f"{text} leaves the tab"
-            with context.expect_page() as opened:
-                link.click(modifiers=["Control"])
-            page = opened.value
-            watch.attach(page)  # its own requests, from here on; the lesson's are all watched
-            page.set_viewport_size({"width": size[0], "height": size[1]})
+            # Each link opens in a tab of its own, as a student's Ctrl+click would. Not by a
+            # real Ctrl+click: a tab opened so crashed at once in Debian's headless shell 150
+            # ("Target crashed", every time; 156 and the full browser were fine), and the tab
+            # shows the same page either way.
+            page = context.new_page()
+            watch.attach(page)
+            page.goto(link.evaluate("a => a.href"))
             assert page.locator("h1").first.inner_text(timeout=120_000).startswith(heading)
             if heading != "Lesson 2":
                 assert page.locator("main table, main p").count() > 3
