@@ -27,7 +27,7 @@ def test_lab_opens_lesson_one_in_the_working_copy(capsys, tmp_path) -> None:
     command = capsys.readouterr().out
     assert "jupyter lab" in command.replace("-m jupyter lab", "jupyter lab")
     assert f"--ServerApp.root_dir={work}" in command
-    assert "--LabApp.default_url=/lab/tree/01_start_here.ipynb" in command
+    assert "--LabApp.default_url=/lab/tree/01_start_here.ipynb?reset" in command
     assert "--no-browser" in command
     settings = command.split("--LabApp.app_settings_dir=")[1].split()[0]
     overrides = json.loads((pathlib.Path(settings) / "overrides.json").read_text())

@@ -149,3 +149,24 @@ def test_no_paragraph_is_read_as_mathematics(notebook: pathlib.Path) -> None:
         prose = re.sub(r"`[^`]*`", "", "".join(cell["source"]))
         for paragraph in re.split(r"\n\s*\n", prose):
             assert paragraph.count("$") < 2, paragraph
+
+
+@pytest.mark.parametrize("notebook", sorted(LESSONS.glob("*.ipynb")), ids=lambda p: p.stem)
+def test_a_lesson_opens_saved_and_invites_a_run(notebook: pathlib.Path) -> None:
+    """What JupyterLab shows before a cell is run is the saved notebook (tools/build_lessons.py):
+    ipykernel's own kernel name (any other is rewritten as the kernel starts, and the lesson
+    opens marked unsaved), no saved widget state, and a widget's output that asks for a run
+    instead of a repr such as `PredictThenRun()` (cells nbval checks keep theirs)."""
+    from ipykernel.kernelspec import get_kernel_dict
+
+    saved = json.loads(notebook.read_text(encoding="utf-8"))
+    assert saved["metadata"]["kernelspec"]["display_name"] == get_kernel_dict()["display_name"]
+    assert "widgets" not in saved["metadata"]
+    for cell in saved["cells"]:
+        if cell["cell_type"] != "code" or "NBVAL_CHECK_OUTPUT" in "".join(cell["source"]):
+            continue
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if "application/vnd.jupyter.widget-view+json" in data:
+                shown = "".join(data["text/plain"])
+                assert shown.startswith("Run this cell"), f"{notebook.name} {cell['id']}: {shown}"

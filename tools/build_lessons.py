@@ -6,6 +6,14 @@
 Each source in `tools/lesson_sources/NN_name.py` defines `CELLS`: a list of ("md", text) and
 ("code", source) pairs. Outputs are saved so that `pytest --nbval-lax lessons/` can compare the
 cells marked `# NBVAL_CHECK_OUTPUT` (they must be seeded and deterministic).
+
+What a student sees on opening a lesson before running it is the saved notebook, so:
+- the kernel's display name is ipykernel's own: with any other, JupyterLab rewrites the
+  metadata as the kernel starts and every lesson opens marked unsaved;
+- no widget state is saved (JupyterLab does not draw widgets from it; it only holds text a
+  student should not see yet, such as a prediction's answer), and a widget's saved output
+  reads as an invitation to run the cell instead of the widget's repr
+  (`PredictThenRun()`, `VBox(children=(HTML(...`). Cells whose output nbval checks keep it.
 """
 
 from __future__ import annotations
@@ -15,11 +23,15 @@ import pathlib
 import sys
 
 import nbformat
+from ipykernel.kernelspec import get_kernel_dict
 from nbclient import NotebookClient
 
 HERE = pathlib.Path(__file__).parent
 SOURCES = HERE / "lesson_sources"
 LESSONS = HERE.parent / "lessons"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+NOT_RUN_YET = "Run this cell (Shift+Enter) to show it here."
+CHECKED = "# NBVAL_CHECK_OUTPUT"
 
 
 def load_cells(source: pathlib.Path) -> list[tuple[str, str]]:
@@ -34,7 +46,7 @@ def build(source: pathlib.Path) -> pathlib.Path:
     notebook = nbformat.v4.new_notebook()
     notebook.metadata["kernelspec"] = {
         "name": "python3",
-        "display_name": "Python 3",
+        "display_name": get_kernel_dict()["display_name"],
         "language": "python",
     }
     notebook.metadata["language_info"] = {"name": "python"}
@@ -53,9 +65,21 @@ def build(source: pathlib.Path) -> pathlib.Path:
         for output in cell.get("outputs", []):
             if output.get("output_type") == "error":
                 raise SystemExit(f"{target.name} cell {index} failed: {output['evalue']}")
+    as_opened_before_running(notebook)
     nbformat.write(notebook, target)
     print(f"built {target.relative_to(HERE.parent)}")
     return target
+
+
+def as_opened_before_running(notebook: nbformat.NotebookNode) -> None:
+    """No saved widget state, and widgets' outputs that invite a run (see the module's note)."""
+    notebook.metadata.pop("widgets", None)
+    for cell in notebook.cells:
+        if cell.cell_type != "code" or CHECKED in cell.source:
+            continue
+        for output in cell.get("outputs", []):
+            if WIDGET_VIEW in output.get("data", {}):
+                output["data"]["text/plain"] = NOT_RUN_YET
 
 
 def main(names: list[str]) -> None:

@@ -248,8 +248,10 @@ def run_lab(args: argparse.Namespace) -> int:
         f"--ServerApp.root_dir={folder}",
         f"--LabApp.app_settings_dir={SETTINGS_DIR}",
     ]
-    if first:
-        command.append(f"--LabApp.default_url=/lab/tree/{first[0].name}")
+    # `?reset`: each start opens lesson 1 alone, not every tab of the last session (each of
+    # which would start a kernel of its own)
+    page = f"lab/tree/{first[0].name}?reset" if first else "lab?reset"
+    command.append(f"--LabApp.default_url=/{page}")
     env = None
     if args.no_browser:  # the address only: Jupyter's log is quieted and we print the link
         port = args.port or _free_port_from(8888)
@@ -257,8 +259,7 @@ def run_lab(args: argparse.Namespace) -> int:
         env = {**os.environ, "JUPYTER_TOKEN": token}  # not on the command line (ps shows it)
         command += ["--no-browser", f"--port={port}", "--ServerApp.port_retries=0"]
         command += ["--ServerApp.log_level=WARN", "--LabApp.log_level=WARN"]
-        page = f"lab/tree/{first[0].name}" if first else "lab"
-        address = f"http://localhost:{port}/{page}?token={token}"
+        address = f"http://localhost:{port}/{page}&token={token}"
     elif args.port:
         command.append(f"--port={args.port}")
     if hasattr(os, "geteuid") and os.geteuid() == 0:  # containers and lab images often run as root
