@@ -168,7 +168,7 @@ def run_classroom(args: argparse.Namespace) -> int:
             created = store.create_room(
                 names, seed=seed, game=args.game, options=options, join_base=base
             )
-        links = room_links(created, base, token_param="key")
+        links = room_links(created, base)
         path = save_links(links, args.links_dir, overwrite=args.force)
         game = f"{args.game}, seed {seed}"
         if not args.json:
@@ -226,9 +226,8 @@ def _resumed(code: str, store_url: str, links_dir: str | None) -> dict[str, Any]
     """A room created before: its saved links, checked against the store (teacher token)."""
     try:
         links = load_links(code.strip().upper(), links_dir)
-        if links is not None:  # the token is in the query or (main's links) the fragment
-            parts = urlsplit(links["teacher"])
-            query = {**parse_qs(parts.query), **parse_qs(parts.fragment)}
+        if links is not None:  # the key is in the fragment (load_links moves an older query's)
+            fragment = parse_qs(urlsplit(links["teacher"]).fragment)
     except HousingLabError:
         raise
     except (ValueError, KeyError, TypeError, AttributeError, OSError):
@@ -239,7 +238,7 @@ def _resumed(code: str, store_url: str, links_dir: str | None) -> dict[str, Any]
         raise HousingLabError(
             f"no links file for room {code!r} here; it is written where the room was created"
         )
-    teacher = (query.get("key") or query.get("token") or [""])[0]
+    teacher = (fragment.get("key") or [""])[0]
     with open_store(store_url) as store:
         store.role(links["room"], teacher)  # the room is in this store, and this is its teacher
     return links

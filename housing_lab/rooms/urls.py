@@ -13,7 +13,7 @@ Two store URL forms, chosen by their scheme:
 >>> parse_store_url("postgresql://localhost/rooms")[0]
 'postgresql'
 >>> join_url("http://127.0.0.1:8866/room", "ABC234", "tok-en")
-'http://127.0.0.1:8866/room?room=ABC234&token=tok-en'
+'http://127.0.0.1:8866/room?room=ABC234#key=tok-en'
 """
 
 from __future__ import annotations
@@ -92,5 +92,11 @@ def parse_store_url(url: object) -> tuple[str, str]:
 
 
 def join_url(base: str, room: str, token: str) -> str:
-    """The link one holder opens: the room page with the room code and its token."""
-    return f"{base}?{urlencode({'room': room, 'token': token})}"
+    """The link one holder opens: the room page with the room code in the query and the token
+    in the fragment (`?room=CODE#key=TOKEN`).
+
+    A browser never sends a fragment to any server, so the key is in no server's, proxy's or
+    hub's log (a hub's user-redirect logs the whole query it passes on); the page's
+    `KeyReader` hands it to its kernel over the widget connection."""
+    separator = "&" if "?" in base else "?"
+    return f"{base}{separator}{urlencode({'room': room})}#{urlencode({'key': token})}"

@@ -2,9 +2,9 @@
 
 `GameTable.open_room` creates a room (`housing_lab.rooms`, docs/rooms.md) with the table's
 teams, seed and rule options, and returns the join links: the teacher's and one per team, each
-with a QR code to scan from the projector. The links carry the secret tokens (the store keeps
-only their hashes), so they are shown once here and written to the teacher's links file (mode
-600), from which the classroom's teacher page shows them again.
+with a QR code to scan from the projector. The links carry the secret tokens after `#` (no
+server logs them; the store keeps only their hashes), so they are shown once here and written to
+the teacher's links file (mode 600), from which the classroom's teacher page shows them again.
 """
 
 from __future__ import annotations
