@@ -31,6 +31,7 @@ from housing_lab.jsonio import JsonInputError, loads
 from housing_lab.rooms import default_store_url, open_store, parse_store_url
 from housing_lab.rooms.links import (
     PAGE_PATH,
+    check_host,
     lan_host,
     load_links,
     loopback_warning,
@@ -39,6 +40,7 @@ from housing_lab.rooms.links import (
     save_links,
 )
 from housing_lab.rooms.registry import GAMES, room_game
+from housing_lab.rooms.urls import check_page_url
 
 ROOM_PAGE = pathlib.Path(__file__).resolve().parents[1] / "apps" / "classroom" / "room.ipynb"
 DEFAULT_PORT = 8866
@@ -47,6 +49,7 @@ LINKS_ENV = "HOUSING_LAB_ROOM_LINKS"  # and the links folder (teacher page QR co
 ANY_ADDRESS = ("0.0.0.0", "::", "")
 BROWSER_WAIT_SECONDS = 30
 ROOM_ROUTE = "housing-lab/room"  # the server extension's page (housing_lab/server)
+HUB_PAGES = ("hub", "user")  # where a hub's own pages and its users' servers start
 
 
 def register(groups: argparse._SubParsersAction) -> None:
@@ -58,7 +61,7 @@ def register(groups: argparse._SubParsersAction) -> None:
     room.add_argument(
         "--host", default="127.0.0.1", help="address to serve on; 0.0.0.0 for the whole LAN"
     )
-    room.add_argument("--port", type=int, default=DEFAULT_PORT)
+    room.add_argument("--port", type=arguments.port, default=DEFAULT_PORT)
     room.add_argument("--store", help="sqlite:///file.sqlite or postgresql://... (default: ours)")
     room.add_argument(
         "--seed", type=arguments.seed, default=None, help="the deal (default: a random one)"
@@ -123,10 +126,24 @@ def voila_command(host: str, port: int) -> list[str]:
 
 
 def hub_page_url(hub: str) -> str:
-    """The room page through a hub's user-redirect: every user lands on their own server."""
-    if not hub.startswith(("http://", "https://")):
+    """The room page through a hub's user-redirect: every user lands on their own server.
+
+    `hub` is the hub's address: `https://hub.school.org`, or with the hub's own prefix
+    (`https://school.org/jupyter`). A page of the hub copied from the browser (`/hub/home`,
+    `/user/ana/lab`) or a query is refused, naming the address to give instead."""
+    if not isinstance(hub, str) or not hub.startswith(("http://", "https://")):
         raise HousingLabError(
-            f"--hub takes the hub's address like https://hub.school.org, got {hub!r}"
+            f"--hub takes the hub's address like https://hub.school.org, got {shown(hub)}"
+        )
+    check_page_url(hub, "--hub")
+    parts = urlsplit(hub)
+    segments = [segment for segment in parts.path.split("/") if segment]
+    page = next((i for i, segment in enumerate(segments) if segment in HUB_PAGES), None)
+    if page is not None or parts.query:
+        prefix = "".join(f"/{segment}" for segment in segments[:page])
+        address = f"{parts.scheme}://{parts.netloc}{prefix}"
+        raise HousingLabError(
+            f"--hub takes the hub's address only: give {address}, not {shown(hub)}"
         )
     return hub.rstrip("/") + "/hub/user-redirect/" + ROOM_ROUTE
 
@@ -141,7 +158,10 @@ def run_classroom(args: argparse.Namespace) -> int:
     parse_store_url(store_url)
     if args.hub and args.page_url:
         raise HousingLabError("give --hub or --page-url, not both")
-    page_url = hub_page_url(args.hub) if args.hub else args.page_url
+    check_host(args.host)
+    if args.page_url is not None:
+        check_page_url(args.page_url, "--page-url")
+    page_url = hub_page_url(args.hub) if args.hub is not None else args.page_url
     base = page_url or page_base(link_host(args.host), args.port)
     command = voila_command(args.host, args.port)
     if args.resume:

@@ -21,6 +21,7 @@ import sys
 from collections.abc import Iterator
 
 from housing_lab.apps.pages import docs_beside, is_local, links_in
+from housing_lab.commands import arguments
 from housing_lab.errors import HousingLabError
 
 LESSONS_ENV = "HOUSING_LAB_LESSONS"
@@ -69,7 +70,7 @@ def _server_options(parser: argparse.ArgumentParser, port: int) -> None:
     """--port, --no-browser and --dry-run, alike for JupyterLab and Voila."""
     parser.add_argument(
         "--port",
-        type=int,
+        type=arguments.port,
         default=None,
         help=f"the port to serve on (default: {port} or the next free)",
     )

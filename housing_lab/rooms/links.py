@@ -15,7 +15,9 @@ True
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import re
 import socket
 from collections.abc import Mapping
 from pathlib import Path
@@ -25,11 +27,13 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from housing_lab.errors import WriteError, quote_path, shown
 from housing_lab.outputs import check_new, write_atomic
 from housing_lab.rooms.errors import RoomError
-from housing_lab.rooms.urls import data_folder, join_url
+from housing_lab.rooms.urls import check_page_url, data_folder, join_url
 
 LINKS_DIR = "rooms"  # inside the data folder
 PAGE_PATH = "/room/"  # Voila's base URL for the room page (the store's join links say /room)
 QR_SCALE = 4  # pixels per module: a 3-metre projector read needs big modules
+_LABEL = r"[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?"  # one part of a host name
+HOST_NAME = re.compile(rf"{_LABEL}(?:\.{_LABEL})*\.?")
 LEGACY_PARAMS = ("key", "token")  # where links made before the fragment carried the token
 
 
@@ -37,9 +41,31 @@ def page_base(host: str, port: int) -> str:
     """The room page's address: `housing-lab classroom` runs Voila with base URL /room/."""
     if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:
         raise RoomError(f"a port is a whole number from 1 to 65535, got {shown(port)}")
+    check_host(host)
     if ":" in host and not host.startswith("["):
         host = f"[{host}]"  # an IPv6 address
     return f"http://{host}:{port}{PAGE_PATH}"
+
+
+def check_host(host: object, what: str = "--host") -> str:
+    """`host` if it is an address to serve on or to name in links (a name like
+    `laptop.local`, an IPv4 or IPv6 address, or "" for every interface), else one line."""
+    if not isinstance(host, str):
+        raise RoomError(f"{what} must be a host name or address, got {shown(host)}")
+    if host == "":
+        return host
+    bare = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    try:
+        ipaddress.ip_address(bare)
+        return host
+    except ValueError:
+        pass
+    if len(host) > 253 or not HOST_NAME.fullmatch(host):
+        raise RoomError(
+            f"{what} {shown(host)} is not a host name or address (like 0.0.0.0, "
+            "192.168.1.20 or laptop.local)"
+        )
+    return host
 
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
@@ -76,6 +102,7 @@ def room_links(created: Mapping[str, Any], base: str) -> dict[str, Any]:
     each with its token in the fragment (`?room=CODE#key=TOKEN`, `urls.join_url`), which no
     server ever receives or logs.
     """
+    check_page_url(base, "the room page's address")
     try:
         code = created["room"]
         teacher = created["teacher"]["token"]

@@ -248,7 +248,7 @@ def test_open_room_bad_store_is_one_line(tmp_path, monkeypatch) -> None:
     with pytest.raises(HousingLabError, match="store must be a store URL") as raised:
         table.open_room(store=42)
     assert "\n" not in str(raised.value) and table.state == before
-    with pytest.raises(HousingLabError, match="join_base must be a URL"):
+    with pytest.raises(HousingLabError, match="join_base must be"):
         table.open_room(store="sqlite:///" + str(tmp_path / "r.sqlite"), join_base=5)
     with pytest.raises(HousingLabError):
         table.open_room(store="mysql://nowhere/db")
