@@ -32,6 +32,9 @@ SETTINGS_DIR = pathlib.Path(__file__).resolve().parents[1] / "jupyter_settings"
 APPS_DIR = pathlib.Path(__file__).resolve().parents[1] / "apps"
 APPS = ("lab", "streetcar", "table")
 LESSON_FILES = ("*.ipynb", "*.md")
+# Not Voila's 8866, which `housing-lab classroom` serves on: an app left running must not take
+# the classroom's port (Voila moves on from a busy port and prints the address it serves).
+APP_PORT = 8870
 STOP_GRACE_SECONDS = 20
 STOP_SIGNALS = tuple(
     getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name)
@@ -62,7 +65,7 @@ def register(groups: argparse._SubParsersAction) -> None:
         "or .ipynb path",
     )
     app.add_argument("--lessons", help="the lessons folder (as for `lab`)")
-    _server_options(app, 8866)
+    _server_options(app, APP_PORT)
     app.set_defaults(func=run_app)
 
 
@@ -306,8 +309,7 @@ def run_app(args: argparse.Namespace) -> int:
     ]
     if rules is not None:
         command.append(f"--HousingLabVoila.lessons_dir={rules}")
-    if args.port:
-        command.append(f"--port={args.port}")
+    command.append(f"--port={args.port or APP_PORT}")
     if args.no_browser:
         command.append("--no-browser")
     return run_server(command, args.dry_run)
