@@ -22,7 +22,7 @@ from collections.abc import Iterator
 
 from housing_lab.apps.pages import docs_beside, is_local, links_in
 from housing_lab.commands import arguments
-from housing_lab.errors import HousingLabError
+from housing_lab.errors import HousingLabError, quote_path, shown
 
 LESSONS_ENV = "HOUSING_LAB_LESSONS"
 WORKDIR_ENV = "HOUSING_LAB_WORKDIR"
@@ -110,14 +110,20 @@ def find_lesson(folder: pathlib.Path, lesson: str) -> pathlib.Path:
     for notebook in notebooks:
         number = notebook.stem.split("_", 1)[0]
         if lesson in (notebook.stem, notebook.name) or (
-            lesson.isdigit() and number.isdigit() and int(number) == int(lesson)
+            _numeral(lesson) and _numeral(number) and number.lstrip("0") == lesson.lstrip("0")
         ):
             return notebook
     names = ", ".join(n.stem for n in notebooks) or "none"
     apps = ", ".join(APPS)
     raise HousingLabError(
-        f"no app or lesson {lesson!r} in {str(folder)!r} (apps: {apps}; lessons: {names})"
+        f"no app or lesson {shown(lesson)} in {quote_path(folder)} (apps: {apps}; lessons: {names})"
     )
+
+
+def _numeral(text: str) -> bool:
+    """Digits 0-9 only: compared as text, so a number of any length is no traceback (Python
+    turns at most 4,300 digits into an int) and "٣" or "³" is no lesson number."""
+    return text.isascii() and text.isdigit()
 
 
 def require_installed(module: str) -> None:

@@ -323,7 +323,11 @@ def _action_text(action: object) -> str:
     value); a value JSON cannot hold is refused here."""
     try:
         text = json.dumps(action, allow_nan=False, sort_keys=False)
+    except RecursionError:
+        raise ActionRefused(f"an action is nested too deep to be one: {shown(action)}") from None
     except (TypeError, ValueError) as error:
+        if "integer string conversion" in str(error):  # Python's words name its own setting
+            error = ValueError("a number in it has too many digits")
         raise ActionRefused(f"an action must be JSON data, got {shown(action)}: {error}") from None
     if len(text) > MAX_ACTION_JSON:
         raise ActionRefused(f"an action is at most {MAX_ACTION_JSON} characters of JSON")
