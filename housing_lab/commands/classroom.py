@@ -237,7 +237,8 @@ def run_classroom(args: argparse.Namespace) -> int:
     base = page_url or page_base(link_host(args.host), port)
     command = voila_command(args.host, port)
     if saved is not None:
-        links = _served_links(saved, base, args.links_dir) if serving else saved
+        rebuild = serving and not args.dry_run  # a dry run writes nothing
+        links = _served_links(saved, base, args.links_dir) if rebuild else saved
         seed = None
     else:
         if not args.teams.strip():

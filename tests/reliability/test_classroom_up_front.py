@@ -128,6 +128,8 @@ def test_resume_on_another_port_names_that_port_in_every_link(tmp_path, capsys, 
     with socket.socket() as probe:  # a port free now
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
+    assert main([*argv, "--resume", code, "--port", str(port), "--dry-run"]) == 0
+    assert json.loads(path.read_text(encoding="utf-8")) == before  # a dry run writes nothing
     assert main([*argv, "--resume", code, "--port", str(port), "--no-browser"]) == 0
     out = capsys.readouterr().out
     after = json.loads(path.read_text(encoding="utf-8"))
