@@ -61,6 +61,12 @@ def count(low: int, high: int, what: str = "a count") -> Callable[[str], int]:
     return parse
 
 
+def port(value: str) -> int:
+    """A TCP port to serve on: a whole number from 1 to 65535 (a larger one is no port, and
+    the server would print an address it does not serve)."""
+    return count(1, 65535, "a port")(value)
+
+
 def text(value: str) -> str:
     """Any short text (ids, lists of ids, names)."""
     if len(value) > MAX_TEXT:

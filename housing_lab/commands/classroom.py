@@ -10,6 +10,7 @@ the same store and the old links work.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import pathlib
@@ -31,6 +32,7 @@ from housing_lab.jsonio import JsonInputError, loads
 from housing_lab.rooms import default_store_url, open_store, parse_store_url
 from housing_lab.rooms.links import (
     PAGE_PATH,
+    check_host,
     lan_host,
     load_links,
     loopback_warning,
@@ -39,14 +41,17 @@ from housing_lab.rooms.links import (
     save_links,
 )
 from housing_lab.rooms.registry import GAMES, room_game
+from housing_lab.rooms.urls import check_page_url
 
 ROOM_PAGE = pathlib.Path(__file__).resolve().parents[1] / "apps" / "classroom" / "room.ipynb"
-DEFAULT_PORT = 8866
+DEFAULT_PORT = 8866  # `housing-lab app` defaults elsewhere (lessons.APP_PORT): both can run
+PORT_TRIES = 20  # ports tried after a busy default
 STORE_ENV = "HOUSING_LAB_ROOMS"  # the page's kernels read the store URL from here
 LINKS_ENV = "HOUSING_LAB_ROOM_LINKS"  # and the links folder (teacher page QR codes)
 ANY_ADDRESS = ("0.0.0.0", "::", "")
 BROWSER_WAIT_SECONDS = 30
 ROOM_ROUTE = "housing-lab/room"  # the server extension's page (housing_lab/server)
+HUB_PAGES = ("hub", "user")  # where a hub's own pages and its users' servers start
 
 
 def register(groups: argparse._SubParsersAction) -> None:
@@ -58,7 +63,13 @@ def register(groups: argparse._SubParsersAction) -> None:
     room.add_argument(
         "--host", default="127.0.0.1", help="address to serve on; 0.0.0.0 for the whole LAN"
     )
-    room.add_argument("--port", type=int, default=DEFAULT_PORT)
+    room.add_argument(
+        "--port",
+        type=arguments.port,
+        default=None,
+        help=f"the port to serve on (default {DEFAULT_PORT}, or the next free one; a port "
+        "given here must be free)",
+    )
     room.add_argument("--store", help="sqlite:///file.sqlite or postgresql://... (default: ours)")
     room.add_argument(
         "--seed", type=arguments.seed, default=None, help="the deal (default: a random one)"
@@ -107,7 +118,8 @@ def register(groups: argparse._SubParsersAction) -> None:
 
 
 def voila_command(host: str, port: int) -> list[str]:
-    """Voila serving the room page; it never opens a browser itself (we open the teacher's)."""
+    """Voila serving the room page; it never opens a browser itself (we open the teacher's),
+    and never moves to another port (the links name this one: `serve_port` chose it free)."""
     return [
         sys.executable,
         "-m",
@@ -115,6 +127,7 @@ def voila_command(host: str, port: int) -> list[str]:
         str(ROOM_PAGE),
         f"--Voila.ip={host}",
         f"--port={port}",
+        "--Voila.port_retries=0",
         f"--Voila.base_url={PAGE_PATH}",
         "--no-browser",
         "--theme=light",
@@ -123,12 +136,82 @@ def voila_command(host: str, port: int) -> list[str]:
 
 
 def hub_page_url(hub: str) -> str:
-    """The room page through a hub's user-redirect: every user lands on their own server."""
-    if not hub.startswith(("http://", "https://")):
+    """The room page through a hub's user-redirect: every user lands on their own server.
+
+    `hub` is the hub's address: `https://hub.school.org`, or with the hub's own prefix
+    (`https://school.org/jupyter`). A page of the hub copied from the browser (`/hub/home`,
+    `/user/ana/lab`) or a query is refused, naming the address to give instead."""
+    if not isinstance(hub, str) or not hub.startswith(("http://", "https://")):
         raise HousingLabError(
-            f"--hub takes the hub's address like https://hub.school.org, got {hub!r}"
+            f"--hub takes the hub's address like https://hub.school.org, got {shown(hub)}"
+        )
+    check_page_url(hub, "--hub")
+    parts = urlsplit(hub)
+    segments = [segment for segment in parts.path.split("/") if segment]
+    page = next((i for i, segment in enumerate(segments) if segment in HUB_PAGES), None)
+    if page is not None or parts.query:
+        prefix = "".join(f"/{segment}" for segment in segments[:page])
+        address = f"{parts.scheme}://{parts.netloc}{prefix}"
+        raise HousingLabError(
+            f"--hub takes the hub's address only: give {address}, not {shown(hub)}"
         )
     return hub.rstrip("/") + "/hub/user-redirect/" + ROOM_ROUTE
+
+
+def port_free(host: str, port: int) -> bool:
+    """Whether the server could listen on `host`:`port` now: bound as Tornado binds (every
+    address of the host, SO_REUSEADDR), then let go. A host this machine does not have, or a
+    port it may not use, is one line."""
+    try:
+        addresses = socket.getaddrinfo(
+            host or None, port, socket.AF_UNSPEC, socket.SOCK_STREAM, 0, socket.AI_PASSIVE
+        )
+    except (socket.gaierror, UnicodeError):
+        raise HousingLabError(f"--host {shown(host)} is not an address of this machine") from None
+    for family, kind, proto, _name, address in addresses:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6 and hasattr(socket, "IPPROTO_IPV6"):
+                probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            try:
+                probe.bind(address[:2] if family == socket.AF_INET else address)
+                probe.listen(1)
+            except OSError as error:
+                if error.errno == errno.EADDRINUSE:
+                    return False
+                if error.errno == errno.EACCES:
+                    raise HousingLabError(
+                        f"this account may not serve on port {port}: use one above 1023"
+                    ) from None
+                if error.errno == errno.EADDRNOTAVAIL:
+                    raise HousingLabError(
+                        f"--host {shown(host)} is not an address of this machine"
+                    ) from None
+                raise HousingLabError(f"cannot serve on {host}:{port}: {error.strerror}") from None
+    return True
+
+
+def serve_port(host: str, asked: int | None, preferred: int = DEFAULT_PORT) -> int:
+    """The port the room server will listen on, chosen before any link names it.
+
+    A port given with --port must be free (one line otherwise); without one, `preferred`
+    (8866, or the port a resumed room's links name) or the next free one after it, said on
+    stderr when it moved."""
+    if asked is not None:
+        if not port_free(host, asked):
+            raise HousingLabError(
+                f"port {asked} is in use (another server: housing-lab app or lab, or another "
+                "room): stop it or give another --port"
+            )
+        return asked
+    for port in range(preferred, min(preferred + PORT_TRIES, 65536)):
+        if port_free(host, port):
+            if port != preferred:
+                print(f"Port {preferred} is in use; serving on port {port}.", file=sys.stderr)
+            return port
+    raise HousingLabError(
+        f"ports {preferred} to {preferred + PORT_TRIES - 1} are all in use: give a free --port"
+    )
 
 
 def link_host(host: str) -> str:
@@ -141,11 +224,21 @@ def run_classroom(args: argparse.Namespace) -> int:
     parse_store_url(store_url)
     if args.hub and args.page_url:
         raise HousingLabError("give --hub or --page-url, not both")
-    page_url = hub_page_url(args.hub) if args.hub else args.page_url
-    base = page_url or page_base(link_host(args.host), args.port)
-    command = voila_command(args.host, args.port)
-    if args.resume:
-        links = _resumed(args.resume, store_url, args.links_dir)
+    check_host(args.host)
+    if args.page_url is not None:
+        check_page_url(args.page_url, "--page-url")
+    page_url = hub_page_url(args.hub) if args.hub is not None else args.page_url
+    serving = not (page_url or args.no_server)  # a server here, on a port chosen now
+    saved = _resumed(args.resume, store_url, args.links_dir) if args.resume else None
+    if serving:
+        port = serve_port(args.host, args.port, _saved_port(saved) or DEFAULT_PORT)
+    else:
+        port = args.port or DEFAULT_PORT  # links for a server started later (--resume)
+    base = page_url or page_base(link_host(args.host), port)
+    command = voila_command(args.host, port)
+    if saved is not None:
+        rebuild = serving and not args.dry_run  # a dry run writes nothing
+        links = _served_links(saved, base, args.links_dir) if rebuild else saved
         seed = None
     else:
         if not args.teams.strip():
@@ -168,7 +261,7 @@ def run_classroom(args: argparse.Namespace) -> int:
             created = store.create_room(
                 names, seed=seed, game=args.game, options=options, join_base=base
             )
-        links = room_links(created, base, token_param="key")
+        links = room_links(created, base)
         path = save_links(links, args.links_dir, overwrite=args.force)
         game = f"{args.game}, seed {seed}"
         if not args.json:
@@ -194,7 +287,7 @@ def run_classroom(args: argparse.Namespace) -> int:
         env[LINKS_ENV] = str(pathlib.Path(args.links_dir).resolve())
     if not args.no_browser:
         threading.Thread(
-            target=_open_when_ready, args=(args.port, links["teacher"]), daemon=True
+            target=_open_when_ready, args=(port, links["teacher"]), daemon=True
         ).start()
     return run_server(command, False, env)
 
@@ -226,9 +319,10 @@ def _resumed(code: str, store_url: str, links_dir: str | None) -> dict[str, Any]
     """A room created before: its saved links, checked against the store (teacher token)."""
     try:
         links = load_links(code.strip().upper(), links_dir)
-        if links is not None:  # the token is in the query or (main's links) the fragment
-            parts = urlsplit(links["teacher"])
-            query = {**parse_qs(parts.query), **parse_qs(parts.fragment)}
+        if links is not None:  # the key is in the fragment (load_links moves an older query's)
+            fragment = parse_qs(urlsplit(links["teacher"]).fragment)
+            for url in links["teams"].values():
+                _key(url)  # every team's link is readable too (a resumed server rebuilds them)
     except HousingLabError:
         raise
     except (ValueError, KeyError, TypeError, AttributeError, OSError):
@@ -239,10 +333,45 @@ def _resumed(code: str, store_url: str, links_dir: str | None) -> dict[str, Any]
         raise HousingLabError(
             f"no links file for room {code!r} here; it is written where the room was created"
         )
-    teacher = (query.get("key") or query.get("token") or [""])[0]
+    teacher = (fragment.get("key") or [""])[0]
     with open_store(store_url) as store:
         store.role(links["room"], teacher)  # the room is in this store, and this is its teacher
     return links
+
+
+def _saved_port(links: dict[str, Any] | None) -> int | None:
+    """The port a resumed room's links name when a classroom server made them (None for
+    links through a hub or another page)."""
+    if links is None:
+        return None
+    parts = urlsplit(links["teacher"])
+    try:
+        return parts.port if parts.path == PAGE_PATH else None
+    except ValueError:
+        return None
+
+
+def _served_links(saved: dict[str, Any], base: str, links_dir: str | None) -> dict[str, Any]:
+    """A resumed room's links for the server starting now (its host and port): the saved
+    ones when they already name it, else rebuilt with the same keys and saved again, so the
+    printed links and the teacher page's QR codes name the port actually served."""
+    keys = {"teacher": _key(saved["teacher"])}
+    keys.update({team: _key(url) for team, url in saved["teams"].items()})
+    created = {
+        "room": saved["room"],
+        "game": saved.get("game", "north-berkeley"),
+        "teacher": {"token": keys.pop("teacher")},
+        "teams": {team: {"token": key} for team, key in keys.items()},
+    }
+    links = room_links(created, base)
+    if links["teacher"] != saved["teacher"]:
+        save_links(links, links_dir, overwrite=True)
+        print(f"The links changed: this server is {base}. Hand out these.", file=sys.stderr)
+    return links
+
+
+def _key(url: str) -> str:
+    return (parse_qs(urlsplit(url).fragment).get("key") or [""])[0]
 
 
 def _open_when_ready(port: int, url: str) -> None:

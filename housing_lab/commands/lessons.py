@@ -21,7 +21,8 @@ import sys
 from collections.abc import Iterator
 
 from housing_lab.apps.pages import docs_beside, is_local, links_in
-from housing_lab.errors import HousingLabError
+from housing_lab.commands import arguments
+from housing_lab.errors import HousingLabError, quote_path, shown
 
 LESSONS_ENV = "HOUSING_LAB_LESSONS"
 WORKDIR_ENV = "HOUSING_LAB_WORKDIR"
@@ -31,6 +32,9 @@ SETTINGS_DIR = pathlib.Path(__file__).resolve().parents[1] / "jupyter_settings"
 APPS_DIR = pathlib.Path(__file__).resolve().parents[1] / "apps"
 APPS = ("lab", "streetcar", "table")
 LESSON_FILES = ("*.ipynb", "*.md")
+# Not Voila's 8866, which `housing-lab classroom` serves on: an app left running must not take
+# the classroom's port (Voila moves on from a busy port and prints the address it serves).
+APP_PORT = 8870
 STOP_GRACE_SECONDS = 20
 STOP_SIGNALS = tuple(
     getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name)
@@ -61,7 +65,7 @@ def register(groups: argparse._SubParsersAction) -> None:
         "or .ipynb path",
     )
     app.add_argument("--lessons", help="the lessons folder (as for `lab`)")
-    _server_options(app, 8866)
+    _server_options(app, APP_PORT)
     app.set_defaults(func=run_app)
 
 
@@ -69,7 +73,7 @@ def _server_options(parser: argparse.ArgumentParser, port: int) -> None:
     """--port, --no-browser and --dry-run, alike for JupyterLab and Voila."""
     parser.add_argument(
         "--port",
-        type=int,
+        type=arguments.port,
         default=None,
         help=f"the port to serve on (default: {port} or the next free)",
     )
@@ -106,14 +110,20 @@ def find_lesson(folder: pathlib.Path, lesson: str) -> pathlib.Path:
     for notebook in notebooks:
         number = notebook.stem.split("_", 1)[0]
         if lesson in (notebook.stem, notebook.name) or (
-            lesson.isdigit() and number.isdigit() and int(number) == int(lesson)
+            _numeral(lesson) and _numeral(number) and number.lstrip("0") == lesson.lstrip("0")
         ):
             return notebook
     names = ", ".join(n.stem for n in notebooks) or "none"
     apps = ", ".join(APPS)
     raise HousingLabError(
-        f"no app or lesson {lesson!r} in {str(folder)!r} (apps: {apps}; lessons: {names})"
+        f"no app or lesson {shown(lesson)} in {quote_path(folder)} (apps: {apps}; lessons: {names})"
     )
+
+
+def _numeral(text: str) -> bool:
+    """Digits 0-9 only: compared as text, so a number of any length is no traceback (Python
+    turns at most 4,300 digits into an int) and "٣" or "³" is no lesson number."""
+    return text.isascii() and text.isdigit()
 
 
 def require_installed(module: str) -> None:
@@ -306,8 +316,7 @@ def run_app(args: argparse.Namespace) -> int:
     ]
     if rules is not None:
         command.append(f"--HousingLabVoila.lessons_dir={rules}")
-    if args.port:
-        command.append(f"--port={args.port}")
+    command.append(f"--port={args.port or APP_PORT}")
     if args.no_browser:
         command.append("--no-browser")
     return run_server(command, args.dry_run)

@@ -17,7 +17,7 @@ from housing_lab.commands import arguments
 from housing_lab.errors import shown
 from housing_lab.jsonio import JsonInputError, loads
 from housing_lab.rooms import GAMES, RoomError, open_store
-from housing_lab.rooms.urls import DEFAULT_JOIN_BASE
+from housing_lab.rooms.urls import DEFAULT_JOIN_BASE, check_page_url
 
 
 def register(groups: argparse._SubParsersAction) -> None:
@@ -56,7 +56,8 @@ def register(groups: argparse._SubParsersAction) -> None:
         "--url",
         type=arguments.text,
         default=DEFAULT_JOIN_BASE,
-        help=f"the room page the links open (default {DEFAULT_JOIN_BASE})",
+        help=f"the room page the links open (default {DEFAULT_JOIN_BASE}); each link adds "
+        "?room=CODE and, after #, its key",
     )
     _store_argument(create)
     create.set_defaults(func=_create)
@@ -114,6 +115,7 @@ def _print(document: Any) -> None:
 
 
 def _create(args: argparse.Namespace) -> None:
+    check_page_url(args.url, "--url")
     options = None if args.options is None else _json(args.options, "--options")
     if args.model is not None:
         options = with_model(options, _json(args.model, "--model"), args.game)

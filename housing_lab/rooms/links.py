@@ -8,38 +8,64 @@ and QR code on the projector; a team page never reads it.
 >>> links = room_links({"room": "ABC234", "teacher": {"token": "t0"},
 ...                     "teams": {"Red": {"token": "t1"}}}, "http://10.0.0.5:8866/room/")
 >>> links["teams"]["Red"]
-'http://10.0.0.5:8866/room/?room=ABC234&token=t1'
+'http://10.0.0.5:8866/room/?room=ABC234#key=t1'
 >>> qr_svg(links["teacher"]).startswith("<svg")
 True
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import re
 import socket
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from housing_lab.errors import WriteError, quote_path, shown
 from housing_lab.outputs import check_new, write_atomic
 from housing_lab.rooms.errors import RoomError
-from housing_lab.rooms.urls import data_folder, join_url
+from housing_lab.rooms.urls import check_page_url, data_folder, join_url
 
 LINKS_DIR = "rooms"  # inside the data folder
 PAGE_PATH = "/room/"  # Voila's base URL for the room page (the store's join links say /room)
 QR_SCALE = 4  # pixels per module: a 3-metre projector read needs big modules
-TOKEN_PARAMS = ("token", "key")  # the page reads either (key first)
+_LABEL = r"[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?"  # one part of a host name
+HOST_NAME = re.compile(rf"{_LABEL}(?:\.{_LABEL})*\.?")
+LEGACY_PARAMS = ("key", "token")  # where links made before the fragment carried the token
 
 
 def page_base(host: str, port: int) -> str:
     """The room page's address: `housing-lab classroom` runs Voila with base URL /room/."""
     if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:
         raise RoomError(f"a port is a whole number from 1 to 65535, got {shown(port)}")
+    check_host(host)
     if ":" in host and not host.startswith("["):
         host = f"[{host}]"  # an IPv6 address
     return f"http://{host}:{port}{PAGE_PATH}"
+
+
+def check_host(host: object, what: str = "--host") -> str:
+    """`host` if it is an address to serve on or to name in links (a name like
+    `laptop.local`, an IPv4 or IPv6 address, or "" for every interface), else one line."""
+    if not isinstance(host, str):
+        raise RoomError(f"{what} must be a host name or address, got {shown(host)}")
+    if host == "":
+        return host
+    bare = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    try:
+        ipaddress.ip_address(bare)
+        return host
+    except ValueError:
+        pass
+    if len(host) > 253 or not HOST_NAME.fullmatch(host):
+        raise RoomError(
+            f"{what} {shown(host)} is not a host name or address (like 0.0.0.0, "
+            "192.168.1.20 or laptop.local)"
+        )
+    return host
 
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
@@ -71,18 +97,12 @@ def lan_host() -> str:
             return "127.0.0.1"
 
 
-def room_links(
-    created: Mapping[str, Any], base: str, *, token_param: str = "token"
-) -> dict[str, Any]:
-    """The teacher's and each team's page URL for a room `RoomStore.create_room` returned.
-
-    `token_param="key"` puts the token in the link's fragment (`?room=CODE#key=TOKEN`): a
-    browser never sends a fragment to any server, so the key is in no server's, proxy's or
-    hub's log (the page's `KeyReader` hands it to its kernel). `"token"` is the older query
-    form (`?room=CODE&token=TOKEN`), which servers log.
+def room_links(created: Mapping[str, Any], base: str) -> dict[str, Any]:
+    """The teacher's and each team's page URL for a room `RoomStore.create_room` returned,
+    each with its token in the fragment (`?room=CODE#key=TOKEN`, `urls.join_url`), which no
+    server ever receives or logs.
     """
-    if token_param not in TOKEN_PARAMS:
-        raise RoomError(f"the token goes in one of {TOKEN_PARAMS}, got {shown(token_param)}")
+    check_page_url(base, "the room page's address")
     try:
         code = created["room"]
         teacher = created["teacher"]["token"]
@@ -90,18 +110,25 @@ def room_links(
     except (KeyError, TypeError, AttributeError):
         raise RoomError(f"not a created room: {shown(created)}") from None
 
-    def url(token: str) -> str:
-        if token_param == "token":
-            return join_url(base, code, token)
-        separator = "&" if "?" in base else "?"
-        return f"{base}{separator}{urlencode({'room': code})}#{urlencode({'key': token})}"
-
     return {
         "room": code,
         "game": created.get("game", "north-berkeley"),
-        "teacher": url(teacher),
-        "teams": {team: url(token) for team, token in teams.items()},
+        "teacher": join_url(base, code, teacher),
+        "teams": {team: join_url(base, code, token) for team, token in teams.items()},
     }
+
+
+def fragment_link(url: str) -> str:
+    """A link made before keys moved to the fragment (`?room=CODE&token=T`), rewritten as
+    `?room=CODE#key=T`; any other link unchanged. The page refuses the old form, so a links
+    file written then still gives the teacher page working QR codes."""
+    parts = urlsplit(url)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    token = next((value for name, value in query if name in LEGACY_PARAMS), None)
+    if token is None or parts.fragment:
+        return url
+    kept = urlencode([(name, value) for name, value in query if name not in LEGACY_PARAMS])
+    return urlunsplit(parts._replace(query=kept, fragment=urlencode({"key": token})))
 
 
 def qr_svg(url: str, *, title: str = "", scale: int = QR_SCALE) -> str:
@@ -147,10 +174,20 @@ def save_links(
 
 
 def load_links(room: str, folder: Path | str | None = None) -> dict[str, Any] | None:
-    """A room's links file, or None when this machine did not create the room."""
+    """A room's links file, or None when this machine did not create the room. Links written
+    with the token in the query (before the fragment) come back in the fragment form."""
     path = links_path(room, folder)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    return data if isinstance(data, dict) and data.get("room") == room.upper() else None
+    if not isinstance(data, dict) or data.get("room") != room.upper():
+        return None
+    if isinstance(data.get("teacher"), str):
+        data["teacher"] = fragment_link(data["teacher"])
+    if isinstance(data.get("teams"), dict):
+        data["teams"] = {
+            team: fragment_link(url) if isinstance(url, str) else url
+            for team, url in data["teams"].items()
+        }
+    return data

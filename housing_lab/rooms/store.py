@@ -36,7 +36,7 @@ from housing_lab.rooms.errors import AccessDenied, ActionRefused, RoomError
 from housing_lab.rooms.games import TEACHER, Clock, Replay, Role, RoomInfo
 from housing_lab.rooms.registry import room_game
 from housing_lab.rooms.rows import LoggedAction
-from housing_lab.rooms.urls import DEFAULT_JOIN_BASE, join_url
+from housing_lab.rooms.urls import DEFAULT_JOIN_BASE, check_page_url, join_url
 
 MAX_ACTION_JSON = 100_000  # characters of one action: real ones are under 200
 ROOM_CODE = re.compile(r"[A-Z0-9]{4,12}")
@@ -117,6 +117,7 @@ class RoomStore(ABC):
         The tokens are shown only here (the store keeps their hashes):
         ``{"room": CODE, "teacher": {"token", "url"}, "teams": {name: {"token", "url"}}}``.
         """
+        check_page_url(join_base, "join_base")  # before the room exists: no orphan room
         rules = room_game(game)
         names = rules.check_teams(teams)
         checked = rules.check_options(options)
@@ -322,7 +323,11 @@ def _action_text(action: object) -> str:
     value); a value JSON cannot hold is refused here."""
     try:
         text = json.dumps(action, allow_nan=False, sort_keys=False)
+    except RecursionError:
+        raise ActionRefused(f"an action is nested too deep to be one: {shown(action)}") from None
     except (TypeError, ValueError) as error:
+        if "integer string conversion" in str(error):  # Python's words name its own setting
+            error = ValueError("a number in it has too many digits")
         raise ActionRefused(f"an action must be JSON data, got {shown(action)}: {error}") from None
     if len(text) > MAX_ACTION_JSON:
         raise ActionRefused(f"an action is at most {MAX_ACTION_JSON} characters of JSON")

@@ -109,9 +109,8 @@ class StreetcarRoom(RoomGame):
 
 
 def _rules(options: Any) -> Rules:
-    return Rules(
-        penalty=options.get("penalty", Rules().penalty), goals=frozenset(options.get("goals", ()))
-    )
+    """The engine's rules for the options (`Rules` checks the goals: a list of goal names)."""
+    return Rules(penalty=options.get("penalty", Rules().penalty), goals=options.get("goals", ()))
 
 
 def _moves(game: Game) -> dict[str, Any]:

@@ -13,7 +13,7 @@ Two store URL forms, chosen by their scheme:
 >>> parse_store_url("postgresql://localhost/rooms")[0]
 'postgresql'
 >>> join_url("http://127.0.0.1:8866/room", "ABC234", "tok-en")
-'http://127.0.0.1:8866/room?room=ABC234&token=tok-en'
+'http://127.0.0.1:8866/room?room=ABC234#key=tok-en'
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import os
 import re
 import sys
 from pathlib import Path
-from urllib.parse import unquote, urlencode
+from urllib.parse import parse_qsl, unquote, urlencode, urlsplit
 
 from housing_lab.errors import shown
 from housing_lab.rooms.errors import RoomError
@@ -34,6 +34,8 @@ DEFAULT_JOIN_BASE = "http://127.0.0.1:8866/room/"  # Voila serves the classroom 
 # stop a message from being written (urlsplit raises on those).
 _USERINFO_PASSWORD = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://[^:@/]*):([^/]*)@")
 _OPTION_PASSWORD = re.compile(r"([?&]password=)([^&#]*)", re.IGNORECASE)
+PAGE_SCHEMES = ("http", "https")
+LINK_PARAMS = ("room", "key", "token")  # what the links add; a page address holds none
 
 
 def data_folder() -> Path:
@@ -91,6 +93,49 @@ def parse_store_url(url: object) -> tuple[str, str]:
     )
 
 
+def check_page_url(url: object, what: str = "join_base") -> str:
+    """`url` if links can be made from it, else one `RoomError` line naming it and `what` (the
+    option or argument it came from).
+
+    A room page's address is http(s) with a host (`http://192.168.1.20:8866/room/`), or a path
+    on the server the page is opened from (Binder: `housing-lab/room`). Refused: another scheme
+    (`javascript:alert(1)//` would run in a student's browser), a space or control character,
+    a bad port, a `#fragment` (each link puts its key there) and a query already naming the
+    room or a key.
+    """
+    if not isinstance(url, str) or not url:
+        raise RoomError(
+            f"{what} must be the room page's address like http://192.168.1.20:8866/room/, "
+            f"got {shown(url)}"
+        )
+    if any(char.isspace() or not char.isprintable() for char in url):
+        raise RoomError(f"{what} {shown(url)} has a space or control character: not an address")
+    try:
+        parts = urlsplit(url)
+        _ = parts.port  # urlsplit checks the port only when asked for it
+    except ValueError as error:
+        raise RoomError(f"{what} {shown(url)} is not an address: {error}") from None
+    if (parts.scheme or parts.netloc) and parts.scheme not in PAGE_SCHEMES:
+        raise RoomError(f"{what} {shown(url)} must start with http:// or https://")
+    if parts.scheme and not parts.hostname:
+        raise RoomError(f"{what} {shown(url)} names no server after {parts.scheme}://")
+    if "#" in url:
+        raise RoomError(
+            f"{what} {shown(url)} has a #fragment: each link puts its key there, so give the "
+            "address without #..."
+        )
+    taken = sorted({name for name, _ in parse_qsl(parts.query)} & set(LINK_PARAMS))
+    if taken:
+        raise RoomError(f"{what} {shown(url)} already has {taken[0]}= in its query: drop it")
+    return url
+
+
 def join_url(base: str, room: str, token: str) -> str:
-    """The link one holder opens: the room page with the room code and its token."""
-    return f"{base}?{urlencode({'room': room, 'token': token})}"
+    """The link one holder opens: the room page with the room code in the query and the token
+    in the fragment (`?room=CODE#key=TOKEN`).
+
+    A browser never sends a fragment to any server, so the key is in no server's, proxy's or
+    hub's log (a hub's user-redirect logs the whole query it passes on); the page's
+    `KeyReader` hands it to its kernel over the widget connection."""
+    separator = "&" if "?" in base else "?"
+    return f"{base}{separator}{urlencode({'room': room})}#{urlencode({'key': token})}"

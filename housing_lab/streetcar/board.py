@@ -17,6 +17,8 @@ from housing_lab.streetcar.errors import BoardError
 from housing_lab.streetcar.hexgrid import Edge, Hex, Vertex
 from housing_lab.streetcar.rules import COLOURS, STANDARD_BOUNDS
 
+MAX_COORDINATE = 1_000_000  # |q| and |r| of any hex: boards are tens of hexes across
+
 
 class Board:
     """The geometry of one board (standard or custom); build with `standard()` or `from_hexes`."""
@@ -165,13 +167,20 @@ def _cached(hexes: frozenset[Hex]) -> Board:
 
 
 def parse_hex(value: object) -> Hex:
-    """A hex from a (q, r) tuple or JSON list of two integers, or a BoardError naming it."""
+    """A hex from a (q, r) tuple or JSON list of two integers, or a BoardError naming it.
+
+    A coordinate beyond MAX_COORDINATE is on no board (and one of thousands of digits could not
+    even be written in a message or an edge id): refused here, in words."""
     if (
         isinstance(value, (list, tuple))
         and len(value) == 2
         and all(isinstance(x, int) and not isinstance(x, bool) for x in value)
     ):
-        return (value[0], value[1])
+        if all(-MAX_COORDINATE <= x <= MAX_COORDINATE for x in value):
+            return (value[0], value[1])
+        raise BoardError(
+            f"a hex's coordinates are at most {MAX_COORDINATE} from 0, not {shown(value)}"
+        )
     raise BoardError(f"a hex is a pair of integers [q, r], not {shown(value)}")
 
 

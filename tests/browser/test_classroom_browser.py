@@ -263,7 +263,7 @@ def test_team_link_through_a_jupyter_servers_voila_extension(browser, tmp_path: 
     notebook = "voila/render/housing_lab/apps/classroom/room.ipynb"
     with _jupyter_server("server", ROOT, tmp_path, env, notebook + "?x=1") as template:
         base, login = template.split("?x=1&")
-        links = room_links(created, base, token_param="key")
+        links = room_links(created, base)
         context = browser.new_context(viewport={"width": 1366, "height": 768})
         page = context.new_page()
         PageWatch().attach(page)

@@ -40,7 +40,7 @@ def test_the_room_page_is_served_by_any_jupyter_server(browser, tmp_path: pathli
     base = root + "housing-lab/room"
     with open_store(store_url) as store:
         created = store.create_room(list(TEAMS), seed=3, join_base=base)
-        links = room_links(created, base, token_param="key")
+        links = room_links(created, base)
         save_links(links, tmp_path / "links")
         blue_cards = {
             card["card"]

@@ -27,6 +27,8 @@ def test_create_view_act_export(store_url, cli) -> None:
         "Green",
     }
     red, teacher = room["teams"]["Red"]["token"], room["teacher"]["token"]
+    for ticket in [room["teacher"], *room["teams"].values()]:  # the key only after "#"
+        assert ticket["url"].endswith("#key=" + ticket["token"]) and "token=" not in ticket["url"]
     common = (room["room"], "--store", store_url)
 
     code, out, _ = cli("room", "view", *common, "--token", red)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import sys
@@ -27,11 +28,11 @@ CREATED = {
 }
 
 
-def test_room_links_give_one_url_per_token():
+def test_room_links_give_one_url_per_token_in_the_fragment():
     links = room_links(CREATED, "http://10.1.2.3:8866/")
-    assert links["teacher"] == "http://10.1.2.3:8866/?room=ABC234&token=teacher-secret"
-    assert links["teams"]["Red"].endswith("token=red-secret")
-    assert links["teams"]["Blue"].endswith("token=blue+secret%26x")  # quoted, not cut at &
+    assert links["teacher"] == "http://10.1.2.3:8866/?room=ABC234#key=teacher-secret"
+    assert links["teams"]["Red"].endswith("#key=red-secret")
+    assert links["teams"]["Blue"].endswith("#key=blue+secret%26x")  # quoted, not cut at &
     assert list(links["teams"]) == ["Red", "Blue"]
 
 
@@ -104,10 +105,22 @@ def test_save_links_into_an_unwritable_place_is_one_line(tmp_path):
         save_links(room_links(CREATED, "http://x:1/"), blocker / "sub")
 
 
-def test_links_can_carry_the_key_in_the_fragment_no_server_sees():
-    links = room_links(CREATED, "https://hub/hub/user-redirect/housing-lab/room", token_param="key")
+def test_links_carry_the_key_in_the_fragment_no_server_sees():
+    links = room_links(CREATED, "https://hub/hub/user-redirect/housing-lab/room")
     red = links["teams"]["Red"]
     assert red == "https://hub/hub/user-redirect/housing-lab/room?room=ABC234#key=red-secret"
     assert "red-secret" not in red.split("#")[0]
-    with pytest.raises(HousingLabError, match="token goes in"):
-        room_links(CREATED, "http://x/", token_param="password")
+
+
+def test_a_links_file_from_before_the_fragment_is_read_in_the_fragment_form(tmp_path):
+    """A links file written when keys were in the query gives the teacher page links (and QR
+    codes) the page still opens."""
+    old = {
+        "room": "ABC234",
+        "teacher": "http://x:1/room/?room=ABC234&token=teacher-secret",
+        "teams": {"Red": "http://x:1/room/?token=red+secret%26x&room=ABC234"},
+    }
+    links_path("ABC234", tmp_path).write_text(json.dumps(old), encoding="utf-8")
+    links = load_links("ABC234", tmp_path)
+    assert links["teacher"] == "http://x:1/room/?room=ABC234#key=teacher-secret"
+    assert links["teams"]["Red"] == "http://x:1/room/?room=ABC234#key=red+secret%26x"

@@ -15,6 +15,7 @@ from housing_lab.north_berkeley.coaching.exact import best_change_for_hand, coac
 from housing_lab.north_berkeley.coaching.words import coach_sentence, hand_sentence
 from housing_lab.north_berkeley.errors import IllegalActionError, ScenarioFormatError
 from housing_lab.rooms import open_store
+from housing_lab.rooms.links import qr_svg
 from housing_lab.widgets import GameTable
 from housing_lab.widgets.lab.changes import display_names, in_words
 
@@ -221,10 +222,12 @@ def test_open_room_creates_the_tables_room(tmp_path, monkeypatch) -> None:
     table = GameTable(teams=TEAMS, seed=11, options={"negotiation_minutes": 3})
     invite = table.open_room(store=url, join_base="http://10.0.0.5:8866/room")
     assert set(invite.teams) == set(TEAMS)
-    assert invite.teacher.startswith(f"http://10.0.0.5:8866/room?room={invite.room}&token=")
-    tokens = {team: link.rsplit("token=", 1)[1] for team, link in invite.teams.items()}
+    assert invite.teacher.startswith(f"http://10.0.0.5:8866/room?room={invite.room}#key=")
+    tokens = {team: link.rsplit("#key=", 1)[1] for team, link in invite.teams.items()}
+    assert all("token=" not in link for link in [invite.teacher, *invite.teams.values()])
+    assert invite.qr["Red"] == qr_svg(invite.teams["Red"], title="Red")  # the code is the link
     with open_store(url) as store:
-        teacher = invite.teacher.rsplit("token=", 1)[1]
+        teacher = invite.teacher.rsplit("#key=", 1)[1]
         view = store.view(invite.room, teacher)
         assert view["teams"] == TEAMS
         assert store.export(invite.room, teacher)["seed"] == 11
@@ -245,7 +248,7 @@ def test_open_room_bad_store_is_one_line(tmp_path, monkeypatch) -> None:
     with pytest.raises(HousingLabError, match="store must be a store URL") as raised:
         table.open_room(store=42)
     assert "\n" not in str(raised.value) and table.state == before
-    with pytest.raises(HousingLabError, match="join_base must be a URL"):
+    with pytest.raises(HousingLabError, match="join_base must be"):
         table.open_room(store="sqlite:///" + str(tmp_path / "r.sqlite"), join_base=5)
     with pytest.raises(HousingLabError):
         table.open_room(store="mysql://nowhere/db")

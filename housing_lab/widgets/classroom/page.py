@@ -491,18 +491,31 @@ def _signed(number: int) -> str:
 
 def page_from_environment(environ: dict[str, str] | None = None) -> widgets.Widget:
     """The page a Voila visit asks for: the room code from the URL's query string (Voila passes
-    it as QUERY_STRING), the key from the link's #fragment (`KeyReader`; an older link's
-    `key=` or `token=` in the query still opens its page), the store from $HOUSING_LAB_ROOMS,
-    the links folder from $HOUSING_LAB_ROOM_LINKS; polling started."""
+    it as QUERY_STRING), the key from the link's #fragment (`KeyReader`), the store from
+    $HOUSING_LAB_ROOMS, the links folder from $HOUSING_LAB_ROOM_LINKS; polling started.
+
+    A key in the query (an older link's `key=`, or a `token=` that opens this room) has been
+    written to the logs of every server and hub it passed: such a link opens nothing, and the
+    page says to use the link with `#`. A `token=` that opens no room is a Jupyter server's
+    own login token and is left alone."""
     env = os.environ if environ is None else environ
     query = parse_qs(env.get("QUERY_STRING", ""))
     room = (query.get("room") or [None])[0]
-    token = (query.get("key") or query.get("token") or [None])[0]
     store = open_store(env.get("HOUSING_LAB_ROOMS") or None)
     folder = env.get("HOUSING_LAB_ROOM_LINKS")
-    if token:
-        return _started(ClassroomPage(store, room, token, links_folder=folder))
+    if "key" in query or any(_opens(store, room, token) for token in query.get("token", [])):
+        refused = widgets.HTML(f"<p class='hl-classroom-denied'>{_esc(words.KEY_IN_QUERY)}</p>")
+        return widgets.VBox([refused]).add_class("hl-classroom")
     return RoomEntry(store, room, links_folder=folder)
+
+
+def _opens(store: RoomStore, room: str | None, token: str) -> bool:
+    """Whether `token` is one of `room`'s keys."""
+    try:
+        store.role(room, token)
+    except HousingLabError:
+        return False
+    return True
 
 
 def _started(page: ClassroomPage) -> ClassroomPage:

@@ -35,6 +35,11 @@ NO_KEY = (
     "team's link again or scan its QR code."
 )
 NO_TOKEN = "This link has no room token. Ask the teacher for your team's link."
+KEY_IN_QUERY = (
+    "This link is an old kind: its key comes after ?, where servers record it in their logs, "
+    "so it opens nothing now. Ask the teacher for your team's link with #key= in it (the "
+    "teacher page's QR code, or the teacher's terminal)."
+)
 STREETCAR_YOUR_TURN = (
     "<p class='hl-classroom-yourturn'><b>Your turn:</b> click two grid lines that meet, then a "
     "house to remove.</p>"

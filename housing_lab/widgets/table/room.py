@@ -2,9 +2,9 @@
 
 `GameTable.open_room` creates a room (`housing_lab.rooms`, docs/rooms.md) with the table's
 teams, seed and rule options, and returns the join links: the teacher's and one per team, each
-with a QR code to scan from the projector. The links carry the secret tokens (the store keeps
-only their hashes), so they are shown once here and written to the teacher's links file (mode
-600), from which the classroom's teacher page shows them again.
+with a QR code to scan from the projector. The links carry the secret tokens after `#` (no
+server logs them; the store keeps only their hashes), so they are shown once here and written to
+the teacher's links file (mode 600), from which the classroom's teacher page shows them again.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from housing_lab.north_berkeley.policies import RuleOptions
 from housing_lab.rooms import RoomStore, open_store
 from housing_lab.rooms.errors import RoomError
 from housing_lab.rooms.links import qr_svg, room_links, save_links
-from housing_lab.rooms.urls import DEFAULT_JOIN_BASE
+from housing_lab.rooms.urls import DEFAULT_JOIN_BASE, check_page_url
 
 
 @dataclass(frozen=True)
@@ -58,9 +58,7 @@ def open_table_room(
     links; a store opened here from a URL is closed again."""
     if store is not None and not isinstance(store, (str, RoomStore)):
         raise RoomError(f"store must be a store URL or an open store, got {shown(store)}")
-    if join_base is not None and not isinstance(join_base, str):
-        raise RoomError(f"join_base must be a URL, got {shown(join_base)}")
-    base = join_base if join_base is not None else DEFAULT_JOIN_BASE
+    base = check_page_url(join_base if join_base is not None else DEFAULT_JOIN_BASE)
     opened = store if isinstance(store, RoomStore) else open_store(store)
     try:
         created = opened.create_room(
