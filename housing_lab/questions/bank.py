@@ -94,6 +94,14 @@ class Question:
         return self.choice(self.answer).text if self.answer else ""
 
     @property
+    def key(self) -> str:
+        """The answer as the answer key and the teacher's guide print it: the right choice and
+        why, or the model answer."""
+        if self.kind == "open":
+            return self.model_answer
+        return f"{self.answer_text}. {self.explanation}"
+
+    @property
     def secrets(self) -> tuple[str, ...]:
         """Every text a student must not see before committing: explanation, why-nots and the
         model answer (the answer itself is one of the choices, named only by its id)."""
