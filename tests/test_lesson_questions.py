@@ -49,6 +49,26 @@ def test_the_engine_gives_the_data_files_answer(question_id: str) -> None:
     assert any(char.isdigit() for char in outcome.result)  # the engine's numbers
 
 
+def test_the_check_yourself_answers_that_state_a_rule_are_the_engines() -> None:
+    from housing_lab.north_berkeley import make_scenario, score_scenario
+    from housing_lab.questions.experiments import PUBLIC_HOUSING
+    from housing_lab.streetcar import COLOURS, building_for
+
+    colour, cubes = building_for([COLOURS.index(c) for c in ("yellow", "black", "white")])
+    assert question("l6-three-houses").answer_text == f"{cubes} {COLOURS[colour]} cube"
+    # l3-why-empty's prompt: vacancy control leaves more homes empty and turns newcomers away
+    before, after = (
+        score_scenario(make_scenario(PUBLIC_HOUSING, policies, seed=3)).to_dict()
+        for policies in ([], ["vacancy_control"])
+    )
+    assert after["vacant"]["low"] > before["vacant"]["low"]
+    assert (
+        after["outcomes"]["high"]["newcomer_left"]
+        > 0
+        == before["outcomes"]["high"]["newcomer_left"]
+    )
+
+
 def test_an_answer_the_engine_contradicts_is_refused() -> None:
     from dataclasses import replace
 
