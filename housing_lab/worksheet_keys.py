@@ -1,9 +1,10 @@
-"""Answer keys and rubrics for the exit tickets, the notebooks' check-yourself questions and
-the policy memo: what `housing-lab worksheets` prints in answer-key.html, and what the teacher's
-guide lists (tests/test_assessment.py checks that the two say the same).
+"""Answer keys and rubrics for the exit tickets and the policy memo: what `housing-lab
+worksheets` prints in answer-key.html, and what the teacher's guide lists
+(tests/test_assessment.py checks that the two say the same).
 
-The predict-then-run answers are computed by the engine (housing_lab.worksheets); these keys
-are words, because the questions ask for reasons, not numbers."""
+The notebooks' questions (predict-then-run and check-yourself) keep their answers in the
+lessons' data files (housing_lab/questions); these keys are words, because the questions ask
+for reasons, not numbers."""
 
 from __future__ import annotations
 
@@ -89,81 +90,6 @@ TICKET_KEYS: dict[int, tuple[str, ...]] = {
         "counties, S34), so fixed demand understates it; Costa-Hawkins forbids vacancy control "
         "and exempts houses (S13), so the apartments-only switch is the legal reading; budgets "
         "are limited (Measure O, $135 million, S31), so the budget switch is the realistic one.",
-    ),
-}
-
-# The notebooks' check-yourself questions (besides predict-then-run), with model answers.
-QUIZ_KEYS: dict[int, tuple[tuple[str, str], ...]] = {
-    1: (
-        (
-            "Why would a city care how many low income residents are housed, not just how many "
-            "homes are built?",
-            "New homes can all go to those who pay most; a neighbourhood can grow and still "
-            "push out its residents. That is why AB 2923 and the city asked for affordable homes.",
-        ),
-    ),
-    2: (
-        (
-            "A Workforce Housing Midrise has two M homes. Who can live there?",
-            "Middle or low income residents (middle income first).",
-        ),
-    ),
-    3: (
-        (
-            "Why does vacancy control leave more low income homes empty and turn newcomers away?",
-            "Nobody is displaced, so fewer low income residents are looking for a new home; "
-            "high income newcomers, who may displace nobody, find no home.",
-        ),
-        (
-            "Matching funds never changed who was housed. Why would a city want them?",
-            "They halve what affordable housing costs, so a real, limited budget builds more; "
-            "the model has no budget, so it shows only the lower bill.",
-        ),
-    ),
-    4: (
-        (
-            "Why is a coalition of all 22 constituents hopeless?",
-            "Some pairs never both score +1, and some cards want the opposite of others "
-            "(Property Values against Affordable Housing Organizations).",
-        ),
-    ),
-    5: (
-        (
-            "Should a table ever prefer to call the state?",
-            "Yes, if its own best deal is worse for its cards than the state's average fill; "
-            "the distribution shows how risky that is.",
-        ),
-    ),
-    6: (
-        (
-            "An empty space is next to exactly 3 houses: yellow, black and white. What appears?",
-            "1 blue cube: three different colours give one cube of the missing fourth colour.",
-        ),
-        (
-            "What does the game say about transit and new housing in real cities?",
-            "Only what its scoring assumes (points need housing and a line that reaches it); "
-            "whether real cities work that way needs evidence the game does not test.",
-        ),
-    ),
-    7: (
-        (
-            "Your team's cards pull in opposite directions from another team's. What can you "
-            "offer them?",
-            "Squares and policies your cards do not care about, and tiles that serve both (a 50% "
-            "inclusionary tower houses low and middle income residents at little cost).",
-        ),
-    ),
-    8: (
-        (
-            "Which of lesson 3's and lesson 4's conclusions survived the switches, and which "
-            "did not?",
-            "The public housing board's low income count survived every switch: it does not "
-            "depend on filtering or demand. 'The market rate board houses about as many' and "
-            "'the Developer and Affordable Housing Organizations can both win' did not survive "
-            "slow or partial filtering (the coalition also fails with more demand). A conclusion "
-            "that survives many reasonable assumptions is worth more than one that needs a "
-            "particular one.",
-        ),
     ),
 }
 

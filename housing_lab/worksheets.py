@@ -1,10 +1,12 @@
 """Printable worksheets, exit tickets and the answer key for the eight lessons, as HTML.
 
 A class without a laptop each, or a teacher who wants a written record, needs paper: one page
-per lesson with the lesson's "predict, then run" questions (a box for the prediction, one for
-what the model did, one for why), and an exit ticket to hand in. The answer key computes its
-numbers with the engine, so it cannot drift from the lessons. Print from the browser (the pages
-carry print CSS); no PDF library is needed.
+per lesson with the lesson's "predict, then run" questions (its choices, a box for the
+prediction, one for what the model did, one for why), and an exit ticket to hand in. The
+questions, their answers and explanations come from the lessons' data files
+(housing_lab/questions), the same the notebook widgets read, and the answer key runs the same
+engine experiments the widgets run, so neither can drift from the lessons. Print from the
+browser (the pages carry print CSS); no PDF library is needed.
 
     python -m housing_lab.worksheets OUT_FOLDER      # writes lesson-1.html .. answer-key.html
 """
@@ -14,11 +16,11 @@ from __future__ import annotations
 import html
 import pathlib
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from housing_lab.errors import HousingLabError, shown
 from housing_lab.outputs import write_files
+from housing_lab.questions import Question, lesson_questions
 
 STYLE = """
 body { font-family: system-ui, sans-serif; font-size: 15px; line-height: 1.4; margin: 24px;
@@ -31,6 +33,7 @@ h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 18px 0 6p
 .label { font-size: 13px; font-weight: 700; color: #334e68; text-transform: uppercase; }
 .ticket { border: 2px solid #334e68; padding: 8px 12px; margin-top: 18px; break-inside: avoid; }
 .answer { background: #f0f4f8; padding: 6px 10px; margin: 4px 0 10px; }
+.choices { margin: 4px 0 6px; padding-left: 1.4em; }
 h3 { font-size: 15px; margin: 12px 0 4px; }
 .rubric { border-collapse: collapse; margin: 4px 0 10px; }
 .rubric th, .rubric td { border: 1px solid #9fb3c8; padding: 4px 8px; text-align: left;
@@ -41,12 +44,22 @@ h3 { font-size: 15px; margin: 12px 0 4px; }
 
 @dataclass(frozen=True)
 class Worksheet:
-    """One lesson's sheet: predictions to commit to, and the exit ticket's questions."""
+    """One lesson's sheet: its predictions (from the lesson's data file) and the exit
+    ticket's questions."""
 
     lesson: int
     title: str
-    predictions: tuple[str, ...]
     exit_ticket: tuple[str, ...]
+
+    @property
+    def predictions(self) -> tuple[Question, ...]:
+        """The lesson's "predict, then run" questions, in the lesson's order."""
+        return tuple(q for q in lesson_questions(self.lesson) if q.kind == "predict")
+
+    @property
+    def check_yourself(self) -> tuple[Question, ...]:
+        """The lesson's other questions (multiple choice, and answers to reveal)."""
+        return tuple(q for q in lesson_questions(self.lesson) if q.kind != "predict")
 
     @property
     def minutes(self) -> int:
@@ -64,10 +77,6 @@ WORKSHEETS = (
         1,
         "Start here",
         (
-            "Replace the Market Rate Tower on B1 with a Low Income Public Housing Tower. What "
-            "happens to low and middle income residents?",
-        ),
-        (
             "In one sentence: what is displacement?",
             "Define transit-oriented development, and say why a BART station is a place for it.",
         ),
@@ -75,10 +84,6 @@ WORKSHEETS = (
     Worksheet(
         2,
         "Build the neighbourhood",
-        (
-            "In the example board, swap the Market Rate Tower on B1 for a Low Income Public "
-            "Housing Tower. More, the same or fewer middle income residents housed?",
-        ),
         (
             "Write the move-in order in three steps.",
             "Name one thing the model leaves out, and how it could change the result.",
@@ -88,12 +93,6 @@ WORKSHEETS = (
         3,
         "Policies, side by side",
         (
-            "On the public housing board, enact vacancy control. Will more, the same or fewer "
-            "of the 18 new low income homes stay empty?",
-            "In this model, with no policy, which board houses more low income residents: "
-            "market rate or public housing?",
-        ),
-        (
             "Vacancy control protects existing tenants. Who pays for it, in the model?",
             "Why can no California city enact the game's Vacancy Control card today?",
         ),
@@ -101,7 +100,6 @@ WORKSHEETS = (
     Worksheet(
         4,
         "Who wants what",
-        ("Can the Developer and Affordable Housing Organizations both score +1 on one board?",),
         (
             "Name a conflict about money, one about who is housed, and one about place.",
             "Which card would you add to your coalition, and what would you trade for it?",
@@ -111,10 +109,6 @@ WORKSHEETS = (
         5,
         "When the state steps in",
         (
-            "In this model, over 100,000 random boards, which single policy houses the most "
-            "low income residents on average?",
-        ),
-        (
             "When is it rational for a table to let the state decide?",
             "Why can the model not show what matching funds are really for?",
         ),
@@ -122,11 +116,6 @@ WORKSHEETS = (
     Worksheet(
         6,
         "Streetcar",
-        (
-            "In this game's scoring, with the same houses removed and the same number of "
-            "lines: does the player whose line reaches the buildings score more, the same, or "
-            "less?",
-        ),
         (
             "What did Berkeley's 1916 zoning rule forbid, and what did the city decide in 2021?",
             "In the game's scoring, why is a removed house worth more when a line reaches "
@@ -137,10 +126,6 @@ WORKSHEETS = (
         7,
         "A classroom game",
         (
-            "Add Vacancy Control to the computer's finished board: more, the same or fewer low "
-            "income residents housed?",
-        ),
-        (
             "Which real stakeholder did your team's cards stand for?",
             "Who was affected by your table's board but had no card?",
         ),
@@ -148,11 +133,6 @@ WORKSHEETS = (
     Worksheet(
         8,
         "Question the model",
-        (
-            "Suppose only high income newcomers can rent a brand-new market rate home (slow "
-            "filtering). Which board now houses more low income residents: lesson 3's market "
-            "rate board, its public housing board, or still about the same?",
-        ),
         (
             "Name one conclusion of lesson 3 or lesson 4 that changed when one assumption was "
             "switched, and the assumption it rested on.",
@@ -192,8 +172,10 @@ def worksheet_html(lesson: object) -> str:
         "<p>Write your prediction <b>before</b> you press <i>Run the model</i>.</p>",
     ]
     for number, question in enumerate(sheet.predictions, start=1):
+        choices = "".join(f"<li>{html.escape(c.text)}</li>" for c in question.choices)
         parts.append(
-            f"<div class='q'><b>{number}. {html.escape(question)}</b>"
+            f"<div class='q'><b>{number}. {html.escape(question.prompt)}</b>"
+            f"<ul class='choices'>{choices}</ul>"
             "<div class='label'>My prediction</div><div class='box'></div>"
             "<div class='label'>What the model did (numbers)</div><div class='box'></div>"
             "<div class='label'>Why (the mechanism)</div><div class='box'></div></div>"
@@ -208,149 +190,13 @@ def worksheet_html(lesson: object) -> str:
 # --- the answer key: numbers from the engine -------------------------------------------------
 
 
-def _housed(tiles: dict[str, str], policies: list[str], seed: int) -> dict:
-    from housing_lab.north_berkeley import make_scenario, score_scenario
+def prediction_key(question: Question) -> str:
+    """A prediction's answer, what the engine computes for it (the experiment the notebook's
+    widget runs at the reveal), and why."""
+    from housing_lab.questions import run_experiment
 
-    return score_scenario(make_scenario(tiles, policies, seed=seed)).to_dict()
-
-
-def _key_1() -> str:
-    before = _housed({"B1": "tower_market"}, [], 1)["housed"]
-    after = _housed({"B1": "tower_public"}, [], 1)["housed"]
-    return (
-        f"Low income housed {before['low']} → {after['low']}, middle income {before['middle']} "
-        f"→ {after['middle']}: the high income newcomers lose the market rate homes and "
-        "displace more middle income residents. The shortage moves, it does not vanish."
-    )
-
-
-EXAMPLE_2 = {"B1": "tower_market", "C1": "tower_inclusionary_25", "B2": "midrise_workforce"}
-EXAMPLE_2 = {**EXAMPLE_2, "C2": "park"}
-PUBLIC_HOUSING = {
-    "B1": "tower_public",
-    "C1": "tower_public",
-    "B2": "midrise_public",
-    "C2": "townhouse_low",
-    "A1": "park",
-    "A2": "midrise_public",
-    "A3": "tower_public",
-    "B3": "townhouse_low",
-    "C3": "park",
-}
-MARKET_RATE = {
-    "B1": "tower_market",
-    "C1": "tower_inclusionary_25",
-    "B2": "tower_market",
-    "C2": "midrise_market",
-    "A1": "townhouse_market",
-    "A2": "midrise_inclusionary_50",
-    "A3": "tower_inclusionary_25",
-    "B3": "midrise_market",
-    "C3": "park",
-}
-
-
-def _key_2() -> str:
-    before = _housed(EXAMPLE_2, [], 1)["housed"]["middle"]
-    after = _housed({**EXAMPLE_2, "B1": "tower_public"}, [], 1)["housed"]["middle"]
-    return (
-        f"Fewer: middle income housed {before} → {after}. High income newcomers displace low "
-        "income residents first, then middle income ones."
-    )
-
-
-def _key_3() -> str:
-    empty = _housed(PUBLIC_HOUSING, [], 3)["vacant"]["low"]
-    controlled = _housed(PUBLIC_HOUSING, ["vacancy_control"], 3)
-    market, public = _housed(MARKET_RATE, [], 3), _housed(PUBLIC_HOUSING, [], 3)
-    return (
-        f"(1) More: {empty} → {controlled['vacant']['low']} empty low income homes. Nobody is "
-        "displaced, so only the newcomers look for the new homes; "
-        f"{controlled['outcomes']['high']['newcomer_left']} high income newcomers are turned "
-        f"away. (2) In this model, about the same: {market['housed']['low']} low income "
-        "residents housed for "
-        f"${market['spending']} on the market rate board, {public['housed']['low']} for "
-        f"${public['spending']} on the public housing board. The model fills empty market rate "
-        "homes with low income newcomers at once (instant filtering); real new homes rent high."
-    )
-
-
-def _key_7() -> str:
-    from housing_lab.north_berkeley import make_scenario, score_scenario
-    from housing_lab.north_berkeley.play.autoplay import play_random_game
-
-    final = play_random_game(["Red", "Blue", "Green"], seed=7).scenario()
-    before = score_scenario(final).to_dict()
-    policies = list(dict.fromkeys([*final.policies, "vacancy_control"]))
-    after = score_scenario(make_scenario(final.tiles, policies, final.existing)).to_dict()
-    return (
-        f"Low income housed {before['housed']['low']} → {after['housed']['low']}: "
-        f"{before['displaced']['low'] + before['displaced']['middle']} residents were displaced "
-        "on that board, and vacancy control only stops displacement."
-    )
-
-
-def _key_5() -> str:
-    from housing_lab.north_berkeley.batch.sweep import random_boards, sweep
-    from housing_lab.north_berkeley.names import policy_set_name
-
-    boards = sweep(random_boards(100_000, seed=6))  # the lesson's boards
-    low = boards.groupby("policies", observed=True)["housed_low"].mean()
-    singles = {policy_set_name(p): low[p] for p in SINGLE_POLICIES}
-    ranked = sorted(singles, key=singles.__getitem__, reverse=True)
-    averages = ", ".join(f"{name} {singles[name]:.2f}" for name in ranked)
-    return (
-        f"{ranked[0]} (average low income residents housed, of 12: {averages}). Each policy "
-        "acts on a different move-in step; vacancy control keeps the existing low income "
-        "residents in place whatever is built."
-    )
-
-
-def _key_6() -> str:
-    from housing_lab.streetcar.line_experiment import line_experiment, summary
-
-    table = summary(line_experiment(40, seed=2))  # the lesson's experiment
-    near, far = table["connect"], table["avoid"]
-    return (
-        f"The line that reaches the buildings: {near['score']:.1f} against {far['score']:.1f} "
-        f"points on average over 40 games, {near['separate_lines']:.0f} line each and the same "
-        "houses removed. A removed house scores only for the cubes its owner's lines connect."
-    )
-
-
-def _key_8() -> str:
-    from housing_lab.north_berkeley import make_scenario, score_scenario
-
-    def low(tiles: dict[str, str], model: dict | None) -> int:
-        board = make_scenario(tiles, [], seed=3, model=model)  # lesson 3's boards and seed
-        return score_scenario(board).to_dict()["housed"]["low"]
-
-    slow = {"market_homes_for": ["high"]}
-    return (
-        f"Public housing, by far: with slow filtering the market rate board houses "
-        f"{low(MARKET_RATE, slow)} low income residents (rulebook: {low(MARKET_RATE, None)}), "
-        f"the public housing board still {low(PUBLIC_HOUSING, slow)}. The market rate board "
-        "housed low income newcomers only because the rulebook lets them rent the market rate "
-        "homes left over; the public housing board does not depend on filtering. Lesson 3's "
-        "'about the same' was a result of one assumption."
-    )
-
-
-SINGLE_POLICIES = ("vacancy_control", "adu", "matching_funds", "affordable_100")
-ANSWER_KEY: dict[int, Callable[[], str]] = {
-    1: _key_1,
-    2: _key_2,
-    3: _key_3,
-    4: lambda: (
-        "Yes, in this model: the exact solver finds a board of only market rate buildings where "
-        "both score +1, because the model lets low income newcomers rent the market rate homes "
-        "left over. With slower, partial filtering that board may not exist."
-    ),
-    5: _key_5,
-    6: _key_6,
-    7: _key_7,
-    8: _key_8,
-}
+    outcome = run_experiment(question.id)
+    return f"{question.answer_text}. The model: {outcome.result} Why: {question.explanation}"
 
 
 def _qa(question: str, answer: str) -> str:
@@ -364,27 +210,20 @@ def _rubric(rows: tuple[tuple[str, str], ...], heading: str) -> str:
 
 def answer_key_html() -> str:
     """The teacher's key: each prediction's answer with the engine's numbers, then the exit
-    tickets' and check-yourself questions' model answers, and the rubrics (worksheet_keys)."""
-    from housing_lab.worksheet_keys import (
-        MEMO_RUBRIC,
-        MEMO_TOTAL,
-        QUIZ_KEYS,
-        TICKET_KEYS,
-        TICKET_RUBRIC,
-    )
+    tickets' model answers (worksheet_keys), the check-yourself questions' keys (the lessons'
+    data files), and the rubrics."""
+    from housing_lab.worksheet_keys import MEMO_RUBRIC, MEMO_TOTAL, TICKET_KEYS, TICKET_RUBRIC
 
     parts = ["<h1>Answer key</h1>", _rubric(TICKET_RUBRIC, "Marking an exit ticket (0 to 2)")]
     for sheet in WORKSHEETS:
         parts.append(f"<h2>Lesson {sheet.lesson} · {html.escape(sheet.title)}</h2>")
         parts.append("<h3>Predict, then run</h3>")
-        for question in sheet.predictions:
-            parts.append(f"<p><b>{html.escape(question)}</b></p>")
-        parts.append(f"<div class='answer'>{html.escape(ANSWER_KEY[sheet.lesson]())}</div>")
+        parts += [_qa(question.prompt, prediction_key(question)) for question in sheet.predictions]
         parts.append("<h3>Exit ticket</h3>")
         for question, answer in zip(sheet.exit_ticket, TICKET_KEYS[sheet.lesson], strict=True):
             parts.append(_qa(question, answer))
         parts.append("<h3>Check yourself (in the notebook)</h3>")
-        parts += [_qa(question, answer) for question, answer in QUIZ_KEYS[sheet.lesson]]
+        parts += [_qa(question.prompt, question.key) for question in sheet.check_yourself]
     parts.append("<h2>Policy memo</h2>")
     parts.append(_rubric(MEMO_RUBRIC, f"Four criteria, 0 to 2 each (total {MEMO_TOTAL})"))
     parts.append(

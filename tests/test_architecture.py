@@ -32,6 +32,13 @@ FORBIDDEN = {
         "housing_lab.cli",
     ),
     "housing_lab.rooms": ("housing_lab.widgets", "housing_lab.commands", "housing_lab.cli"),
+    "housing_lab.questions": (
+        "housing_lab.widgets",
+        "housing_lab.rooms",
+        "housing_lab.commands",
+        "housing_lab.server",
+        "housing_lab.cli",
+    ),
 }
 
 

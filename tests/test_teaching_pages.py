@@ -47,9 +47,9 @@ def test_a_lesson_without_a_worksheet_is_named(lesson: object) -> None:
 def test_the_answer_key_carries_the_engines_numbers(tmp_path: pathlib.Path) -> None:
     key = answer_key_html()
     text = _visible(key)
-    assert "6 → 10 empty low income homes" in text  # lesson 3, the public housing board
+    assert "6 of the 18 new low income homes stay empty with no policy, 10 with" in text  # l3
     assert "middle income housed 9 → 5" in text  # lesson 2
-    assert "market rate board houses 3 low income residents (rulebook: 11)" in text  # lesson 8
+    assert "market rate board houses 3 low income residents, the public housing" in text  # l8
     assert not MACHINE_ID.search(text)
     written = write_worksheets(tmp_path / "sheets")
     assert sorted(p.name for p in written) == sorted(

@@ -110,3 +110,58 @@ def test_direction_names_the_change() -> None:
     from housing_lab.widgets.lessons.predict import direction
 
     assert [direction(6, 10), direction(4, 4), direction(9, 5)] == ["More", "The same", "Fewer"]
+
+
+def test_a_lesson_question_named_by_id_keeps_its_answer_in_python_until_the_reveal() -> None:
+    question = PredictThenRun("l3-vacancy-control")
+    secrets = question.question.secrets
+    assert len(secrets) == 3  # the explanation and two why-nots
+    synced = repr([w.get_state() for w in question.children]) + question.feedback.value
+    assert not any(secret[:40] in synced for secret in secrets)
+    question.choice.value = "Fewer"
+    assert question.commit() == "Fewer" and question.prediction_id == "fewer"
+    assert question.feedback.value == ""  # locking in reveals nothing
+    assert not question.reveal()
+    assert "10 with vacancy control" in question.feedback.value
+    assert question.question.explanation in question.feedback.value
+    assert question.question.choice("fewer").why_not in question.feedback.value
+
+
+def test_a_lesson_question_hands_its_inputs_to_the_experiment() -> None:
+    from housing_lab.north_berkeley import play_random_game
+
+    game = play_random_game(["Red", "Blue", "Green"], seed=7)
+    question = PredictThenRun("l7-add-vacancy-control", game=game)
+    question.choice.value = "The same"
+    question.commit()
+    assert question.reveal() and "low income housed 5 → 5" in question.feedback.value
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: PredictThenRun("l9-nothing"), "no lesson question 'l9-nothing'"),
+        (lambda: PredictThenRun("l2-workforce-midrise"), "not a predict-then-run question"),
+        (lambda: PredictThenRun("l7-add-vacancy-control", board=1), "takes \\['game'\\]"),
+        (lambda: PredictThenRun("Q?", ["a", "b"], lambda: None, "E.", seed=1), "question id"),
+        (lambda: ChoiceQuestion("l1-why-low-income"), "open question, not choice"),
+    ],
+)
+def test_a_bad_question_id_or_input_is_one_line(call, message) -> None:
+    with pytest.raises(HousingLabError, match=message):
+        call()
+
+
+def test_a_lesson_choice_question_reads_its_data_file() -> None:
+    question = ChoiceQuestion("l6-three-houses")
+    assert question.choice.options == (
+        "3 yellow cubes",
+        "1 blue cube",
+        "Nothing",
+        "1 cube of each colour",
+    )
+    assert question.feedback.value == ""
+    question.choice.value = "Nothing"
+    assert not question.submit() and "exactly 3 houses" in question.feedback.value
+    question.choice.value = "1 blue cube"
+    assert question.submit() and "missing fourth colour" in question.feedback.value

@@ -33,9 +33,19 @@ def test_number_question() -> None:
     assert question.submit() and "Seven." in question.feedback.value
 
 
-def test_reveal_starts_folded() -> None:
-    accordion = reveal("Why?", "Because.")
-    assert accordion.selected_index is None and "Why?" in accordion.get_title(0)
+@pytest.mark.parametrize(
+    ("args", "prompt", "answer"),
+    [
+        (("Why?", "Because."), "Why?", "Because."),
+        (("l4-all-22",), "coalition of all 22", "Some pairs can never both score +1"),
+    ],
+)
+def test_reveal_starts_folded_and_writes_the_answer_only_when_opened(args, prompt, answer) -> None:
+    accordion = reveal(*args)
+    assert accordion.selected_index is None and prompt in accordion.get_title(0)
+    assert answer not in repr(accordion.children[0].get_state())  # nothing saved with the page
+    accordion.selected_index = 0
+    assert answer in accordion.children[0].value
 
 
 def test_progress_bar() -> None:

@@ -117,12 +117,24 @@ print(f"Housed: {housed['high']} high, {housed['middle']} middle, {housed['low']
 * The other 4 high income newcomers still need homes: they **displace** low and middle income
   residents from the existing houses and apartments.
 * The lab's scoreboard shows every constituent card and whether it scores now.
+""",
+    ),
+    ("md", "## Predict, then run"),
+    (
+        "code",
+        r"""
+from housing_lab.widgets import PredictThenRun
 
+PredictThenRun("l1-swap-tower")
+""",
+    ),
+    (
+        "md",
+        r"""
 ### Things to try
 
 * Click **Reset board**, then put a **Low Income Public Housing Tower** on B1. Who is housed now?
-  Write the three numbers down before you go on: the prediction below asks what changed, and
-  why.
+  Compare the lab's numbers with what the model said in the prediction above.
 * Tick the **Vacancy Control** policy. What happens to displacement?
   *Look for:* nobody is displaced any more, and some high income newcomers find no home.
 """,
@@ -158,57 +170,13 @@ print(f"Housed: {housed['high']} high, {housed['middle']} middle, {housed['low']
 > changes these assumptions one at a time.
 """,
     ),
-    ("md", "## Check yourself: predict, then run"),
+    ("md", "## Check yourself"),
     (
         "code",
         r"""
-from housing_lab.widgets import Outcome, PredictThenRun, reveal
+from housing_lab.widgets import reveal
 
-options = [
-    "More low income residents housed, and nobody else loses out",
-    "More low income residents housed, but fewer middle income residents",
-    "No change: the same people end up housed",
-]
-
-
-def swap_the_tower() -> Outcome:
-    before = score_scenario(make_scenario({"B1": "tower_market"}, seed=1)).to_dict()["housed"]
-    after = score_scenario(make_scenario({"B1": "tower_public"}, seed=1)).to_dict()["housed"]
-    low, middle = after["low"] - before["low"], after["middle"] - before["middle"]
-    answer = options[2] if low == middle == 0 else options[1] if middle < 0 else options[0]
-    return Outcome(answer, f"low income housed {before['low']} \u2192 {after['low']}, middle "
-                   f"income housed {before['middle']} \u2192 {after['middle']}, high income "
-                   f"{before['high']} \u2192 {after['high']}.")
-
-
-PredictThenRun(
-    "Replace the Market Rate Tower on B1 with a Low Income Public Housing Tower (same seed). "
-    "What happens?",
-    options,
-    swap_the_tower,
-    explanation="The public tower's 4 homes are for low income residents only, so the 8 high "
-    "income newcomers find no new home at all: they displace more of the existing middle income "
-    "residents, who have nowhere to go. Building for one group can shift the shortage onto "
-    "another, because the newcomers come either way.",
-    why_not={
-        options[0]: "The high income newcomers still arrive; with no market rate homes they "
-        "take existing homes, and someone else loses theirs.",
-        options[2]: "Who may live in the new homes decides who is housed: the public tower is "
-        "closed to the high income newcomers who took the market homes.",
-    },
-)
-""",
-    ),
-    (
-        "code",
-        r"""
-reveal(
-    "Why would a city care how many low income residents are housed, not just how many homes "
-    "are built?",
-    "Because new homes can all go to the people who can pay most. A neighbourhood can grow and "
-    "still push out the residents it had: that is displacement. In the real plan, that is why "
-    "AB 2923 and the city asked for a share of affordable homes.",
-)
+reveal("l1-why-low-income")
 """,
     ),
     (

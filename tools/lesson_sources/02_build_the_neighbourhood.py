@@ -197,33 +197,9 @@ lab
     (
         "code",
         r"""
-from housing_lab.widgets import DIRECTIONS, Outcome, PredictThenRun, direction
+from housing_lab.widgets import PredictThenRun
 
-swapped = make_scenario({**example.tiles, "B1": "tower_public"}, policies=[], seed=1)
-
-
-def swap_b1() -> Outcome:
-    before = result.to_dict()["housed"]
-    after = score_scenario(swapped).to_dict()["housed"]
-    return Outcome(direction(before["middle"], after["middle"]),
-                   f"middle income housed {before['middle']} \u2192 {after['middle']}; "
-                   f"low income housed {before['low']} \u2192 {after['low']}.")
-
-
-PredictThenRun(
-    "In the example board, replace the Market Rate Tower on B1 with a Low Income Public Housing "
-    "Tower. Will more, the same or fewer middle income residents be housed?",
-    DIRECTIONS,
-    swap_b1,
-    explanation="The 8 high income newcomers lose the tower's 4 market rate homes, so more of "
-    "them displace existing residents: low income first, then middle income. The public "
-    "tower helps low income residents, but the shortage moves to the middle.",
-    why_not={
-        "More": "No new home in the public tower is open to middle income residents.",
-        "The same": "The high income newcomers still need homes: with fewer market rate homes "
-        "they take more existing homes, and middle income residents are next in line.",
-    },
-)
+PredictThenRun("l2-swap-b1")
 """,
     ),
     (
@@ -231,18 +207,7 @@ PredictThenRun(
         r"""
 from housing_lab.widgets import ChoiceQuestion
 
-ChoiceQuestion(
-    "A Workforce Housing Midrise has two M homes. Who can live there?",
-    ["Only middle income residents", "Middle or low income residents", "Anyone"],
-    answer="Middle or low income residents",
-    explanation="M homes are for middle or low income residents. Middle income residents "
-    "look for them first; low income residents take any that are still vacant.",
-    why_not={
-        "Only middle income residents": "Low income residents may take an M home that no "
-        "middle income resident wanted: they look for any vacant new home.",
-        "Anyone": "High income residents may not: an M home is income-restricted.",
-    },
-)
+ChoiceQuestion("l2-workforce-midrise")
 """,
     ),
     (

@@ -92,74 +92,15 @@ Before you look at the table, commit to two predictions. The model answers when 
     (
         "code",
         r"""
-from housing_lab.widgets import DIRECTIONS, Outcome, PredictThenRun, direction
+from housing_lab.widgets import PredictThenRun
 
-
-def result_of(board, policies):
-    return score_scenario(make_scenario(BOARDS[board], policies, seed=3)).to_dict()
-
-
-def empty_low_homes() -> Outcome:
-    before = result_of("public housing", [])["vacant"]["low"]
-    after = result_of("public housing", ["vacancy_control"])["vacant"]["low"]
-    return Outcome(direction(before, after), f"{before} of the 18 new low income homes stay empty "
-                   f"with no policy, {after} with vacancy control.")
-
-
-PredictThenRun(
-    "The public housing board builds 18 low income homes. Enact vacancy control: will more, the "
-    "same or fewer of those homes stay empty?",
-    DIRECTIONS,
-    empty_low_homes,
-    explanation="Without vacancy control, high income newcomers displace the 4 low income "
-    "residents who already live here, and those 4 then move into the new low income homes "
-    "with the 8 newcomers. With vacancy control nobody is displaced, so only the 8 newcomers "
-    "look for a new home: protecting existing tenants leaves more income-restricted homes "
-    "empty, because in this model nobody else is eligible to fill them.",
-    why_not={
-        "Fewer": "Vacancy control adds no low income residents; it only keeps the existing ones "
-        "where they are.",
-        "The same": "Count who looks for a new low income home: with displacement, the 4 "
-        "displaced residents join the 8 newcomers.",
-    },
-)
+PredictThenRun("l3-vacancy-control")
 """,
     ),
     (
         "code",
         r"""
-market, public = result_of("market rate", []), result_of("public housing", [])
-choices = ["Public housing, by far", "About the same", "Market rate, by far"]
-
-
-def low_income_by_board() -> Outcome:
-    gap = public["housed"]["low"] - market["housed"]["low"]
-    answer = choices[0] if gap > 2 else choices[2] if gap < -2 else choices[1]
-    return Outcome(answer, f"market rate board: {market['housed']['low']} low income residents "
-                   f"housed for ${market['spending']}; public housing board: "
-                   f"{public['housed']['low']} for ${public['spending']}, and "
-                   f"{sum(public['displaced'].values())} residents displaced.")
-
-
-PredictThenRun(
-    "In this model, with no policy, which board houses more low income residents: the market "
-    "rate board or the public housing board?",
-    choices,
-    low_income_by_board,
-    explanation="In this model an empty market rate home goes to the next person in line at no "
-    "cost, so once the high and middle income newcomers are housed, low income newcomers rent "
-    "the rest of the market rate homes. That instant 'filtering' is the model's simplification: "
-    "real new market rate homes rent at high prices, and studies find that lower income "
-    "households gain from them slowly and partly, through chains of moves. So this answer is "
-    "a result about the model, not a finding about Berkeley: it holds only as long as "
-    "filtering is instant. Read the box below.",
-    why_not={
-        "Public housing, by far": "Count the market rate board's homes: 23 new homes for 24 "
-        "newcomers, and the model lets low income newcomers rent any that are left.",
-        "Market rate, by far": "The public housing board also houses every low income resident "
-        "it can; the difference is cost and who else is displaced.",
-    },
-)
+PredictThenRun("l3-market-or-public")
 """,
     ),
     (
@@ -332,28 +273,7 @@ lab
         r"""
 from housing_lab.widgets import ChoiceQuestion
 
-with_control = result_of("public housing", ["vacancy_control"])
-reasons = [
-    "Nobody is displaced, so fewer low income residents are looking for a new home",
-    "Vacancy control makes the low income homes more expensive",
-    "The state forbids low income newcomers from moving in",
-]
-ChoiceQuestion(
-    f"On the public housing board, vacancy control leaves {with_control['vacant']['low']} low "
-    f"income homes empty instead of {public['vacant']['low']}, and turns away "
-    f"{with_control['outcomes']['high']['newcomer_left']} high income newcomers. Why?",
-    reasons,
-    answer=reasons[0],
-    explanation="The 4 low income residents keep their existing homes, so only the 8 low income "
-    "newcomers move into the 18 new ones; and high income newcomers, who may not displace "
-    "anyone, find no home at all. Protection for existing tenants moves the shortage onto "
-    "newcomers.",
-    why_not={
-        reasons[1]: "The game has no rents: a home is either open to an income group or not.",
-        reasons[2]: "Every low income newcomer is housed; the homes are empty because there is "
-        "nobody else eligible in the model.",
-    },
-)
+ChoiceQuestion("l3-why-empty")
 """,
     ),
     (
@@ -361,12 +281,7 @@ ChoiceQuestion(
         r"""
 from housing_lab.widgets import reveal
 
-reveal(
-    "Matching funds never changed who was housed. Why would a city want them?",
-    "They halve what affordable housing costs the city, so a real, limited budget builds more. "
-    "The game has no budget limit, so it can only show the lower bill: lower spending keeps "
-    "cards like Fiscal Conservatives and the Developer happy.",
-)
+reveal("l3-matching-funds")
 """,
     ),
     (

@@ -65,6 +65,24 @@ both = (plus.T.astype(float) @ plus.astype(float)) / len(boards)
 """,
     ),
     (
+        "md",
+        r"""
+### Predict first
+
+The Developer wants market rate homes and low spending; Affordable Housing Organizations want
+every low income resident housed. Before the table below shows which pairs can both win, commit
+to a prediction about these two. The model answers when you press **Run the model**.
+""",
+    ),
+    (
+        "code",
+        r"""
+from housing_lab.widgets import PredictThenRun
+
+PredictThenRun("l4-developer-and-affordable")
+""",
+    ),
+    (
         "code",
         r"""
 import numpy as np
@@ -129,8 +147,8 @@ lesson_table(rows, title="The exact solver's best board for four pairs")
 Choose some cards (Ctrl- or Cmd-click for several) and press **Find the best board**. The
 explorer shows the best board for your coalition, each card's score, and whether there is a
 board where **no** card of yours loses a point. It starts with a coalition about *place*:
-Stop the Shadows, the Urbanists and Neighbors for More Parks. (Leave the Developer and
-Affordable Housing Organizations for the end of the lesson: a question there asks about them.)
+Stop the Shadows, the Urbanists and Neighbors for More Parks. (Try the Developer and
+Affordable Housing Organizations too: the prediction above asked about them.)
 """,
     ),
     (
@@ -294,7 +312,7 @@ panel
 * Some conflicts are about **money**: Fiscal Conservatives want low spending, and public housing
   costs money, so they pull against boards built mostly of public housing. Whether a money goal
   really conflicts with a goal about **who is housed** depends on the model's assumptions: the
-  check below asks about one such pair.
+  prediction at the start of the lesson asked about one such pair.
 * Some conflicts are about **place**, not money: Stop the Shadows and Urbanists disagree about
   tall buildings.
 * A coalition that looks impossible can sometimes be satisfied by a clever board: the exact
@@ -307,46 +325,9 @@ panel
     (
         "code",
         r"""
-from housing_lab.widgets import Outcome, PredictThenRun
-
-both_options = ["Yes, on some board", "No, never"]
-
-
-def developer_and_affordable() -> Outcome:
-    best = solve(["developer", "affordable_housing_orgs"], seed=0)
-    answer = both_options[0] if best.score == 2 else both_options[1]
-    return Outcome(answer, f"the exact solver's best board for the pair scores {best.score} "
-                   "(2 means both +1).")
-
-
-PredictThenRun(
-    "Is there a board on which both the Developer and Affordable Housing Organizations score "
-    "+1?",
-    both_options,
-    developer_and_affordable,
-    explanation="The Developer wants at least 10 market rate homes and low spending; "
-    "Affordable Housing Organizations want all 12 low income residents housed. In this model "
-    "empty market rate homes go to low income newcomers once the richer ones are housed, so "
-    "enough homes of any kind can satisfy both. (That instant filtering is one of the model's "
-    "simplifications: see lesson 3.)",
-    why_not={
-        both_options[1]: "Their goals sound opposed, but neither card forbids what the other "
-        "wants: a large board with many market rate homes can house everyone.",
-    },
-)
-""",
-    ),
-    (
-        "code",
-        r"""
 from housing_lab.widgets import reveal
 
-reveal(
-    "Why is a coalition of all 22 constituents hopeless?",
-    "Some pairs can never both score +1 (see the table above), and some cards want the exact "
-    "opposite of others: Property Values wants few low income residents housed, Affordable "
-    "Housing Organizations wants all of them.",
-)
+reveal("l4-all-22")
 """,
     ),
     (

@@ -132,39 +132,9 @@ result about those assumptions, not a verdict on the real policies. Before you l
     (
         "code",
         r"""
-from housing_lab.north_berkeley import policy_set_name
-from housing_lab.widgets import Outcome, PredictThenRun
+from housing_lab.widgets import PredictThenRun
 
-SINGLE = ["vacancy_control", "adu", "matching_funds", "affordable_100"]
-
-
-def best_single_policy() -> Outcome:
-    low = everything.groupby("policies", observed=True)["housed_low"].mean()
-    singles = {policy_set_name(p): low[p] for p in SINGLE}
-    best = max(singles, key=singles.get)
-    return Outcome(best, "; ".join(f"{name}: {value:.2f}" for name, value in singles.items())
-                   + " low income residents housed on average (of 12).")
-
-
-PredictThenRun(
-    "In this model, over 100,000 random boards, which policy enacted on its own houses the "
-    "most low income residents on average?",
-    [policy_set_name(p) for p in SINGLE],
-    best_single_policy,
-    explanation="Each policy works through a different step of the move-in. Vacancy Control "
-    "keeps the 4 low income residents who already live here in their homes, whatever is built. "
-    "ADUs add 6 homes, but high and middle income newcomers take them first. Matching Funds "
-    "change only the bill. 100% Affordable forbids market rate homes in phase 2, so the high "
-    "income newcomers, who still come, displace more existing residents. Each reason leans on "
-    "an assumption: the newcomers come whatever is built, and market rate homes filter at "
-    "once. Change those and the ranking can change.",
-    why_not={
-        policy_set_name("matching_funds"): "Matching funds lower spending; they never change "
-        "who moves in where.",
-        policy_set_name("affordable_100"): "Fewer market rate homes do not stop the high "
-        "income newcomers: they take existing homes instead.",
-    },
-)
+PredictThenRun("l5-best-single-policy", boards=everything)
 """,
     ),
     (
@@ -229,12 +199,7 @@ bar_chart(
         r"""
 from housing_lab.widgets import reveal
 
-reveal(
-    "Should a table ever prefer to call the state?",
-    "If the table's own best deal is worse for your constituents than what the state would "
-    "give on average, waiting out the timer is a strategy. The distribution above tells you "
-    "what 'average' means, and how risky it is.",
-)
+reveal("l5-call-the-state")
 """,
     ),
     (

@@ -154,47 +154,18 @@ Predict first, then run the experiment.
     (
         "code",
         r"""
-from housing_lab.streetcar import line_experiment, line_experiment_summary
-from housing_lab.widgets import Outcome, PredictThenRun
+from housing_lab.widgets import PredictThenRun
 
-GAMES = 40
-answers = ["The player whose line reaches the buildings", "About the same",
-           "The player whose line avoids them"]
-
-
-def run_experiment() -> Outcome:
-    experiment = line_experiment_summary(line_experiment(GAMES, seed=2))
-    near, far = experiment["connect"], experiment["avoid"]
-    gap = near["score"] - far["score"]
-    answer = answers[0] if gap > 3 else answers[2] if gap < -3 else answers[1]
-    return Outcome(answer, f"over {GAMES} games, {near['score']:.1f} points on average against "
-                   f"{far['score']:.1f}, with {near['separate_lines']:.0f} line each and the "
-                   f"same houses removed ({near['houses_removed']:.1f} per game on average).")
-
-
-PredictThenRun(
-    "In this game's scoring, with the same houses removed and the same number of lines, which "
-    "player scores more?",
-    answers,
-    run_experiment,
-    explanation="A removed house scores 1 point for every cube of its colour that your lines "
-    "connect. The houses and the buildings are the same in both arms, so the whole difference "
-    "comes from the cubes the line reaches. The experiment measures how much the game's scoring "
-    "rule rewards connection; it does not show that real housing is worth more near transit. "
-    "That is a question for real evidence (ridership, car use, rents near stations), which the "
-    "game assumes rather than tests.",
-    why_not={
-        answers[1]: "The removals are the same, but a removed house is worth nothing until a "
-        "line reaches buildings of its colour.",
-        answers[2]: "Avoiding buildings saves nothing: the line costs the same either way.",
-    },
-)
+PredictThenRun("l6-line-reaches")
 """,
     ),
     (
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
+from housing_lab.streetcar import line_experiment, line_experiment_summary
+
+GAMES = 40
 fair = line_experiment_summary(line_experiment(GAMES, seed=2))
 lesson_table(pd.DataFrame(
     {"Average score": [fair[a]["score"] for a in fair],
@@ -325,18 +296,7 @@ search_lab
         r"""
 from housing_lab.widgets import ChoiceQuestion
 
-colour, cubes = building(["yellow", "black", "white"])
-ChoiceQuestion(
-    "An empty space is next to exactly 3 houses: yellow, black and white. What appears?",
-    ["3 yellow cubes", "1 blue cube", "Nothing", "1 cube of each colour"],
-    answer=f"{cubes} {colour} cube",
-    explanation="Three different colours give 1 cube of the missing fourth colour: blue.",
-    why_not={
-        "3 yellow cubes": "Three cubes need three houses of one colour; these are all different.",
-        "Nothing": "A building appears wherever an empty space has exactly 3 houses around it.",
-        "1 cube of each colour": "A building is one colour: the colour none of the 3 houses has.",
-    },
-)
+ChoiceQuestion("l6-three-houses")
 """,
     ),
     (
@@ -344,14 +304,7 @@ ChoiceQuestion(
         r"""
 from housing_lab.widgets import reveal
 
-reveal(
-    "What does the game say about transit and new housing in real cities?",
-    "Only what its rules assume. In the game, new apartments appear where single-family limits "
-    "are lifted, and points come only from housing *and* a line that reaches it, so planning "
-    "the two together scores best. That is the designers' argument, built into the scoring; "
-    "whether real cities work that way is a question for evidence (who rides transit from new "
-    "homes near stations, and how much less they drive), which the game does not test.",
-)
+reveal("l6-real-cities")
 """,
     ),
     (

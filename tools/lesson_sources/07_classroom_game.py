@@ -83,41 +83,9 @@ print(log["tie_break"])
     (
         "code",
         r"""
-from housing_lab.north_berkeley import make_scenario, score_scenario
-from housing_lab.widgets import DIRECTIONS, Outcome, PredictThenRun, direction
+from housing_lab.widgets import PredictThenRun
 
-final = game.scenario()
-
-
-def add_vacancy_control() -> Outcome:
-    before = score_scenario(final).to_dict()
-    policies = list(dict.fromkeys([*final.policies, "vacancy_control"]))
-    after = score_scenario(make_scenario(final.tiles, policies, final.existing)).to_dict()
-    return Outcome(
-        direction(before["housed"]["low"], after["housed"]["low"]),
-        f"low income housed {before['housed']['low']} \u2192 {after['housed']['low']}. On this "
-        f"board {before['displaced']['low']} low income and {before['displaced']['middle']} "
-        f"middle income residents were displaced, and {sum(before['vacant'].values())} "
-        "homes (ADUs included) stayed empty.",
-    )
-
-
-PredictThenRun(
-    "Take the computer's finished board and add Vacancy Control. Will more, the same or fewer "
-    "low income residents be housed?",
-    DIRECTIONS,
-    add_vacancy_control,
-    explanation="Vacancy control works only by stopping displacement. Where few or no existing "
-    "residents were displaced, it changes little; what decides how many low income residents "
-    "are housed is how many homes they may live in. Here empty ADUs do not help, because in "
-    "these rules low income residents do not move into ADUs.",
-    why_not={
-        "More": "Check the number displaced: vacancy control can only help residents who would "
-        "otherwise have lost their home.",
-        "Fewer": "Vacancy control never takes a home from a low income resident; it only stops "
-        "others taking theirs.",
-    },
-)
+PredictThenRun("l7-add-vacancy-control", game=game)
 """,
     ),
     (
@@ -156,14 +124,7 @@ with your team.
         r"""
 from housing_lab.widgets import reveal
 
-reveal(
-    "Your team's cards pull in opposite directions from another team's. What can you offer "
-    "them?",
-    "Squares! Cards care about different things: one team may care about spending, another "
-    "about parks, another about low income residents housed. Trade the squares your cards do "
-    "not care about for the ones they do, and look for tiles that serve both (a 50% "
-    "inclusionary tower houses low and middle income residents at little cost).",
-)
+reveal("l7-opposite-directions")
 """,
     ),
     (

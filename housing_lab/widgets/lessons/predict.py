@@ -2,48 +2,73 @@
 
 A lookup question can be answered by reading a table; a prediction cannot be changed once the
 model has run, so the student has to reason about the mechanism first. The answer comes from
-the engine (`run` is called when the student presses **Run the model**, not before), and the
-feedback says why the answer is what it is and, for a wrong prediction, why that option fails.
+the engine (the question's experiment runs when the student presses **Run the model**, not
+before), and the feedback says why the answer is what it is and, for a wrong prediction, why
+that option fails.
+
+A lesson names the question by its id, `PredictThenRun("l3-vacancy-control")`: the prompt,
+choices, explanation and why-nots come from the lesson's data file (housing_lab/questions), and
+stay on the Python side until the reveal, so neither the cell's code nor the saved widget state
+shows them. The older form, every text as an argument with a `run` function, still works.
 """
 
 from __future__ import annotations
 
 import html
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from typing import Any
 
 import ipywidgets
 
 from housing_lab.errors import HousingLabError, shown
+from housing_lab.questions import Outcome, Question, run_experiment
+from housing_lab.questions.experiments import check_inputs
 from housing_lab.widgets.lessons.quiz import RIGHT, WRONG
 from housing_lab.widgets.table.checks import check_text, check_texts, check_why_not
 
 GENERIC_WHY_NOT = "Compare your reasoning with the explanation below."
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """What the model did: the option that turned out right, and the numbers to show."""
+def _from_data(question_id: str, inputs: dict[str, Any]) -> tuple[Question, Callable[[], Outcome]]:
+    """The data file's question, and a run that answers with the choice's words."""
+    asked = check_inputs(question_id, inputs)
 
-    answer: str
-    result: str  # one or two sentences with the engine's numbers (HTML allowed)
+    def run() -> Outcome:
+        outcome = run_experiment(question_id, **inputs)
+        return Outcome(asked.choice(outcome.answer).text, outcome.result)
+
+    return asked, run
 
 
 class PredictThenRun(ipywidgets.VBox):
     """Pick an option, lock it in, run the model, read why.
 
-    `run` returns the `Outcome`; `explanation` says which mechanism produced it; `why_not`
-    maps a wrong option to a sentence on why it fails (a generic line otherwise)."""
+    `PredictThenRun("l1-swap-tower")` asks a question of a lesson's data file; keywords after
+    the id are handed to its experiment (lesson 5 passes its boards: `boards=everything`).
+    The older form: `question` is the prompt, `run` returns the `Outcome`, `explanation` says
+    which mechanism produced it, and `why_not` maps a wrong option to a sentence on why it
+    fails (a generic line otherwise)."""
 
     def __init__(
         self,
         question: str,
-        options: Sequence[str],
-        run: Callable[[], Outcome],
-        explanation: str,
+        options: Sequence[str] | None = None,
+        run: Callable[[], Outcome] | None = None,
+        explanation: str | None = None,
         why_not: Mapping[str, str] | None = None,
+        **inputs: Any,
     ) -> None:
         check_text(question, "question")
+        self.question: Question | None = None
+        if options is None and run is None and explanation is None and why_not is None:
+            self.question, run = _from_data(question, inputs)
+            options = [choice.text for choice in self.question.choices]
+            why_not = {c.text: c.why_not for c in self.question.choices if c.why_not}
+            explanation, question = self.question.explanation, self.question.prompt
+        elif inputs:
+            raise HousingLabError(
+                f"inputs {sorted(inputs)} go with a question id, not with a question's text"
+            )
         check_text(explanation, "explanation")
         if not callable(run):
             raise HousingLabError(
@@ -54,6 +79,7 @@ class PredictThenRun(ipywidgets.VBox):
             raise HousingLabError(
                 f"a prediction needs 2 or more different options, not {shown(options)}"
             )
+        # kept here, never in a widget's synced state: the browser gets them at the reveal
         self.why_not = check_why_not(why_not, options)
         self.options = options
         self.run_model = run
@@ -102,6 +128,13 @@ class PredictThenRun(ipywidgets.VBox):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
+
+    @property
+    def prediction_id(self) -> str | None:
+        """The locked-in choice's id in the lesson's data file (None before, or without one)."""
+        if self.prediction is None or self.question is None:
+            return None
+        return self.question.choice_for_text(self.prediction).id
 
     def _chosen(self, change: dict) -> None:
         self.lock.disabled = change["new"] is None or self.prediction is not None

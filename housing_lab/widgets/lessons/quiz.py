@@ -1,6 +1,10 @@
 """Questions students can check on the spot: multiple choice, a number, or an answer to reveal.
 
 Lessons are self-guided, so each question gives feedback at once and explains the answer.
+A lesson names a question of its data file by id (`ChoiceQuestion("l2-workforce-midrise")`,
+`reveal("l1-why-low-income")`); the answer and its explanation stay on the Python side until the
+student checks or opens it, so neither the cell's code nor the saved widget state holds them.
+The older form, every text as an argument, still works.
 """
 
 from __future__ import annotations
@@ -11,6 +15,8 @@ import ipywidgets
 
 from housing_lab.errors import HousingLabError, shown
 from housing_lab.numbers import check_number
+from housing_lab.questions import Question
+from housing_lab.questions import question as lesson_question
 from housing_lab.widgets.table.checks import check_text, check_texts, check_why_not
 
 RIGHT = "<span style='color:#1b7837;font-weight:700'>&#10004; Right.</span> "
@@ -75,12 +81,20 @@ class ChoiceQuestion(_Question):
     def __init__(
         self,
         question: str,
-        options: Sequence[str],
-        answer: str,
-        explanation: str,
+        options: Sequence[str] | None = None,
+        answer: str | None = None,
+        explanation: str | None = None,
         hint: str = "",
         why_not: Mapping[str, str] | None = None,
     ) -> None:
+        check_text(question, "question")
+        self.question: Question | None = None
+        if options is None and answer is None and explanation is None and why_not is None:
+            self.question = _asked(question, "choice")
+            options = [choice.text for choice in self.question.choices]
+            answer, explanation = self.question.answer_text, self.question.explanation
+            why_not = {c.text: c.why_not for c in self.question.choices if c.why_not}
+            question = self.question.prompt
         options = check_texts(options, "options")
         if check_text(answer, "answer") not in options:
             raise HousingLabError(
@@ -114,11 +128,30 @@ class NumberQuestion(_Question):
         return self.number.value == self.answer
 
 
-def reveal(question: str, answer: str) -> ipywidgets.Accordion:
-    """A question whose answer stays folded until the student opens it."""
-    accordion = ipywidgets.Accordion(
-        children=[ipywidgets.HTML(f"<div>{answer}</div>")], selected_index=None
-    )
+def _asked(question_id: str, kind: str) -> Question:
+    asked = lesson_question(question_id)
+    if asked.kind != kind:
+        raise HousingLabError(f"question {question_id!r} is a {asked.kind} question, not {kind}")
+    return asked
+
+
+def reveal(question: str, answer: str | None = None) -> ipywidgets.Accordion:
+    """A question whose answer stays folded until the student opens it: `reveal(id)` for a
+    question of a lesson's data file, or `reveal(question, answer)`. The answer is written into
+    the page only when the student opens it, so a saved notebook does not carry it."""
+    check_text(question, "question")
+    if answer is None:
+        asked = _asked(question, "open")
+        question, answer = asked.prompt, asked.model_answer
+    check_text(answer, "answer")
+    shown_answer = ipywidgets.HTML()
+    accordion = ipywidgets.Accordion(children=[shown_answer], selected_index=None)
     accordion.set_title(0, f"Show answer: {question}")
     accordion.add_class("hl-reveal")
+
+    def opened(change: dict) -> None:
+        if change["new"] is not None:
+            shown_answer.value = f"<div>{answer}</div>"
+
+    accordion.observe(opened, names="selected_index")
     return accordion

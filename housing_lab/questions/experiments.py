@@ -1,0 +1,246 @@
+"""What the engine says for each "predict, then run" question: one function per question id.
+
+The notebook widget calls a question's experiment when the student presses **Run the model**
+(never before), and the answer key calls the same function for its numbers; the answer a
+function returns must be the answer the lesson's data file gives (`check_outcome`), so a rule
+change that alters an answer fails loudly instead of teaching a wrong explanation.
+
+The boards and seeds are the lessons' own. An experiment may take what the lesson already
+computed (lesson 5's 100,000 boards, lesson 7's game) so the notebook does not compute it
+twice; without it, the experiment computes the same thing from the same seed.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from housing_lab._data import DataFileError
+from housing_lab.errors import HousingLabError, shown
+from housing_lab.questions.bank import Question, question
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the model did: the id of the choice that turned out right, and the numbers to
+    show (one or two sentences, HTML allowed)."""
+
+    answer: str
+    result: str
+
+
+EXPERIMENTS: dict[str, Callable[..., Outcome]] = {}
+
+
+def experiment(question_id: str) -> Callable[[Callable[..., Outcome]], Callable[..., Outcome]]:
+    """Register the function below as the experiment of `question_id`."""
+
+    def register(function: Callable[..., Outcome]) -> Callable[..., Outcome]:
+        EXPERIMENTS[question_id] = function
+        return function
+
+    return register
+
+
+def check_inputs(question_id: str, inputs: dict[str, Any]) -> Question:
+    """The predict question `question_id`, if its experiment takes `inputs` (else one line)."""
+    asked = question(question_id)
+    if asked.kind != "predict" or question_id not in EXPERIMENTS:
+        raise DataFileError(f"question {question_id!r} is not a predict-then-run question")
+    try:
+        inspect.signature(EXPERIMENTS[question_id]).bind(**inputs)
+    except TypeError:
+        takes = list(inspect.signature(EXPERIMENTS[question_id]).parameters)
+        raise HousingLabError(
+            f"{question_id}'s experiment takes {takes or 'nothing'}, not {sorted(inputs)}"
+        ) from None
+    return asked
+
+
+def run_experiment(question_id: str, **inputs: Any) -> Outcome:
+    """Run the experiment of a predict question and check its answer against the data file."""
+    asked = check_inputs(question_id, inputs)
+    return check_outcome(asked, EXPERIMENTS[question_id](**inputs))
+
+
+def check_outcome(asked: Question, outcome: Outcome) -> Outcome:
+    """`outcome` if the engine's answer is the data file's; else one line naming both."""
+    if outcome.answer != asked.answer:
+        raise HousingLabError(
+            f"the model answers {shown(outcome.answer)} to {asked.id!r}, but lesson "
+            f"{asked.lesson}'s data file says {asked.answer!r}: the rules or the data changed"
+        )
+    return outcome
+
+
+def direction(before: float, after: float) -> str:
+    """The choice id of a before/after prediction: "more", "same" or "fewer"."""
+    return "more" if after > before else "same" if after == before else "fewer"
+
+
+def _score(tiles: dict[str, str], policies: list[str], seed: int, model: Any = None) -> dict:
+    from housing_lab.north_berkeley import make_scenario, score_scenario
+
+    return score_scenario(make_scenario(tiles, policies, seed=seed, model=model)).to_dict()
+
+
+# The lessons' boards (lesson 2's example; lesson 3's market rate and public housing boards).
+EXAMPLE_2 = {"B1": "tower_market", "C1": "tower_inclusionary_25", "B2": "midrise_workforce"}
+EXAMPLE_2 = {**EXAMPLE_2, "C2": "park"}
+MARKET_RATE = {
+    "B1": "tower_market",
+    "C1": "tower_inclusionary_25",
+    "B2": "tower_market",
+    "C2": "midrise_market",
+    "A1": "townhouse_market",
+    "A2": "midrise_inclusionary_50",
+    "A3": "tower_inclusionary_25",
+    "B3": "midrise_market",
+    "C3": "park",
+}
+PUBLIC_HOUSING = {
+    "B1": "tower_public",
+    "C1": "tower_public",
+    "B2": "midrise_public",
+    "C2": "townhouse_low",
+    "A1": "park",
+    "A2": "midrise_public",
+    "A3": "tower_public",
+    "B3": "townhouse_low",
+    "C3": "park",
+}
+SINGLE_POLICIES = ("vacancy_control", "adu", "matching_funds", "affordable_100")
+
+
+def _gap(gap: float, margin: float, more: str, same: str, less: str) -> str:
+    return more if gap > margin else less if gap < -margin else same
+
+
+@experiment("l1-swap-tower")
+def swap_the_tower() -> Outcome:
+    before = _score({"B1": "tower_market"}, [], 1)["housed"]
+    after = _score({"B1": "tower_public"}, [], 1)["housed"]
+    low, middle = after["low"] - before["low"], after["middle"] - before["middle"]
+    answer = "no-change" if low == middle == 0 else "middle-loses" if middle < 0 else "no-loser"
+    return Outcome(
+        answer,
+        f"low income housed {before['low']} → {after['low']}, middle income housed "
+        f"{before['middle']} → {after['middle']}, high income {before['high']} → "
+        f"{after['high']}.",
+    )
+
+
+@experiment("l2-swap-b1")
+def swap_b1() -> Outcome:
+    before = _score(EXAMPLE_2, [], 1)["housed"]
+    after = _score({**EXAMPLE_2, "B1": "tower_public"}, [], 1)["housed"]
+    return Outcome(
+        direction(before["middle"], after["middle"]),
+        f"middle income housed {before['middle']} → {after['middle']}; low income housed "
+        f"{before['low']} → {after['low']}.",
+    )
+
+
+@experiment("l3-vacancy-control")
+def empty_low_homes() -> Outcome:
+    before = _score(PUBLIC_HOUSING, [], 3)["vacant"]["low"]
+    after = _score(PUBLIC_HOUSING, ["vacancy_control"], 3)["vacant"]["low"]
+    return Outcome(
+        direction(before, after),
+        f"{before} of the 18 new low income homes stay empty with no policy, {after} with "
+        "vacancy control.",
+    )
+
+
+@experiment("l3-market-or-public")
+def low_income_by_board() -> Outcome:
+    market, public = _score(MARKET_RATE, [], 3), _score(PUBLIC_HOUSING, [], 3)
+    gap = public["housed"]["low"] - market["housed"]["low"]
+    return Outcome(
+        _gap(gap, 2, "public", "about-the-same", "market"),
+        f"market rate board: {market['housed']['low']} low income residents housed for "
+        f"${market['spending']}; public housing board: {public['housed']['low']} for "
+        f"${public['spending']}, and {sum(public['displaced'].values())} residents displaced.",
+    )
+
+
+@experiment("l4-developer-and-affordable")
+def developer_and_affordable() -> Outcome:
+    from housing_lab.north_berkeley import solve
+
+    best = solve(["developer", "affordable_housing_orgs"], seed=0)
+    return Outcome(
+        "yes" if best.score == 2 else "no",
+        f"the exact solver's best board for the pair scores {best.score} (2 means both +1).",
+    )
+
+
+@experiment("l5-best-single-policy")
+def best_single_policy(boards: Any = None) -> Outcome:
+    """`boards`: the lesson's sweep of 100,000 random boards (seed 6), if already made."""
+    from housing_lab.north_berkeley import policy_set_name, random_boards, sweep
+
+    if boards is None:
+        boards = sweep(random_boards(100_000, seed=6))
+    low = boards.groupby("policies", observed=True)["housed_low"].mean()
+    singles = {policy: float(low[policy]) for policy in SINGLE_POLICIES}
+    best = max(singles, key=singles.__getitem__)
+    ranked = sorted(singles, key=singles.__getitem__, reverse=True)
+    averages = "; ".join(f"{policy_set_name(p)}: {singles[p]:.2f}" for p in ranked)
+    return Outcome(
+        best.replace("_", "-"),
+        f"{averages} low income residents housed on average (of 12).",
+    )
+
+
+@experiment("l6-line-reaches")
+def line_reaches() -> Outcome:
+    from housing_lab.streetcar import line_experiment, line_experiment_summary
+
+    games = 40
+    table = line_experiment_summary(line_experiment(games, seed=2))
+    near, far = table["connect"], table["avoid"]
+    return Outcome(
+        _gap(near["score"] - far["score"], 3, "reaches", "about-the-same", "avoids"),
+        f"over {games} games, {near['score']:.1f} points on average against "
+        f"{far['score']:.1f}, with {near['separate_lines']:.0f} line each and the same houses "
+        f"removed ({near['houses_removed']:.1f} per game on average).",
+    )
+
+
+@experiment("l7-add-vacancy-control")
+def add_vacancy_control(game: Any = None) -> Outcome:
+    """`game`: the lesson's computer-played game (three teams, seed 7), if already played."""
+    from housing_lab.north_berkeley import make_scenario, play_random_game, score_scenario
+
+    if game is None:
+        game = play_random_game(["Red", "Blue", "Green"], seed=7)
+    final = game.scenario()
+    before = score_scenario(final).to_dict()
+    policies = list(dict.fromkeys([*final.policies, "vacancy_control"]))
+    after = score_scenario(make_scenario(final.tiles, policies, final.existing)).to_dict()
+    return Outcome(
+        direction(before["housed"]["low"], after["housed"]["low"]),
+        f"low income housed {before['housed']['low']} → {after['housed']['low']}. On this "
+        f"board {before['displaced']['low']} low income and {before['displaced']['middle']} "
+        f"middle income residents were displaced, and {sum(before['vacant'].values())} homes "
+        "(ADUs included) stayed empty.",
+    )
+
+
+@experiment("l8-slow-filtering")
+def slow_filtering() -> Outcome:
+    slow = {"market_homes_for": ["high"]}
+
+    def low(tiles: dict[str, str], model: Any) -> int:
+        return _score(tiles, [], 3, model)["housed"]["low"]  # lesson 3's boards and seed
+
+    market, public = low(MARKET_RATE, slow), low(PUBLIC_HOUSING, slow)
+    return Outcome(
+        _gap(public - market, 2, "public", "about-the-same", "market"),
+        f"with slow filtering the market rate board houses {market} low income residents, the "
+        f"public housing board {public} (rulebook: {low(MARKET_RATE, None)} and "
+        f"{low(PUBLIC_HOUSING, None)}).",
+    )
