@@ -16,6 +16,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
 from housing_lab.errors import shown
@@ -65,7 +66,7 @@ SWITCH_KEYS = tuple(switch.key for switch in SWITCHES)
 INCOME_WORDS = {"high": "high income", "middle": "middle income", "low": "low income"}
 
 
-def _check_newcomers(value: object) -> dict[str, int]:
+def _check_newcomers(value: object) -> Mapping[str, int]:
     if not isinstance(value, Mapping):
         raise ScenarioFormatError(
             f"model 'newcomers' must be an object of income -> 0-{MAX_NEWCOMERS}, "
@@ -87,7 +88,7 @@ def _check_newcomers(value: object) -> dict[str, int]:
                 f"model 'newcomers' for {income} must be 0-{MAX_NEWCOMERS}, got {shown(count)}"
             )
         counts[income] = count
-    return counts
+    return MappingProxyType(counts)  # read-only over a private copy: no edit after validation
 
 
 def _check_incomes(value: object) -> frozenset[str]:
@@ -144,11 +145,13 @@ def _money(amount: Fraction) -> int | float:
 
 @dataclass(frozen=True)
 class Model:
-    """A validated set of assumptions. Build it with `Model.from_dict` (JSON) or keywords:
+    """A validated set of assumptions, a value all the way down: `newcomers` is a read-only
+    mapping, the lists are frozensets, so no one can change a model (or `RULEBOOK`) behind the
+    scores it gave. Build it with `Model.from_dict` (JSON) or keywords:
     `Model(market_homes_for=frozenset({"high"}))`; `RULEBOOK` is the default."""
 
     newcomers: Mapping[str, int] = field(
-        default_factory=lambda: dict.fromkeys(INCOMES, RULEBOOK_NEWCOMERS)
+        default_factory=lambda: MappingProxyType(dict.fromkeys(INCOMES, RULEBOOK_NEWCOMERS))
     )
     market_homes_for: frozenset[str] = frozenset(INCOMES)
     vacancy_control_protects: frozenset[str] = frozenset(HOME_KINDS)
@@ -171,6 +174,12 @@ class Model:
                 self.budget,
             )
         )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Copies and pickles rebuild the model through its checks (a read-only mapping
+        itself cannot be pickled)."""
+        switches = (self.market_homes_for, self.vacancy_control_protects, self.budget)
+        return (Model, (dict(self.newcomers), *switches))
 
     # --- JSON -------------------------------------------------------------------------------
     @classmethod

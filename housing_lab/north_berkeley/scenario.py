@@ -11,6 +11,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
 from housing_lab.errors import shown
@@ -82,7 +83,7 @@ def affordable_error(violations: list[str], tiles: Mapping[str, str]) -> Afforda
 
 
 def check_existing(existing: object, layout: Layout) -> dict[str, str]:
-    if not isinstance(existing, dict):
+    if not isinstance(existing, Mapping):
         raise ScenarioFormatError(
             f"'existing' must be an object of home -> income, got {shown(existing)}"
         )
@@ -119,6 +120,19 @@ class Scenario:
     model: Model | None = None
     """The assumptions asked for (`model.py`); None: none asked for, the rulebook's hold.
     Results echo `model` only when one was asked for, so rulebook outputs stay as they were."""
+
+    def __post_init__(self) -> None:
+        """A value: the mappings become read-only views of private copies, so neither the
+        caller's dicts nor anyone holding this board can change it after validation."""
+        for name in ("tiles", "existing", "catalogue"):
+            object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
+        object.__setattr__(self, "policies", frozenset(self.policies))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Copies and pickles rebuild the board from plain values (a read-only view cannot
+        be pickled)."""
+        values = (dict(self.tiles), self.policies, dict(self.existing), self.seed)
+        return (Scenario, (*values, self.layout, dict(self.catalogue), self.model))
 
     @property
     def assumptions(self) -> Model:

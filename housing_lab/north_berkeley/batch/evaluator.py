@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from itertools import combinations
+from types import MappingProxyType
 
 import numpy as np
 
@@ -97,7 +98,10 @@ class BatchEvaluator:
         workers: int | None = None,
     ):
         self.layout = layout or default_layout()
-        self.catalogue = dict(catalogue if catalogue is not None else default_catalogue())
+        # read-only: `default_evaluator()` is shared by every caller in the process
+        self.catalogue = MappingProxyType(
+            dict(catalogue if catalogue is not None else default_catalogue())
+        )
         self.tile_ids = tuple(self.catalogue)
         self.squares = self.layout.squares
         self.homes = self.layout.existing_ids
@@ -110,6 +114,8 @@ class BatchEvaluator:
         self.newcomers = RESIDENTS_PER_INCOME - self.existing_per_income
         self.workers = workers or min(2, os.cpu_count() or 1)
         self._pack()
+        for table in (self.features, self.is_house, self.packed, self.home_table):
+            table.flags.writeable = False  # the tables every board is scored with
 
     def _pack(self) -> None:
         """Give every feature a bit field wide enough for its largest board sum, in as few

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -54,17 +55,19 @@ __all__ = [
 ]
 
 RULEBOOK_NAME = "The rulebook"
-DEFAULT_ASSUMPTIONS: dict[str, Model] = {
-    RULEBOOK_NAME: RULEBOOK,
-    "No filtering: new market-rate homes only for high income": Model(
-        market_homes_for=frozenset({"high"})
-    ),
-    "More jobs: 14 high income newcomers": Model(newcomers={"high": 14}),
-    "Costa-Hawkins: houses exempt from vacancy control": Model(
-        vacancy_control_protects=frozenset({"apartments"})
-    ),
-    "City budget of $10": Model(budget=10),
-}
+DEFAULT_ASSUMPTIONS: Mapping[str, Model] = MappingProxyType(
+    {
+        RULEBOOK_NAME: RULEBOOK,
+        "No filtering: new market-rate homes only for high income": Model(
+            market_homes_for=frozenset({"high"})
+        ),
+        "More jobs: 14 high income newcomers": Model(newcomers={"high": 14}),
+        "Costa-Hawkins: houses exempt from vacancy control": Model(
+            vacancy_control_protects=frozenset({"apartments"})
+        ),
+        "City budget of $10": Model(budget=10),
+    }
+)
 """The settings a class tries first: the rulebook, then one assumption changed at a time."""
 
 SUBJECT = "Board or policy set"
