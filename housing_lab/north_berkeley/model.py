@@ -232,8 +232,15 @@ class Model:
         """Whether vacancy control covers existing homes of `kind` ("houses", "apartments")."""
         return kind in self.vacancy_control_protects
 
+    def city_budget(self) -> Fraction | None:
+        """What the city may spend, in dollars; None: no limit. Every engine reads the budget
+        switch here, never the field itself."""
+        return self.budget
+
     def over_budget(self, spending: Fraction) -> bool:
-        return self.budget is not None and spending > self.budget
+        """Whether `spending` (dollars) is more than the city budget (never without one)."""
+        budget = self.city_budget()
+        return budget is not None and spending > budget
 
     @property
     def is_rulebook(self) -> bool:
@@ -270,10 +277,34 @@ RULEBOOK = Model()
 """The rulebook's assumptions (every switch at its default)."""
 
 
+def model_or_rulebook(model: Model | None) -> Model:
+    """The one reading of "no model asked for": the rulebook's assumptions hold."""
+    return RULEBOOK if model is None else model
+
+
 def check_model(model: object) -> Model:
     """A `Model`, a JSON-like dict of switches, or None (the rulebook) -> a `Model`."""
-    if model is None:
-        return RULEBOOK
-    if isinstance(model, Model):
-        return model
+    if model is None or isinstance(model, Model):
+        return model_or_rulebook(model)
     return Model.from_dict(model)
+
+
+def asked_model(model: object) -> Model | None:
+    """A model asked for (a `Model` or its JSON object), checked; None when none was asked
+    (results then echo no model, and the rulebook holds: `model_or_rulebook`)."""
+    return None if model is None else check_model(model)
+
+
+def one_model(held: Model | None, given: Model | None, held_by: str, given_by: str) -> Model | None:
+    """The model two carriers give together, so that none is ever ignored: the one that
+    carries a model when only one does (None when neither does), and a refusal in one line,
+    naming both, when they carry different ones. `held_by`, `given_by`: the carriers in
+    words ("the scenario carries its own model", "the rule options give another")."""
+    if given is None or given == held:
+        return held
+    if held is None:
+        return given
+    raise ScenarioFormatError(
+        f"{held_by} ({held.describe()}); {given_by} ({given.describe()}): "
+        f"give the model in one place"
+    )

@@ -32,7 +32,12 @@ from housing_lab.north_berkeley.errors import (
     checked_object,
 )
 from housing_lab.north_berkeley.layout import Layout, default_layout
-from housing_lab.north_berkeley.model import RULEBOOK, Model, check_model
+from housing_lab.north_berkeley.model import (
+    Model,
+    asked_model,
+    model_or_rulebook,
+    one_model,
+)
 from housing_lab.north_berkeley.policies import (
     AFFORDABLE_100,
     INCOMES,
@@ -137,7 +142,16 @@ class Scenario:
     @property
     def assumptions(self) -> Model:
         """The model this board is scored under (the rulebook's unless `model` says otherwise)."""
-        return RULEBOOK if self.model is None else self.model
+        return model_or_rulebook(self.model)
+
+    def under(
+        self, model: Model | None, given_by: str = "the rule options give another"
+    ) -> Scenario:
+        """This board under the model another carrier gives (`RuleOptions.given_model`): the
+        same board when it gives none or the same one, the board carrying it (its budget
+        checked) when the board had none, and one line naming both when they differ."""
+        agreed = one_model(self.model, model, "the scenario carries its own model", given_by)
+        return self if agreed is self.model else self.replace(model=agreed)
 
     def to_dict(self) -> dict[str, Any]:
         """The RULES.md input format, squares and policies in a stable order."""
@@ -238,7 +252,7 @@ def make_scenario(
         seed=seed,
         layout=layout,
         catalogue=catalogue,
-        model=None if model is None else check_model(model),
+        model=asked_model(model),
     )
     check_budget(scenario)
     return scenario

@@ -52,7 +52,13 @@ from housing_lab.north_berkeley.card_rules import CARD_IDS
 from housing_lab.north_berkeley.engine.tile_facts import TILE_COUNTS
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.layout import Layout, default_layout
-from housing_lab.north_berkeley.model import RULEBOOK, Model, check_model
+from housing_lab.north_berkeley.model import (
+    RULEBOOK,
+    Model,
+    asked_model,
+    model_or_rulebook,
+    one_model,
+)
 from housing_lab.north_berkeley.policies import (
     INCOMES,
     POLICIES,
@@ -212,16 +218,14 @@ class BatchEvaluator:
         """Score every board: the same numbers `score_scenario(...).to_dict()` gives.
 
         `model`: the assumptions (a `Model` or its JSON object); None: the model the boards
-        carry (`Boards.model`, the rulebook's if none). Boards over the model's budget are
+        carry (`Boards.model`) or `options` carry, the rulebook's if none; two different models
+        are refused in one line. Boards over the model's budget are
         scored all the same and flagged (`BatchResult.within_budget`)."""
         options = options or RuleOptions()
-        asked = boards.model if model is None else check_model(model)
-        if model is not None and boards.model is not None and boards.model != asked:
-            raise ScenarioFormatError(
-                f"these boards carry their own model ({boards.model.describe()}); "
-                f"cannot score them under another ({asked.describe()})"
-            )
-        assumptions = RULEBOOK if asked is None else asked
+        held = "these boards carry their own model"
+        asked = one_model(boards.model, asked_model(model), held, "model= another")
+        asked = one_model(asked, options.given_model, held, "the rule options give another")
+        assumptions = model_or_rulebook(asked)
         n = len(boards)
         small = np.int8  # every count fits: at most 36 homes, 12 residents per income
         out = BatchResult(

@@ -269,6 +269,11 @@ def _blocks(
     every subject and setting, subjects first."""
     models = assumption_settings(settings)
     options = options or RuleOptions()
+    if options.given_model is not None:  # each setting is a model: the options' would clash
+        raise ScenarioFormatError(
+            f"the rule options carry a model ({options.given_model.describe()}): give it as "
+            f"one of the assumptions to compare, not in the options"
+        )
     for label, boards in _subjects(subjects, n, seed):
         base = _score(boards, RULEBOOK, options)
         for name, model in models.items():

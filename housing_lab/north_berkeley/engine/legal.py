@@ -136,13 +136,13 @@ def budget_refusal(
     Callers pass the board *after* the change they ask about: a placement, a cleared square
     (clearing can cost money, when it takes low income homes below matching funds' 7) or a
     policy change."""
-    if model.budget is None:
+    budget = model.city_budget()
+    if budget is None:
         return None
     spent = spending(tiles, policies, catalogue)
     if not model.over_budget(spent):
         return None
-    budget = _dollars(model.budget)
-    return f"the board would spend {_dollars(spent)}, over the city budget of {budget}"
+    return f"the board would spend {_dollars(spent)}, over the city budget of {_dollars(budget)}"
 
 
 def placement_refusal(

@@ -14,7 +14,12 @@ from housing_lab.north_berkeley.batch.evaluator import GAME_POLICY_SETS, BatchEv
 from housing_lab.north_berkeley.constituents import check_card
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.layout import Layout
-from housing_lab.north_berkeley.model import RULEBOOK, Model, check_model
+from housing_lab.north_berkeley.model import (
+    Model,
+    asked_model,
+    model_or_rulebook,
+    one_model,
+)
 from housing_lab.north_berkeley.policies import RuleOptions, check_policy
 from housing_lab.north_berkeley.scenario import (
     affordable_error,
@@ -59,7 +64,7 @@ class Problem:
     @property
     def assumptions(self) -> Model:
         """The model the boards are scored under (the rulebook's unless one was asked for)."""
-        return RULEBOOK if self.model is None else self.model
+        return model_or_rulebook(self.model)
 
 
 def coalition(
@@ -139,7 +144,13 @@ def make_problem(
     (default: the 10 sets of one or two policies, dropping those `fixed` squares rule out);
     `model`: the switches (a `Model` or its JSON object; None: the rulebook's)."""
     layout, catalogue = evaluator.layout, evaluator.catalogue
-    checked_model = None if model is None else check_model(model)
+    options = options or RuleOptions()
+    checked_model = one_model(
+        asked_model(model),
+        options.given_model,
+        "model= gives one model",
+        "the rule options give another",
+    )
     ids, checked_weights = coalition(cards, weights, cards_required)
     seed = check_seed(seed, "'seed'", error=ScenarioFormatError)  # the one seed check
     fixed = dict(fixed or {})
