@@ -13,6 +13,8 @@ every other path asks it the same questions (`newcomers_of`, `market_home_for`, 
 from __future__ import annotations
 
 import math
+import numbers
+import operator
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -32,6 +34,7 @@ HOME_KINDS = ("houses", "apartments")
 MAX_NEWCOMERS = 16
 RULEBOOK_NEWCOMERS = 8
 MAX_BUDGET = 999
+CENTS = 100  # budgets are whole cents (rounded down); the printed tiles cost whole dollars
 
 
 @dataclass(frozen=True)
@@ -78,17 +81,30 @@ def _check_newcomers(value: object) -> Mapping[str, int]:
             raise UnknownIdError(
                 f"unknown income {shown(income)} in model 'newcomers' (known: {', '.join(INCOMES)})"
             )
-        if isinstance(count, bool) or not isinstance(count, int):
+        whole = _whole(count)
+        if whole is None:
             raise ScenarioFormatError(
                 f"model 'newcomers' for {income} must be a whole number 0-{MAX_NEWCOMERS}, "
                 f"got {shown(count)}"
             )
+        count = whole
         if not 0 <= count <= MAX_NEWCOMERS:
             raise ScenarioFormatError(
                 f"model 'newcomers' for {income} must be 0-{MAX_NEWCOMERS}, got {shown(count)}"
             )
         counts[income] = count
     return MappingProxyType(counts)  # read-only over a private copy: no edit after validation
+
+
+def _whole(value: object) -> int | None:
+    """`value` as a plain int when it is a whole number of any integer type (numpy's too, as
+    numpy's floats pass as budgets); None for anything else, True and False included."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
 
 
 def _check_incomes(value: object) -> frozenset[str]:
@@ -126,17 +142,37 @@ def _check_kinds(value: object) -> frozenset[str]:
 
 
 def _check_budget(value: object) -> Fraction | None:
+    """The budget in dollars, whole cents rounded down (docs/model_switches.md): every board
+    spends whole cents, so rounding down changes no decision, and what is shown is exact."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ScenarioFormatError(
             f"model 'budget' must be null or a number 0-{MAX_BUDGET}, got {shown(value)}"
         )
-    if isinstance(value, float) and not math.isfinite(value):
-        raise ScenarioFormatError(f"model 'budget' must be a finite number, got {shown(value)}")
-    if not 0 <= value <= MAX_BUDGET:
+    whole = _whole(value)
+    if whole is not None:
+        exact = Fraction(whole)
+    elif isinstance(value, numbers.Rational):
+        exact = Fraction(value.numerator, value.denominator)
+    else:
+        number = float(value)
+        if not math.isfinite(number):
+            raise ScenarioFormatError(f"model 'budget' must be a finite number, got {shown(value)}")
+        exact = Fraction(repr(number))  # the decimal written: 0.1 is 1/10, not its binary value
+    if not 0 <= exact <= MAX_BUDGET:
         raise ScenarioFormatError(f"model 'budget' must be 0-{MAX_BUDGET}, got {shown(value)}")
-    return Fraction(str(value)) if isinstance(value, float) else Fraction(value)  # exact cents
+    return Fraction(math.floor(exact * CENTS), CENTS)
+
+
+def dollars(amount: Fraction | int | float) -> str:
+    """Money as a student reads it, exact to the cent: "$6", "$10.50", "$10.49" (so a board
+    at $10.50 over a budget of $10.49 never reads "$10.5, over the budget of $10.5")."""
+    cents = Fraction(amount) * CENTS
+    if cents.denominator != 1:  # a teacher's catalogue priced in fractions of a cent
+        return f"${float(amount):g}"
+    whole, part = divmod(int(cents), CENTS)
+    return f"${whole:,}" if not part else f"${whole:,}.{part:02d}"
 
 
 def _money(amount: Fraction) -> int | float:
@@ -261,7 +297,7 @@ class Model:
             kinds = " and ".join(k for k in HOME_KINDS if k in self.vacancy_control_protects)
             said.append(f"vacancy control covers {kinds} only")
         if self.budget is not None:
-            said.append(f"city budget ${_money(self.budget):g}")
+            said.append(f"city budget {dollars(self.budget)}")
         return said
 
     def describe(self) -> str:

@@ -280,3 +280,20 @@ def test_a_model_in_the_options_is_the_labs_model_or_refused() -> None:
     assert lab.model == Model.from_dict(HIGH_ONLY)
     with pytest.raises(HousingLabError, match="give the model in one place"):
         NorthBerkeleyLab(options=RuleOptions(model={"budget": 1}), model=HIGH_ONLY)
+
+
+def test_the_tab_itself_says_why_a_budget_below_the_spending_is_refused() -> None:
+    """Issue 43: the refusal was said only on the board, in another tab; the Assumptions tab
+    put the control back without a word."""
+    lab = NorthBerkeleyLab(seed=1)
+    lab.place("A1", "tower_public")  # $6
+    panel = lab.assumptions
+    panel.limited.value = True
+    assert panel.refusal.value == ""
+    panel.budget.value = 5.5
+    assert lab.model.budget == 6  # refused: the board would break it
+    said = panel.refusal.value
+    assert "already spends $6, more than $5.50" in said
+    assert "Choose at least $6, or clear a tile first" in said and "role='alert'" in said
+    panel.budget.value = 7  # a budget the board keeps within: accepted, the words go
+    assert lab.model.budget == 7 and panel.refusal.value == ""

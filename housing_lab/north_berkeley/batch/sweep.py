@@ -34,7 +34,7 @@ from housing_lab.north_berkeley.batch.evaluator import (
 from housing_lab.north_berkeley.card_rules import CARD_IDS
 from housing_lab.north_berkeley.engine.movein import OUTCOMES
 from housing_lab.north_berkeley.errors import OverBudgetError, ScenarioFormatError
-from housing_lab.north_berkeley.model import Model, asked_model, check_model
+from housing_lab.north_berkeley.model import Model, asked_model, check_model, dollars
 from housing_lab.north_berkeley.policies import (
     INCOMES,
     POLICIES,
@@ -190,8 +190,8 @@ def _refuse_fixed_over_budget(
     if int(cheapest[0]) * budget.denominator > budget.numerator * evaluator.scale:
         spent = Fraction(int(cheapest[0]), evaluator.scale)
         raise OverBudgetError(
-            f"the fixed tiles alone spend at least ${float(spent):g}, over the city budget of "
-            f"${float(budget):g}: no random board can keep within it"
+            f"the fixed tiles alone spend at least {dollars(spent)}, over the city budget of "
+            f"{dollars(budget)}: no random board can keep within it"
         )
 
 
@@ -231,7 +231,7 @@ def _within_budget(
     if len(missing):
         raise OverBudgetError(
             f"only {len(boards) - len(missing)} of {len(boards)} random boards kept within the "
-            f"city budget of ${float(model.city_budget() or 0):g} ({kept} of {drawn} drawn): raise "
+            f"city budget of {dollars(model.city_budget() or 0)} ({kept} of {drawn} drawn): raise "
             f"the budget, fix cheaper tiles or allow empty squares"
         )
     return Boards(tiles, policies, existing, model)

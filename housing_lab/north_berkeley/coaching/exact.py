@@ -47,6 +47,7 @@ from housing_lab.north_berkeley.constituents import check_card
 from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.layout import default_layout
+from housing_lab.north_berkeley.model import dollars
 from housing_lab.north_berkeley.policies import INCOMES, POLICIES, RuleOptions, check_policy
 from housing_lab.north_berkeley.scenario import Scenario, check_square, make_scenario
 from housing_lab.north_berkeley.tiles import default_catalogue
@@ -173,7 +174,7 @@ def coach(
     found = search(evaluator, question)
     if found.tiles is None or found.policies is None:
         budget = scenario.assumptions.city_budget()
-        reason = unreachable_reason(card, goal, None if budget is None else f"${float(budget):g}")
+        reason = unreachable_reason(card, goal, None if budget is None else dollars(budget))
         seconds = time.perf_counter() - started
         return CoachAnswer(card, goal, now, None, None, None, None, reason, seconds)
     changes = _changes(scenario, evaluator, found.tiles, found.policies)

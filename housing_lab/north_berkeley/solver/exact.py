@@ -27,6 +27,7 @@ from housing_lab.north_berkeley.batch.evaluator import BatchEvaluator, default_e
 from housing_lab.north_berkeley.engine.output import money
 from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.errors import OverBudgetError
+from housing_lab.north_berkeley.model import dollars
 from housing_lab.north_berkeley.policies import POLICIES
 from housing_lab.north_berkeley.scenario import Scenario, make_scenario
 from housing_lab.north_berkeley.solver.inputs import Number, Problem, Where, make_problem
@@ -206,7 +207,7 @@ def _answer(
     if pick is None and goal == "best":  # every policy set has boards: only a budget rules
         budget = problem.assumptions.city_budget()  # them all out
         raise OverBudgetError(
-            f"no board keeps within the city budget of ${float(budget or 0):g} with these "
+            f"no board keeps within the city budget of {dollars(budget or 0)} with these "
             "fixed squares and policies"
         )
     return None if pick is None else _solution(evaluator, problem, scored, pick, started)
