@@ -158,3 +158,23 @@ def test_a_game_that_cannot_fill_phase_two_within_its_budget_says_why() -> None:
     assert game.legal_actions() == [{"action": "call_state"}]
     game.undo()  # "undo to the policy choice"
     assert game.phase == "policies"
+
+
+def test_a_square_the_state_cannot_fill_until_a_tile_is_cleared_says_so() -> None:
+    catalogue = {k: v for k, v in default_catalogue().items() if k != "townhouse_middle"}
+    game = Game(["A", "B", "C", "D"], seed=45, model={"budget": 1}, catalogue=catalogue)
+    game.call_state()  # seed 45: free tiles in phase 1, then both policies drawn
+    game.advance()
+    while game.phase == "draft":
+        game.apply(game.legal_actions()[0])
+    game.enact(["affordable_100", "matching_funds"])
+    game.place("A1", "midrise_workforce")  # $1: the whole budget
+    with pytest.raises(OverBudgetError) as caught:
+        game.call_state()
+    said = str(caught.value)
+    assert said.startswith("the state cannot fill square A2 within the city budget of $1")
+    assert said.endswith(
+        "would bring the board's spending to $2; clear or change a tile of this phase first"
+    )
+    game.clear("A1")  # the advice holds: with A1 cleared there is room again
+    assert game.placement_refusal("A2", "midrise_workforce") is None

@@ -727,31 +727,34 @@ class Game:
 
     def _cannot_fill(self, square: str, board: Mapping[str, str]) -> str:
         """Why the state cannot fill `square` of `board` within the budget, in words, and what
-        can be done: clear a tile of this phase, or (when none costs anything) nothing: the
-        game cannot finish under this budget, as a catalogue without a free tile allowed
-        there (under 100% Affordable Housing, say) cannot."""
+        can be done: clear a tile players placed in this phase, when that makes room; else
+        nothing, and the game cannot finish under this budget (a teacher's catalogue without a
+        free tile that 100% Affordable Housing allows, say)."""
         policies, catalogue = self.state.policies, self.catalogue
         allowed = self.allowed_tiles(square)
         costs = {t: legal.spending({**board, square: t}, policies, catalogue) for t in allowed}
         cheapest = min(allowed, key=costs.__getitem__)
         limited = legal.restricts_tiles(policies, self.layout.phase_of(square))
-        which = (
-            f"the cheapest tile {POLICY_NAMES[AFFORDABLE_100]} allows"
-            if limited
-            else ("the cheapest tile")
-        )
+        which = f"the cheapest tile {POLICY_NAMES[AFFORDABLE_100]} allows" if limited else ""
+        which = which or "the cheapest tile"
         said = (
             f"the state cannot fill square {square} within the city budget of "
             f"{dollars(self.model.city_budget() or 0)}: {which} there, "
             f"{catalogue[cheapest].name}, would bring the board's spending to "
             f"{dollars(costs[cheapest])}"
         )
-        mine = [t for s, t in self.state.tiles.items() if s in self.phase_squares()]
-        if any(catalogue[t].cost > 0 for t in mine):
+        phase = self.phase_squares()  # the tiles players placed in this phase can be cleared
+        cleared = {s: t for s, t in board.items() if s not in phase or s not in self.state.tiles}
+        model = self.model
+        if any(
+            legal.budget_refusal({**cleared, square: t}, policies, catalogue, model) is None
+            for t in allowed
+        ):
             return f"{said}; clear or change a tile of this phase first"
+        undo = " (undo to the policy choice to enact others)" if limited else ""
         return (
             f"{said}, and no tile of this phase can be cleared to make room: this game cannot "
-            f"be finished under this budget (undo to the policy choice to enact others)"
+            f"be finished under this budget{undo}"
         )
 
     def _start_extra_draw(self, state: GameState) -> None:
