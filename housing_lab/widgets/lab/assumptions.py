@@ -190,7 +190,7 @@ class AssumptionsPanel(ipywidgets.VBox):
         switches. A refused change calls without it, to put every control back."""
         self._spending = Fraction(spending)
         if changed_only and model == getattr(self, "_shown_model", None):
-            if model.budget is None:
+            if model.city_budget() is None:
                 self._quiet = True
                 try:
                     self.budget.value = float(spending)
