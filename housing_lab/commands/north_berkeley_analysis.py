@@ -27,8 +27,9 @@ from housing_lab.north_berkeley.batch.evaluator import (
     default_evaluator,
 )
 from housing_lab.north_berkeley.errors import ScenarioFormatError
-from housing_lab.north_berkeley.model import Model
+from housing_lab.north_berkeley.model import RULEBOOK, SWITCH_KEYS, Model
 from housing_lab.north_berkeley.policies import RuleOptions
+from housing_lab.north_berkeley.scenario import SCENARIO_KEYS
 from housing_lab.outputs import check_new, write_atomic
 
 SAMPLE_CHUNK = 1 << 12  # boards evaluated and written at a time (keeps peak memory well < 300 MB)
@@ -126,19 +127,23 @@ def _model_option(parser: argparse.ArgumentParser) -> None:
 
 
 def parse_model(text: str | None) -> Model | None:
-    """`--model`: a JSON object of switches, or a file holding one (or a scenario carrying
-    one); None when not given. Bad JSON or a bad switch: one line naming it."""
+    """`--model`: a JSON object of switches, or a file holding one (or a scenario, whose
+    `model` is used); None when not given. `null` (as JSON, in a file, or a scenario's
+    `"model": null`) is the rulebook, as in a scenario. Bad JSON or a bad switch: one line
+    naming it."""
     if text is None:
         return None
     try:
-        json_text = text.lstrip().startswith(("{", "["))
+        json_text = text.strip() == "null" or text.lstrip().startswith(("{", "["))
         data = loads(text, source="--model") if json_text else load_path(text)
     except JsonInputError as error:
         said = str(error)  # a JSON error names --model already; a file error does not
         said = said if said.startswith("--model") else f"--model: {said}"
         raise ScenarioFormatError(said) from None
-    if isinstance(data, dict) and isinstance(data.get("model"), dict) and "tiles" in data:
-        data = data["model"]
+    if isinstance(data, dict) and set(data) & (set(SCENARIO_KEYS) - set(SWITCH_KEYS)):
+        data = data.get("model")  # a scenario: its own model (null or absent: the rulebook)
+    if data is None:
+        return RULEBOOK
     if not isinstance(data, dict):
         raise ScenarioFormatError(f"--model must be a JSON object of switches, got {shown(data)}")
     try:

@@ -25,7 +25,7 @@ class AffordableOnlyError(NorthBerkeleyError):
 
 
 class OverBudgetError(NorthBerkeleyError):
-    """A board that spends more than the model's city budget (`model.budget`)."""
+    """A board that spends more than the model's city budget (`Model.city_budget`)."""
 
 
 class IllegalActionError(NorthBerkeleyError):

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from housing_lab._data import DataFileError, read_package_toml, read_toml_file
@@ -34,6 +35,20 @@ class Layout:
     phases: Mapping[int, tuple[str, ...]]
     tags: Mapping[str, frozenset[str]]
     existing: tuple[ExistingHome, ...]
+
+    def __post_init__(self) -> None:
+        """Read-only views of private copies: `default_layout()` is shared by every board."""
+        phases = {phase: tuple(squares) for phase, squares in self.phases.items()}
+        tags = {tag: frozenset(members) for tag, members in self.tags.items()}
+        object.__setattr__(self, "phases", MappingProxyType(phases))
+        object.__setattr__(self, "tags", MappingProxyType(tags))
+        object.__setattr__(self, "squares", tuple(self.squares))
+        object.__setattr__(self, "existing", tuple(self.existing))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Copies and pickles rebuild the layout from plain values."""
+        plain = (dict(self.phases), dict(self.tags), self.existing)
+        return (Layout, (self.name, self.squares, *plain))
 
     @cached_property
     def houses(self) -> tuple[str, ...]:

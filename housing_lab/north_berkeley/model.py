@@ -13,9 +13,12 @@ every other path asks it the same questions (`newcomers_of`, `market_home_for`, 
 from __future__ import annotations
 
 import math
+import numbers
+import operator
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
 from housing_lab.errors import shown
@@ -31,6 +34,7 @@ HOME_KINDS = ("houses", "apartments")
 MAX_NEWCOMERS = 16
 RULEBOOK_NEWCOMERS = 8
 MAX_BUDGET = 999
+CENTS = 100  # budgets are whole cents (rounded down); the printed tiles cost whole dollars
 
 
 @dataclass(frozen=True)
@@ -65,7 +69,7 @@ SWITCH_KEYS = tuple(switch.key for switch in SWITCHES)
 INCOME_WORDS = {"high": "high income", "middle": "middle income", "low": "low income"}
 
 
-def _check_newcomers(value: object) -> dict[str, int]:
+def _check_newcomers(value: object) -> Mapping[str, int]:
     if not isinstance(value, Mapping):
         raise ScenarioFormatError(
             f"model 'newcomers' must be an object of income -> 0-{MAX_NEWCOMERS}, "
@@ -77,17 +81,30 @@ def _check_newcomers(value: object) -> dict[str, int]:
             raise UnknownIdError(
                 f"unknown income {shown(income)} in model 'newcomers' (known: {', '.join(INCOMES)})"
             )
-        if isinstance(count, bool) or not isinstance(count, int):
+        whole = _whole(count)
+        if whole is None:
             raise ScenarioFormatError(
                 f"model 'newcomers' for {income} must be a whole number 0-{MAX_NEWCOMERS}, "
                 f"got {shown(count)}"
             )
+        count = whole
         if not 0 <= count <= MAX_NEWCOMERS:
             raise ScenarioFormatError(
                 f"model 'newcomers' for {income} must be 0-{MAX_NEWCOMERS}, got {shown(count)}"
             )
         counts[income] = count
-    return counts
+    return MappingProxyType(counts)  # read-only over a private copy: no edit after validation
+
+
+def _whole(value: object) -> int | None:
+    """`value` as a plain int when it is a whole number of any integer type (numpy's too, as
+    numpy's floats pass as budgets); None for anything else, True and False included."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
 
 
 def _check_incomes(value: object) -> frozenset[str]:
@@ -125,17 +142,37 @@ def _check_kinds(value: object) -> frozenset[str]:
 
 
 def _check_budget(value: object) -> Fraction | None:
+    """The budget in dollars, whole cents rounded down (docs/model_switches.md): every board
+    spends whole cents, so rounding down changes no decision, and what is shown is exact."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ScenarioFormatError(
             f"model 'budget' must be null or a number 0-{MAX_BUDGET}, got {shown(value)}"
         )
-    if isinstance(value, float) and not math.isfinite(value):
-        raise ScenarioFormatError(f"model 'budget' must be a finite number, got {shown(value)}")
-    if not 0 <= value <= MAX_BUDGET:
+    whole = _whole(value)
+    if whole is not None:
+        exact = Fraction(whole)
+    elif isinstance(value, numbers.Rational):
+        exact = Fraction(value.numerator, value.denominator)
+    else:
+        number = float(value)
+        if not math.isfinite(number):
+            raise ScenarioFormatError(f"model 'budget' must be a finite number, got {shown(value)}")
+        exact = Fraction(repr(number))  # the decimal written: 0.1 is 1/10, not its binary value
+    if not 0 <= exact <= MAX_BUDGET:
         raise ScenarioFormatError(f"model 'budget' must be 0-{MAX_BUDGET}, got {shown(value)}")
-    return Fraction(str(value)) if isinstance(value, float) else Fraction(value)  # exact cents
+    return Fraction(math.floor(exact * CENTS), CENTS)
+
+
+def dollars(amount: Fraction | int | float) -> str:
+    """Money as a student reads it, exact to the cent: "$6", "$10.50", "$10.49" (so a board
+    at $10.50 over a budget of $10.49 never reads "$10.5, over the budget of $10.5")."""
+    cents = Fraction(amount) * CENTS
+    if cents.denominator != 1:  # a teacher's catalogue priced in fractions of a cent
+        return f"${float(amount):g}"
+    whole, part = divmod(int(cents), CENTS)
+    return f"${whole:,}" if not part else f"${whole:,}.{part:02d}"
 
 
 def _money(amount: Fraction) -> int | float:
@@ -144,11 +181,13 @@ def _money(amount: Fraction) -> int | float:
 
 @dataclass(frozen=True)
 class Model:
-    """A validated set of assumptions. Build it with `Model.from_dict` (JSON) or keywords:
+    """A validated set of assumptions, a value all the way down: `newcomers` is a read-only
+    mapping, the lists are frozensets, so no one can change a model (or `RULEBOOK`) behind the
+    scores it gave. Build it with `Model.from_dict` (JSON) or keywords:
     `Model(market_homes_for=frozenset({"high"}))`; `RULEBOOK` is the default."""
 
     newcomers: Mapping[str, int] = field(
-        default_factory=lambda: dict.fromkeys(INCOMES, RULEBOOK_NEWCOMERS)
+        default_factory=lambda: MappingProxyType(dict.fromkeys(INCOMES, RULEBOOK_NEWCOMERS))
     )
     market_homes_for: frozenset[str] = frozenset(INCOMES)
     vacancy_control_protects: frozenset[str] = frozenset(HOME_KINDS)
@@ -171,6 +210,12 @@ class Model:
                 self.budget,
             )
         )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Copies and pickles rebuild the model through its checks (a read-only mapping
+        itself cannot be pickled)."""
+        switches = (self.market_homes_for, self.vacancy_control_protects, self.budget)
+        return (Model, (dict(self.newcomers), *switches))
 
     # --- JSON -------------------------------------------------------------------------------
     @classmethod
@@ -223,8 +268,15 @@ class Model:
         """Whether vacancy control covers existing homes of `kind` ("houses", "apartments")."""
         return kind in self.vacancy_control_protects
 
+    def city_budget(self) -> Fraction | None:
+        """What the city may spend, in dollars; None: no limit. Every engine reads the budget
+        switch here, never the field itself."""
+        return self.budget
+
     def over_budget(self, spending: Fraction) -> bool:
-        return self.budget is not None and spending > self.budget
+        """Whether `spending` (dollars) is more than the city budget (never without one)."""
+        budget = self.city_budget()
+        return budget is not None and spending > budget
 
     @property
     def is_rulebook(self) -> bool:
@@ -245,7 +297,7 @@ class Model:
             kinds = " and ".join(k for k in HOME_KINDS if k in self.vacancy_control_protects)
             said.append(f"vacancy control covers {kinds} only")
         if self.budget is not None:
-            said.append(f"city budget ${_money(self.budget):g}")
+            said.append(f"city budget {dollars(self.budget)}")
         return said
 
     def describe(self) -> str:
@@ -261,10 +313,34 @@ RULEBOOK = Model()
 """The rulebook's assumptions (every switch at its default)."""
 
 
+def model_or_rulebook(model: Model | None) -> Model:
+    """The one reading of "no model asked for": the rulebook's assumptions hold."""
+    return RULEBOOK if model is None else model
+
+
 def check_model(model: object) -> Model:
     """A `Model`, a JSON-like dict of switches, or None (the rulebook) -> a `Model`."""
-    if model is None:
-        return RULEBOOK
-    if isinstance(model, Model):
-        return model
+    if model is None or isinstance(model, Model):
+        return model_or_rulebook(model)
     return Model.from_dict(model)
+
+
+def asked_model(model: object) -> Model | None:
+    """A model asked for (a `Model` or its JSON object), checked; None when none was asked
+    (results then echo no model, and the rulebook holds: `model_or_rulebook`)."""
+    return None if model is None else check_model(model)
+
+
+def one_model(held: Model | None, given: Model | None, held_by: str, given_by: str) -> Model | None:
+    """The model two carriers give together, so that none is ever ignored: the one that
+    carries a model when only one does (None when neither does), and a refusal in one line,
+    naming both, when they carry different ones. `held_by`, `given_by`: the carriers in
+    words ("the scenario carries its own model", "the rule options give another")."""
+    if given is None or given == held:
+        return held
+    if held is None:
+        return given
+    raise ScenarioFormatError(
+        f"{held_by} ({held.describe()}); {given_by} ({given.describe()}): "
+        f"give the model in one place"
+    )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from housing_lab.errors import shown
@@ -13,7 +13,7 @@ from housing_lab.north_berkeley.incomes import (  # re-exported: this module's n
 )
 from housing_lab.north_berkeley.incomes import INCOMES as INCOMES
 from housing_lab.north_berkeley.incomes import RESIDENTS_PER_INCOME as RESIDENTS_PER_INCOME
-from housing_lab.north_berkeley.model import Model, check_model
+from housing_lab.north_berkeley.model import Model, asked_model, check_model, one_model
 from housing_lab.numbers import check_number
 
 VACANCY_CONTROL = "vacancy_control"
@@ -103,13 +103,32 @@ class RuleOptions:
         """The model as a `Model` (the field is one after construction; typed for readers)."""
         return check_model(self.model)
 
+    @property
+    def given_model(self) -> Model | None:
+        """The model these options carry to a board, None when they carry the rulebook's: the
+        rulebook is their default, so options under it leave a scenario's own model alone
+        (`one_model` refuses two different models; nothing is ignored)."""
+        return None if self.assumptions.is_rulebook else self.assumptions
+
+    def split_model(
+        self, model: Model | Mapping[str, Any] | None = None
+    ) -> tuple[RuleOptions, Model | None]:
+        """These options without their model, and the one model they and `model` give (None:
+        neither gives one; two different ones: one line naming both). For a holder that keeps
+        the model on its board, such as the lab, so the model has one carrier there."""
+        given = asked_model(model)
+        agreed = one_model(
+            given, self.given_model, "model= gives one model", "the rule options give another"
+        )
+        return replace(self, model=None), agreed
+
     def to_dict(self) -> dict[str, Any]:
         """The options as JSON; `model` only when it is not the rulebook's."""
         data: dict[str, Any] = {
             f.name: getattr(self, f.name) for f in fields(self) if f.name != "model"
         }
-        if not self.assumptions.is_rulebook:
-            data["model"] = self.assumptions.to_dict()
+        if self.given_model is not None:
+            data["model"] = self.given_model.to_dict()
         return data
 
     @classmethod

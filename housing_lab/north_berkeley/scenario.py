@@ -11,6 +11,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
 from housing_lab.errors import shown
@@ -31,7 +32,12 @@ from housing_lab.north_berkeley.errors import (
     checked_object,
 )
 from housing_lab.north_berkeley.layout import Layout, default_layout
-from housing_lab.north_berkeley.model import RULEBOOK, Model, check_model
+from housing_lab.north_berkeley.model import (
+    Model,
+    asked_model,
+    model_or_rulebook,
+    one_model,
+)
 from housing_lab.north_berkeley.policies import (
     AFFORDABLE_100,
     INCOMES,
@@ -82,7 +88,7 @@ def affordable_error(violations: list[str], tiles: Mapping[str, str]) -> Afforda
 
 
 def check_existing(existing: object, layout: Layout) -> dict[str, str]:
-    if not isinstance(existing, dict):
+    if not isinstance(existing, Mapping):
         raise ScenarioFormatError(
             f"'existing' must be an object of home -> income, got {shown(existing)}"
         )
@@ -120,10 +126,32 @@ class Scenario:
     """The assumptions asked for (`model.py`); None: none asked for, the rulebook's hold.
     Results echo `model` only when one was asked for, so rulebook outputs stay as they were."""
 
+    def __post_init__(self) -> None:
+        """A value: the mappings become read-only views of private copies, so neither the
+        caller's dicts nor anyone holding this board can change it after validation."""
+        for name in ("tiles", "existing", "catalogue"):
+            object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
+        object.__setattr__(self, "policies", frozenset(self.policies))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Copies and pickles rebuild the board from plain values (a read-only view cannot
+        be pickled)."""
+        values = (dict(self.tiles), self.policies, dict(self.existing), self.seed)
+        return (Scenario, (*values, self.layout, dict(self.catalogue), self.model))
+
     @property
     def assumptions(self) -> Model:
         """The model this board is scored under (the rulebook's unless `model` says otherwise)."""
-        return RULEBOOK if self.model is None else self.model
+        return model_or_rulebook(self.model)
+
+    def under(
+        self, model: Model | None, given_by: str = "the rule options give another"
+    ) -> Scenario:
+        """This board under the model another carrier gives (`RuleOptions.given_model`): the
+        same board when it gives none or the same one, the board carrying it (its budget
+        checked) when the board had none, and one line naming both when they differ."""
+        agreed = one_model(self.model, model, "the scenario carries its own model", given_by)
+        return self if agreed is self.model else self.replace(model=agreed)
 
     def to_dict(self) -> dict[str, Any]:
         """The RULES.md input format, squares and policies in a stable order."""
@@ -224,7 +252,7 @@ def make_scenario(
         seed=seed,
         layout=layout,
         catalogue=catalogue,
-        model=None if model is None else check_model(model),
+        model=asked_model(model),
     )
     check_budget(scenario)
     return scenario

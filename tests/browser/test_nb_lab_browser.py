@@ -251,7 +251,8 @@ def test_example_board_looks_read_only(open_page) -> None:
 
 MODEL_CELLS = [
     "from housing_lab.widgets import NorthBerkeleyLab\n"
-    "lab = NorthBerkeleyLab(seed=1, model={'market_homes_for': ['high']})\nlab",
+    "lab = NorthBerkeleyLab(seed=1, model={'market_homes_for': ['high']})\n"
+    "lab.place('A1', 'tower_public')\nlab",  # the board spends $6
 ]
 IN_VIEW = """(selector) => {
   const node = document.querySelector(selector);
@@ -296,6 +297,17 @@ def test_a_switched_model_is_said_beside_the_chart(open_page, size: str) -> None
     assert box_of(page, ".hl-nb-lab .hl-rulebook")["inView"], "Back to the rulebook is hidden"
     assert "(rulebook)" in page.locator(".hl-nb-lab .hl-assumptions").inner_text()
     screenshot(page, f"nb-lab-assumptions-{size}")
+    # issue 43: a budget below what the board spends is refused in words on this tab
+    page.locator(".hl-switch-budget-on input").check()  # offers the board's $6: accepted
+    page.wait_for_selector(".hl-not-rulebook:has-text('city budget $6')")
+    page.locator(".hl-switch-budget input").fill("5")
+    page.locator(".hl-switch-budget input").press("Enter")
+    page.wait_for_selector(".hl-assumptions-refusal:has-text('already spends $6')")
+    refusal = box_of(page, ".hl-assumptions-refusal")
+    assert refusal["inView"], refusal
+    assert page.locator(".hl-switch-budget input").input_value() == "6"  # the control went back
+    settle(page)
+    screenshot(page, f"nb-lab-assumptions-refused-{size}")
     page.locator(".hl-nb-lab .hl-rulebook").click()
     page.wait_for_selector(".hl-not-rulebook", state="detached")
     page.wait_for_selector('.hl-message:has-text("Back to the rulebook\'s assumptions")')

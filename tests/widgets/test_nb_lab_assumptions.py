@@ -10,7 +10,7 @@ import ipywidgets
 import pytest
 
 from housing_lab.errors import HousingLabError
-from housing_lab.north_berkeley import make_scenario, score_scenario
+from housing_lab.north_berkeley import RuleOptions, make_scenario, score_scenario
 from housing_lab.north_berkeley.model import RULEBOOK, Model
 from housing_lab.widgets import NorthBerkeleyLab
 from housing_lab.widgets.lab.assumptions import RULEBOOK_MARK
@@ -266,3 +266,34 @@ def test_no_change_cell_is_short_enough_not_to_wrap() -> None:
     lab.place("A1", "park")
     cells = lab.outcome_chart.deltas.value
     assert "housed (" not in cells and "white-space:nowrap" in cells  # "12 housed", one line
+
+
+def test_a_model_in_the_options_is_the_labs_model_or_refused() -> None:
+    """Issue 43: `NorthBerkeleyLab(options=RuleOptions(model=...))` scored under the rulebook
+    and placed a $6 tile under a $1 budget."""
+    lab = NorthBerkeleyLab(seed=1, options=RuleOptions(model={"budget": 1}))
+    assert lab.model == Model(budget=1) and lab.options.given_model is None  # one carrier
+    with pytest.raises(HousingLabError, match=r"over the city budget of \$1"):
+        lab.place("B1", "tower_public")
+    assert lab.scenario["tiles"] == {}
+    lab.set_model(HIGH_ONLY)  # the Assumptions tab still changes it: the board carries it
+    assert lab.model == Model.from_dict(HIGH_ONLY)
+    with pytest.raises(HousingLabError, match="give the model in one place"):
+        NorthBerkeleyLab(options=RuleOptions(model={"budget": 1}), model=HIGH_ONLY)
+
+
+def test_the_tab_itself_says_why_a_budget_below_the_spending_is_refused() -> None:
+    """Issue 43: the refusal was said only on the board, in another tab; the Assumptions tab
+    put the control back without a word."""
+    lab = NorthBerkeleyLab(seed=1)
+    lab.place("A1", "tower_public")  # $6
+    panel = lab.assumptions
+    panel.limited.value = True
+    assert panel.refusal.value == ""
+    panel.budget.value = 5.5
+    assert lab.model.budget == 6  # refused: the board would break it
+    said = panel.refusal.value
+    assert "already spends $6, more than $5.50" in said
+    assert "Choose at least $6, or clear a tile first" in said and "role='alert'" in said
+    panel.budget.value = 7  # a budget the board keeps within: accepted, the words go
+    assert lab.model.budget == 7 and panel.refusal.value == ""

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from itertools import combinations
+from types import MappingProxyType
 
 import numpy as np
 
@@ -51,7 +52,13 @@ from housing_lab.north_berkeley.card_rules import CARD_IDS
 from housing_lab.north_berkeley.engine.tile_facts import TILE_COUNTS
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.layout import Layout, default_layout
-from housing_lab.north_berkeley.model import RULEBOOK, Model, check_model
+from housing_lab.north_berkeley.model import (
+    RULEBOOK,
+    Model,
+    asked_model,
+    model_or_rulebook,
+    one_model,
+)
 from housing_lab.north_berkeley.policies import (
     INCOMES,
     POLICIES,
@@ -97,7 +104,10 @@ class BatchEvaluator:
         workers: int | None = None,
     ):
         self.layout = layout or default_layout()
-        self.catalogue = dict(catalogue if catalogue is not None else default_catalogue())
+        # read-only: `default_evaluator()` is shared by every caller in the process
+        self.catalogue = MappingProxyType(
+            dict(catalogue if catalogue is not None else default_catalogue())
+        )
         self.tile_ids = tuple(self.catalogue)
         self.squares = self.layout.squares
         self.homes = self.layout.existing_ids
@@ -110,6 +120,8 @@ class BatchEvaluator:
         self.newcomers = RESIDENTS_PER_INCOME - self.existing_per_income
         self.workers = workers or min(2, os.cpu_count() or 1)
         self._pack()
+        for table in (self.features, self.is_house, self.packed, self.home_table):
+            table.flags.writeable = False  # the tables every board is scored with
 
     def _pack(self) -> None:
         """Give every feature a bit field wide enough for its largest board sum, in as few
@@ -206,16 +218,14 @@ class BatchEvaluator:
         """Score every board: the same numbers `score_scenario(...).to_dict()` gives.
 
         `model`: the assumptions (a `Model` or its JSON object); None: the model the boards
-        carry (`Boards.model`, the rulebook's if none). Boards over the model's budget are
+        carry (`Boards.model`) or `options` carry, the rulebook's if none; two different models
+        are refused in one line. Boards over the model's budget are
         scored all the same and flagged (`BatchResult.within_budget`)."""
         options = options or RuleOptions()
-        asked = boards.model if model is None else check_model(model)
-        if model is not None and boards.model is not None and boards.model != asked:
-            raise ScenarioFormatError(
-                f"these boards carry their own model ({boards.model.describe()}); "
-                f"cannot score them under another ({asked.describe()})"
-            )
-        assumptions = RULEBOOK if asked is None else asked
+        held = "these boards carry their own model"
+        asked = one_model(boards.model, asked_model(model), held, "model= another")
+        asked = one_model(asked, options.given_model, held, "the rule options give another")
+        assumptions = model_or_rulebook(asked)
         n = len(boards)
         small = np.int8  # every count fits: at most 36 homes, 12 residents per income
         out = BatchResult(

@@ -17,7 +17,7 @@ from housing_lab.north_berkeley.batch.boards import Array, Boards, EvaluatorFact
 from housing_lab.north_berkeley.card_rules import CARD_IDS
 from housing_lab.north_berkeley.engine import output
 from housing_lab.north_berkeley.engine.output import money
-from housing_lab.north_berkeley.model import RULEBOOK, Model
+from housing_lab.north_berkeley.model import Model, model_or_rulebook
 from housing_lab.north_berkeley.policies import ADU, INCOMES, POLICIES, RuleOptions
 
 
@@ -53,7 +53,7 @@ class BatchResult:
     @property
     def assumptions(self) -> Model:
         """The model these boards were scored under."""
-        return RULEBOOK if self.model is None else self.model
+        return model_or_rulebook(self.model)
 
     @property
     def residents(self) -> tuple[int, int, int]:
@@ -69,7 +69,7 @@ class BatchResult:
         """(n,) booleans: whether each board keeps within the model's city budget (all True
         without a budget). The scalar engine refuses a board over budget; the batch scores it
         all the same and says so here, so a sweep can count or drop such boards."""
-        budget = self.assumptions.budget
+        budget = self.assumptions.city_budget()
         if budget is None:
             return np.ones(len(self), dtype=bool)
         # spending_units / scale <= p / q, exactly: spending_units * q <= p * scale

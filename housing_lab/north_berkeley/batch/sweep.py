@@ -34,7 +34,7 @@ from housing_lab.north_berkeley.batch.evaluator import (
 from housing_lab.north_berkeley.card_rules import CARD_IDS
 from housing_lab.north_berkeley.engine.movein import OUTCOMES
 from housing_lab.north_berkeley.errors import OverBudgetError, ScenarioFormatError
-from housing_lab.north_berkeley.model import Model, check_model
+from housing_lab.north_berkeley.model import Model, asked_model, check_model, dollars
 from housing_lab.north_berkeley.policies import (
     INCOMES,
     POLICIES,
@@ -129,7 +129,7 @@ def random_boards(
     evaluator = _evaluator(evaluator)
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise ScenarioFormatError(f"the number of boards must be a whole number >= 0, got {n!r}")
-    checked = None if model is None else check_model(model)
+    checked = asked_model(model)
     fixed = _tile_codes(evaluator, tiles)
     sets = _policy_sets(policy_sets)
     fixed_ids = {evaluator.squares[s]: evaluator.tile_ids[t] for s, t in fixed.items()}
@@ -159,7 +159,7 @@ def random_boards(
         return Boards(codes.astype(np.uint8), masks, placements, checked)
 
     boards = draw(n)
-    if checked is None or checked.budget is None:
+    if checked is None or checked.city_budget() is None:
         return boards
     return _within_budget(evaluator, boards, checked, draw, fixed)
 
@@ -170,7 +170,7 @@ def _keeps_within(evaluator: BatchEvaluator, boards: Boards, model: Model) -> np
     units = spending_units(
         sums["housing_cost"], sums["other_cost"], halved(boards.policies, sums["new_low"])
     )
-    budget = model.budget
+    budget = model.city_budget()
     assert budget is not None
     return units * budget.denominator <= budget.numerator * evaluator.scale
 
@@ -185,13 +185,13 @@ def _refuse_fixed_over_budget(
         row[0, square] = tile
     sums = evaluator.sums(row)
     cheapest = spending_units(sums["housing_cost"], sums["other_cost"], np.array([True]))
-    budget = model.budget
+    budget = model.city_budget()
     assert budget is not None
     if int(cheapest[0]) * budget.denominator > budget.numerator * evaluator.scale:
         spent = Fraction(int(cheapest[0]), evaluator.scale)
         raise OverBudgetError(
-            f"the fixed tiles alone spend at least ${float(spent):g}, over the city budget of "
-            f"${float(budget):g}: no random board can keep within it"
+            f"the fixed tiles alone spend at least {dollars(spent)}, over the city budget of "
+            f"{dollars(budget)}: no random board can keep within it"
         )
 
 
@@ -231,7 +231,7 @@ def _within_budget(
     if len(missing):
         raise OverBudgetError(
             f"only {len(boards) - len(missing)} of {len(boards)} random boards kept within the "
-            f"city budget of ${float(model.budget or 0):g} ({kept} of {drawn} drawn): raise "
+            f"city budget of {dollars(model.city_budget() or 0)} ({kept} of {drawn} drawn): raise "
             f"the budget, fix cheaper tiles or allow empty squares"
         )
     return Boards(tiles, policies, existing, model)
@@ -350,7 +350,7 @@ def _frame(result: BatchResult, weights: dict[str, Number] | None) -> pd.DataFra
         index = [CARD_IDS.index(card) for card in weights]
         columns["score"] = scores[:, index] @ np.array(list(weights.values()))
         columns["nonnegative"] = (scores[:, index] >= 0).all(axis=1)
-    if result.assumptions.budget is not None:
+    if result.assumptions.city_budget() is not None:
         columns["within_budget"] = result.within_budget
     return pd.DataFrame(columns)
 

@@ -47,6 +47,7 @@ from housing_lab.north_berkeley.constituents import check_card
 from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.layout import default_layout
+from housing_lab.north_berkeley.model import dollars
 from housing_lab.north_berkeley.policies import INCOMES, POLICIES, RuleOptions, check_policy
 from housing_lab.north_berkeley.scenario import Scenario, check_square, make_scenario
 from housing_lab.north_berkeley.tiles import default_catalogue
@@ -153,11 +154,12 @@ def coach(
 ) -> CoachAnswer:
     """The smallest set of changes to `scenario` after which `card` meets `goal` ("win": +1,
     "no-loss": at least 0); ties: the lowest spending, then the earliest change. The board is
-    scored under the scenario's model, and no answer breaks its city budget."""
+    scored under the scenario's model (or the one `options` carry), and no answer breaks its
+    city budget."""
     started = time.perf_counter()
-    scenario = _check_scenario(scenario)
-    card, goal = check_card(card), check_goal(goal)
     options = options or RuleOptions()
+    scenario = _check_scenario(scenario).under(options.given_model)
+    card, goal = check_card(card), check_goal(goal)
     evaluator = _evaluator(scenario, evaluator)
     now = score_scenario(scenario, options).to_dict()["constituents"][card]["score"]
     question = Question(
@@ -171,8 +173,8 @@ def coach(
     )
     found = search(evaluator, question)
     if found.tiles is None or found.policies is None:
-        budget = scenario.assumptions.budget
-        reason = unreachable_reason(card, goal, None if budget is None else f"${float(budget):g}")
+        budget = scenario.assumptions.city_budget()
+        reason = unreachable_reason(card, goal, None if budget is None else dollars(budget))
         seconds = time.perf_counter() - started
         return CoachAnswer(card, goal, now, None, None, None, None, reason, seconds)
     changes = _changes(scenario, evaluator, found.tiles, found.policies)
@@ -214,14 +216,14 @@ def best_change_for_hand(
 ) -> HandAdvice:
     """The single change that raises the total of `cards` most; ties: the lowest spending,
     then the earliest change (the coach's order), among changes within the scenario's city
-    budget. `change` None when no change raises it."""
-    scenario = _check_scenario(scenario)
+    budget (or that of the model `options` carry). `change` None when no change raises it."""
+    options = options or RuleOptions()
+    scenario = _check_scenario(scenario).under(options.given_model)
     if isinstance(cards, (str, bytes)) or not isinstance(cards, (Sequence, Mapping)):
         raise ScenarioFormatError(f"a hand is a list of card ids, got {shown(cards, 60)}")
     hand = tuple(check_card(c) for c in cards)
     if not hand:
         raise ScenarioFormatError("a hand needs at least one constituent card")
-    options = options or RuleOptions()
     evaluator = _evaluator(scenario, evaluator)
     scores_now = score_scenario(scenario, options).to_dict()["constituents"]
     now = sum(scores_now[c]["score"] for c in hand)

@@ -158,8 +158,9 @@ def _atoms(card: str, model: Model = RULEBOOK) -> tuple:
     spending over it too, so that every board of a state is within the budget or none is (a
     state's least cost is then the best answer among boards within it)."""
     specs = [card_atoms(card), {"new_low": (MATCHING_FUNDS_LOW_HOMES,)}]
-    if model.budget is not None:
-        specs.append({"spending": ((model.budget, True),)})  # "over the budget"
+    budget = model.city_budget()
+    if budget is not None:
+        specs.append({"spending": ((budget, True),)})  # "over the budget"
     merged = merge(specs)
     return tuple(sorted(merged.items()))
 

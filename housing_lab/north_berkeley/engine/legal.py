@@ -18,7 +18,7 @@ from fractions import Fraction
 from housing_lab.errors import shown
 from housing_lab.north_berkeley.errors import UnknownIdError
 from housing_lab.north_berkeley.layout import Layout
-from housing_lab.north_berkeley.model import Model
+from housing_lab.north_berkeley.model import Model, dollars
 from housing_lab.north_berkeley.policies import (
     AFFORDABLE_100,
     MATCHING_FUNDS,
@@ -123,10 +123,6 @@ def spending(tiles: Mapping[str, str], policies: Collection[str], catalogue: Cat
     return sum((tile_cost(catalogue[t], halved) for t in tiles.values()), Fraction(0))
 
 
-def _dollars(amount: Fraction) -> str:
-    return f"${float(amount):g}"
-
-
 def budget_refusal(
     tiles: Mapping[str, str], policies: Collection[str], catalogue: Catalogue, model: Model
 ) -> str | None:
@@ -136,13 +132,13 @@ def budget_refusal(
     Callers pass the board *after* the change they ask about: a placement, a cleared square
     (clearing can cost money, when it takes low income homes below matching funds' 7) or a
     policy change."""
-    if model.budget is None:
+    budget = model.city_budget()
+    if budget is None:
         return None
     spent = spending(tiles, policies, catalogue)
     if not model.over_budget(spent):
         return None
-    budget = _dollars(model.budget)
-    return f"the board would spend {_dollars(spent)}, over the city budget of {budget}"
+    return f"the board would spend {dollars(spent)}, over the city budget of {dollars(budget)}"
 
 
 def placement_refusal(

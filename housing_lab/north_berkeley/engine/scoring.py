@@ -64,8 +64,10 @@ class ScenarioResult:
 
 
 def score_scenario(scenario: Scenario, options: RuleOptions | None = None) -> ScenarioResult:
-    """Run the move-in on a validated scenario and score all 22 cards."""
+    """Run the move-in on a validated scenario and score all 22 cards, under the scenario's
+    model or the one `options` carry (`Scenario.under`: two different ones are refused)."""
     options = options or RuleOptions()
+    scenario = scenario.under(options.given_model)
     move_in = run_move_in(scenario, options.low_income_in_adus, options.displaced_first)
     facts = board_facts(scenario, move_in.incomes_after())
     return ScenarioResult(scenario, move_in, facts, score_all(facts))

@@ -50,7 +50,7 @@ from housing_lab.north_berkeley.errors import (
     ScenarioFormatError,
 )
 from housing_lab.north_berkeley.layout import Layout, default_layout
-from housing_lab.north_berkeley.model import RULEBOOK, Model, check_model
+from housing_lab.north_berkeley.model import RULEBOOK, Model, check_model, dollars
 from housing_lab.north_berkeley.play import saves as saves
 from housing_lab.north_berkeley.play.actions import Action, action_of_record, check_action
 from housing_lab.north_berkeley.play.state import (
@@ -720,13 +720,42 @@ class Game:
                     is None
                 )
                 if not choices:
-                    raise OverBudgetError(
-                        f"the state cannot fill square {square} within the city budget of "
-                        f"${float(model.budget):g}: clear or change a tile first"
-                    )
+                    raise OverBudgetError(self._cannot_fill(square, board))
             tile = rng.choice(choices)
             board[square] = filled[square] = tile
         return filled
+
+    def _cannot_fill(self, square: str, board: Mapping[str, str]) -> str:
+        """Why the state cannot fill `square` of `board` within the budget, in words, and what
+        can be done: clear a tile players placed in this phase, when that makes room; else
+        nothing, and the game cannot finish under this budget (a teacher's catalogue without a
+        free tile that 100% Affordable Housing allows, say)."""
+        policies, catalogue = self.state.policies, self.catalogue
+        allowed = self.allowed_tiles(square)
+        costs = {t: legal.spending({**board, square: t}, policies, catalogue) for t in allowed}
+        cheapest = min(allowed, key=costs.__getitem__)
+        limited = legal.restricts_tiles(policies, self.layout.phase_of(square))
+        which = f"the cheapest tile {POLICY_NAMES[AFFORDABLE_100]} allows" if limited else ""
+        which = which or "the cheapest tile"
+        said = (
+            f"the state cannot fill square {square} within the city budget of "
+            f"{dollars(self.model.city_budget() or 0)}: {which} there, "
+            f"{catalogue[cheapest].name}, would bring the board's spending to "
+            f"{dollars(costs[cheapest])}"
+        )
+        phase = self.phase_squares()  # the tiles players placed in this phase can be cleared
+        cleared = {s: t for s, t in board.items() if s not in phase or s not in self.state.tiles}
+        model = self.model
+        if any(
+            legal.budget_refusal({**cleared, square: t}, policies, catalogue, model) is None
+            for t in allowed
+        ):
+            return f"{said}; clear or change a tile of this phase first"
+        undo = " (undo to the policy choice to enact others)" if limited else ""
+        return (
+            f"{said}, and no tile of this phase can be cleared to make room: this game cannot "
+            f"be finished under this budget{undo}"
+        )
 
     def _start_extra_draw(self, state: GameState) -> None:
         for player in state.players:

@@ -27,7 +27,7 @@ from housing_lab.north_berkeley.batch.evaluator import BatchEvaluator, default_e
 from housing_lab.north_berkeley.engine.output import money
 from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.errors import OverBudgetError
-from housing_lab.north_berkeley.model import check_model
+from housing_lab.north_berkeley.model import dollars
 from housing_lab.north_berkeley.policies import POLICIES
 from housing_lab.north_berkeley.scenario import Scenario, make_scenario
 from housing_lab.north_berkeley.solver.inputs import Number, Problem, Where, make_problem
@@ -177,12 +177,7 @@ def solve(
     scored under them, and boards spending more than its budget are not answers (none within
     it: `OverBudgetError`)."""
     solution = _answer("best", evaluator, cards, weights, where)
-    if solution is None:  # every policy set has boards: only the budget can rule them all out
-        budget = check_model(where.get("model")).budget
-        raise OverBudgetError(
-            f"no board keeps within the city budget of ${float(budget or 0):g} with these "
-            "fixed squares and policies"
-        )
+    assert solution is not None  # `_answer` refuses a "best" search that finds no board
     return solution
 
 
@@ -209,6 +204,12 @@ def _answer(
     evaluator, problem = _problem(evaluator, cards, weights, where)
     scored = search(evaluator, problem, goal=goal)
     pick = _best(scored, nonnegative=goal == "nonnegative")
+    if pick is None and goal == "best":  # every policy set has boards: only a budget rules
+        budget = problem.assumptions.city_budget()  # them all out
+        raise OverBudgetError(
+            f"no board keeps within the city budget of {dollars(budget or 0)} with these "
+            "fixed squares and policies"
+        )
     return None if pick is None else _solution(evaluator, problem, scored, pick, started)
 
 

@@ -8,14 +8,22 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import TypedDict
 
 from housing_lab.north_berkeley.batch.evaluator import GAME_POLICY_SETS, BatchEvaluator
 from housing_lab.north_berkeley.constituents import check_card
-from housing_lab.north_berkeley.errors import ScenarioFormatError
+from housing_lab.north_berkeley.engine.legal import tile_cost
+from housing_lab.north_berkeley.errors import OverBudgetError, ScenarioFormatError
 from housing_lab.north_berkeley.layout import Layout
-from housing_lab.north_berkeley.model import RULEBOOK, Model, check_model
-from housing_lab.north_berkeley.policies import RuleOptions, check_policy
+from housing_lab.north_berkeley.model import (
+    Model,
+    asked_model,
+    dollars,
+    model_or_rulebook,
+    one_model,
+)
+from housing_lab.north_berkeley.policies import MATCHING_FUNDS, RuleOptions, check_policy
 from housing_lab.north_berkeley.scenario import (
     affordable_error,
     check_existing,
@@ -59,7 +67,7 @@ class Problem:
     @property
     def assumptions(self) -> Model:
         """The model the boards are scored under (the rulebook's unless one was asked for)."""
-        return RULEBOOK if self.model is None else self.model
+        return model_or_rulebook(self.model)
 
 
 def coalition(
@@ -122,6 +130,32 @@ def _policy_set(policies: Iterable[str]) -> frozenset[str]:
     return frozenset(checked)
 
 
+def _refuse_fixed_over_budget(
+    fixed: Mapping[str, str],
+    candidates: Sequence[frozenset[str]],
+    catalogue: Catalogue,
+    model: Model,
+) -> None:
+    """One line when the fixed tiles alone spend more than the city budget under every
+    candidate policy set, at their cheapest (housing halved where matching funds are enacted,
+    as 7 low income homes elsewhere on the board might make it)."""
+    budget = model.city_budget()
+    if budget is None or not fixed or not candidates:
+        return
+    cheapest = min(
+        sum(
+            (tile_cost(catalogue[tile], MATCHING_FUNDS in policies) for tile in fixed.values()),
+            Fraction(0),
+        )
+        for policies in candidates
+    )
+    if model.over_budget(cheapest):
+        raise OverBudgetError(
+            f"the fixed tiles alone spend at least {dollars(cheapest)}, over the city budget of "
+            f"{dollars(budget)}: no board can keep within it"
+        )
+
+
 def make_problem(
     evaluator: BatchEvaluator,
     cards: Sequence[str] | Mapping[str, Number] | str,
@@ -139,7 +173,13 @@ def make_problem(
     (default: the 10 sets of one or two policies, dropping those `fixed` squares rule out);
     `model`: the switches (a `Model` or its JSON object; None: the rulebook's)."""
     layout, catalogue = evaluator.layout, evaluator.catalogue
-    checked_model = None if model is None else check_model(model)
+    options = options or RuleOptions()
+    checked_model = one_model(
+        asked_model(model),
+        options.given_model,
+        "model= gives one model",
+        "the rule options give another",
+    )
     ids, checked_weights = coalition(cards, weights, cards_required)
     seed = check_seed(seed, "'seed'", error=ScenarioFormatError)  # the one seed check
     fixed = dict(fixed or {})
@@ -164,6 +204,7 @@ def make_problem(
     if broken and explicit:
         raise affordable_error(broken, fixed)
     candidates = [s for s in candidates if not ruled_out(fixed, s, layout, catalogue)]
+    _refuse_fixed_over_budget(fixed, candidates, catalogue, model_or_rulebook(checked_model))
     placement = (
         shuffled_existing(layout, seed) if existing is None else check_existing(existing, layout)
     )

@@ -383,7 +383,8 @@ def budget_units(evaluator: BatchEvaluator, problem: Problem) -> int | None:
 def budget_limit(evaluator: BatchEvaluator, model: Model) -> int | None:
     """The most a board may spend under `model`, in 1/scale dollars (None: no budget): a
     board is within the budget when its spending units are at most this."""
-    return None if model.budget is None else math.floor(model.budget * evaluator.scale)
+    budget = model.city_budget()
+    return None if budget is None else math.floor(budget * evaluator.scale)
 
 
 def least_left(space: BoardSpace) -> Array:

@@ -11,16 +11,19 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import Any
 
 import ipywidgets
 
+from housing_lab.errors import HousingLabError
 from housing_lab.north_berkeley.model import (
     MAX_BUDGET,
     MAX_NEWCOMERS,
     RULEBOOK,
     SWITCHES,
     Model,
+    dollars,
 )
 from housing_lab.north_berkeley.policies import INCOMES
 
@@ -87,9 +90,13 @@ class AssumptionsPanel(ipywidgets.VBox):
     def __init__(self, **kwargs: Any) -> None:
         self.on_change: Callable[[dict[str, Any]], None] | None = None
         self._quiet = False
+        self._spending = Fraction(0)  # what the board spends now (the lab says, in `show`)
         rulebook = RULEBOOK.to_dict()
         self.status = ipywidgets.HTML()
         self.status.add_class("hl-assumptions-status")
+        # why the last change was refused, beside the budget box (in view where it was typed)
+        self.refusal = ipywidgets.HTML(layout=ipywidgets.Layout(margin="0 0 0 12px"))
+        self.refusal.add_class("hl-assumptions-refusal")
         self.newcomers = {
             income: ipywidgets.BoundedIntText(
                 value=rulebook["newcomers"][income],
@@ -153,7 +160,7 @@ class AssumptionsPanel(ipywidgets.VBox):
                 ipywidgets.HBox([*self.newcomers.values(), newcomers_note], layout=row),
                 self.protects,
                 _heading("budget"),
-                ipywidgets.HBox([self.limited, self.budget, budget_note], layout=row),
+                ipywidgets.HBox([self.limited, self.budget, budget_note, self.refusal], layout=row),
                 self.back,
             ],
             **kwargs,
@@ -181,8 +188,9 @@ class AssumptionsPanel(ipywidgets.VBox):
         `changed_only` (the lab after every click): when `model` is the one shown last, only
         the offered budget follows the spending, so a lab update costs what it did before the
         switches. A refused change calls without it, to put every control back."""
+        self._spending = Fraction(spending)
         if changed_only and model == getattr(self, "_shown_model", None):
-            if model.budget is None:
+            if model.city_budget() is None:
                 self._quiet = True
                 try:
                     self.budget.value = float(spending)
@@ -229,5 +237,35 @@ class AssumptionsPanel(ipywidgets.VBox):
             self._ask(self.model_dict())
 
     def _ask(self, data: dict[str, Any]) -> None:
-        if self.on_change is not None:
-            self.on_change(data)
+        """Ask the lab for the model `data`; a budget below what the board spends is refused
+        by the lab, and said here too, in words, where the student typed it."""
+        self.refusal.value = ""
+        if self.on_change is None:
+            return
+        reason = self._budget_words(data)
+        self.on_change(data)
+        if reason is not None and getattr(self, "_shown_model", None) != _model_or_none(data):
+            self.refusal.value = (
+                f"<span role='alert' style='font-size:13px;color:#b00020'>"
+                f"{html.escape(reason)}</span>"
+            )
+
+    def _budget_words(self, data: dict[str, Any]) -> str | None:
+        """Why the budget in `data` cannot hold the board as it stands (the model's own
+        `over_budget`), in words; None when it can, or when another switch is bad."""
+        model = _model_or_none(data)
+        if model is None or not model.over_budget(self._spending):
+            return None
+        spent, budget = dollars(self._spending), dollars(model.city_budget() or 0)
+        return (
+            f"Not changed: the board already spends {spent}, more than {budget}. "
+            f"Choose at least {spent}, or clear a tile first."
+        )
+
+
+def _model_or_none(data: dict[str, Any]) -> Model | None:
+    """The model the controls ask for, or None when a switch is bad (the lab says which)."""
+    try:
+        return Model.from_dict(data)
+    except HousingLabError:
+        return None

@@ -191,7 +191,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         _check_instance(options, RuleOptions, "options must be a RuleOptions")
         _check_instance(layout, Layout, "layout must be a Layout (north_berkeley.layout)")
         _check_instance(catalogue, Mapping, "catalogue must be a tile catalogue (a dict)")
-        self.options = options or RuleOptions()
+        self.options, model = (options or RuleOptions()).split_model(model)  # one carrier
         self.site = layout or default_layout()
         self.catalogue = catalogue if catalogue is not None else default_catalogue()
         if scenario is None:
