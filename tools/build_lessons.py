@@ -6,6 +6,10 @@
 Each source in `tools/lesson_sources/NN_name.py` defines `CELLS`: a list of ("md", text) and
 ("code", source) pairs. Outputs are saved so that `pytest --nbval-lax lessons/` can compare the
 cells marked `# NBVAL_CHECK_OUTPUT` (they must be seeded and deterministic).
+
+A Markdown cell may name a claim as `{{claim:ID}}` (tools/lesson_sources/claims/*.toml): the
+build asks the engine, and writes the claim's sentence in its place, or stops naming every
+difference when the engine no longer agrees (tools/claims.py).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import pathlib
 import sys
 
 import nbformat
+from claims import all_claims, fill
 from nbclient import NotebookClient
 
 HERE = pathlib.Path(__file__).parent
@@ -38,8 +43,11 @@ def build(source: pathlib.Path) -> pathlib.Path:
         "language": "python",
     }
     notebook.metadata["language_info"] = {"name": "python"}
+    claims = all_claims()
     for kind, text in load_cells(source):
         text = text.strip("\n")
+        if kind == "md":
+            text = fill(text, claims)
         cell = (
             nbformat.v4.new_markdown_cell(text) if kind == "md" else nbformat.v4.new_code_cell(text)
         )
