@@ -80,15 +80,17 @@ TICKET_KEYS: dict[int, tuple[str, ...]] = {
         "Lesson 3's 'the market rate board houses about as many low income residents as the "
         "public housing board' rested on instant filtering: with new market rate homes for high "
         "income newcomers only, the market rate board houses far fewer, the public housing "
-        "board the same. (Or lesson 4's Developer-and-Affordable coalition, which fails with "
-        "slow or partial filtering and with more demand.)",
+        "board the same. (Or lesson 5's ranking, whose first place under the rulebook, Vacancy "
+        "Control, goes to ADUs once vacancy control covers apartments only.)",
         "One assumption with its evidence and source: filtering is real but slower and partial "
         "(45 to 70 people leave below-median-income neighbourhoods per new building housing "
-        "100, mostly within three years, S19), so partial filtering is closer than instant; "
-        "demand follows jobs (about 277,000 jobs against 45,000 homes permitted in two Bay Area "
-        "counties, S34), so fixed demand understates it; Costa-Hawkins forbids vacancy control "
-        "and exempts houses (S13), so the apartments-only switch is the legal reading; budgets "
-        "are limited (Measure O, $135 million, S31), so the budget switch is the realistic one.",
+        "100, mostly within three years, S19), so partial filtering is closer than instant or "
+        "none; demand follows jobs (about 277,000 jobs against 45,000 homes permitted in two "
+        "Bay Area counties, S34), so fixed demand understates it in a boom and overstates it in "
+        "a slump; Costa-Hawkins forbids vacancy control altogether and exempts houses (S13), so "
+        "even the apartments-only switch is generous: the legal reading is no vacancy control; "
+        "budgets are limited (Measure O, $135 million, S31), so the budget switch is the "
+        "realistic one.",
     ),
 }
 
@@ -155,14 +157,20 @@ QUIZ_KEYS: dict[int, tuple[tuple[str, str], ...]] = {
     ),
     8: (
         (
-            "Which of lesson 3's and lesson 4's conclusions survived the switches, and which "
-            "did not?",
-            "The public housing board's low income count survived every switch: it does not "
-            "depend on filtering or demand. 'The market rate board houses about as many' and "
-            "'the Developer and Affordable Housing Organizations can both win' did not survive "
-            "slow or partial filtering (the coalition also fails with more demand). A conclusion "
-            "that survives many reasonable assumptions is worth more than one that needs a "
-            "particular one.",
+            "Which of lesson 3's, lesson 4's and lesson 5's conclusions survived the switches, "
+            "and which did not?",
+            "Lesson 3's 'about the same' did not survive: the market rate board houses 11 low "
+            "income residents under the rulebook but 3 with no filtering, 7 with partial "
+            "filtering and 5 with more newcomers. The public housing board houses all 12 low "
+            "income residents under every setting in which it can be built, but a $15 budget "
+            "refuses it, and it houses no middle income resident unless fewer high income "
+            "newcomers come. Lesson 4's coalition survived every switch once solved again: the "
+            "Developer and Affordable Housing Organizations both score +1 under each setting, "
+            "though lesson 4's own board loses the Affordable Housing Organizations with no "
+            "filtering. Lesson 5's ranking did not survive the Costa-Hawkins reading: ADUs "
+            "overtake Vacancy Control. A conclusion that survives many reasonable assumptions "
+            "is worth more than one that needs a particular one, and a board that fails is not "
+            "a coalition that fails: solve again before you conclude.",
         ),
     ),
 }

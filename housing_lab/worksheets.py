@@ -149,12 +149,14 @@ WORKSHEETS = (
         8,
         "Question the model",
         (
-            "Suppose only high income newcomers can rent a brand-new market rate home (slow "
+            "Suppose only high income newcomers can rent a brand-new market rate home (no "
             "filtering). Which board now houses more low income residents: lesson 3's market "
             "rate board, its public housing board, or still about the same?",
+            "With no filtering, is there still a board on which both the Developer and "
+            "Affordable Housing Organizations score +1?",
         ),
         (
-            "Name one conclusion of lesson 3 or lesson 4 that changed when one assumption was "
+            "Name one conclusion of lesson 3, 4 or 5 that changed when one assumption was "
             "switched, and the assumption it rested on.",
             "Pick one of the four assumptions (filtering, demand, Costa-Hawkins, budget). What "
             "does the real evidence say, and is the rulebook or the switch closer to it?",
@@ -319,20 +321,29 @@ def _key_6() -> str:
 
 
 def _key_8() -> str:
-    from housing_lab.north_berkeley import make_scenario, score_scenario
+    from housing_lab.north_berkeley import make_scenario, score_scenario, solve
 
     def low(tiles: dict[str, str], model: dict | None) -> int:
         board = make_scenario(tiles, [], seed=3, model=model)  # lesson 3's boards and seed
         return score_scenario(board).to_dict()["housed"]["low"]
 
-    slow = {"market_homes_for": ["high"]}
+    none = {"market_homes_for": ["high"]}
+    pair = ["developer", "affordable_housing_orgs"]
+    best = solve(pair, seed=0, model=none)
+    own = solve(pair, seed=0).scenario  # lesson 4's board, scored again with no filtering
+    again = make_scenario(own.tiles, list(own.policies), own.existing, model=none)
+    own_score = score_scenario(again).to_dict()["constituents"]["affordable_housing_orgs"]
     return (
-        f"Public housing, by far: with slow filtering the market rate board houses "
-        f"{low(MARKET_RATE, slow)} low income residents (rulebook: {low(MARKET_RATE, None)}), "
-        f"the public housing board still {low(PUBLIC_HOUSING, slow)}. The market rate board "
+        f"(1) Public housing, by far: with no filtering the market rate board houses "
+        f"{low(MARKET_RATE, none)} low income residents (rulebook: {low(MARKET_RATE, None)}), "
+        f"the public housing board still {low(PUBLIC_HOUSING, none)}. The market rate board "
         "housed low income newcomers only because the rulebook lets them rent the market rate "
         "homes left over; the public housing board does not depend on filtering. Lesson 3's "
-        "'about the same' was a result of one assumption."
+        "'about the same' was a result of one assumption. (2) Yes, on some board: solved again "
+        f"with no filtering, the best board for the pair scores {best.score} (2 means both +1), "
+        f"with {best.result['housed']['low']} low income residents housed, while lesson 4's "
+        "own board, scored again, gives the Affordable Housing Organizations "
+        f"{own_score['score']:+d}. A board that fails is not a coalition that fails."
     )
 
 
