@@ -221,7 +221,8 @@ PredictThenRun(
         "md",
         r"""
 Now the exact solver, run again under every setting (each answer is checked by the scalar
-engine). The last column asks the same question with Vacancy Control ruled out:
+engine). *Both +1?* says what the best board spends; the last column asks the same question with
+Vacancy Control ruled out.
 """,
     ),
     (
@@ -242,22 +243,28 @@ def board_words(scenario):
     return ", ".join(f"{n} \u00d7 {name}" for name, n in names.most_common())
 
 
+def both_win(best):
+    return "yes" if best.score == 2 else "no"
+
+
+def dollars(amount):
+    return f"${float(amount):g}" if float(amount).is_integer() else f"${float(amount):.2f}"
+
+
 rows = []
 for name, model in SETTINGS.items():
     best = solve(PAIR, seed=0, model=model)
     without = solve(PAIR, seed=0, model=model, policy_sets=NO_VACANCY_CONTROL)
     rows.append({"Setting": name,
-                 "Best board": board_words(best.scenario),
-                 "Policies": policy_set_name(sorted(best.scenario.policies)),
-                 "Spending": float(best.spending),
-                 "Both +1?": "yes" if best.score == 2 else "no",
+                 "Best board (and policies)": f"{board_words(best.scenario)}; "
+                 f"{policy_set_name(sorted(best.scenario.policies))}",
+                 "Both +1?": f"{both_win(best)}, for {dollars(best.spending)}",
                  "Low income housed": best.result["housed"]["low"],
                  "Middle income housed": best.result["housed"]["middle"],
-                 "Empty market rate homes": best.result["vacant"]["market"],
-                 "Without Vacancy Control: both +1?": "yes" if without.score == 2 else "no",
-                 "Without Vacancy Control: spending": float(without.spending)})
+                 "Empty market homes": best.result["vacant"]["market"],
+                 "Without Vacancy Control": f"{both_win(without)}, for "
+                 f"{dollars(without.spending)}"})
 lesson_table(rows, index="Setting",
-             money=["Spending", "Without Vacancy Control: spending"],
              title="The best board for the Developer and Affordable Housing Organizations, "
              "solved again under each setting")
 """,
@@ -384,7 +391,7 @@ answer at a time; the chart and the cards' scores follow. Write each result on y
 before you press **Back to the rulebook**.
 
 1. *Who can rent a new market-rate home?* Choose **High income only**. Low income housed: ___.
-   Empty market rate homes (the **New homes** tab): ___.
+   New market rate homes left empty (on the board, homes with no resident in them): ___.
 2. Back to the rulebook. *How many newcomers of each income?* Set **High income** to 4, then
    to 14. Low income housed: ___ and ___.
 3. Back to the rulebook. Enact **Vacancy Control** (the **Policies** tab), then choose
