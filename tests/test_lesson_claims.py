@@ -162,6 +162,12 @@ def test_a_bad_claim_file_is_one_line(tmp_path: pathlib.Path) -> None:
     bad.write_text('[[claim]]\nid = "x"\ntext = "t"\nquery = {kind = "score"}\nsettings=["y"]\n')
     with pytest.raises(claims.ClaimError, match="unknown setting 'y'"):
         claims.load(bad)
+    bad.write_text('[[claim]]\nid = "x"\ntext = "t"\nquery = {kind = "score", board = "b"}\n')
+    with pytest.raises(claims.ClaimError, match="claim x: unknown board 'b'"):
+        claims.load(bad)
+    bad.write_text("[[claim\n")
+    with pytest.raises(claims.ClaimError, match=r"bad\.toml"):
+        claims.load(bad)
 
 
 def test_a_predictions_answer_text_is_asked_for_by_name() -> None:

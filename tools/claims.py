@@ -99,8 +99,11 @@ def load(path: pathlib.Path) -> list[Claim]:
         for setting in (*settings, *table.get("expect_by", {})):
             if setting not in models:
                 raise ClaimError(f"{path.name}: claim {name}: unknown setting {setting!r}")
-        if table.get("query", {}).get("kind") not in KINDS:
+        query = table.get("query", {})
+        if query.get("kind") not in KINDS:
             raise ClaimError(f"{path.name}: claim {name}: query kind must be one of {KINDS}")
+        if query["kind"] == "score" and query.get("board") not in boards:
+            raise ClaimError(f"{path.name}: claim {name}: unknown board {query.get('board')!r}")
         claims.append(
             Claim(
                 id=table["id"],
