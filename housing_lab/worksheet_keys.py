@@ -81,15 +81,17 @@ TICKET_KEYS: dict[int, tuple[str, ...]] = {
         "Lesson 3's 'the market rate board houses about as many low income residents as the "
         "public housing board' rested on instant filtering: with new market rate homes for high "
         "income newcomers only, the market rate board houses far fewer, the public housing "
-        "board the same. (Or lesson 4's Developer-and-Affordable coalition, which fails with "
-        "slow or partial filtering and with more demand.)",
+        "board the same. (Or lesson 5's ranking, whose first place under the rulebook, Vacancy "
+        "Control, goes to ADUs once vacancy control covers apartments only.)",
         "One assumption with its evidence and source: filtering is real but slower and partial "
         "(45 to 70 people leave below-median-income neighbourhoods per new building housing "
-        "100, mostly within three years, S19), so partial filtering is closer than instant; "
-        "demand follows jobs (about 277,000 jobs against 45,000 homes permitted in two Bay Area "
-        "counties, S34), so fixed demand understates it; Costa-Hawkins forbids vacancy control "
-        "and exempts houses (S13), so the apartments-only switch is the legal reading; budgets "
-        "are limited (Measure O, $135 million, S31), so the budget switch is the realistic one.",
+        "100, mostly within three years, S19), so partial filtering is closer than instant or "
+        "none; demand follows jobs (about 277,000 jobs against 45,000 homes permitted in two "
+        "Bay Area counties, S34), so fixed demand understates it in a boom and overstates it in "
+        "a slump; Costa-Hawkins forbids vacancy control altogether and exempts houses (S13), so "
+        "even the apartments-only switch is generous: the legal reading is no vacancy control; "
+        "budgets are limited (Measure O, $135 million, S31), so the budget switch is the "
+        "realistic one.",
     ),
 }
 

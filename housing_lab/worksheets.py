@@ -134,7 +134,7 @@ WORKSHEETS = (
         8,
         "Question the model",
         (
-            "Name one conclusion of lesson 3 or lesson 4 that changed when one assumption was "
+            "Name one conclusion of lesson 3, 4 or 5 that changed when one assumption was "
             "switched, and the assumption it rested on.",
             "Pick one of the four assumptions (filtering, demand, Costa-Hawkins, budget). What "
             "does the real evidence say, and is the rulebook or the switch closer to it?",

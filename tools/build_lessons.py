@@ -14,6 +14,10 @@ What a student sees on opening a lesson before running it is the saved notebook,
   student should not see yet, such as a prediction's answer), and a widget's saved output
   reads as an invitation to run the cell instead of the widget's repr
   (`PredictThenRun()`, `VBox(children=(HTML(...`). Cells whose output nbval checks keep it.
+
+A Markdown cell may name a claim as `{{claim:ID}}` (tools/lesson_sources/claims/*.toml): the
+build asks the engine, and writes the claim's sentence in its place, or stops naming every
+difference when the engine no longer agrees (tools/claims.py).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import pathlib
 import sys
 
 import nbformat
+from claims import all_claims, fill
 from ipykernel.kernelspec import get_kernel_dict
 from nbclient import NotebookClient
 
@@ -50,8 +55,11 @@ def build(source: pathlib.Path) -> pathlib.Path:
         "language": "python",
     }
     notebook.metadata["language_info"] = {"name": "python"}
+    claims = all_claims()
     for kind, text in load_cells(source):
         text = text.strip("\n")
+        if kind == "md":
+            text = fill(text, claims)
         cell = (
             nbformat.v4.new_markdown_cell(text) if kind == "md" else nbformat.v4.new_code_cell(text)
         )

@@ -176,6 +176,47 @@ bar_chart(
     (
         "md",
         r"""
+### The ranking under other assumptions
+
+That ranking is a result *in this model*. Score the same 100,000 boards again under each
+assumption of the robustness table, one changed at a time (lesson 8 explains each switch; a
+city budget leaves out the boards that spend more than it):
+""",
+    ),
+    (
+        "code",
+        r"""
+# NBVAL_CHECK_OUTPUT
+from housing_lab.north_berkeley import DEFAULT_ASSUMPTIONS
+from housing_lab.widgets import robustness_heat_table
+
+same_boards = random_boards(100_000, seed=6)  # the boards of the sweep above
+ranking = {}
+for assumption, model in DEFAULT_ASSUMPTIONS.items():
+    scored = sweep(same_boards, model=model)
+    if "within_budget" in scored.columns:  # only with a budget
+        scored = scored[scored["within_budget"]]
+    low = scored.groupby("policies", observed=True)["housed_low"].mean()
+    ranking[assumption] = {policy_set_name(p): low[p] for p in SINGLE}
+ranking = pd.DataFrame(ranking).rename_axis("Policy enacted alone")
+ranking.columns.name = MEASURE_NAMES["housed_low"]
+robustness_heat_table(ranking, digits=2, title="Average low income residents housed (of 12), "
+                      "by the policy enacted alone, under each assumption")
+""",
+    ),
+    (
+        "md",
+        r"""
+{{claim:ranking-vacancy-control-first}} {{claim:ranking-costa-hawkins}}
+
+A ranking leans on assumptions like any other result: before recommending the winner, ask
+which assumption its first place needs, and whether that assumption is one the real policy
+can meet.
+""",
+    ),
+    (
+        "md",
+        r"""
 > **What the model leaves out.** Averages over random boards are averages *of the model*:
 >
 > * **Demand is fixed** at 24 newcomers on every board; real demand responds to what is built.

@@ -6,9 +6,11 @@ CELLS = [
 
 **Learning goals.** By the end of this lesson you can:
 
-1. name the assumptions behind lesson 3's and lesson 4's conclusions;
-2. change one assumption at a time and say which conclusions survive;
-3. weigh each assumption against real evidence, and explain why *a model is an argument*.
+1. name the assumptions behind lesson 3's, lesson 4's and lesson 5's conclusions;
+2. change one assumption at a time, in code or in the lab's Assumptions tab, and say which
+   conclusions survive;
+3. tell a board that fails from a coalition that fails: score again, or solve again;
+4. weigh each assumption against real evidence, and explain why *a model is an argument*.
 
 *Time: 40 minutes. Do lessons 3 and 4 first.*
 """,
@@ -19,24 +21,26 @@ CELLS = [
 ## What it is: four assumptions you can switch
 
 Every result so far came from the game's rulebook, and the rulebook makes choices. Four of them
-can be switched, one at a time (in code: `make_scenario(..., model=...)`, see *Things to try*):
+can be switched, one at a time (in code: `make_scenario(..., model=...)`; without code: the
+lab's **Assumptions** tab, below):
 
 | the question | the rulebook says | the switch we try |
 |:---|:---|:---|
-| **Filtering:** who can rent a new market rate home? | anyone left over, at once, free | only high income newcomers |
-| **Demand:** how many newcomers come? | 8 of each income, whatever is built | 12 high income newcomers |
+| **Filtering:** who can rent a new market rate home? | anyone left over, at once, free | high income only (**no filtering**), or high and middle income only (**partial filtering**) |
+| **Demand:** how many newcomers come? | 8 of each income, whatever is built | **more**: 14 high income newcomers (new jobs nearby); **fewer**: 4 (the others go elsewhere) |
 | **Costa-Hawkins:** does vacancy control cover the houses? | houses and apartments | apartments only |
 | **Budget:** how much can the city spend? | no limit | $15 |
 
 Lesson 3 concluded that, *in the model*, the market rate board houses about as many low income
 residents as the public housing board. Lesson 4 found a board on which the Developer and
-Affordable Housing Organizations both win. Do those conclusions survive?
+Affordable Housing Organizations both win. Lesson 5 ranked Vacancy Control first. Do those
+conclusions survive?
 """,
     ),
     (
         "code",
         r"""
-
+from housing_lab.errors import HousingLabError
 from housing_lab.north_berkeley import make_scenario, score_scenario, solve
 from housing_lab.widgets import lesson_table
 
@@ -49,51 +53,54 @@ PUBLIC_HOUSING = {"B1": "tower_public", "C1": "tower_public", "B2": "midrise_pub
                   "A3": "tower_public", "B3": "townhouse_low", "C3": "park"}
 SETTINGS = {  # one assumption changed at a time; None is the rulebook
     "The rulebook": None,
-    "Slow filtering (new market homes: high income only)": {"market_homes_for": ["high"]},
-    "Partial filtering (high and middle income only)": {"market_homes_for": ["high", "middle"]},
-    "More demand (12 high income newcomers)": {"newcomers": {"high": 12}},
+    "No filtering: new market rate homes for high income only": {"market_homes_for": ["high"]},
+    "Partial filtering: high and middle income only": {"market_homes_for": ["high", "middle"]},
+    "More newcomers: 14 high income": {"newcomers": {"high": 14}},
+    "Fewer newcomers: 4 high income (the others go elsewhere)": {"newcomers": {"high": 4}},
+    "Costa-Hawkins: houses exempt from vacancy control":
+        {"vacancy_control_protects": ["apartments"]},
+    "City budget of $15": {"budget": 15},
 }
 
 
-def low_housed(tiles, model, policies=()):
-    scenario = make_scenario(tiles, list(policies), seed=3, model=model)  # lesson 3's seed
-    return score_scenario(scenario).to_dict()["housed"]["low"]
+def result_of(tiles, model, policies=()):
+    # lesson 3's seed; None when the city budget refuses the board
+    try:
+        scenario = make_scenario(tiles, list(policies), seed=3, model=model)
+    except HousingLabError:
+        return None
+    return score_scenario(scenario).to_dict()
 """,
     ),
     ("md", "## Predict first"),
     (
         "code",
         r"""
+from housing_lab.lesson_answers import NO_FILTERING_CHOICES, answer_text
 from housing_lab.widgets import Outcome, PredictThenRun
 
-choices = ["Still about the same", "Public housing, by far", "Market rate, by far"]
+NO_FILTERING = SETTINGS["No filtering: new market rate homes for high income only"]
 
 
-def slow_filtering() -> Outcome:
-    slow = SETTINGS["Slow filtering (new market homes: high income only)"]
-    market, public = low_housed(MARKET_RATE, slow), low_housed(PUBLIC_HOUSING, slow)
-    gap = public - market
+def no_filtering() -> Outcome:
+    market, public = result_of(MARKET_RATE, NO_FILTERING), result_of(PUBLIC_HOUSING, NO_FILTERING)
+    gap = public["housed"]["low"] - market["housed"]["low"]
+    choices = NO_FILTERING_CHOICES
     answer = choices[1] if gap > 2 else choices[2] if gap < -2 else choices[0]
-    return Outcome(answer, f"with slow filtering the market rate board houses {market} low income "
-                   f"residents, the public housing board {public} (rulebook: "
-                   f"{low_housed(MARKET_RATE, None)} and {low_housed(PUBLIC_HOUSING, None)}).")
+    return Outcome(answer, f"with no filtering the market rate board houses "
+                   f"{market['housed']['low']} low income residents and leaves "
+                   f"{market['vacant']['market']} new market rate homes empty; the public housing "
+                   f"board houses {public['housed']['low']} (rulebook: "
+                   f"{result_of(MARKET_RATE, None)['housed']['low']} and "
+                   f"{result_of(PUBLIC_HOUSING, None)['housed']['low']}).")
 
 
 PredictThenRun(
-    "Suppose only high income newcomers can rent a brand-new market rate home (slow "
-    "filtering). Which board now houses more low income residents?",
-    choices,
-    slow_filtering,
-    explanation="The market rate board housed low income newcomers only because the rulebook "
-    "lets them rent the market rate homes left over. Take that away and those homes stay empty "
-    "or go to richer newcomers; the public housing board does not depend on filtering, so its "
-    "number does not move. Lesson 3's 'about the same' was a result of one assumption.",
-    why_not={
-        choices[0]: "Count who may rent the market rate board's homes now: low income "
-        "newcomers may not.",
-        choices[2]: "The public housing board's homes are for low income residents whatever "
-        "the filtering switch says.",
-    },
+    "Suppose only high income newcomers can rent a brand-new market rate home (no filtering). "
+    "Which board now houses more low income residents?",
+    list(NO_FILTERING_CHOICES),
+    no_filtering,
+    **answer_text(8, "no_filtering"),
 )
 """,
     ),
@@ -102,8 +109,9 @@ PredictThenRun(
         r"""
 ## How it works: one assumption at a time
 
-The same two boards of lesson 3 (same seed), scored under each setting. The last column asks
-whether lesson 3's conclusion, *about the same*, still holds (a gap of 2 residents or fewer):
+The same two boards of lesson 3 (same seed), scored under each setting. *About the same?* asks
+whether lesson 3's conclusion still holds (a gap of 2 low income residents or fewer). *Empty
+market rate homes* counts the new market rate homes nobody may rent:
 """,
     ),
     (
@@ -112,20 +120,48 @@ whether lesson 3's conclusion, *about the same*, still holds (a gap of 2 residen
 # NBVAL_CHECK_OUTPUT
 rows = []
 for name, model in SETTINGS.items():
-    market, public = low_housed(MARKET_RATE, model), low_housed(PUBLIC_HOUSING, model)
-    rows.append({"Setting": name, "Market rate board": market, "Public housing board": public,
-                 "About the same?": "yes" if abs(public - market) <= 2 else "no"})
-lesson_table(rows, index="Setting",
-             title="Lesson 3's boards: low income residents housed (of 12)")
+    market, public = result_of(MARKET_RATE, model), result_of(PUBLIC_HOUSING, model)
+    row = {"Setting": name,
+           "Market rate board: low income housed": market["housed"]["low"],
+           "Market rate board: empty market rate homes": market["vacant"]["market"]}
+    if public is None:
+        row.update({"Public housing board: low income housed": "over budget",
+                    "Public housing board: middle income housed": "over budget",
+                    "About the same?": "the public board cannot be built"})
+    else:
+        row.update({"Public housing board: low income housed": public["housed"]["low"],
+                    "Public housing board: middle income housed": public["housed"]["middle"],
+                    "About the same?": "yes" if abs(public["housed"]["low"]
+                                                     - market["housed"]["low"]) <= 2 else "no"})
+    rows.append(row)
+lesson_table(rows, index="Setting", title="Lesson 3's boards under each setting (residents of 12)")
 """,
     ),
     (
         "md",
         r"""
-### Lesson 4's coalition board
+Read it row by row:
 
-The exact solver's best board for the Developer and Affordable Housing Organizations, the one
-on which both scored +1 in lesson 4. Score it again under each setting:
+* **No filtering** means what it says: nobody but high income newcomers may rent a new market
+  rate home, ever. {{claim:no-filtering-market-board}}
+* {{claim:partial-filtering-market-board}}
+* {{claim:demand-both-ways-market-board}} How many people come, and who, decides what a board
+  of market rate homes does for low income residents.
+* {{claim:public-board-low-survives}} {{claim:public-board-middle}}
+  {{claim:public-board-budget}}
+
+So lesson 3's "about the same" rests on instant filtering and on the rulebook's demand; the
+public housing board's low income count rests on neither, but on money.
+""",
+    ),
+    (
+        "md",
+        r"""
+## Lesson 4's coalition: score again, or solve again?
+
+Lesson 4's exact solver found a board on which the Developer and Affordable Housing
+Organizations both score +1. First, the cheap question: score **that board** again under each
+setting.
 """,
     ),
     (
@@ -134,48 +170,155 @@ on which both scored +1 in lesson 4. Score it again under each setting:
 # NBVAL_CHECK_OUTPUT
 from housing_lab.north_berkeley import cards
 
-coalition = solve(["developer", "affordable_housing_orgs"], seed=0).scenario
+PAIR = ["developer", "affordable_housing_orgs"]
+coalition = solve(PAIR, seed=0).scenario  # lesson 4's board
 rows = []
 for name, model in SETTINGS.items():
     board = make_scenario(coalition.tiles, list(coalition.policies), coalition.existing,
                           model=model)
     result = score_scenario(board).to_dict()
-    scores = {c: result["constituents"][c]["score"]
-              for c in ("developer", "affordable_housing_orgs")}
+    scores = {c: result["constituents"][c]["score"] for c in PAIR}
     rows.append({"Setting": name,
                  **{cards()[c].name: s for c, s in scores.items()},
                  "Low income housed": result["housed"]["low"],
+                 "Empty market rate homes": result["vacant"]["market"],
                  "Both +1?": "yes" if set(scores.values()) == {1} else "no"})
-lesson_table(rows, index="Setting", signed=[cards()[c].name for c in scores],
-             title="Lesson 4's coalition board under each setting")
+lesson_table(rows, index="Setting", signed=[cards()[c].name for c in PAIR],
+             title="Lesson 4's board, scored again under each setting")
 """,
     ),
     (
         "md",
         r"""
-### At a glance: low income residents housed
+{{claim:coalition-board-rescored}} It is tempting to conclude that the coalition needs
+instant filtering. But that table tested **one board**. The real question is lesson 4's
+question, asked again under the new assumption: is there *any* board on which both win?
+""",
+    ),
+    (
+        "code",
+        r"""
+from housing_lab.lesson_answers import COALITION_CHOICES
 
-The three boards above, now in one table: a row is a board, a column a setting, and each cell
-says how many low income residents are housed and how that differs from the rulebook's column
-(outlined). Read along a row: a board whose number falls when one assumption changes was resting
-on that assumption.
+
+def solve_again() -> Outcome:
+    best = solve(PAIR, seed=0, model=NO_FILTERING)
+    answer = COALITION_CHOICES[0] if best.score == 2 else COALITION_CHOICES[1]
+    return Outcome(answer, f"the exact solver's best board with no filtering scores "
+                   f"{best.score} for the pair (2 means both +1).")
+
+
+PredictThenRun(
+    "With no filtering, is there still a board on which both the Developer and Affordable "
+    "Housing Organizations score +1?",
+    list(COALITION_CHOICES),
+    solve_again,
+    **answer_text(8, "coalition"),
+)
+""",
+    ),
+    (
+        "md",
+        r"""
+Now the exact solver, run again under every setting (each answer is checked by the scalar
+engine). *Both +1?* says what the best board spends; the last column asks the same question with
+Vacancy Control ruled out.
 """,
     ),
     (
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
+from collections import Counter
+
+from housing_lab.north_berkeley import POLICIES, default_catalogue, policy_set_name
+
+NO_VACANCY_CONTROL = [[p] for p in POLICIES if p != "vacancy_control"] + [
+    [a, b] for i, a in enumerate(POLICIES) for b in POLICIES[i + 1:]
+    if "vacancy_control" not in (a, b)]
+
+
+def board_words(scenario):
+    names = Counter(default_catalogue()[t].name for t in scenario.tiles.values())
+    return ", ".join(f"{n} \u00d7 {name}" for name, n in names.most_common())
+
+
+def both_win(best):
+    return "yes" if best.score == 2 else "no"
+
+
+def dollars(amount):
+    return f"${float(amount):g}" if float(amount).is_integer() else f"${float(amount):.2f}"
+
+
+rows = []
+for name, model in SETTINGS.items():
+    best = solve(PAIR, seed=0, model=model)
+    without = solve(PAIR, seed=0, model=model, policy_sets=NO_VACANCY_CONTROL)
+    rows.append({"Setting": name,
+                 "Best board (and policies)": f"{board_words(best.scenario)}; "
+                 f"{policy_set_name(sorted(best.scenario.policies))}",
+                 "Both +1?": f"{both_win(best)}, for {dollars(best.spending)}",
+                 "Low income housed": best.result["housed"]["low"],
+                 "Middle income housed": best.result["housed"]["middle"],
+                 "Empty market homes": best.result["vacant"]["market"],
+                 "Without Vacancy Control": f"{both_win(without)}, for "
+                 f"{dollars(without.spending)}"})
+lesson_table(rows, index="Setting",
+             title="The best board for the Developer and Affordable Housing Organizations, "
+             "solved again under each setting")
+""",
+    ),
+    (
+        "md",
+        r"""
+{{claim:coalition-survives-every-switch}} The coalition survives; lesson 4's *board* did not.
+
+How does it survive without filtering? {{claim:coalition-no-filtering-board}} The solver
+replaced the market rate towers with **inclusionary** buildings: their market rate homes count
+for the Developer, and their income-restricted homes are the only new homes a low income
+newcomer may rent once filtering is gone. That is inclusionary housing, which many California
+cities require of market rate projects. On this cheapest board the price is paid by middle
+income residents and in empty homes; the next board houses them too, for a little money.
+
+{{claim:coalition-without-vacancy-control}}
+
+*Score again* tests a board; *solve again* tests a conclusion. Before saying "this result
+needs assumption X", ask the question again under the other assumption.
+""",
+    ),
+    (
+        "md",
+        r"""
+## At a glance: every switch, every board
+
+The boards above in one table: a row is a board, a column a setting, and each cell says how
+many residents are housed and how that differs from the rulebook's column (outlined). Read
+along a row: a board whose number falls when one assumption changes was resting on that
+assumption. "Over budget" means the city budget refuses the board.
+""",
+    ),
+    (
+        "code",
+        r"""
+# NBVAL_CHECK_OUTPUT
+from IPython.display import display
+
 from housing_lab.north_berkeley import robustness
 from housing_lab.widgets import robustness_heat_table
 
 BOARDS = {
     "Lesson 3: market rate board": make_scenario(MARKET_RATE, [], seed=3),
     "Lesson 3: public housing board": make_scenario(PUBLIC_HOUSING, [], seed=3),
-    "Lesson 4: coalition board": coalition,
+    "Lesson 4: the coalition's board": coalition,
+    "The coalition's board solved with no filtering": solve(PAIR, seed=0,
+                                                            model=NO_FILTERING).scenario,
 }
 frame = robustness(BOARDS, SETTINGS)  # every board scored exactly under every setting
-robustness_heat_table(frame.heat_table(),
-                      title="Low income residents housed (of 12), one assumption changed at a time")
+display(robustness_heat_table(frame.heat_table("Low income housed"),
+                              title="Low income residents housed (of 12)"))
+display(robustness_heat_table(frame.heat_table("Middle income housed"),
+                              title="Middle income residents housed (of 12)"))
 """,
     ),
     (
@@ -195,8 +338,7 @@ fully in force on 1 January 1999). Cover the apartments only, on lesson 3's publ
 for name, model in [("Vacancy control, rulebook", None),
                     ("Vacancy control, apartments only",
                      {"vacancy_control_protects": ["apartments"]})]:
-    result = score_scenario(make_scenario(PUBLIC_HOUSING, ["vacancy_control"], seed=3,
-                                          model=model)).to_dict()
+    result = result_of(PUBLIC_HOUSING, model, ["vacancy_control"])
     displaced = result["displaced"]["low"] + result["displaced"]["middle"]
     print(f"{name}: {displaced} residents displaced, {result['vacant']['low']} low income "
           f"homes empty, {result['housed']['middle']} middle income housed")
@@ -205,23 +347,23 @@ for name, model in [("Vacancy control, rulebook", None),
     (
         "md",
         r"""
-With the houses uncovered, residents of the houses can be displaced again: lesson 3's
-"nobody is displaced" holds only for the total ban the card describes.
+{{claim:costa-hawkins-public-board}} Lesson 3's "nobody is displaced" holds only for the total
+ban the card describes.
+
+The same switch changes lesson 5's ranking. {{claim:ranking-costa-hawkins}} In California even
+the apartments-only reading is generous: vacancy control is forbidden outright, so a city's
+real choice is among the other policies.
 
 ## A budget: matching funds finally matter
 
 Lesson 3 said matching funds "change nothing" because the model has no budget. Give the city
-a budget of $15.
-
-The public housing board's housing costs $26. Try it with and without matching funds:
+a budget of $15, and try the public housing board with and without matching funds:
 """,
     ),
     (
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
-from housing_lab.errors import HousingLabError
-
 for policies in ([], ["matching_funds"]):
     label = "with matching funds" if policies else "without matching funds"
     try:
@@ -236,10 +378,41 @@ for policies in ([], ["matching_funds"]):
     (
         "md",
         r"""
-Under a budget, matching funds decide whether the board can be built at all. That is what real
-matching money is for: Berkeley's **Measure O** bond ($135 million, 2018) is combined with
-state, federal and tax-credit funds so a limited budget builds more affordable homes.
+{{claim:public-board-budget}} {{claim:public-board-budget-matching}} Under a budget, matching
+funds decide whether the board can be built at all. That is what real matching money is for:
+Berkeley's **Measure O** bond ($135 million, 2018) is local money that affordable builders
+combine with county, state, federal and tax-credit funds, so a limited budget builds more
+affordable homes.
 
+## Your turn: flip the switches yourself (no code)
+
+The lab below holds lesson 3's market rate board. Open its **Assumptions** tab and change one
+answer at a time; the chart and the cards' scores follow. Write each result on your worksheet
+before you press **Back to the rulebook**.
+
+1. *Who can rent a new market-rate home?* Choose **High income only**. Low income housed: ___.
+   New market rate homes left empty (on the board, homes with no resident in them): ___.
+2. Back to the rulebook. *How many newcomers of each income?* Set **High income** to 4, then
+   to 14. Low income housed: ___ and ___.
+3. Back to the rulebook. Enact **Vacancy Control** (the **Policies** tab), then choose
+   **No: apartments only**. Residents displaced: ___.
+4. Tick **Limit what the city can spend**, and lower the budget. Which tiles turn grey, and
+   what does the lab say when you click one?
+5. Which of your four answers would change lesson 3's conclusion? Say which assumption it
+   rested on.
+""",
+    ),
+    (
+        "code",
+        r"""
+from housing_lab.widgets import NorthBerkeleyLab
+
+NorthBerkeleyLab(scenario={"tiles": MARKET_RATE, "policies": [], "seed": 3})
+""",
+    ),
+    (
+        "md",
+        r"""
 ## A model is an argument
 
 A model does not find facts about a city: it shows what *follows* from its assumptions. Its
@@ -248,9 +421,9 @@ always "what does the evidence say about each one?"
 
 | assumption | what the evidence says | source |
 |:---|:---|:---|
-| **Instant filtering** | Real but slower and partial: a new market rate building housing 100 people leads 45 to 70 people to leave below-median-income neighbourhoods, mostly within three years, through chains of moves. | S19 |
-| **Fixed demand** | Demand follows jobs: from 2008 to 2019 San Francisco and San Mateo counties added about 277,000 jobs while permitting about 45,000 homes (2010-2019). People come whether or not homes are built, but how many depends on the economy. | S34 |
-| **Total vacancy control** | Not allowed in California: Costa-Hawkins (phased in 1996-98, complete from 1 January 1999) resets rents between tenants and exempts houses and newer buildings; AB 1482 (2019) caps rises statewide but allows resets. Rent control also cuts the supply of rental homes (15% in San Francisco). | S13, S33, S17 |
+| **Instant filtering** | Real but slower and partial: a new market rate building housing 100 people leads 45 to 70 people to leave below-median-income neighbourhoods, mostly within three years, through chains of moves. Neither the rulebook (instant) nor no filtering (never) is right; partial filtering is closer. | S19 |
+| **Fixed demand** | Demand follows jobs: from 2008 to 2019 San Francisco and San Mateo counties added about 277,000 jobs while permitting about 45,000 homes (2010-2019). People come whether or not homes are built, but how many depends on the economy, in both directions. | S34 |
+| **Total vacancy control** | Not allowed in California: Costa-Hawkins (phased in 1996-98, complete from 1 January 1999) resets rents between tenants and exempts houses and newer buildings; AB 1482 (2019) caps rises statewide but allows resets. In San Francisco, landlords of the buildings rent control newly covered in 1994 cut their own rental housing by 15% (selling to owner-occupants, redeveloping): a cut in those buildings, not in the city's whole stock. | S13, S33, S17 |
 | **No budget** | Affordable homes need scarce public money, such as Measure O's $135 million. | S31 |
 
 *Sources: [the source list](../docs/sources.md).*
@@ -261,16 +434,9 @@ always "what does the evidence say about each one?"
         "code",
         r"""
 from housing_lab.widgets import reveal
+from housing_lab.worksheet_keys import QUIZ_KEYS
 
-reveal(
-    "Which of lesson 3's and lesson 4's conclusions survived the switches, and which did not?",
-    "The public housing board's low income count survived every switch: it does not depend on "
-    "filtering or demand. 'The market rate board houses about as many' and 'the Developer and "
-    "Affordable Housing Organizations can both win' did not survive slow or partial filtering "
-    "(and the coalition also fails with more demand): they were results of the rulebook's "
-    "instant filtering and fixed demand. A conclusion that survives many "
-    "reasonable assumptions is worth more than one that needs a particular one.",
-)
+reveal(*QUIZ_KEYS[8][0])
 """,
     ),
     (
@@ -278,27 +444,33 @@ reveal(
         r"""
 > **What the model leaves out.** Even with the switches, the model has no prices or rents, no
 > time (everyone moves in on one day), no choices by households (everyone wants to live here)
-> and no rest of the city (those who leave vanish). Slow filtering here means "never": the real
+> and no rest of the city (those who leave vanish). No filtering here means "never": the real
 > chain of moves frees older homes *elsewhere*, which the nine squares cannot show.
 >
 > The full list: [What the model leaves out](../docs/model_limits.md).
 
 ### Things to try (in JupyterLab, where the code is visible)
 
-* Add `{"newcomers": {"low": 12}}` to `SETTINGS` and run the cells again. Which board copes?
-* Combine two switches in one setting, e.g. slow filtering *and* more demand. Is the effect the
-  sum of the two?
+* Add `"More low income newcomers": {"newcomers": {"low": 12}}` to `SETTINGS` and run the cells
+  again. Which board copes?
+* Combine two switches in one setting, e.g. no filtering *and* more newcomers. Is the effect
+  the sum of the two?
+* Solve again for another pair from lesson 4 (for example Property Values and Affordable
+  Housing Organizations) under no filtering. Does its answer change?
 
 ## What you learned
 
 * Each conclusion leans on assumptions; changing one at a time shows which.
-* Lesson 3's "about the same" and lesson 4's Developer-and-Affordable coalition depend on
-  instant filtering; the public housing board's result does not.
+* {{claim:learned-about-the-same}} {{claim:learned-public-board}}
+* A board that fails under a new assumption is not a coalition that fails: solve again.
+  {{claim:learned-coalition}}
+* {{claim:learned-ranking}}
 * With a budget, matching funds stop being a discount and decide what can be built.
 * A model is an argument: check each assumption against real evidence before using its numbers.
 
-**Next:** back to [Lesson 7, *A classroom game*](07_classroom_game.ipynb), or read
-[What the model leaves out](../docs/model_limits.md) and pick the assumption you would test next.
+**Next:** this is the last lesson. Take the [concept check](concept_check.md) again and compare
+with your first answers; teachers, the [teacher's guide](TEACHER_GUIDE.md) has the keys and the
+policy memo.
 """,
     ),
 ]

@@ -1,0 +1,307 @@
+"""Claims as data: every sentence of a lesson or a doc that states a result of the model.
+
+A claim (one `[[claim]]` table in `tools/lesson_sources/claims/*.toml`) has an id, its sentence
+as a template, a query to the engine, the settings of the model switches the sentence covers,
+and the answer it expects::
+
+    [[claim]]
+    id = "coalition-survives-every-switch"
+    text = "... both score +1 under every setting ({spending:g} dollars under the rulebook)"
+    query = { kind = "solve", cards = ["developer", "affordable_housing_orgs"] }
+    settings = ["rulebook", "no_filtering", "costa_hawkins"]
+    expect = { all_plus = true }            # under every setting
+    expect_by.rulebook = { spending = 0 }   # under one of them
+    where = ["docs/model_switches.md"]      # files that print the sentence as it is
+
+The sentence is filled with the *expected* values (`render`), so it says exactly what the test
+checks: `check` asks the engine under each setting and names every difference. The lesson build
+replaces `{{claim:ID}}` in a source's Markdown with the sentence, after checking it
+(`fill`); a doc that cannot be generated names the claim's file in `where`, and the test finds
+the sentence there word for word (whitespace aside). A claim that no longer holds, or a sentence
+edited away from its claim, fails `tests/test_lesson_claims.py`.
+
+Queries (`kind`): `score` (one board, exactly), `solve` (the exact solver's best board for a
+coalition; `without` leaves out the policy sets holding a policy), `ranking` (lesson 5's policy
+sweep: the single policies ranked by their average low income residents housed over `n` random
+boards drawn with `seed`). Answers are flat dicts of numbers, booleans and words.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+import math
+import pathlib
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from housing_lab._data import DataFileError, read_toml_file
+from housing_lab.errors import HousingLabError
+
+CLAIMS_DIR = pathlib.Path(__file__).parent / "lesson_sources" / "claims"
+PLACEHOLDER = re.compile(r"\{\{claim:([a-z0-9-]+)\}\}")
+KINDS = ("score", "solve", "ranking")
+
+
+class ClaimError(HousingLabError):
+    """A claim file that cannot be read, or a claim the engine no longer supports."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One sentence and its check (see the module's docstring)."""
+
+    id: str
+    text: str
+    query: dict[str, Any]
+    settings: tuple[str, ...]
+    models: dict[str, dict[str, Any]]  # setting name -> the switches (JSON)
+    boards: dict[str, dict[str, Any]]  # board name -> tiles, policies, seed (or a solve)
+    expect: dict[str, Any] = field(default_factory=dict)
+    expect_by: dict[str, dict[str, Any]] = field(default_factory=dict)
+    where: tuple[str, ...] = ()
+    source: str = ""
+
+    def expected(self, setting: str) -> dict[str, Any]:
+        return {**self.expect, **self.expect_by.get(setting, {})}
+
+    def context(self) -> dict[str, Any]:
+        """The template's fields: the first setting's expected answer, and each setting's by
+        its name (`{no_filtering[low]}`)."""
+        return {
+            **self.expected(self.settings[0]),
+            **{s: self.expected(s) for s in self.settings},
+        }
+
+
+def _as_key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+def load(path: pathlib.Path) -> list[Claim]:
+    """The claims of one file, checked for shape (a bad file is one line naming it)."""
+    try:
+        data = read_toml_file(path)
+    except DataFileError as error:
+        raise ClaimError(str(error)) from None
+    models = {"rulebook": {}, **data.get("settings", {})}
+    boards = data.get("boards", {})
+    claims = []
+    for table in data.get("claim", []):
+        name = table.get("id", "?")
+        unknown = set(table) - {"id", "text", "query", "settings", "expect", "expect_by", "where"}
+        if unknown:
+            raise ClaimError(f"{path.name}: claim {name}: unknown keys {sorted(unknown)}")
+        settings = tuple(table.get("settings", ["rulebook"]))
+        for setting in (*settings, *table.get("expect_by", {})):
+            if setting not in models:
+                raise ClaimError(f"{path.name}: claim {name}: unknown setting {setting!r}")
+        query = table.get("query", {})
+        if query.get("kind") not in KINDS:
+            raise ClaimError(f"{path.name}: claim {name}: query kind must be one of {KINDS}")
+        if query["kind"] == "score" and query.get("board") not in boards:
+            raise ClaimError(f"{path.name}: claim {name}: unknown board {query.get('board')!r}")
+        claims.append(
+            Claim(
+                id=table["id"],
+                text=" ".join(table["text"].split()),
+                query=table["query"],
+                settings=settings,
+                models=models,
+                boards=boards,
+                expect=table.get("expect", {}),
+                expect_by=table.get("expect_by", {}),
+                where=tuple(table.get("where", ())),
+                source=path.name,
+            )
+        )
+    return claims
+
+
+def all_claims(folder: pathlib.Path = CLAIMS_DIR) -> dict[str, Claim]:
+    """Every claim of every file, by id (an id used twice is refused)."""
+    found: dict[str, Claim] = {}
+    for path in sorted(folder.glob("*.toml")):
+        for claim in load(path):
+            if claim.id in found:
+                raise ClaimError(f"claim id {claim.id!r} is used twice")
+            found[claim.id] = claim
+    return found
+
+
+# --- asking the engine ------------------------------------------------------------------------
+def _model(switches: dict[str, Any]) -> dict[str, Any] | None:
+    return switches or None
+
+
+def _counted(words: list[str]) -> str:
+    """["50% Inclusionary Midrise"] * 7 + ["Park"] -> "7 50% Inclusionary Midrises and 1 Park"."""
+    parts = [f"{n} {name}{'s' if n > 1 else ''}" for name, n in Counter(words).most_common()]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _result_fields(result: dict[str, Any]) -> dict[str, Any]:
+    """The measures a sentence may quote, from a RULES.md result."""
+    return {
+        "built": True,
+        "high": result["housed"]["high"],
+        "middle": result["housed"]["middle"],
+        "low": result["housed"]["low"],
+        "empty_market": result["vacant"]["market"],
+        "empty_low": result["vacant"]["low"],
+        "displaced_low": result["displaced"]["low"],
+        "displaced_middle": result["displaced"]["middle"],
+        "displaced": sum(result["displaced"].values()),
+        "rehoused_low": result["outcomes"]["low"]["rehoused"],
+        "spending": float(result["spending"]),
+        **{card: value["score"] for card, value in result["constituents"].items()},
+    }
+
+
+@functools.cache
+def _board(board_key: str) -> tuple[dict[str, str], list[str], dict[str, str] | None, int]:
+    """(tiles, policies, existing, seed) of a named board; a `solve` board is the rulebook's
+    best board for its cards."""
+    from housing_lab.north_berkeley import solve
+
+    board = json.loads(board_key)
+    if "solve" in board:
+        scenario = solve(board["solve"], seed=board.get("seed", 0)).scenario
+        return dict(scenario.tiles), sorted(scenario.policies), dict(scenario.existing), 0
+    return board["tiles"], board.get("policies", []), None, board.get("seed", 0)
+
+
+@functools.cache
+def _score(board_key: str, policies_key: str, model_key: str) -> dict[str, Any]:
+    from housing_lab.north_berkeley import make_scenario, score_scenario
+    from housing_lab.north_berkeley.errors import OverBudgetError
+
+    tiles, policies, existing, seed = _board(board_key)
+    extra = json.loads(policies_key)
+    wanted = policies + [p for p in extra if p not in policies]
+    try:
+        scenario = make_scenario(tiles, wanted, existing, seed, model=_model(json.loads(model_key)))
+        return _result_fields(score_scenario(scenario).to_dict())
+    except OverBudgetError:
+        return {"built": False}
+
+
+def _policy_sets(without: list[str]) -> list[list[str]]:
+    from housing_lab.north_berkeley import POLICIES
+
+    sets = [list(s) for k in (1, 2) for s in itertools.combinations(POLICIES, k)]
+    return [s for s in sets if not set(s) & set(without)]
+
+
+@functools.cache
+def _solve(cards_key: str, without_key: str, model_key: str) -> dict[str, Any]:
+    from housing_lab.north_berkeley import default_catalogue, policy_set_name, solve
+    from housing_lab.north_berkeley.errors import OverBudgetError
+
+    cards, without = json.loads(cards_key), json.loads(without_key)
+    where: dict[str, Any] = {"seed": 0, "model": _model(json.loads(model_key))}
+    if without:
+        where["policy_sets"] = _policy_sets(without)
+    try:
+        best = solve(cards, **where)
+    except OverBudgetError:
+        return {"found": False}
+    catalogue = default_catalogue()
+    scenario = best.scenario
+    return {
+        **_result_fields(dict(best.result)),
+        "found": True,
+        "score": best.score,
+        "all_plus": all(best.cards[c] == 1 for c in cards),
+        "policies": policy_set_name(sorted(scenario.policies, key=str)),
+        "board": _counted([catalogue[t].name for t in scenario.tiles.values()]),
+        "inclusionary": sum("inclusionary" in t for t in scenario.tiles.values()),
+    }
+
+
+@functools.cache
+def _random_boards(n: int, seed: int) -> Any:
+    from housing_lab.north_berkeley import random_boards
+
+    return random_boards(n, seed=seed)
+
+
+@functools.cache
+def _ranking(policies_key: str, n: int, seed: int, model_key: str) -> dict[str, Any]:
+    from housing_lab.north_berkeley import policy_set_name, sweep
+
+    policies = json.loads(policies_key)
+    boards = sweep(_random_boards(n, seed), model=_model(json.loads(model_key)))
+    if "within_budget" in boards.columns:
+        boards = boards[boards["within_budget"]]
+    low = boards.groupby("policies", observed=True)["housed_low"].mean()
+    averages = {p: float(low[p]) for p in policies}
+    ranked = sorted(policies, key=lambda p: -averages[p])
+    return {
+        **averages,
+        "first": policy_set_name([ranked[0]]),
+        "second": policy_set_name([ranked[1]]),
+        "last": policy_set_name([ranked[-1]]),
+    }
+
+
+def answer(claim: Claim, setting: str) -> dict[str, Any]:
+    """The engine's answer to `claim`'s query under `setting` (cached: a test module asks
+    each question once)."""
+    query, model = claim.query, _as_key(claim.models[setting])
+    kind = query["kind"]
+    if kind == "score":
+        board = claim.boards[query["board"]]
+        return _score(_as_key(board), _as_key(query.get("policies", [])), model)
+    if kind == "solve":
+        return _solve(_as_key(query["cards"]), _as_key(query.get("without", [])), model)
+    return _ranking(_as_key(query["policies"]), query["n"], query["seed"], model)
+
+
+def _same(got: Any, expected: Any) -> bool:
+    if isinstance(expected, float) and not isinstance(got, bool) and got is not None:
+        return math.isclose(round(float(got), 2), expected, abs_tol=1e-9)
+    return got == expected
+
+
+def check(claim: Claim) -> list[str]:
+    """Every way the engine disagrees with `claim`, in words (empty: the claim holds)."""
+    wrong = []
+    for setting in claim.settings:
+        got = answer(claim, setting)
+        for key, expected in claim.expected(setting).items():
+            if key not in got:
+                wrong.append(f"{claim.id} under {setting}: the answer has no {key!r}")
+            elif not _same(got[key], expected):
+                wrong.append(
+                    f"{claim.id} under {setting}: {key} is {got[key]!r}, the claim says "
+                    f"{expected!r}"
+                )
+    return wrong
+
+
+def render(claim: Claim) -> str:
+    """The sentence, filled with the values the claim expects (and the test checks)."""
+    try:
+        return claim.text.format_map(claim.context())
+    except (KeyError, IndexError, ValueError) as error:
+        raise ClaimError(f"claim {claim.id}: the sentence names {error}, not expected") from None
+
+
+def fill(text: str, claims: dict[str, Claim]) -> str:
+    """Replace each `{{claim:ID}}` in `text` by its sentence, after asking the engine; a claim
+    the engine contradicts stops the build with every difference named."""
+
+    def sentence(match: re.Match[str]) -> str:
+        claim = claims.get(match[1])
+        if claim is None:
+            raise ClaimError(f"unknown claim {match[1]!r}")
+        wrong = check(claim)
+        if wrong:
+            raise ClaimError("; ".join(wrong))
+        return render(claim)
+
+    return PLACEHOLDER.sub(sentence, text)
