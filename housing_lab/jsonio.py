@@ -13,12 +13,10 @@ import json
 import os
 import re
 import sys
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 from typing import IO, Any
 
-from housing_lab.errors import HousingLabError, WriteError, quote_path, shown
+from housing_lab.errors import HousingLabError, quote_path, shown
 
 MAX_DEPTH = 32  # nesting of arrays and objects; scenarios and records need 4
 MAX_DOCUMENT_BYTES = 64 * 1024 * 1024  # a whole file or stdin read as one document
@@ -178,24 +176,6 @@ def physical_lines(
             raise JsonInputError(f"line {number}: longer than {limit} bytes")
         yield number, line
         number += 1
-
-
-def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Write `text` to `path` via a temporary file and a rename: readers see the old file or
-    the whole new one, never half of it."""
-    target = Path(path)
-    temporary: str | None = None
-    try:
-        with tempfile.NamedTemporaryFile(
-            "w", encoding="utf-8", dir=target.parent, prefix=f".{target.name}.", delete=False
-        ) as handle:
-            temporary = handle.name
-            handle.write(text)
-        os.replace(temporary, target)
-    except OSError as error:
-        if temporary is not None:
-            Path(temporary).unlink(missing_ok=True)
-        raise WriteError(f"cannot write {quote_path(path)}: {error.strerror}") from None
 
 
 def _name(path: str | os.PathLike[str]) -> str:

@@ -19,9 +19,11 @@ import socket
 import subprocess
 import sys
 from collections.abc import Iterator
+from typing import IO
 
+from housing_lab import outputs
 from housing_lab.apps.pages import docs_beside, is_local, links_in
-from housing_lab.errors import HousingLabError
+from housing_lab.errors import HousingLabError, quote_path
 
 LESSONS_ENV = "HOUSING_LAB_LESSONS"
 WORKDIR_ENV = "HOUSING_LAB_WORKDIR"
@@ -133,29 +135,46 @@ def copy_lessons(source: pathlib.Path, target: pathlib.Path) -> list[pathlib.Pat
     """Copy the lessons (and the docs they link to, into `docs/`) that `target` lacks; a file
     already there (a student's work) is kept.
 
-    Returns the files copied. Deleting a notebook from `target` brings a fresh one next time."""
+    All or nothing (`outputs.write_all`): a disk that fills mid-copy leaves no half-copied
+    notebook, and no folder made for the copy. Returns the files copied. Deleting a notebook
+    from `target` brings a fresh one next time."""
     if target == source:
         raise HousingLabError(
             f"the working copy {str(target)!r} is the lessons folder itself: choose another --dir"
         )
+    docs = docs_beside(source).resolve()
+    originals = [(original, target / original.name) for original in _lesson_files(source)]
+    originals += [
+        (doc, target / "docs" / doc.relative_to(docs)) for doc in _doc_files(source, docs)
+    ]
+    missing = [(original, copy) for original, copy in originals if not copy.exists()]
+    made: list[pathlib.Path] = []
     try:
-        target.mkdir(parents=True, exist_ok=True)
-        copied = []
-        docs = docs_beside(source).resolve()
-        originals = [(original, target / original.name) for original in _lesson_files(source)]
-        originals += [
-            (doc, target / "docs" / doc.relative_to(docs)) for doc in _doc_files(source, docs)
-        ]
-        for original, copy in originals:
-            if not copy.exists():
-                copy.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(original, copy)
-                copied.append(copy)
-    except OSError as error:
-        raise HousingLabError(
-            f"cannot write the lessons into {str(target)!r}: {error.strerror or error}"
-        ) from None
-    return copied
+        for folder in sorted({copy.parent for _, copy in missing} | {target}):
+            for parent in [*reversed(folder.parents), folder]:
+                if not parent.exists():
+                    parent.mkdir()
+                    made.append(parent)
+        outputs.write_all([(copy, _copier(original)) for original, copy in missing], binary=True)
+    except (OSError, HousingLabError, KeyboardInterrupt) as error:
+        for folder in reversed(made):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        if isinstance(error, KeyboardInterrupt):
+            raise outputs.Stopped(f"nothing copied into {quote_path(target)}") from None
+        reason = error.strerror if isinstance(error, OSError) else str(error)
+        raise HousingLabError(f"cannot write the lessons into {str(target)!r}: {reason}") from None
+    return [copy for _, copy in missing]
+
+
+def _copier(original: pathlib.Path) -> outputs.Writer:
+    """What copies `original` into the handle `write_all` gives (its bytes, unchanged)."""
+
+    def copy(handle: IO[bytes]) -> None:
+        with original.open("rb") as source:
+            shutil.copyfileobj(source, handle)
+
+    return copy
 
 
 def _lesson_files(source: pathlib.Path) -> list[pathlib.Path]:

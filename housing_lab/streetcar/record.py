@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from housing_lab.errors import shown
-from housing_lab.jsonio import JsonInputError, load_path, loads, write_text_atomic
+from housing_lab.jsonio import JsonInputError, load_path, loads
+from housing_lab.outputs import write_text
 from housing_lab.streetcar.board import Board, hex_json, parse_hex
 from housing_lab.streetcar.errors import IllegalMoveError, RecordError, StreetcarError
 from housing_lab.streetcar.game import Game
@@ -178,7 +179,7 @@ def _check_final(recorded: object, game: Game) -> None:
 def write_record(path: str | Path, game: Game) -> None:
     """Write a game's record as JSON (one file per game), atomically: an interrupted write
     leaves the old file, never half a record."""
-    write_text_atomic(path, json.dumps(to_record(game)) + "\n")
+    write_text(path, json.dumps(to_record(game)) + "\n")
 
 
 def parse_record_text(text: str) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import pathlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
@@ -25,7 +26,8 @@ import anywidget
 import ipywidgets
 import traitlets
 
-from housing_lab.errors import HousingLabError
+from housing_lab.errors import HousingLabError, shown
+from housing_lab.outputs import write_text
 
 HERE = pathlib.Path(__file__).parent
 COMMON_JS = HERE / "common.js"
@@ -152,9 +154,13 @@ def uploaded_text(change: Mapping[str, Any]) -> str | None:
 def save_json(
     data: dict[str, Any], path: str | pathlib.Path | None, indent: int = 2
 ) -> dict[str, Any]:
-    """Return `data`; also write it as JSON to `path` when given (what `save(path)` does)."""
+    """Return `data`; also write it as JSON to `path` when given (what `save(path)` does),
+    whole or not at all (`outputs.write_text`: a full disk, a folder or a device is one
+    `WriteError` line)."""
     if path is not None:
-        pathlib.Path(path).write_text(json.dumps(data, indent=indent) + "\n", encoding="utf-8")
+        if not isinstance(path, (str, os.PathLike)):
+            raise HousingLabError(f"a file path is a string or a Path, not {shown(path)}")
+        write_text(path, json.dumps(data, indent=indent) + "\n")
     return data
 
 
