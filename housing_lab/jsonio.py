@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from housing_lab.errors import HousingLabError, quote_path, shown
+from housing_lab.outputs import PIPE, not_a_file
 
 MAX_DEPTH = 32  # nesting of arrays and objects; scenarios and records need 4
 MAX_DOCUMENT_BYTES = 64 * 1024 * 1024  # a whole file or stdin read as one document
@@ -111,13 +112,61 @@ def open_bytes(
     path: str | os.PathLike[str], error: type[HousingLabError] = JsonInputError
 ) -> IO[bytes]:
     """`path` opened for reading bytes (the caller closes it); a file that cannot be opened,
-    or a name no file system allows (a NUL byte), is one `error` line naming it."""
+    or a name no file system allows (a NUL byte), is one `error` line naming it.
+
+    A device (/dev/zero, a terminal) is refused, and so is a named pipe (FIFO) that nothing
+    writes to: opening one would wait for ever. A pipe with a writer (`<(command)`, a FIFO
+    being written) is read as it comes."""
+    kind = not_a_file(path)
+    if kind is not None and kind != PIPE:
+        raise error(f"cannot read {quote_path(path)}: it is {kind}, not a file")
     try:
+        if kind == PIPE:
+            return _open_pipe(path, error)
         return open(path, "rb")
+    except HousingLabError:  # a ValueError too, but not a bad file name
+        raise
     except OSError as failure:
         raise error(f"cannot read {quote_path(path)}: {failure.strerror}") from None
     except ValueError:
         raise error(f"cannot read {quote_path(path)}: not a file name") from None
+
+
+def _open_pipe(path: str | os.PathLike[str], error: type[HousingLabError]) -> IO[bytes]:
+    """A pipe opened without waiting: its first byte read at once tells a writer (a byte, or
+    "nothing yet") from none (end of file), and is given back before the rest."""
+    handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        first = os.read(handle, 1)
+    except BlockingIOError:
+        first = None  # a writer that has not written yet
+    if first == b"":
+        os.close(handle)
+        raise error(f"cannot read {quote_path(path)}: it is {PIPE} that nothing writes to")
+    os.set_blocking(handle, True)
+    return io.BufferedReader(_Prefixed(first or b"", io.FileIO(handle, "rb")))
+
+
+class _Prefixed(io.RawIOBase):
+    """A raw stream that gives `prefix` before the bytes of `rest`."""
+
+    def __init__(self, prefix: bytes, rest: io.FileIO) -> None:
+        self.prefix, self.rest = prefix, rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self.prefix:
+            size = min(len(buffer), len(self.prefix))
+            buffer[:size] = self.prefix[:size]
+            self.prefix = self.prefix[size:]
+            return size
+        return self.rest.readinto(buffer) or 0
+
+    def close(self) -> None:
+        self.rest.close()
+        super().close()
 
 
 def read_bytes(path: str | os.PathLike[str], limit: int = MAX_DOCUMENT_BYTES) -> bytes:

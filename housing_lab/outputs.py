@@ -25,8 +25,9 @@ from housing_lab.errors import WriteError, quote_path
 
 Writer = Callable[[IO[Any]], None]  # writes one file's content into the handle it is given
 
+PIPE = "a named pipe (FIFO)"
 _KINDS = {
-    stat.S_ISFIFO: "a named pipe (FIFO)",
+    stat.S_ISFIFO: PIPE,
     stat.S_ISCHR: "a device",
     stat.S_ISBLK: "a block device",
     stat.S_ISSOCK: "a socket",

@@ -26,6 +26,7 @@ import anywidget
 import ipywidgets
 import traitlets
 
+from housing_lab import jsonio
 from housing_lab.errors import HousingLabError, shown
 from housing_lab.outputs import write_text
 
@@ -115,9 +116,9 @@ def parse_json_object(
 ) -> dict[str, Any]:
     """A JSON object from text, or `error` saying what is wrong with it."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as bad:
-        raise error(f"not {what}: malformed JSON ({bad.msg} at line {bad.lineno})") from None
+        data = jsonio.loads(text, source="")  # the limits of every loader; a BOM is dropped
+    except jsonio.JsonInputError as bad:
+        raise error(f"not {what}: {bad}") from None
     if not isinstance(data, dict):
         raise error(f"{what} is a JSON object, not {type(data).__name__}")
     return data
@@ -134,12 +135,12 @@ def read_json_object(
         return dict(source)
     if isinstance(source, str) and source.lstrip().startswith("{"):
         return parse_json_object(source, what, error)
-    try:
-        text = pathlib.Path(source).read_text(encoding="utf-8")
-    except OSError as bad:
-        raise error(f"cannot read {source}: {bad.strerror}") from None
-    except TypeError:
-        raise error(f"{what} is a dict, JSON text or a file path, not {source!r}") from None
+    if not isinstance(source, (str, os.PathLike)):  # an int would be read as a descriptor
+        raise error(f"{what} is a dict, JSON text or a file path, not {shown(source)}")
+    try:  # jsonio: a FIFO or a device refused, a byte-order mark dropped, at most 64 MiB
+        text = jsonio.read_text(source)
+    except jsonio.JsonInputError as bad:
+        raise error(str(bad)) from None
     return parse_json_object(text, what, error)
 
 
