@@ -23,6 +23,7 @@ MAX_DEPTH = 32  # nesting of arrays and objects; scenarios and records need 4
 MAX_DOCUMENT_BYTES = 64 * 1024 * 1024  # a whole file or stdin read as one document
 MAX_LINE_BYTES = 1024 * 1024  # one line of a JSON Lines stream
 MAX_INTEGER_DIGITS = 100  # no value in any document needs more
+BOM = "\ufeff"  # the byte-order mark Windows editors put before UTF-8 text
 
 _BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
 
@@ -90,8 +91,8 @@ def loads(text: str | bytes, source: str = "JSON") -> Any:
     (nothing does when it is empty)."""
     at = f"{source}: " if source else ""
     try:
-        if isinstance(text, bytes):
-            text = text.decode("utf-8")
+        # a byte-order mark (Windows Notepad's UTF-8) is not part of the document
+        text = text.decode("utf-8-sig") if isinstance(text, bytes) else text.removeprefix(BOM)
         _check_depth(text)
         return _DECODER.decode(text)
     except UnicodeDecodeError as error:
@@ -140,6 +141,9 @@ def _open_pipe(path: str | os.PathLike[str], error: type[HousingLabError]) -> IO
         first = os.read(handle, 1)
     except BlockingIOError:
         first = None  # a writer that has not written yet
+    except OSError:
+        os.close(handle)
+        raise
     if first == b"":
         os.close(handle)
         raise error(f"cannot read {quote_path(path)}: it is {PIPE} that nothing writes to")
@@ -186,10 +190,11 @@ def read_bytes(path: str | os.PathLike[str], limit: int = MAX_DOCUMENT_BYTES) ->
 
 
 def read_text(path: str | os.PathLike[str], limit: int = MAX_DOCUMENT_BYTES) -> str:
-    """A UTF-8 text file (or stdin for "-"); other encodings are refused, not guessed."""
+    """A UTF-8 text file (or stdin for "-"), with or without a byte-order mark; other
+    encodings are refused, not guessed."""
     data = read_bytes(path, limit)
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")  # a byte-order mark first is dropped
     except UnicodeDecodeError as error:
         raise JsonInputError(
             f"{_name(path)} is not UTF-8 text (byte {error.start}: {data[error.start]:#04x})"

@@ -24,6 +24,7 @@ from typing import IO
 from housing_lab import outputs
 from housing_lab.apps.pages import docs_beside, is_local, links_in
 from housing_lab.errors import HousingLabError, quote_path
+from housing_lab.jsonio import JsonInputError, read_text
 
 LESSONS_ENV = "HOUSING_LAB_LESSONS"
 WORKDIR_ENV = "HOUSING_LAB_WORKDIR"
@@ -178,7 +179,19 @@ def _copier(original: pathlib.Path) -> outputs.Writer:
 
 
 def _lesson_files(source: pathlib.Path) -> list[pathlib.Path]:
-    return [path for pattern in LESSON_FILES for path in sorted(source.glob(pattern))]
+    """The lesson notebooks and pages: files only (a FIFO named 01.ipynb is no lesson)."""
+    return [
+        path for pattern in LESSON_FILES for path in sorted(source.glob(pattern)) if path.is_file()
+    ]
+
+
+def _read(path: pathlib.Path) -> str:
+    """A lesson or doc as text: one line naming it if it is not UTF-8 (a notebook saved in
+    Latin-1) or cannot be read, never a UnicodeDecodeError."""
+    try:
+        return read_text(path)
+    except JsonInputError as error:
+        raise HousingLabError(f"cannot read the lessons: {error}") from None
 
 
 def _doc_files(source: pathlib.Path, docs: pathlib.Path) -> list[pathlib.Path]:
@@ -188,7 +201,7 @@ def _doc_files(source: pathlib.Path, docs: pathlib.Path) -> list[pathlib.Path]:
     pending = [
         (docs / target.split("#")[0][len("../docs/") :]).resolve()
         for lesson in _lesson_files(source)
-        for target in links_in(lesson.read_text(encoding="utf-8"))
+        for target in links_in(_read(lesson))
         if target.startswith("../docs/")
     ]
     while pending:
@@ -197,7 +210,7 @@ def _doc_files(source: pathlib.Path, docs: pathlib.Path) -> list[pathlib.Path]:
             continue
         found.add(doc)
         if doc.suffix == ".md":
-            text = doc.read_text(encoding="utf-8")
+            text = _read(doc)
             pending += [
                 (doc.parent / t.split("#")[0]).resolve() for t in links_in(text) if is_local(t)
             ]
