@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import signal
 import stat
-import tempfile
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -101,29 +101,37 @@ def write_all(
     The temporary files are readable by this user only; unless `private` (a room's secret
     links), a finished file gets the mode any new file would (0666 less the umask), so
     worksheets and handouts a teacher shares are readable as usual. On any failure, Ctrl-C or
-    a stop signal turned into an exception (`stop_signals`), every temporary file is removed,
-    and so is any new file already renamed into place."""
+    a stop signal turned into an exception (`stop_signals`), every temporary file is removed;
+    if it comes between two renames, the files already renamed are put back as they were (an
+    old file replaced is kept as a hard link until all are in place)."""
     for path, _ in files:
         _check_target(path)
-    staged: list[tuple[str, Path]] = []
-    placed: list[Path] = []
+    # Each name is noted before its file is made or renamed, so that a stop at any moment
+    # (a signal's exception comes between any two steps) finds everything to undo.
+    staged: list[tuple[Path, Path]] = []  # (temporary file, target)
+    done: list[tuple[Path, Path, Path | None, bool]] = []  # and the old file's link, existed
     current = files[0][0] if files else Path()
     try:
         for path, write in files:
             current = path
-            staged.append((_staged(path, write, private, binary), path))
+            temporary = _hidden(path, "tmp")
+            staged.append((temporary, path))
+            try:
+                handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            except FileExistsError:  # another file by that name (1 in 2**64): not ours
+                staged.pop()
+                raise
+            _fill(handle, write, private, binary)
         for temporary, path in staged:
             current = path
             existed = path.exists()
+            old = _hidden(path, "old") if existed else None
+            done.append((temporary, path, old, existed))
+            if old is not None:
+                _link(path, old)
             os.replace(temporary, path)
-            if not existed:
-                placed.append(path)
     except BaseException as error:
-        for temporary, _ in staged:
-            Path(temporary).unlink(missing_ok=True)
-        if len(placed) < len(staged):  # a rename failed: the new files already placed go too
-            for path in placed:
-                path.unlink(missing_ok=True)
+        _undo(staged, done)
         if isinstance(error, OSError):
             raise WriteError(
                 f"cannot write {quote_path(current)}: {error.strerror or error}"
@@ -133,23 +141,61 @@ def write_all(
         if isinstance(error, Stopped) and not error.report:
             raise Stopped(f"nothing written to {quote_path(current)}", error.signum) from None
         raise
+    links = [old for _, _, old, _ in done if old is not None]
+    try:
+        for link in links:
+            link.unlink(missing_ok=True)
+    except BaseException:  # all files are in place: still leave no link behind
+        for link in links:
+            with contextlib.suppress(OSError):
+                link.unlink(missing_ok=True)
+        raise
 
 
-def _staged(path: Path, write: Writer, private: bool, binary: bool) -> str:
-    """The name of a temporary file beside `path` holding what `write` wrote, on the disk."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+def _hidden(path: Path, kind: str) -> Path:
+    """A new hidden name beside `path`: `.name.<16 hex digits>.tmp` (or `.old`)."""
+    return path.with_name(f".{path.name}.{secrets.token_hex(8)}.{kind}")
+
+
+def _link(path: Path, link: Path) -> None:
+    """Keep the old file at `path` as `link` (a hard link: no space, no copy), so that it can
+    be put back; where the file system has no hard links it is not kept."""
+    with contextlib.suppress(OSError):
+        os.link(path, link)
+
+
+def _undo(
+    staged: list[tuple[Path, Path]], done: list[tuple[Path, Path, Path | None, bool]]
+) -> None:
+    """Remove every temporary file, and undo the renames made: the old files back in place,
+    the new ones removed."""
+    for temporary, path, old, existed in reversed(done):
+        with contextlib.suppress(OSError):
+            if temporary.exists():  # not renamed yet
+                if old is not None:
+                    old.unlink(missing_ok=True)
+            elif old is not None and old.exists():
+                os.replace(old, path)
+            elif not existed:
+                path.unlink(missing_ok=True)
+    for temporary, _ in staged:
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)
+
+
+def _fill(handle: int, write: Writer, private: bool, binary: bool) -> None:
+    """Write the temporary file open as `handle` with `write`, and flush it to the disk."""
+    mode, encoding = ("wb", None) if binary else ("w", "utf-8")
     try:
         if not private:
             os.fchmod(handle, 0o666 & ~_umask())
-        mode, encoding = ("wb", None) if binary else ("w", "utf-8")
-        with os.fdopen(handle, mode, encoding=encoding) as file:
-            write(file)
-            file.flush()
-            os.fsync(file.fileno())  # some file systems report a full disk only here
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        os.close(handle)
         raise
-    return temporary
+    with os.fdopen(handle, mode, encoding=encoding) as file:
+        write(file)
+        file.flush()
+        os.fsync(file.fileno())  # some file systems report a full disk only here
 
 
 def _umask() -> int:

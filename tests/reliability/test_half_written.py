@@ -173,6 +173,38 @@ def test_lessons_copy_on_a_full_disk_copies_nothing(tmp_path, monkeypatch) -> No
     ]
 
 
+def signalled_after(real, folder: Path):
+    """`real` (an `os` function, patched for the whole process), then the first time it is
+    called on a file in `folder` a SIGINT to this process: Ctrl-C at the worst moment."""
+    sent = []
+
+    def call(*args, **kwargs):
+        result = real(*args, **kwargs)
+        if not sent and str(args[0]).startswith(str(folder)):
+            sent.append(True)
+            os.kill(os.getpid(), signal.SIGINT)
+        return result
+
+    return call
+
+
+def test_ctrl_c_just_after_the_temporary_file_is_made_removes_it(tmp_path, monkeypatch):
+    """Found under load: a stop between making the temporary file and noting it kept it."""
+    monkeypatch.setattr(outputs.os, "open", signalled_after(os.open, tmp_path))
+    with pytest.raises(outputs.Stopped, match="nothing written"):
+        outputs.write_text(tmp_path / "a.json", "new")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_ctrl_c_between_two_renames_puts_every_file_back(tmp_path, monkeypatch) -> None:
+    (tmp_path / "a.html").write_text("old a", encoding="utf-8")
+    monkeypatch.setattr(outputs.os, "replace", signalled_after(os.replace, tmp_path))
+    with pytest.raises(outputs.Stopped, match="nothing written"):
+        outputs.write_files(tmp_path, {"a.html": "new a", "b.html": "new b"}, overwrite=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.html"]
+    assert (tmp_path / "a.html").read_text(encoding="utf-8") == "old a"
+
+
 # --- Ctrl-C in the process: one line, exit 130 ---------------------------------------------
 
 
