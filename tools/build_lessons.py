@@ -17,6 +17,8 @@ import sys
 import nbformat
 from nbclient import NotebookClient
 
+from housing_lab.outputs import write_atomic
+
 HERE = pathlib.Path(__file__).parent
 SOURCES = HERE / "lesson_sources"
 LESSONS = HERE.parent / "lessons"
@@ -53,7 +55,7 @@ def build(source: pathlib.Path) -> pathlib.Path:
         for output in cell.get("outputs", []):
             if output.get("output_type") == "error":
                 raise SystemExit(f"{target.name} cell {index} failed: {output['evalue']}")
-    nbformat.write(notebook, target)
+    write_atomic(target, lambda handle: nbformat.write(notebook, handle))  # whole or not at all
     print(f"built {target.relative_to(HERE.parent)}")
     return target
 

@@ -77,16 +77,18 @@ def test_a_fifo_as_an_output_is_refused_at_once(tmp_path) -> None:
 
 
 FORBIDDEN = re.compile(
-    r"(?<!outputs)\.write_(text|bytes)\(|shutil\.copy(2|tree)?\(|copyfile\(|open\([^)]*['\"][wax]b?\+?['\"]"
+    r"(?<!outputs)\.write_(text|bytes)\(|shutil\.copy(2|tree)?\(|copyfile\(|"
+    r"open\([^)]*['\"][wax]b?\+?['\"]|nbformat\.write\(\w+, \w*(?<!handle)\)"
 )
 
 
 def test_every_writer_goes_through_outputs() -> None:
-    """No module writes a file any other way (one tested writer: `outputs.write_all`)."""
-    package = Path(__file__).resolve().parents[2] / "housing_lab"
+    """No module (nor build tool) writes a file any other way (one tested writer:
+    `outputs.write_all`)."""
+    root = Path(__file__).resolve().parents[2]
     found = [
-        f"{path.relative_to(package)}: {line.strip()}"
-        for path in package.rglob("*.py")
+        f"{path.relative_to(root)}: {line.strip()}"
+        for path in [*(root / "housing_lab").rglob("*.py"), *(root / "tools").glob("*.py")]
         if path.name != "outputs.py"
         for line in path.read_text(encoding="utf-8").splitlines()
         if FORBIDDEN.search(line) and not line.lstrip().startswith("#")
