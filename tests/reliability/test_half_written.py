@@ -207,6 +207,22 @@ def test_ctrl_c_between_two_renames_puts_every_file_back(tmp_path, monkeypatch) 
     assert (tmp_path / "a.html").read_text(encoding="utf-8") == "old a"
 
 
+def test_classroom_on_a_full_disk_creates_no_room(tmp_path, capsys, monkeypatch) -> None:
+    """The links file is the teacher's only copy of the keys: a room whose links cannot be
+    written is not created (it was, and then the command failed: an orphan room)."""
+    store = tmp_path / "rooms.sqlite"
+    args = ["classroom", "--teams", "Red,Blue", "--no-server", "--store", f"sqlite:///{store}"]
+    full_disk(monkeypatch)
+    assert main([*args, "--links-dir", str(tmp_path / "links")]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"housing-lab: error: cannot write the links file in '{tmp_path / 'links'}': "
+        "No space left on device: no room was created\n"
+    )
+    assert not store.exists() and leftovers(tmp_path) == []
+    assert list((tmp_path / "links").iterdir()) == []
+
+
 # --- Ctrl-C in the process: one line, exit 130 ---------------------------------------------
 
 
