@@ -13,7 +13,7 @@ from pathlib import Path
 from housing_lab.commands import arguments
 from housing_lab.errors import WriteError, quote_path
 from housing_lab.jsonio import JsonInputError, load_path
-from housing_lab.outputs import report_stop, write_text
+from housing_lab.outputs import not_a_file, report_stop, write_text
 from housing_lab.streetcar import BOTS, Board, Game, Rules
 from housing_lab.streetcar.errors import RecordError
 from housing_lab.streetcar.match import MatchSummary, check_series, play_match
@@ -139,6 +139,9 @@ def output_folder(path: str, force: bool = False) -> Path:
     """The records' folder, created if missing; one holding files already is refused (older
     records would be overwritten or mixed in) unless `force`."""
     out = Path(path)
+    if out.exists() and not out.is_dir():  # mkdir would say only "File exists"
+        kind = not_a_file(out) or "a file"
+        raise WriteError(f"cannot write {quote_path(path)}: it is {kind}, not a folder")
     try:
         out.mkdir(parents=True, exist_ok=True)
         if not force and any(out.iterdir()):

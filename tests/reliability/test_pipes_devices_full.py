@@ -93,6 +93,14 @@ def test_a_fifo_as_a_lab_source_is_one_line(fifo) -> None:
         returns(lambda: read_json_object(str(fifo), "a scenario"))
 
 
+@pytest.mark.skipif(not Path("/dev/null").exists(), reason="needs /dev/null")
+def test_a_device_or_fifo_as_an_output_folder_is_named(fifo, capsys) -> None:
+    args = ["streetcar", "simulate", "--games", "1", "--out"]
+    err = one_line(capsys, [*args, "/dev/null"])
+    assert "'/dev/null': it is a device, not a folder" in err  # mkdir said "File exists"
+    assert "named pipe (FIFO), not a folder" in one_line(capsys, [*args, str(fifo)])
+
+
 # --- stores ---------------------------------------------------------------------------------
 
 
