@@ -2,7 +2,9 @@
 
 Each group lives in `housing_lab/commands/<game>.py` and exposes `register(subparsers)`, which adds
 its parser and sets `func` on it. Every user mistake is a `HousingLabError` (or a bad file):
-it becomes one line on stderr and exit status 2, with nothing on stdout.
+it becomes one line on stderr and exit status 2, with nothing on stdout. Ctrl-C (or SIGTERM)
+is one line too, "housing-lab: stopped; nothing written to 'x.jsonl'" (what the command left
+written), and exit status 130 (143); no file is left half-written.
 """
 
 from __future__ import annotations
@@ -10,12 +12,15 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import signal
 import sys
 from collections.abc import Sequence
 
 from housing_lab.errors import HousingLabError, one_line, quote_path
+from housing_lab.outputs import Stopped, stop_signals
 
 EXIT_USAGE = 2
+EXIT_STOPPED = 128  # plus the signal's number, as a shell reports it: 130 for Ctrl-C
 
 
 class _ArgumentParser(argparse.ArgumentParser):
@@ -65,9 +70,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say("cannot write the output: standard output is closed")
         return EXIT_USAGE
     try:
-        code = int(args.func(args) or 0)
+        with stop_signals():
+            code = int(args.func(args) or 0)
         sys.stdout.flush()  # a full disk or closed pipe is reported here, not at exit
         return code
+    except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM (`stop_signals`): one line, no trace
+        report = stop.report if isinstance(stop, Stopped) else ""
+        print(f"housing-lab: stopped{'; ' if report else ''}{one_line(report)}", file=sys.stderr)
+        return EXIT_STOPPED + (stop.signum if isinstance(stop, Stopped) else signal.SIGINT)
     except HousingLabError as error:
         _say(str(error))
         return EXIT_USAGE

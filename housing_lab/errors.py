@@ -8,7 +8,10 @@ shown value short (`shown`), quote paths (`quote_path`) and fold a message onto 
 
 from __future__ import annotations
 
+import difflib
 import reprlib
+import unicodedata
+from collections.abc import Iterable
 from os import PathLike
 
 MAX_SHOWN = 200  # characters of a bad value shown in a message
@@ -54,6 +57,27 @@ def shown(value: object, limit: int = MAX_SHOWN) -> str:
 def quote_path(path: str | PathLike[str]) -> str:
     """A path as it should appear in a message: quoted, escaped, shortened."""
     return shown(str(path) if isinstance(path, PathLike) else path)
+
+
+def shown_id(value: object) -> str:
+    """An id as a message shows it. Ids are ASCII: one with another character (a Cyrillic
+    "а" prints exactly like a Latin "a") also names that character, so the difference shows:
+    'pаrk', whose 'а' is U+0430 CYRILLIC SMALL LETTER A, not ASCII."""
+    text = shown(value)
+    if not isinstance(value, str) or value.isascii():
+        return text
+    odd = next(char for char in value if not char.isascii())
+    name = unicodedata.name(odd, "a character without a name")
+    return f"{text}, whose {shown(odd)} is U+{ord(odd):04X} {name}, not ASCII"
+
+
+def unknown_key(key: object, known: Iterable[str], what: str = "key") -> str:
+    """The message for a key no reader knows (a misspelling would otherwise be silently
+    ignored): "unknown key 'penatly' (did you mean 'penalty'? known: board, ...)"."""
+    names = sorted(known)
+    close = difflib.get_close_matches(key, names, n=1) if isinstance(key, str) else []
+    hint = f"did you mean {shown(close[0])}? " if close else ""
+    return f"unknown {what} {shown_id(key)} ({hint}known: {', '.join(names)})"
 
 
 def one_line(message: str, limit: int | None = MAX_MESSAGE) -> str:

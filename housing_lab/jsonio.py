@@ -13,17 +13,17 @@ import json
 import os
 import re
 import sys
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 from typing import IO, Any
 
-from housing_lab.errors import HousingLabError, WriteError, quote_path, shown
+from housing_lab.errors import HousingLabError, quote_path, shown
+from housing_lab.outputs import PIPE, not_a_file
 
 MAX_DEPTH = 32  # nesting of arrays and objects; scenarios and records need 4
 MAX_DOCUMENT_BYTES = 64 * 1024 * 1024  # a whole file or stdin read as one document
 MAX_LINE_BYTES = 1024 * 1024  # one line of a JSON Lines stream
 MAX_INTEGER_DIGITS = 100  # no value in any document needs more
+BOM = "\ufeff"  # the byte-order mark Windows editors put before UTF-8 text
 
 _BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
 
@@ -91,8 +91,8 @@ def loads(text: str | bytes, source: str = "JSON") -> Any:
     (nothing does when it is empty)."""
     at = f"{source}: " if source else ""
     try:
-        if isinstance(text, bytes):
-            text = text.decode("utf-8")
+        # a byte-order mark (Windows Notepad's UTF-8) is not part of the document
+        text = text.decode("utf-8-sig") if isinstance(text, bytes) else text.removeprefix(BOM)
         _check_depth(text)
         return _DECODER.decode(text)
     except UnicodeDecodeError as error:
@@ -113,13 +113,64 @@ def open_bytes(
     path: str | os.PathLike[str], error: type[HousingLabError] = JsonInputError
 ) -> IO[bytes]:
     """`path` opened for reading bytes (the caller closes it); a file that cannot be opened,
-    or a name no file system allows (a NUL byte), is one `error` line naming it."""
+    or a name no file system allows (a NUL byte), is one `error` line naming it.
+
+    A device (/dev/zero, a terminal) is refused, and so is a named pipe (FIFO) that nothing
+    writes to: opening one would wait for ever. A pipe with a writer (`<(command)`, a FIFO
+    being written) is read as it comes."""
+    kind = not_a_file(path)
+    if kind is not None and kind != PIPE:
+        raise error(f"cannot read {quote_path(path)}: it is {kind}, not a file")
     try:
+        if kind == PIPE:
+            return _open_pipe(path, error)
         return open(path, "rb")
+    except HousingLabError:  # a ValueError too, but not a bad file name
+        raise
     except OSError as failure:
         raise error(f"cannot read {quote_path(path)}: {failure.strerror}") from None
     except ValueError:
         raise error(f"cannot read {quote_path(path)}: not a file name") from None
+
+
+def _open_pipe(path: str | os.PathLike[str], error: type[HousingLabError]) -> IO[bytes]:
+    """A pipe opened without waiting: its first byte read at once tells a writer (a byte, or
+    "nothing yet") from none (end of file), and is given back before the rest."""
+    handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        first = os.read(handle, 1)
+    except BlockingIOError:
+        first = None  # a writer that has not written yet
+    except OSError:
+        os.close(handle)
+        raise
+    if first == b"":
+        os.close(handle)
+        raise error(f"cannot read {quote_path(path)}: it is {PIPE} that nothing writes to")
+    os.set_blocking(handle, True)
+    return io.BufferedReader(_Prefixed(first or b"", io.FileIO(handle, "rb")))
+
+
+class _Prefixed(io.RawIOBase):
+    """A raw stream that gives `prefix` before the bytes of `rest`."""
+
+    def __init__(self, prefix: bytes, rest: io.FileIO) -> None:
+        self.prefix, self.rest = prefix, rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self.prefix:
+            size = min(len(buffer), len(self.prefix))
+            buffer[:size] = self.prefix[:size]
+            self.prefix = self.prefix[size:]
+            return size
+        return self.rest.readinto(buffer) or 0
+
+    def close(self) -> None:
+        self.rest.close()
+        super().close()
 
 
 def read_bytes(path: str | os.PathLike[str], limit: int = MAX_DOCUMENT_BYTES) -> bytes:
@@ -139,10 +190,11 @@ def read_bytes(path: str | os.PathLike[str], limit: int = MAX_DOCUMENT_BYTES) ->
 
 
 def read_text(path: str | os.PathLike[str], limit: int = MAX_DOCUMENT_BYTES) -> str:
-    """A UTF-8 text file (or stdin for "-"); other encodings are refused, not guessed."""
+    """A UTF-8 text file (or stdin for "-"), with or without a byte-order mark; other
+    encodings are refused, not guessed."""
     data = read_bytes(path, limit)
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")  # a byte-order mark first is dropped
     except UnicodeDecodeError as error:
         raise JsonInputError(
             f"{_name(path)} is not UTF-8 text (byte {error.start}: {data[error.start]:#04x})"
@@ -178,24 +230,6 @@ def physical_lines(
             raise JsonInputError(f"line {number}: longer than {limit} bytes")
         yield number, line
         number += 1
-
-
-def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Write `text` to `path` via a temporary file and a rename: readers see the old file or
-    the whole new one, never half of it."""
-    target = Path(path)
-    temporary: str | None = None
-    try:
-        with tempfile.NamedTemporaryFile(
-            "w", encoding="utf-8", dir=target.parent, prefix=f".{target.name}.", delete=False
-        ) as handle:
-            temporary = handle.name
-            handle.write(text)
-        os.replace(temporary, target)
-    except OSError as error:
-        if temporary is not None:
-            Path(temporary).unlink(missing_ok=True)
-        raise WriteError(f"cannot write {quote_path(path)}: {error.strerror}") from None
 
 
 def _name(path: str | os.PathLike[str]) -> str:

@@ -2,28 +2,66 @@
 unless asked (`overwrite=True`, the CLI's `--force`), a symlink never carries a write out of
 the output folder, and every file is written atomically (a temporary file beside it, then
 `os.replace`), so a failure leaves the old file whole and no half-written new one.
+
+Every file the project writes goes through `write_all` (`write_atomic` for one file,
+`write_files` for a folder of pages): a failure (a full disk is `WriteError`, never a silent
+success), Ctrl-C or a stop signal removes its temporary files, and several files are written
+all or nothing. A stop while writing becomes `Stopped`, which says what was (not) written.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
-import tempfile
-from collections.abc import Callable, Mapping
+import secrets
+import signal
+import stat
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import IO, Any
 
 from housing_lab.errors import WriteError, quote_path
+
+Writer = Callable[[IO[Any]], None]  # writes one file's content into the handle it is given
+
+PIPE = "a named pipe (FIFO)"
+_KINDS = {
+    stat.S_ISFIFO: PIPE,
+    stat.S_ISCHR: "a device",
+    stat.S_ISBLK: "a block device",
+    stat.S_ISSOCK: "a socket",
+}
+
+
+class Stopped(KeyboardInterrupt):
+    """Ctrl-C (SIGINT) or SIGTERM while a command ran; `report` says what it left written
+    ("nothing written to 'x.jsonl'"), `signum` which signal stopped it."""
+
+    def __init__(self, report: str = "", signum: int = signal.SIGINT) -> None:
+        super().__init__(report)
+        self.report, self.signum = report, signum
+
+
+def not_a_file(path: str | os.PathLike[str]) -> str | None:
+    """What `path` is when it exists and is neither a regular file nor a folder (a FIFO, a
+    device, a socket: opening one can hang or never end); None otherwise. Looked up with
+    `os.stat`, which never opens it."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None  # missing or unnamable: the caller's open says why
+    return next((kind for test, kind in _KINDS.items() if test(mode)), None)
 
 
 def check_new(path: Path, overwrite: bool, folder: Path | None = None) -> None:
     """Refuse, before anything is written, a path that is a symlink, leads out of `folder`, is
-    a folder, or exists while `overwrite` is False."""
+    a folder, a FIFO or a device, or exists while `overwrite` is False."""
     if path.is_symlink():
         raise WriteError(f"cannot write {quote_path(path)}: it is a symbolic link")
     if folder is not None and path.resolve().parent != folder.resolve():
         raise WriteError(f"cannot write {quote_path(path)}: it leads out of {quote_path(folder)}")
-    if path.is_dir():
-        raise WriteError(f"cannot write {quote_path(path)}: it is a folder")
+    _check_target(path)
     if path.exists() and not overwrite:
         raise WriteError(
             f"{quote_path(path)} already exists: nothing was written (--force or "
@@ -31,31 +69,133 @@ def check_new(path: Path, overwrite: bool, folder: Path | None = None) -> None:
         )
 
 
-def write_atomic(path: Path, write: Callable[[TextIO], None], private: bool = False) -> None:
-    """Call `write` on a temporary file beside `path`, then move it into place.
+def _check_target(path: Path) -> None:
+    """A folder, FIFO or device cannot be replaced by a file (and must never be: a rename
+    over /dev/full would remove the device)."""
+    if path.is_dir():
+        raise WriteError(f"cannot write {quote_path(path)}: it is a folder")
+    kind = not_a_file(path)
+    if kind is not None:
+        raise WriteError(f"cannot write {quote_path(path)}: it is {kind}, not a file")
 
-    The temporary file is made readable by this user only; unless `private` (a room's secret
-    links), the finished file gets the mode any new file would (0666 less the umask), so
-    worksheets and handouts a teacher shares are readable as usual."""
+
+def write_atomic(
+    path: str | os.PathLike[str], write: Writer, private: bool = False, binary: bool = False
+) -> None:
+    """Call `write` on a temporary file beside `path`, then move it into place (`write_all`
+    for one file)."""
+    write_all([(Path(path), write)], private=private, binary=binary)
+
+
+def write_text(path: str | os.PathLike[str], text: str, private: bool = False) -> None:
+    """Write `text` to `path` whole or not at all."""
+    write_atomic(path, lambda handle: handle.write(text), private=private)
+
+
+def write_all(
+    files: Sequence[tuple[Path, Writer]], private: bool = False, binary: bool = False
+) -> None:
+    """Write every file, all or nothing: each to a temporary file beside it (flushed to the
+    disk, so a full disk is found here), then all renamed into place.
+
+    The temporary files are readable by this user only; unless `private` (a room's secret
+    links), a finished file gets the mode any new file would (0666 less the umask), so
+    worksheets and handouts a teacher shares are readable as usual. On any failure, Ctrl-C or
+    a stop signal turned into an exception (`stop_signals`), every temporary file is removed;
+    if it comes between two renames, the files already renamed are put back as they were (an
+    old file replaced is kept as a hard link until all are in place)."""
+    for path, _ in files:
+        _check_target(path)
+    # Each name is noted before its file is made or renamed, so that a stop at any moment
+    # (a signal's exception comes between any two steps) finds everything to undo.
+    staged: list[tuple[Path, Path]] = []  # (temporary file, target)
+    done: list[tuple[Path, Path, Path | None, bool]] = []  # and the old file's link, existed
+    current = files[0][0] if files else Path()
     try:
-        handle, temporary = tempfile.mkstemp(
-            dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
-        )
-    except OSError as error:
-        raise WriteError(f"cannot write {quote_path(path)}: {error.strerror or error}") from None
+        for path, write in files:
+            current = path
+            temporary = _hidden(path, "tmp")
+            staged.append((temporary, path))
+            try:
+                handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            except FileExistsError:  # another file by that name (1 in 2**64): not ours
+                staged.pop()
+                raise
+            _fill(handle, write, private, binary)
+        for temporary, path in staged:
+            current = path
+            existed = path.exists()
+            old = _hidden(path, "old") if existed else None
+            done.append((temporary, path, old, existed))
+            if old is not None:
+                _link(path, old)
+            os.replace(temporary, path)
+    except BaseException as error:
+        _undo(staged, done)
+        if isinstance(error, OSError):
+            raise WriteError(
+                f"cannot write {quote_path(current)}: {error.strerror or error}"
+            ) from None
+        if isinstance(error, KeyboardInterrupt) and not isinstance(error, Stopped):
+            raise Stopped(f"nothing written to {quote_path(current)}") from None
+        if isinstance(error, Stopped) and not error.report:
+            raise Stopped(f"nothing written to {quote_path(current)}", error.signum) from None
+        raise
+    links = [old for _, _, old, _ in done if old is not None]
+    try:
+        for link in links:
+            link.unlink(missing_ok=True)
+    except BaseException:  # all files are in place: still leave no link behind
+        for link in links:
+            with contextlib.suppress(OSError):
+                link.unlink(missing_ok=True)
+        raise
+
+
+def _hidden(path: Path, kind: str) -> Path:
+    """A new hidden name beside `path`: `.name.<16 hex digits>.tmp` (or `.old`)."""
+    return path.with_name(f".{path.name}.{secrets.token_hex(8)}.{kind}")
+
+
+def _link(path: Path, link: Path) -> None:
+    """Keep the old file at `path` as `link` (a hard link: no space, no copy), so that it can
+    be put back; where the file system has no hard links it is not kept."""
+    with contextlib.suppress(OSError):
+        os.link(path, link)
+
+
+def _undo(
+    staged: list[tuple[Path, Path]], done: list[tuple[Path, Path, Path | None, bool]]
+) -> None:
+    """Remove every temporary file, and undo the renames made: the old files back in place,
+    the new ones removed."""
+    for temporary, path, old, existed in reversed(done):
+        with contextlib.suppress(OSError):
+            if temporary.exists():  # not renamed yet
+                if old is not None:
+                    old.unlink(missing_ok=True)
+            elif old is not None and old.exists():
+                os.replace(old, path)
+            elif not existed:
+                path.unlink(missing_ok=True)
+    for temporary, _ in staged:
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)
+
+
+def _fill(handle: int, write: Writer, private: bool, binary: bool) -> None:
+    """Write the temporary file open as `handle` with `write`, and flush it to the disk."""
+    mode, encoding = ("wb", None) if binary else ("w", "utf-8")
     try:
         if not private:
             os.fchmod(handle, 0o666 & ~_umask())
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            write(file)
-        os.replace(temporary, path)
-    except BaseException as error:
-        Path(temporary).unlink(missing_ok=True)
-        if isinstance(error, OSError):
-            raise WriteError(
-                f"cannot write {quote_path(path)}: {error.strerror or error}"
-            ) from None
+    except BaseException:
+        os.close(handle)
         raise
+    with os.fdopen(handle, mode, encoding=encoding) as file:
+        write(file)
+        file.flush()
+        os.fsync(file.fileno())  # some file systems report a full disk only here
 
 
 def _umask() -> int:
@@ -66,7 +206,9 @@ def _umask() -> int:
 
 
 def write_files(folder: Path, pages: Mapping[str, str], overwrite: bool) -> list[Path]:
-    """Write every page into `folder` (made if missing), all checked before the first write."""
+    """Write every page into `folder` (made if missing), all checked before the first write,
+    all written or none (a folder made here is removed again on failure)."""
+    made = not folder.exists()
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -74,8 +216,71 @@ def write_files(folder: Path, pages: Mapping[str, str], overwrite: bool) -> list
             f"cannot write to {quote_path(folder)}: {error.strerror or error}"
         ) from None
     paths = [folder / name for name in pages]
-    for path in paths:
-        check_new(path, overwrite, folder)
-    for path, text in zip(paths, pages.values(), strict=True):
-        write_atomic(path, lambda file, text=text: file.write(text))  # type: ignore[misc]
+    try:
+        for path in paths:
+            check_new(path, overwrite, folder)
+        write_all(
+            [
+                (path, lambda file, text=text: file.write(text))  # type: ignore[misc]
+                for path, text in zip(paths, pages.values(), strict=True)
+            ]
+        )
+    except BaseException:
+        if made:
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise
     return paths
+
+
+@contextlib.contextmanager
+def stop_signals() -> Iterator[None]:
+    """While the block runs, SIGTERM raises `Stopped` as Ctrl-C raises KeyboardInterrupt, so
+    the writes under way remove their temporary files; the old handler is back afterwards.
+    Only the main thread can set handlers: elsewhere this does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise Stopped(signum=signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+@contextlib.contextmanager
+def report_stop(report: Callable[[], str]) -> Iterator[None]:
+    """A stop inside the block reports `report()` (what the command left written), in place
+    of what the write under way said."""
+    try:
+        yield
+    except KeyboardInterrupt as stop:
+        signum = stop.signum if isinstance(stop, Stopped) else signal.SIGINT
+        raise Stopped(report(), signum) from None
+
+
+class CountedLines:
+    """A text stream (stdout) that counts the lines written through it, for the report of a
+    stop ("stopped; 1024 results printed"). Each `write` should be whole lines, so that what
+    is printed before a stop is whole lines."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.stream, self.lines = stream, 0
+
+    def write(self, text: str) -> int:
+        written = self.stream.write(text)
+        self.lines += text.count("\n")
+        return written
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def report(self, one: str, many: str) -> str:
+        """What was printed: "1024 results printed, each line whole", "nothing printed"."""
+        if self.lines == 0:
+            return "nothing printed"
+        return f"{self.lines} {one if self.lines == 1 else many} printed, each line whole"

@@ -12,6 +12,8 @@ import pathlib
 
 import nbformat
 
+from housing_lab.outputs import write_atomic
+
 APPS = pathlib.Path(__file__).resolve().parents[1] / "housing_lab" / "apps"
 
 PAGES = {
@@ -59,7 +61,7 @@ def build() -> list[pathlib.Path]:
         for index, cell in enumerate(notebook.cells):
             cell["id"] = f"{name}-{index}"
         target = APPS / f"{name}.ipynb"
-        nbformat.write(notebook, target)
+        write_atomic(target, lambda handle, notebook=notebook: nbformat.write(notebook, handle))
         written.append(target)
     return written
 

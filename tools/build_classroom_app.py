@@ -12,6 +12,8 @@ import pathlib
 
 import nbformat
 
+from housing_lab.outputs import write_atomic
+
 TARGET = (
     pathlib.Path(__file__).resolve().parents[1]
     / "housing_lab"
@@ -38,7 +40,7 @@ def build() -> pathlib.Path:
     cell["id"] = "classroom-room-0"
     notebook.cells = [cell]
     TARGET.parent.mkdir(parents=True, exist_ok=True)
-    nbformat.write(notebook, TARGET)
+    write_atomic(TARGET, lambda handle: nbformat.write(notebook, handle))  # whole or not at all
     return TARGET
 
 

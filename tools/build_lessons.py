@@ -31,6 +31,8 @@ from claims import all_claims, fill
 from ipykernel.kernelspec import get_kernel_dict
 from nbclient import NotebookClient
 
+from housing_lab.outputs import write_atomic
+
 HERE = pathlib.Path(__file__).parent
 SOURCES = HERE / "lesson_sources"
 LESSONS = HERE.parent / "lessons"
@@ -74,7 +76,7 @@ def build(source: pathlib.Path) -> pathlib.Path:
             if output.get("output_type") == "error":
                 raise SystemExit(f"{target.name} cell {index} failed: {output['evalue']}")
     as_opened_before_running(notebook)
-    nbformat.write(notebook, target)
+    write_atomic(target, lambda handle: nbformat.write(notebook, handle))  # whole or not at all
     print(f"built {target.relative_to(HERE.parent)}")
     return target
 

@@ -27,13 +27,15 @@ from urllib.parse import parse_qs, urlsplit
 from housing_lab.commands import arguments
 from housing_lab.commands.lessons import require_installed, run_server
 from housing_lab.commands.rooms import with_model
-from housing_lab.errors import HousingLabError, shown
+from housing_lab.errors import HousingLabError, quote_path, shown
 from housing_lab.jsonio import JsonInputError, loads
+from housing_lab.outputs import write_text
 from housing_lab.rooms import default_store_url, open_store, parse_store_url
 from housing_lab.rooms.links import (
     PAGE_PATH,
     check_host,
     lan_host,
+    links_path,
     load_links,
     loopback_warning,
     page_base,
@@ -46,6 +48,7 @@ from housing_lab.rooms.urls import check_page_url
 ROOM_PAGE = pathlib.Path(__file__).resolve().parents[1] / "apps" / "classroom" / "room.ipynb"
 DEFAULT_PORT = 8866  # `housing-lab app` defaults elsewhere (lessons.APP_PORT): both can run
 PORT_TRIES = 20  # ports tried after a busy default
+LINKS_FILE_BYTES = 8192  # more than a links file of six teams takes
 STORE_ENV = "HOUSING_LAB_ROOMS"  # the page's kernels read the store URL from here
 LINKS_ENV = "HOUSING_LAB_ROOM_LINKS"  # and the links folder (teacher page QR codes)
 ANY_ADDRESS = ("0.0.0.0", "::", "")
@@ -257,6 +260,7 @@ def run_classroom(args: argparse.Namespace) -> int:
             plan["run"] = " ".join(shlex.quote(part) for part in [*again, "--seed", str(seed)])
             print(json.dumps({**plan, "page": base, "command": command}, indent=2))
             return 0
+        _links_fit(args.links_dir)  # a full disk refused now, not after the room exists
         with open_store(store_url) as store:
             created = store.create_room(
                 names, seed=seed, game=args.game, options=options, join_base=base
@@ -313,6 +317,23 @@ def _check_links_dir(links_dir: str | None) -> None:
         raise HousingLabError(
             f"--links-dir {shown(links_dir)} is not a folder: no room was created"
         )
+
+
+def _links_fit(links_dir: str | None) -> None:
+    """Write (and remove) a file the size of a links file where the links file will go: a
+    disk too full for it is refused before the room is created (no orphan room)."""
+    folder = links_path("PROBE", links_dir).parent
+    probe = folder / f".links-probe-{secrets.token_hex(4)}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        write_text(probe, " " * LINKS_FILE_BYTES, private=True)
+    except (OSError, HousingLabError) as error:
+        reason = error.strerror if isinstance(error, OSError) else str(error)
+        reason = str(reason).partition(f"{quote_path(probe)}: ")[2] or reason
+        raise HousingLabError(
+            f"cannot write the links file in {quote_path(folder)}: {reason}: no room was created"
+        ) from None
+    probe.unlink(missing_ok=True)
 
 
 def _resumed(code: str, store_url: str, links_dir: str | None) -> dict[str, Any]:

@@ -19,10 +19,13 @@ import socket
 import subprocess
 import sys
 from collections.abc import Iterator
+from typing import IO
 
+from housing_lab import outputs
 from housing_lab.apps.pages import docs_beside, is_local, links_in
 from housing_lab.commands import arguments
 from housing_lab.errors import HousingLabError, quote_path, shown
+from housing_lab.jsonio import JsonInputError, read_text
 
 LESSONS_ENV = "HOUSING_LAB_LESSONS"
 WORKDIR_ENV = "HOUSING_LAB_WORKDIR"
@@ -143,33 +146,62 @@ def copy_lessons(source: pathlib.Path, target: pathlib.Path) -> list[pathlib.Pat
     """Copy the lessons (and the docs they link to, into `docs/`) that `target` lacks; a file
     already there (a student's work) is kept.
 
-    Returns the files copied. Deleting a notebook from `target` brings a fresh one next time."""
+    All or nothing (`outputs.write_all`): a disk that fills mid-copy leaves no half-copied
+    notebook, and no folder made for the copy. Returns the files copied. Deleting a notebook
+    from `target` brings a fresh one next time."""
     if target == source:
         raise HousingLabError(
             f"the working copy {str(target)!r} is the lessons folder itself: choose another --dir"
         )
+    docs = docs_beside(source).resolve()
+    originals = [(original, target / original.name) for original in _lesson_files(source)]
+    originals += [
+        (doc, target / "docs" / doc.relative_to(docs)) for doc in _doc_files(source, docs)
+    ]
+    missing = [(original, copy) for original, copy in originals if not copy.exists()]
+    made: list[pathlib.Path] = []
     try:
-        target.mkdir(parents=True, exist_ok=True)
-        copied = []
-        docs = docs_beside(source).resolve()
-        originals = [(original, target / original.name) for original in _lesson_files(source)]
-        originals += [
-            (doc, target / "docs" / doc.relative_to(docs)) for doc in _doc_files(source, docs)
-        ]
-        for original, copy in originals:
-            if not copy.exists():
-                copy.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(original, copy)
-                copied.append(copy)
-    except OSError as error:
-        raise HousingLabError(
-            f"cannot write the lessons into {str(target)!r}: {error.strerror or error}"
-        ) from None
-    return copied
+        for folder in sorted({copy.parent for _, copy in missing} | {target}):
+            for parent in [*reversed(folder.parents), folder]:
+                if not parent.exists():
+                    parent.mkdir()
+                    made.append(parent)
+        outputs.write_all([(copy, _copier(original)) for original, copy in missing], binary=True)
+    except (OSError, HousingLabError, KeyboardInterrupt) as error:
+        for folder in reversed(made):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        if isinstance(error, KeyboardInterrupt):
+            raise outputs.Stopped(f"nothing copied into {quote_path(target)}") from None
+        reason = error.strerror if isinstance(error, OSError) else str(error)
+        raise HousingLabError(f"cannot write the lessons into {str(target)!r}: {reason}") from None
+    return [copy for _, copy in missing]
+
+
+def _copier(original: pathlib.Path) -> outputs.Writer:
+    """What copies `original` into the handle `write_all` gives (its bytes, unchanged)."""
+
+    def copy(handle: IO[bytes]) -> None:
+        with original.open("rb") as source:
+            shutil.copyfileobj(source, handle)
+
+    return copy
 
 
 def _lesson_files(source: pathlib.Path) -> list[pathlib.Path]:
-    return [path for pattern in LESSON_FILES for path in sorted(source.glob(pattern))]
+    """The lesson notebooks and pages: files only (a FIFO named 01.ipynb is no lesson)."""
+    return [
+        path for pattern in LESSON_FILES for path in sorted(source.glob(pattern)) if path.is_file()
+    ]
+
+
+def _read(path: pathlib.Path) -> str:
+    """A lesson or doc as text: one line naming it if it is not UTF-8 (a notebook saved in
+    Latin-1) or cannot be read, never a UnicodeDecodeError."""
+    try:
+        return read_text(path)
+    except JsonInputError as error:
+        raise HousingLabError(f"cannot read the lessons: {error}") from None
 
 
 def _doc_files(source: pathlib.Path, docs: pathlib.Path) -> list[pathlib.Path]:
@@ -179,7 +211,7 @@ def _doc_files(source: pathlib.Path, docs: pathlib.Path) -> list[pathlib.Path]:
     pending = [
         (docs / target.split("#")[0][len("../docs/") :]).resolve()
         for lesson in _lesson_files(source)
-        for target in links_in(lesson.read_text(encoding="utf-8"))
+        for target in links_in(_read(lesson))
         if target.startswith("../docs/")
     ]
     while pending:
@@ -188,7 +220,7 @@ def _doc_files(source: pathlib.Path, docs: pathlib.Path) -> list[pathlib.Path]:
             continue
         found.add(doc)
         if doc.suffix == ".md":
-            text = doc.read_text(encoding="utf-8")
+            text = _read(doc)
             pending += [
                 (doc.parent / t.split("#")[0]).resolve() for t in links_in(text) if is_local(t)
             ]

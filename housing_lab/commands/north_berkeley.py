@@ -17,6 +17,7 @@ from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.layout import Layout, load_layout
 from housing_lab.north_berkeley.play.autoplay import default_names, play_random_game
 from housing_lab.north_berkeley.policies import RuleOptions
+from housing_lab.outputs import CountedLines, report_stop
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
@@ -73,12 +74,15 @@ def run_score(args: argparse.Namespace) -> int:
 def _score(
     stream: IO[bytes], layout: Layout, options: RuleOptions, events: bool, source: str
 ) -> None:
+    printed = CountedLines(sys.stdout)
+    out: IO[str] = printed  # type: ignore[assignment]
     try:
-        scenarios = documents(_Reading(stream, source))
-        if events:
-            score_scalar(scenarios, layout, options, sys.stdout, events=True)
-        else:
-            score_batched(scenarios, layout, options, sys.stdout)
+        with report_stop(lambda: printed.report("result", "results")):
+            scenarios = documents(_Reading(stream, source))
+            if events:
+                score_scalar(scenarios, layout, options, out, events=True)
+            else:
+                score_batched(scenarios, layout, options, out)
     except JsonInputError as error:  # a scenario file's JSON problem is a scenario error
         raise ScenarioFormatError(f"{source}: {error}") from None
     # An OSError left here is the output's (a closed pipe, a full disk): `cli.main` words it.

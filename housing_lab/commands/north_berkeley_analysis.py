@@ -30,7 +30,7 @@ from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.model import RULEBOOK, SWITCH_KEYS, Model
 from housing_lab.north_berkeley.policies import RuleOptions
 from housing_lab.north_berkeley.scenario import SCENARIO_KEYS
-from housing_lab.outputs import check_new, write_atomic
+from housing_lab.outputs import CountedLines, check_new, report_stop, write_atomic
 
 SAMPLE_CHUNK = 1 << 12  # boards evaluated and written at a time (keeps peak memory well < 300 MB)
 DRAW_CHUNK = 1 << 16  # boards drawn at a time: memory stays flat for any --boards
@@ -204,7 +204,9 @@ def run_sample(args: argparse.Namespace) -> int:
     model = parse_model(args.model)  # before any board is drawn or any file is touched
     lines = sample_lines(args.boards, args.seed, options, args.all_policy_sets, model)
     if args.out is None:
-        _write(lines, sys.stdout)
+        printed = CountedLines(sys.stdout)
+        with report_stop(lambda: printed.report("board", "boards")):
+            _write(lines, printed)  # type: ignore[arg-type]
         return 0
     out = Path(args.out)
     check_new(out, args.force)  # a file already there is refused before any board is drawn
@@ -214,8 +216,7 @@ def run_sample(args: argparse.Namespace) -> int:
 
 def _write(lines: Iterator[str], handle: TextIO) -> None:
     for number, line in enumerate(lines, start=1):
-        handle.write(line)
-        handle.write("\n")
+        handle.write(line + "\n")  # one write: a stop leaves whole lines
         if number & (number - 1) == 0 or number % SAMPLE_CHUNK == 0:  # first lines at once
             handle.flush()
 

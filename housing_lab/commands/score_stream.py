@@ -380,11 +380,10 @@ def score_batched(
             np.array(existing, dtype=np.uint8),
             chunk_model,
         )
+        rows.clear()  # first: a stop while writing must not write these lines again
         for line in lines_of.lines(evaluator.evaluate(boards, options)):
-            out.write(line)
-            out.write("\n")
+            out.write(line + "\n")  # one write: a stop leaves whole lines
         out.flush()
-        rows.clear()
 
     def parse(document: Any) -> Scenario:
         return scenario_from_dict(document, evaluator.layout, evaluator.catalogue)
@@ -406,9 +405,12 @@ def score_batched(
             if len(rows) == size:
                 flush()
                 size = next(sizes)
-    finally:  # on an error too: the results before the bad line are written
+    except HousingLabError:  # the results before the bad line are written (not on a stop)
         if rows:
             flush()
+        raise
+    if rows:
+        flush()
 
 
 def score_scalar(
@@ -426,8 +428,7 @@ def score_scalar(
         output = result.to_dict()
         if events:
             output["events"] = [event.to_dict() for event in result.move_in.events]
-        out.write(json.dumps(output))
-        out.write("\n")
+        out.write(json.dumps(output) + "\n")  # one write: a stop leaves whole lines
         out.flush()
 
 

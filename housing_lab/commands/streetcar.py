@@ -12,7 +12,8 @@ from pathlib import Path
 
 from housing_lab.commands import arguments
 from housing_lab.errors import WriteError, quote_path
-from housing_lab.jsonio import JsonInputError, load_path, write_text_atomic
+from housing_lab.jsonio import JsonInputError, load_path
+from housing_lab.outputs import not_a_file, report_stop, write_text
 from housing_lab.streetcar import BOTS, Board, Game, Rules
 from housing_lab.streetcar.errors import RecordError
 from housing_lab.streetcar.match import MatchSummary, check_series, play_match
@@ -103,12 +104,22 @@ def _simulate(args: argparse.Namespace) -> int:
     check_series(bots, args.games, **budget)
     out = output_folder(args.out, force=args.force)
     summary = MatchSummary((bots[0], bots[1]))
-    for played in play_match(bots, args.games, seed=args.seed, rules=rules, **budget):
-        record = json.dumps(to_record(played.game)) + "\n"
-        write_text_atomic(out / f"game-{played.index + 1:04d}.json", record)
-        summary.add(played)
+    written = 0
+    with report_stop(lambda: _records_report(written, args.games, out)):
+        for played in play_match(bots, args.games, seed=args.seed, rules=rules, **budget):
+            record = json.dumps(to_record(played.game)) + "\n"
+            write_text(out / f"game-{played.index + 1:04d}.json", record)
+            written += 1
+            summary.add(played)
     print(json.dumps({**summary.to_dict(), "out": str(out)}))  # last: every record is written
     return 0
+
+
+def _records_report(written: int, games: int, out: Path) -> str:
+    """What a stopped `simulate` leaves: the whole records of the games played so far."""
+    if written == 0:
+        return f"nothing written to {quote_path(out)}"
+    return f"{written} of {games} game records written whole to {quote_path(out)}, no summary"
 
 
 def seconds(text: str) -> float:
@@ -128,6 +139,9 @@ def output_folder(path: str, force: bool = False) -> Path:
     """The records' folder, created if missing; one holding files already is refused (older
     records would be overwritten or mixed in) unless `force`."""
     out = Path(path)
+    if out.exists() and not out.is_dir():  # mkdir would say only "File exists"
+        kind = not_a_file(out) or "a file"
+        raise WriteError(f"cannot write {quote_path(path)}: it is {kind}, not a folder")
     try:
         out.mkdir(parents=True, exist_ok=True)
         if not force and any(out.iterdir()):

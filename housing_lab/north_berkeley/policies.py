@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from housing_lab.errors import shown
+from housing_lab.errors import shown, shown_id
 from housing_lab.north_berkeley.errors import ScenarioFormatError, UnknownIdError
 from housing_lab.north_berkeley.incomes import (  # re-exported: this module's names since v1
     EXISTING_PER_INCOME as EXISTING_PER_INCOME,
@@ -43,7 +43,7 @@ CURRENT_SCORE_MODES = ("as_is", "projected")
 
 def check_policy(policy: object) -> str:
     if not isinstance(policy, str) or policy not in POLICIES:
-        raise UnknownIdError(f"unknown policy {shown(policy)} (known: {', '.join(POLICIES)})")
+        raise UnknownIdError(f"unknown policy {shown_id(policy)} (known: {', '.join(POLICIES)})")
     return str(policy)
 
 

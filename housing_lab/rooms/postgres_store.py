@@ -91,6 +91,8 @@ class PostgresStore(SQLRoomStore):
             return f"store {self.name}: the database user may not do this: {detail}"
         if isinstance(error, errors.ReadOnlySqlTransaction):
             return f"store {self.name} is read-only: rooms can be viewed, not created or played"
+        if isinstance(error, errors.DiskFull):  # an OperationalError, but not "unreachable"
+            return f"the disk of store {self.name} is full: free some space on its server"
         if isinstance(error, self._psycopg.OperationalError):
             return f"store {self.name} is unreachable: {detail}"
         if isinstance(error, self._psycopg.ProgrammingError) and "connection" in detail.lower():

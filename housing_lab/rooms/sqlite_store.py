@@ -21,6 +21,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from housing_lab.errors import quote_path
+from housing_lab.outputs import not_a_file
 from housing_lab.rooms import sql
 from housing_lab.rooms.errors import RoomError
 from housing_lab.rooms.sql_store import SQLRoomStore
@@ -32,6 +33,7 @@ SCHEMA = sql.schema(real="REAL", integer="INTEGER")
 # folder without one is read as immutable, which is safe because nobody can write it either).
 READ_WRITE = ("", "mode=ro", "mode=ro&immutable=1")
 READ_ONLY = READ_WRITE[1:]
+FULL_BELOW = 256 * 1024  # bytes left on a disk too full for SQLite (its journal and pages)
 LIST_TABLES = "SELECT name FROM sqlite_master WHERE type = 'table'"
 TABLE_COLUMNS = "SELECT name FROM pragma_table_info(?)"
 
@@ -46,6 +48,7 @@ class SQLiteStore(SQLRoomStore):
         self.path = Path(path).expanduser()
         self.name = quote_path(self.path)
         self._modes = READ_WRITE
+        self._full = False  # opened read-only because the disk is full, not the file read-only
         if _check_file(self.path, self.name):
             self._modes = READ_ONLY
         while True:
@@ -53,17 +56,20 @@ class SQLiteStore(SQLRoomStore):
                 has_tables = self._has_tables(self._connection(raw=True))
                 break
             except sqlite3.OperationalError as error:
+                self._full = self._full or disk_full(self.path)
                 if not _cannot_write(error) or self._modes[1:] == () or not self.path.exists():
-                    raise RoomError(_explain(self.name, error)) from None
-                self.close()  # a read-only file, folder or mount: try reading only
+                    raise RoomError(self._explain(error)) from None
+                self.close()  # a read-only file, folder or mount (or a full disk): read only
                 self._modes = self._modes[1:]
             except sqlite3.DatabaseError as error:
-                raise RoomError(_explain(self.name, error)) from None
+                raise RoomError(self._explain(error)) from None
             except UnicodeDecodeError:
                 raise RoomError(_not_utf8(self.name)) from None
         if has_tables:
             return  # a view needs no write: nothing is created or changed
         if self.read_only:
+            if self._full:
+                raise RoomError(self._cannot_write("it holds no rooms yet"))
             raise RoomError(f"store {self.name} is read-only and holds no rooms")
         with self._errors():
             connection = self._connection()
@@ -71,6 +77,19 @@ class SQLiteStore(SQLRoomStore):
             with self._write(connection):
                 for statement in SCHEMA:
                     connection.execute(statement)
+
+    def _cannot_write(self, then: str) -> str:
+        """Why this store cannot be written (a full disk, or a read-only file or folder), and
+        `then` what that means."""
+        if self._full:
+            return f"the disk of store {self.name} is full: free some space ({then})"
+        return f"store {self.name} is read-only: {then}"
+
+    def _explain(self, error: sqlite3.DatabaseError) -> str:
+        """`_explain`, with a full disk found when SQLite only says "I/O error"."""
+        if self._full or disk_full(self.path):
+            return f"the disk of store {self.name} is full (free some space): {error}"
+        return _explain(self.name, error)
 
     @property
     def read_only(self) -> bool:
@@ -85,7 +104,7 @@ class SQLiteStore(SQLRoomStore):
         except sqlite3.IntegrityError:
             raise  # the caller's: a room code or action number already taken
         except sqlite3.DatabaseError as error:
-            raise RoomError(_explain(self.name, error)) from None
+            raise RoomError(self._explain(error)) from None
         except UnicodeDecodeError:
             raise RoomError(_not_utf8(self.name)) from None
 
@@ -122,7 +141,7 @@ class SQLiteStore(SQLRoomStore):
     def _write(self, connection: sqlite3.Connection) -> Iterator[None]:
         """BEGIN IMMEDIATE: the database's write lock up front, so acts wait their turn."""
         if self.read_only:
-            raise RoomError(f"store {self.name} is read-only: rooms can be viewed, not played")
+            raise RoomError(self._cannot_write("rooms can be viewed, not played"))
         connection.execute("BEGIN IMMEDIATE")
         try:
             yield
@@ -137,6 +156,9 @@ def _check_file(path: Path, name: str) -> bool:
 
     A missing file is made (with its folder); an empty one is a new store.
     """
+    kind = not_a_file(path)  # looked up without opening: a FIFO would hang, a device never end
+    if kind is not None:
+        raise RoomError(f"store {name} is {kind}, not a room store file")
     try:
         if not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -151,6 +173,16 @@ def _check_file(path: Path, name: str) -> bool:
         raise RoomError(f"store {name} is not a SQLite database (a room store is one)")
     writable = os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
     return not writable
+
+
+def disk_full(path: Path, room: int = FULL_BELOW) -> bool:
+    """Whether the disk holding `path` has less than `room` bytes left for this user (a
+    read-only mount, which often reports 0 bytes free, is not full)."""
+    try:
+        disk = os.statvfs(path if path.is_dir() else path.parent)
+    except OSError:
+        return False
+    return not disk.f_flag & os.ST_RDONLY and disk.f_bavail * disk.f_frsize < room
 
 
 def _cannot_write(error: sqlite3.OperationalError) -> bool:
@@ -176,6 +208,8 @@ def _explain(name: str, error: sqlite3.DatabaseError) -> str:
         return f"store {name} is read-only: rooms can be viewed, not created or played"
     if isinstance(error, sqlite3.OperationalError) and "unable to open" in text:
         return f"cannot open store {name}: {error}"
+    if "full" in text:  # SQLITE_FULL: "database or disk is full"
+        return f"the disk of store {name} is full (free some space): {error}"
     if "malformed" in text or "not a database" in text or "i/o error" in text:
         return f"store {name} is damaged ({error}): restore it from a copy"
     return f"store {name} failed: {error}"

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from housing_lab.errors import shown
+from housing_lab.errors import shown, unknown_key
 from housing_lab.streetcar.board import edge_json, hex_json, parse_hex, parse_pair
 from housing_lab.streetcar.errors import BoardError
 from housing_lab.streetcar.hexgrid import Edge, Hex, make_edge
@@ -74,6 +74,9 @@ class Move:
             raise BoardError(
                 f"a turn is an object with player, lines and remove, not {shown(turn)}"
             )
+        unknown = [key for key in turn if key not in ACTION_KEYS]
+        if unknown:  # a misspelt "remvoe" would otherwise be a move that removes nothing
+            raise BoardError(unknown_key(unknown[0], sorted(ACTION_KEYS), "turn key"))
         lines = turn.get("lines", [])
         if not isinstance(lines, list):
             raise BoardError(f"lines must be a list of edges, not {shown(lines)}")

@@ -15,8 +15,9 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from housing_lab.errors import shown
-from housing_lab.jsonio import JsonInputError, load_path, loads, write_text_atomic
+from housing_lab.errors import shown, unknown_key
+from housing_lab.jsonio import JsonInputError, load_path, loads
+from housing_lab.outputs import write_text
 from housing_lab.streetcar.board import Board, hex_json, parse_hex
 from housing_lab.streetcar.errors import IllegalMoveError, RecordError, StreetcarError
 from housing_lab.streetcar.game import Game
@@ -25,6 +26,9 @@ from housing_lab.streetcar.rules import COLOURS, DEFAULT_PENALTY, PLAYERS, Rules
 from housing_lab.streetcar.scoring import breakdowns, outcome
 
 RECORD_VERSION = 1
+# Every key a record may have (a misspelt one, "penatly", is refused, never silently ignored)
+RECORD_KEYS = ("version", "board", "houses", "players", "penalty", "goals", "turns", "final")
+FINAL_KEYS = ("scores", "removed", "buildings", "lines", "winners")
 
 
 def final_block(game: Game) -> dict[str, Any]:
@@ -65,6 +69,7 @@ def replay(record: object, *, require_complete: bool = True) -> Game:
     """Rebuild a game from a record, checking every move; RecordError names the bad turn."""
     if not isinstance(record, dict):
         raise RecordError(f"a game record is a JSON object, not {type(record).__name__}")
+    _check_keys(record, RECORD_KEYS, "record key")
     _check_version(record.get("version", RECORD_VERSION))
     try:
         game = _setup(record)
@@ -137,6 +142,12 @@ def _setup(record: dict[str, Any]) -> Game:
     return game
 
 
+def _check_keys(record: dict[Any, Any], known: tuple[str, ...], what: str) -> None:
+    unknown = [key for key in record if key not in known]
+    if unknown:
+        raise RecordError(unknown_key(unknown[0], known, what))
+
+
 def _check_version(version: object) -> None:
     if isinstance(version, bool) or version != RECORD_VERSION or not isinstance(version, int):
         raise RecordError(
@@ -166,6 +177,7 @@ def _check_final(recorded: object, game: Game) -> None:
         return
     if not isinstance(recorded, dict):
         raise RecordError(f"final must be an object, not {shown(recorded)}")
+    _check_keys(recorded, FINAL_KEYS, "key of final")
     replayed = json.loads(json.dumps(final_block(game)))
     for key, value in recorded.items():
         if key in replayed and replayed[key] != value:
@@ -178,7 +190,7 @@ def _check_final(recorded: object, game: Game) -> None:
 def write_record(path: str | Path, game: Game) -> None:
     """Write a game's record as JSON (one file per game), atomically: an interrupted write
     leaves the old file, never half a record."""
-    write_text_atomic(path, json.dumps(to_record(game)) + "\n")
+    write_text(path, json.dumps(to_record(game)) + "\n")
 
 
 def parse_record_text(text: str) -> dict[str, Any]:

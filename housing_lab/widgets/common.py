@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import pathlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
@@ -25,7 +26,9 @@ import anywidget
 import ipywidgets
 import traitlets
 
-from housing_lab.errors import HousingLabError
+from housing_lab import jsonio
+from housing_lab.errors import HousingLabError, shown
+from housing_lab.outputs import write_text
 
 HERE = pathlib.Path(__file__).parent
 COMMON_JS = HERE / "common.js"
@@ -113,9 +116,9 @@ def parse_json_object(
 ) -> dict[str, Any]:
     """A JSON object from text, or `error` saying what is wrong with it."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as bad:
-        raise error(f"not {what}: malformed JSON ({bad.msg} at line {bad.lineno})") from None
+        data = jsonio.loads(text, source="")  # the limits of every loader; a BOM is dropped
+    except jsonio.JsonInputError as bad:
+        raise error(f"not {what}: {bad}") from None
     if not isinstance(data, dict):
         raise error(f"{what} is a JSON object, not {type(data).__name__}")
     return data
@@ -132,12 +135,12 @@ def read_json_object(
         return dict(source)
     if isinstance(source, str) and source.lstrip().startswith("{"):
         return parse_json_object(source, what, error)
-    try:
-        text = pathlib.Path(source).read_text(encoding="utf-8")
-    except OSError as bad:
-        raise error(f"cannot read {source}: {bad.strerror}") from None
-    except TypeError:
-        raise error(f"{what} is a dict, JSON text or a file path, not {source!r}") from None
+    if not isinstance(source, (str, os.PathLike)):  # an int would be read as a descriptor
+        raise error(f"{what} is a dict, JSON text or a file path, not {shown(source)}")
+    try:  # jsonio: a FIFO or a device refused, a byte-order mark dropped, at most 64 MiB
+        text = jsonio.read_text(source)
+    except jsonio.JsonInputError as bad:
+        raise error(str(bad)) from None
     return parse_json_object(text, what, error)
 
 
@@ -152,9 +155,13 @@ def uploaded_text(change: Mapping[str, Any]) -> str | None:
 def save_json(
     data: dict[str, Any], path: str | pathlib.Path | None, indent: int = 2
 ) -> dict[str, Any]:
-    """Return `data`; also write it as JSON to `path` when given (what `save(path)` does)."""
+    """Return `data`; also write it as JSON to `path` when given (what `save(path)` does),
+    whole or not at all (`outputs.write_text`: a full disk, a folder or a device is one
+    `WriteError` line)."""
     if path is not None:
-        pathlib.Path(path).write_text(json.dumps(data, indent=indent) + "\n", encoding="utf-8")
+        if not isinstance(path, (str, os.PathLike)):
+            raise HousingLabError(f"a file path is a string or a Path, not {shown(path)}")
+        write_text(path, json.dumps(data, indent=indent) + "\n")
     return data
 
 

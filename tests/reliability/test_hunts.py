@@ -1,23 +1,32 @@
 """Hypothesis hunts for what the earlier hunts left alone (issue 25 item 8): damaged room
 stores, tampered rows, and odd numbers or wrong types at the public methods of the Streetcar
-engine, the bots, the rooms API and the two labs. Each asserts the one contract: the call is
-accepted, or it is one `HousingLabError` line, and the state (and every file) is unchanged."""
+engine, the bots, the rooms API and the two labs; and (issue 43) disks and signals (a full
+disk, Ctrl-C or SIGTERM at any moment of writing files) and files as people save them (a
+byte-order mark, other encodings, look-alike letters, misspelt keys). Each asserts the one
+contract: the call is accepted, or it is one `HousingLabError` line, and the state (and every
+file) is unchanged."""
 
 from __future__ import annotations
 
+import errno
+import io
 import json
 import math
 import os
 import shutil
+import signal
 import sqlite3
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from housing_lab import outputs
 from housing_lab.errors import HousingLabError
 from housing_lab.rooms import open_store
 from housing_lab.rooms.store import MAX_WAIT_S
@@ -335,3 +344,149 @@ def test_hunt_the_streetcar_lab(sc_lab, name, first, second) -> None:
         first = "random"  # a search bot thinks for seconds: not what is hunted here
     record = lambda: json.dumps(sc_lab.record, sort_keys=True)  # noqa: E731
     accepted_or_one_line(lambda: SC_CALLS[name](sc_lab, first, second), record)
+
+
+# --- 9: disks and signals (issue 43) ----------------------------------------------------------
+
+STOPS = {  # what can go wrong while files are written: a full disk, Ctrl-C, SIGTERM
+    "full disk": lambda: OSError(errno.ENOSPC, "No space left on device"),
+    "ctrl-c": KeyboardInterrupt,
+    "sigterm": lambda: outputs.Stopped(signum=signal.SIGTERM),
+}
+
+
+@pytest.mark.slow  # a hunt of 60 examples
+@HUNT
+@given(
+    existing=st.lists(st.sampled_from("abcd"), unique=True, max_size=4),
+    stop=st.sampled_from(sorted(STOPS)),
+    at=st.integers(0, 11),
+    overwrite=st.booleans(),
+)
+def test_hunt_a_failure_at_any_moment_of_writing_files(tmp_path, existing, stop, at, overwrite):
+    """Four pages written with a full disk, Ctrl-C or SIGTERM at any write, flush or rename:
+    all four written, or every file exactly as before, no temporary file left, and one line
+    (a `WriteError`) or a stop saying nothing was written."""
+    folder = tmp_path / f"f{len(list(tmp_path.iterdir()))}"
+    folder.mkdir()
+    for name in existing:
+        (folder / f"{name}.html").write_text(f"old {name}", encoding="utf-8")
+    before = files(folder)
+    pages = {f"{name}.html": f"new {name}" for name in "abcd"}
+    moments = {"n": 0}
+
+    def maybe_fail(real: Callable[..., Any]) -> Callable[..., Any]:
+        def step(*args: Any, **kwargs: Any) -> Any:
+            moments["n"] += 1
+            if moments["n"] == at + 1:
+                raise STOPS[stop]()
+            return real(*args, **kwargs)
+
+        return step
+
+    with (
+        mock.patch.object(outputs.os, "replace", maybe_fail(os.replace)),
+        mock.patch.object(outputs.os, "fsync", maybe_fail(os.fsync)),
+    ):
+        try:
+            outputs.write_files(folder, pages, overwrite)
+        except HousingLabError as error:
+            assert "\n" not in str(error) and files(folder) == before
+        except KeyboardInterrupt as error:
+            assert isinstance(error, outputs.Stopped) and error.report.startswith("nothing")
+            assert files(folder) == before
+        else:
+            assert files(folder) == {n: t.encode() for n, t in pages.items()}
+    assert not [p for p in folder.iterdir() if p.name.endswith(".tmp")]
+
+
+# --- 10: files people really have (issue 43) --------------------------------------------------
+
+LOOKALIKES = {"a": "\u0430", "e": "\u0435", "o": "\u043e", "p": "\u0440", "c": "\u0441"}
+ENCODINGS = ["utf-8", "utf-8-sig", "latin-1", "utf-16"]
+
+
+@pytest.mark.slow  # a hunt of 60 examples
+@HUNT
+@given(
+    encoding=st.sampled_from(ENCODINGS),
+    lookalike=st.booleans(),
+    misspelt=st.sampled_from([None, "tiels", "polices", "sed", "exisitng"]),
+    crlf=st.booleans(),
+)
+def test_hunt_scenario_files_as_people_save_them(tmp_path, encoding, lookalike, misspelt, crlf):
+    """A scenario saved by another editor: with a byte-order mark, in Latin-1 or UTF-16, with
+    Windows line ends, a look-alike letter in a tile id or a misspelt key: scored like the
+    plain file, or one line naming what is wrong."""
+    from housing_lab.cli import main
+
+    scenario: dict[str, Any] = {"tiles": {"B1": "park", "C2": "townhouse_market"}, "seed": 3}
+    if lookalike:
+        scenario["tiles"]["B1"] = "".join(LOOKALIKES.get(c, c) for c in "park")
+    if misspelt is not None:
+        scenario[misspelt] = scenario.pop("tiles")
+    text = json.dumps(scenario, indent=1, ensure_ascii=False)
+    if crlf:
+        text = text.replace("\n", "\r\n")
+    path = tmp_path / f"s{len(list(tmp_path.iterdir()))}.json"
+    try:
+        data = text.encode(encoding)
+    except UnicodeEncodeError:  # Latin-1 has no Cyrillic: an editor would refuse to save it
+        return
+    path.write_bytes(data)
+    out, err = io.StringIO(), io.StringIO()
+    with mock.patch.object(sys, "stdout", out), mock.patch.object(sys, "stderr", err):
+        code = main(["nb", "score", str(path)])
+    try:
+        data.decode("utf-8")
+        utf8 = True  # Latin-1 of ASCII text is UTF-8 too
+    except UnicodeDecodeError:
+        utf8 = False
+    if utf8 and not lookalike and misspelt is None:
+        assert code == 0 and json.loads(out.getvalue())["spending"] > 0
+        return
+    assert code == 2 and out.getvalue() == "" and err.getvalue().count("\n") == 1
+    if not utf8:
+        assert "not UTF-8" in err.getvalue()
+    elif misspelt is not None:
+        assert repr(misspelt) in err.getvalue()
+    else:
+        assert "CYRILLIC" in err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def a_record() -> dict[str, Any]:
+    game = Game()
+    bot = make_bot("random", seed=5)
+    while not game.is_over():
+        game.push(bot.choose(game))
+    return to_record(game)
+
+
+@pytest.mark.slow  # a hunt of 60 examples (each replays a whole game)
+@HUNT
+@given(data=st.data(), typo=st.sampled_from(["swap", "drop", "double", "case"]))
+def test_hunt_misspelt_keys_in_a_streetcar_record(a_record, data, typo) -> None:
+    """Any key of a record, of its final block or of a turn, misspelt: refused naming it."""
+    from housing_lab.streetcar.record import replay
+
+    record = json.loads(json.dumps(a_record))
+    where = data.draw(st.sampled_from(["record", "final", "turn"]))
+    holder = record if where == "record" else record["final"] if where == "final" else None
+    if holder is None:
+        holder = record["turns"][data.draw(st.integers(0, len(record["turns"]) - 1))]
+    key = data.draw(st.sampled_from(sorted(holder)))
+    if typo == "swap" and len(key) > 2:
+        wrong = key[:1] + key[2] + key[1] + key[3:]
+    elif typo == "drop":
+        wrong = key[:-1]
+    elif typo == "double":
+        wrong = key + key[-1]
+    else:
+        wrong = key.title() if key != key.title() else key.upper()
+    if wrong == key:
+        return
+    holder[wrong] = holder.pop(key)
+    with pytest.raises(HousingLabError) as caught:
+        replay(record)
+    assert repr(wrong) in str(caught.value) and "\n" not in str(caught.value)

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from housing_lab import jsonio
+from housing_lab import jsonio, outputs
 from housing_lab._data import DataFileError, read_package_toml
 from housing_lab.errors import HousingLabError, one_line, quote_path, shown
 from housing_lab.north_berkeley.layout import check_kit, layout_from_dict, load_layout
@@ -111,13 +111,13 @@ def test_read_text_refuses_other_encodings_and_big_files(tmp_path: Path) -> None
         jsonio.load_path("game\x00.json")
 
 
-def test_write_text_atomic_replaces_whole_files(tmp_path: Path) -> None:
+def test_write_text_replaces_whole_files(tmp_path: Path) -> None:
     target = tmp_path / "r.json"
-    jsonio.write_text_atomic(target, "old")
-    jsonio.write_text_atomic(target, "new")
+    outputs.write_text(target, "old")
+    outputs.write_text(target, "new")
     assert target.read_text() == "new" and [p.name for p in tmp_path.iterdir()] == ["r.json"]
     with pytest.raises(HousingLabError, match="cannot write"):
-        jsonio.write_text_atomic(tmp_path / "no" / "r.json", "x")
+        outputs.write_text(tmp_path / "no" / "r.json", "x")
 
 
 # --- scenario JSON ----------------------------------------------------------------------------

@@ -85,7 +85,7 @@ def test_read_json_object_from_a_dict_text_or_path(tmp_path) -> None:
     ("source", "text"),
     [
         ('{"a": ', "not a thing: malformed JSON"),
-        ("missing.json", "cannot read missing.json"),
+        ("missing.json", "cannot read 'missing.json'"),
         (3, "a thing is a dict, JSON text or a file path, not 3"),
     ],
 )

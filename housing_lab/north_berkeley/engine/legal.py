@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from fractions import Fraction
 
-from housing_lab.errors import shown
+from housing_lab.errors import shown_id
 from housing_lab.north_berkeley.errors import UnknownIdError
 from housing_lab.north_berkeley.layout import Layout
 from housing_lab.north_berkeley.model import Model, dollars
@@ -36,14 +36,14 @@ AFFORDABLE_REFUSAL = f"{POLICY_NAMES[AFFORDABLE_100]} {AFFORDABLE_RULE}"
 def check_square(square: object, layout: Layout) -> str:
     if not isinstance(square, str) or square not in layout.squares:
         raise UnknownIdError(
-            f"unknown square {shown(square)} (squares: {', '.join(layout.squares)})"
+            f"unknown square {shown_id(square)} (squares: {', '.join(layout.squares)})"
         )
     return square
 
 
 def check_tile(tile: object, catalogue: Catalogue) -> str:
     if not isinstance(tile, str) or tile not in catalogue:  # a list is no id (nor hashable)
-        raise UnknownIdError(f"unknown tile {shown(tile)} (tiles: {', '.join(catalogue)})")
+        raise UnknownIdError(f"unknown tile {shown_id(tile)} (tiles: {', '.join(catalogue)})")
     return tile
 
 

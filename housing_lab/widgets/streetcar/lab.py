@@ -38,8 +38,8 @@ from typing import Any
 import ipywidgets
 
 from housing_lab.errors import HousingLabError, shown
-from housing_lab.jsonio import write_text_atomic
 from housing_lab.numbers import check_number, check_seed
+from housing_lab.outputs import write_text
 from housing_lab.streetcar import PLAYERS, Game, Move, Rules, make_bot, replay, to_record
 from housing_lab.streetcar.board import edge_json
 from housing_lab.streetcar.record import parse_record_text, read_record_source
@@ -91,7 +91,7 @@ def write_json(path: object, data: dict[str, Any]) -> None:
     """Write `data` as JSON to a file path (atomically), or refuse a path that is not one."""
     if not isinstance(path, (str, os.PathLike)):
         raise HousingLabError(f"a file path is a string or a Path, not {shown(path)}")
-    write_text_atomic(path, json.dumps(data, indent=1) + "\n")
+    write_text(path, json.dumps(data, indent=1) + "\n")
 
 
 class StreetcarLab(ipywidgets.VBox):

@@ -28,7 +28,7 @@ from typing import Any
 
 import ipywidgets
 
-from housing_lab import jsonio
+from housing_lab import jsonio, outputs
 from housing_lab.errors import HousingLabError, WriteError, quote_path, shown
 from housing_lab.north_berkeley.constituents import cards
 from housing_lab.north_berkeley.errors import IllegalActionError, ScenarioFormatError
@@ -450,7 +450,7 @@ class GameTable(ipywidgets.VBox):
         if path is not None:
             with self._reported():
                 target = check_path(path, "path")
-                jsonio.write_text_atomic(target, json.dumps(saved, indent=2) + "\n")
+                outputs.write_text(target, json.dumps(saved, indent=2) + "\n")
         return saved
 
     def offer_save(self) -> None:
