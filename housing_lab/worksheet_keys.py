@@ -56,8 +56,9 @@ TICKET_KEYS: dict[int, tuple[str, ...]] = {
         "When the table's best deal is worse for your cards than what the state's random fill "
         "gives on average; the spread of the fills shows the risk of that gamble.",
         "The model has no budget: any board can be paid for, so matching funds only lower the "
-        "bill. Real matching money (such as Berkeley's Measure O bond, $135 million, 2018) lets "
-        "a limited budget build more affordable homes.",
+        "bill. Real matching funds (county and state money that matches local money such as "
+        "Berkeley's Measure O bond, $135 million, 2018) let a limited local budget build more "
+        "affordable homes.",
     ),
     6: (
         "It allowed only one home per lot (single-family houses, first in the Elmwood "
@@ -87,7 +88,9 @@ TICKET_KEYS: dict[int, tuple[str, ...]] = {
         "100, mostly within three years, S19), so partial filtering is closer than instant; "
         "demand follows jobs (about 277,000 jobs against 45,000 homes permitted in two Bay Area "
         "counties, S34), so fixed demand understates it; Costa-Hawkins forbids vacancy control "
-        "and exempts houses (S13), so the apartments-only switch is the legal reading; budgets "
+        "on apartments as well as houses (S13, S14), so neither setting is legal: the "
+        "apartments-only switch only comes closer to what real rent control covers (older "
+        "apartments, not houses); budgets "
         "are limited (Measure O, $135 million, S31), so the budget switch is the realistic one.",
     ),
 }

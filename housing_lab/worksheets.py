@@ -189,7 +189,8 @@ def worksheet_html(lesson: object) -> str:
         f"<div class='meta'>Name: ______________________ &nbsp; Date: ____________ &nbsp; "
         f"(about {sheet.minutes} minutes)</div>",
         "<h2>Predict, then run</h2>",
-        "<p>Write your prediction <b>before</b> you press <i>Run the model</i>.</p>",
+        "<p>Write your prediction <b>before</b> you find out: in a notebook, before you press "
+        "<i>Run the model</i>; in the lab app, before you build the board or tick the policy.</p>",
     ]
     for number, question in enumerate(sheet.predictions, start=1):
         parts.append(

@@ -83,8 +83,9 @@ bar_chart(
 ### Things to notice
 
 * The state's tiles are drawn uniformly: a park is as likely as a public housing tower.
-* So some fills are great for low income residents and some are bad. The *median* is what a
-  table should expect if it gives up.
+* So some fills are great for low income residents and some are bad. The *average* (the mean)
+  is what a table should expect, on average, if it gives up; the *median* is the middle fill:
+  half of the fills do better and half do worse.
 
 ## The whole board by chance: 100,000 random boards
 
