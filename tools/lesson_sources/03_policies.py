@@ -10,7 +10,7 @@ CELLS = [
 2. compare who is housed on the same board with and without a policy;
 3. name a policy's cost: in money, or in what it no longer allows.
 
-*Time: 40 minutes.*
+*Time: 50 minutes, with starting up and the exit ticket.*
 """,
     ),
     (
