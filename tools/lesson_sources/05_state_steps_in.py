@@ -87,8 +87,8 @@ bar_chart(
 
 * The state's tiles are drawn uniformly: a park is as likely as a public housing tower.
 * So some fills are great for low income residents and some are bad. The *average* (the mean)
-  is what a table should expect, on average, if it gives up; the *median* is the middle fill:
-  half of the fills do better and half do worse.
+  is what a table should expect, on average, if it gives up; the *median* is the middle fill
+  when all 20,000 are lined up from worst to best.
 
 ## How the real state steps in
 
