@@ -135,7 +135,7 @@ with your team.
 
 | Group | Cards in the game | Who that was in the real debate |
 |---|---|---|
-| **Homes for people who need them** | Affordable Housing Organizations, Anti-Gentrification Activists, Refuse Capitalism, Inclusionary Housing for All, Middle Class Millennials | The non-profit affordable housing developers in the team that won approval; residents who argued that public land should carry mostly affordable homes |
+| **Homes for people who need them** | Affordable Housing Organizations, Anti-Gentrification Activists, Refuse Capitalism, Inclusionary Housing for All, Middle Class Millennials | The non-profit affordable housing developers in the team that won approval; residents who made their support depend on how affordable the homes would be |
 | **Builders and money** | Developer, Labor Unions, Tech Corporations, Real Estate Speculators, Landlords, Fiscal Conservatives, North Berkeley Business Improvement District | The market-rate builder in the same team; the city and voters paying for subsidised homes; BART, which owns the land |
 | **Neighbours and the place** | Stop the Shadows, Save Our Views, Friends of Neighborhood Character, People Concerned About Property Values, Neighbors for More Parks, Eco-Primitivists | Neighbours who asked for lower buildings stepping down towards the houses across the street, and for open space |
 | **Getting around** | East Bay Park and Ride Coalition, Save Our Parking, The Bike Lobby, Urbanists | BART riders who drive to the station (the plan keeps a smaller garage for them); people who wanted fewer cars and more homes by transit |
