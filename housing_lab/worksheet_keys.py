@@ -57,8 +57,9 @@ TICKET_KEYS: dict[int, tuple[str, ...]] = {
         "When the table's best deal is worse for your cards than what the state's random fill "
         "gives on average; the spread of the fills shows the risk of that gamble.",
         "The model has no budget: any board can be paid for, so matching funds only lower the "
-        "bill. Real matching money (such as Berkeley's Measure O bond, $135 million, 2018) lets "
-        "a limited budget build more affordable homes.",
+        "bill. Real matching funds (county and state money that matches local money such as "
+        "Berkeley's Measure O bond, $135 million, 2018) let a limited local budget build more "
+        "affordable homes.",
     ),
     6: (
         "It allowed only one home per lot (single-family houses, first in the Elmwood "

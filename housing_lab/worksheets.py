@@ -67,10 +67,17 @@ class Worksheet:
         return LESSON_MINUTES[self.lesson]
 
 
-# Minutes per lesson: the teacher's guide's timing table and every lesson's header say the same
+# Minutes per lesson, each with 5 minutes to start up (Binder or the lab machines) and 5 for the
+# exit ticket: the teacher's guide's timing table and every lesson's header say the same
 # (tests/test_lesson_timing.py checks them against this table). Lesson 7 is 5 minutes of setup,
-# 40 of the game and 15 of debrief.
-LESSON_MINUTES: dict[int, int] = {1: 20, 2: 30, 3: 40, 4: 40, 5: 30, 6: 45, 7: 60, 8: 40}
+# CLASSROOM_GAME_MINUTES of the game, 15 of debrief and 5 of exit ticket.
+LESSON_MINUTES: dict[int, int] = {1: 30, 2: 40, 3: 50, 4: 45, 5: 40, 6: 45, 7: 60, 8: 40}
+# The classroom game (lesson 7 and the 75-minute plan), with two 8-minute negotiation timers.
+CLASSROOM_GAME_MINUTES = 35
+# The concept check (lessons/concept_check.md), given twice: before lesson 1 and after the last
+# lesson taught.
+CONCEPT_CHECK_MINUTES = 10
+UNIT_MINUTES = sum(LESSON_MINUTES.values()) + 2 * CONCEPT_CHECK_MINUTES
 
 WORKSHEETS = (
     Worksheet(
@@ -169,7 +176,8 @@ def worksheet_html(lesson: object) -> str:
         f"<div class='meta'>Name: ______________________ &nbsp; Date: ____________ &nbsp; "
         f"(about {sheet.minutes} minutes)</div>",
         "<h2>Predict, then run</h2>",
-        "<p>Write your prediction <b>before</b> you press <i>Run the model</i>.</p>",
+        "<p>Write your prediction <b>before</b> you find out: in a notebook, before you press "
+        "<i>Run the model</i>; in the lab app, before you build the board or tick the policy.</p>",
     ]
     for number, question in enumerate(sheet.predictions, start=1):
         choices = "".join(f"<li>{html.escape(c.text)}</li>" for c in question.choices)

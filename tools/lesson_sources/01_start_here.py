@@ -10,7 +10,7 @@ CELLS = [
 2. run a notebook cell and use a widget (click, choose, toggle);
 3. find the rules when you are unsure.
 
-*Time: 20 minutes. In JupyterLab, run each cell with **Shift + Enter**, from top to
+*Time: 30 minutes, with starting up and the exit ticket. In JupyterLab, run each cell with **Shift + Enter**, from top to
 bottom; opened as an app (no code on the page), it has already run: start with the widgets.*
 """,
     ),
@@ -43,12 +43,16 @@ North Berkeley BART is a real station, and the game's streets (Sacramento, Delaw
 Virginia) are the edges of its real parking lots, about 8 acres in all. In 2018 California passed
 **AB 2923**, which lets BART build housing on land it owns next to its stations and sets minimum
 zoning there: at North Berkeley, room for at least 7 stories and 75 homes per acre, at most one
-parking space for every two homes, and a share of the homes (at least 20%) affordable. After
-years of public hearings the city approved a plan of 739 homes in 13 buildings of 3 to 8
-stories, more than half of them subsidised affordable homes, with a parking garage. BART's own
-policy since 2016 asks for affordable homes on its land, and the affordable buildings draw on
-public money such as Berkeley's **Measure O** bond ($135 million, passed by voters in 2018).
-The game asks the question those hearings asked: *what* should be built, and *for whom*?
+parking space for every two homes, and a share of the homes (at least 20%) affordable. Five
+years of planning followed: public meetings, the city's zoning for the site and its design
+rules. Then the builders applied under another state law, **AB 2011** (2022), which makes such
+housing a use "by right": in 2024 the city approved a plan of 739 homes in 13
+buildings of 3 to 8 stories, more than half of them subsidised affordable homes, with a parking
+garage, by a staff review against written standards (*ministerial* approval), without a public
+hearing on the project. BART's own policy since 2016 asks for affordable homes on its land, and
+the affordable buildings draw on public money such as Berkeley's **Measure O** bond ($135
+million, passed by voters in 2018). The game asks the question those years of planning asked:
+*what* should be built, and *for whom*?
 
 **Words you will meet**
 
@@ -61,7 +65,7 @@ The game asks the question those hearings asked: *what* should be built, and *fo
   affordable (the game's *Inclusionary* towers have 25% or 50% income-restricted homes).
 * **Displacement:** a resident losing their home because someone who can pay more takes it.
 
-*Sources: [the project's source list](../docs/sources.md) (S1 to S4, S31 and S32 for the
+*Sources: [the project's source list](../docs/sources.md) (S1 to S4, S29, S31 and S32 for the
 station, S20 to S23 for the definitions).*
 """,
     ),

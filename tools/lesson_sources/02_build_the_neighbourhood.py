@@ -8,9 +8,11 @@ CELLS = [
 
 1. read a building tile: how many homes it has, who may live in them, what it costs;
 2. explain the move-in order step by step;
-3. say who stays, who is displaced and who cannot move in, for any board.
+3. say who stays, who is displaced and who cannot move in, for any board;
+4. name the ways real tenants lose their homes (rent rises, no-fault evictions, the Ellis Act,
+   sales) and compare them with the model's one-day move-in.
 
-*Time: 30 minutes.*
+*Time: 40 minutes, with starting up and the exit ticket.*
 """,
     ),
     (
@@ -191,6 +193,34 @@ lab
 >   income newcomer can rent a brand-new market rate home. Real new homes rent at high prices.
 >
 > The full list, with what real cities do instead: [What the model leaves out](../docs/model_limits.md).
+
+## Displacement in the real world
+
+In the model, displacement happens in one step: a newcomer who can pay more takes a resident's
+home on move-in day. Real displacement is slower, and it has names:
+
+* **Rent increases.** The rent rises until the tenant cannot pay and moves out. Since 2020,
+  California's **AB 1482** caps the yearly rise for most rentals older than 15 years at 5% plus
+  inflation (never more than 10%); Berkeley's own rent control, since 1980, limits rises for a
+  sitting tenant in older apartments. Between tenants the rent resets to the market
+  (**Costa-Hawkins**, lesson 3): a tenant who leaves loses the old rent for good.
+* **No-fault evictions.** Under AB 1482 a landlord may end a tenancy of a year or more only for a
+  *just cause*: the tenant's fault (not paying the rent, for example) or a *no-fault* reason:
+  the owner or a relative moving in, taking the home off the rental market, demolishing or
+  substantially remodelling it. A no-fault eviction owes the tenant relocation help of one
+  month's rent. Berkeley has required good cause for evictions since 1980.
+* **The Ellis Act** (1985): an owner may evict every tenant of a building to go out of the
+  rental business. A city may regulate how (notice, relocation payments) but cannot make an
+  owner stay a landlord.
+* **Sales and conversions.** Selling to an owner-occupant or redeveloping removes rental homes:
+  in San Francisco, landlords of buildings newly covered by rent control in 1994 cut the rental
+  housing they offered by 15% this way.
+
+The model's "outbid" story is closest to the first: someone who can pay more. The others are
+decisions by owners, and the model has no owners, only tenants. Ask of any real case: who
+decided, how fast did it happen, and what did the law require before the tenant had to go?
+
+*Sources: S13, S14, S17, S33 and S40 in [the source list](../docs/sources.md).*
 """,
     ),
     ("md", "## Check yourself: predict, then run"),
@@ -233,6 +263,9 @@ boards from the whole class.
   others when there are not enough homes.
 * Every resident ends up **stayed, newcomer housed, displaced and rehoused, displaced and
   left, or unable to move in**.
+* Real tenants are displaced over months and years, by rent rises, no-fault evictions, the Ellis
+  Act and sales; state law (AB 1482) and Berkeley's ordinance cap the first and set rules for
+  the second, while going out of the rental business and selling stay the owner's choice.
 
 **Next:** [Lesson 3, *Policies, side by side*](03_policies.ipynb) compares the four policies on
 the same boards.

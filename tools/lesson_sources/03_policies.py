@@ -10,7 +10,7 @@ CELLS = [
 2. compare who is housed on the same board with and without a policy;
 3. name a policy's cost: in money, or in what it no longer allows.
 
-*Time: 40 minutes.*
+*Time: 50 minutes, with starting up and the exit ticket.*
 """,
     ),
     (
@@ -202,12 +202,13 @@ bar_chart(
   most of them within three years. That is real but slower and smaller than the game's instant
   filtering, where every empty market rate home goes to a lower income newcomer the same day.
 * **Matching funds in real life:** Berkeley's voters passed **Measure O** in 2018, a $135
-  million bond for affordable housing; affordable builders combine such money with state,
-  federal and tax-credit funds, so a limited budget builds more homes. That is what the game's
-  *Matching Funds* card stands for, and why it cannot show much here: the model has no budget.
+  million bond for affordable housing. That is the city's own, local money; affordable builders
+  use it as the local share that county, state, federal and tax-credit funds then match, so each
+  local dollar builds more homes. That outside match is what the game's *Matching Funds* card
+  stands for, and why it cannot show much here: the model has no budget.
 * **Inclusionary and 100% affordable:** cities ask new buildings to include a share of
   affordable homes (AB 2923 asks at least 20% on BART land); the approved North Berkeley plan
-  is about half subsidised affordable homes.
+  is more than half subsidised affordable homes.
 
 *Sources: S2, S3, S10 to S19, S31 and S33 in [the source list](../docs/sources.md).*
 

@@ -10,9 +10,12 @@ CELLS = [
 2. find pairs of goals that conflict, using thousands of boards;
 3. use an exact search to find the best board a coalition could agree on, and whether every
    member can avoid a loss;
-4. ask the coach for the fewest changes that would win one group over.
+4. ask the coach for the fewest changes that would win one group over;
+5. name who took part in the real North Berkeley BART debate, what they asked for, and which
+   cards had no real voice.
 
-*Time: 40 minutes.*
+*Time: 45 minutes, with starting up and the exit ticket. Two parts are marked **if you have
+time** at the end: the money-against-homes frontier and asking the coach yourself.*
 """,
     ),
     (
@@ -164,47 +167,6 @@ explorer
     (
         "md",
         r"""
-### Money against homes
-
-Some boards house more low income residents, others cost less. Suppose phase 1 went to open
-space: parks on B1, C1 and C2 and a garage on B2 ($4 already spent). The **Pareto frontier**
-lists, over every way to build phase 2 and every policy set, the cheapest board for each number
-of low income residents housed; nothing cheaper houses as many:
-""",
-    ),
-    (
-        "code",
-        r"""
-# NBVAL_CHECK_OUTPUT
-from housing_lab.north_berkeley import pareto_frontier
-
-open_space = {"B1": "park", "C1": "park", "B2": "garage", "C2": "park"}
-frontier = pareto_frontier(fixed=open_space, seed=0)
-table = pd.DataFrame([{"Low income housed": p.low_housed,
-                       "Cheapest spending": float(p.spending)} for p in frontier])
-lesson_table(table, money=["Cheapest spending"],
-             title="The cheapest board for each number of low income residents housed")
-""",
-    ),
-    (
-        "code",
-        r"""
-from housing_lab.widgets import INCOME_COLOURS
-
-bar_chart(
-    [f"{low} low income housed" for low in table["Low income housed"]],
-    {"cheapest spending": table["Cheapest spending"].tolist()},
-    title="The cheapest board for each number of low income residents housed "
-    "(phase 1: open space)",
-    value_label="spending ($)",
-    colours={"cheapest spending": INCOME_COLOURS["low income"]},
-    whole_numbers=all(float(v).is_integer() for v in table["Cheapest spending"]),
-)
-""",
-    ),
-    (
-        "md",
-        r"""
 ## Ask the coach: what would win a card over?
 
 The solver answers "what is the best board?". A student at a real board asks something else:
@@ -286,22 +248,6 @@ lesson_table(coached, signed=["Score now", "Score after them"],
 Stop the Shadows and the Landlords need only **one** change (and several single changes would
 do). The Affordable Housing Organizations need **two**, and the table proves it: **no** single
 change wins them over. The Urbanists need five: their goal asks a lot of this board.
-
-### Your turn: ask the coach
-
-Pick a card and a goal, press **Ask the coach**, then **Apply** to make the changes on the
-board and watch the card's score flip. **Undo** puts the board back. After applying, ask about
-another card: did winning one group over cost another a point?
-""",
-    ),
-    (
-        "code",
-        r"""
-from housing_lab.widgets import CoachPanel
-
-panel = CoachPanel(street, "stop_the_shadows")
-panel.ask()
-panel
 """,
     ),
     (
@@ -338,8 +284,8 @@ reveal("l4-all-22")
 > * **Instant filtering** lets market rate homes house low income newcomers at no cost, which
 >   is why the Developer and Affordable Housing Organizations can both win here. With a slower,
 >   partial filtering, as real studies find, that coalition may fall apart.
-> * **Fixed demand and no budget:** the frontier's spending is the game's tile prices, and any
->   board can be paid for; a real city chooses under a budget and a changing demand.
+> * **Fixed demand and no budget:** spending is the game's tile prices (the frontier at the end
+>   uses them too), and any board can be paid for; a real city chooses under a budget and a changing demand.
 > * **Cards score yes or no:** real groups care about degrees (how many homes, how tall, how much
 >   parking), negotiate and change their minds; a card at +1 is not a satisfied person.
 > * **The coach's residents never move:** a real change to a plan also changes who applies, who
@@ -348,12 +294,37 @@ reveal("l4-all-22")
 > The full list: [What the model leaves out](../docs/model_limits.md). [Lesson 8, *Question the model*](08_question_the_model.ipynb)
 > scores the Developer-and-Affordable board again with slower filtering and more demand.
 
+## The real debate: who wanted what
+
+The cards are the game designers' sketches of positions. The real plan for the North Berkeley
+BART parking lots had real participants, and each asked for something specific:
+
+| Who | What they asked for | Cards closest to them |
+|---|---|---|
+| **The state and BART**: the Legislature's AB 2923 (2018), BART's affordable housing policy (2016) | Dense housing on BART's lots: zoning for at least 7 stories and 75 homes per acre, at most one parking space for two homes, at least 20% of the homes affordable | Urbanists, Inclusionary Housing for All |
+| **Neighbours wary of the project** (the first public meeting, 2018, and the hearings after it) | Buildings in scale with the low-rise streets, stepping down towards the houses across the street; worries about parking, traffic and the neighbourhood's character; doubt that new for-profit housing lowers housing costs | Stop the Shadows, Save Our Views, Friends of Neighborhood Character, Save Our Parking |
+| **Residents and groups for more housing** | Homes for people priced out ("our kids who can't afford to live here") and for commuters who would not need to drive; in 2022 many speakers urged 12 stories rather than 7 | Urbanists, Middle Class Millennials, The Bike Lobby |
+| **Riders who drive to the station** | Keeping parking (the approved plan keeps a garage; a council member saw less parking as a step towards fewer cars) | East Bay Park and Ride Coalition, Save Our Parking |
+| **The builders, as one team**: BRIDGE Housing, East Bay Asian Local Development Corporation and Insight Housing (affordable), AvalonBay (market rate) | 739 homes, more than half affordable to households at 20% to 70% of area median income, 358 market-rate; looser design rules so the project could be financed | Affordable Housing Organizations, Developer |
+| **The city**: the council, the area's council member, the voters of Measure O | Zoning for 7 stories (up to 12 with the state density bonus), buildings stepping down at the edges, the local money for the affordable homes | Fiscal Conservatives (who pays for what) |
+| **Construction workers** | AB 2011, under which the plan was approved, requires prevailing wages and other labour standards | Labor Unions |
+
+**Cards with no real voice.** In the sources we found no organised group speaking as **Refuse
+Capitalism**, **Eco-Primitivists**, **Tech Corporations**, **Real Estate Speculators**,
+**Landlords**, **People Concerned About Property Values** or the **North Berkeley Business
+Improvement District** in this debate: treat them as "what if someone argued this?". And the
+people with the most at stake had no card and rarely a voice: the future residents of the 739
+homes, the game's 24 newcomers. That is one reason the state and BART set the affordable share
+by law instead of leaving it to the meetings.
+
+*Sources: S1 to S3, S25 to S27, S29, S36 and S39 in [the source list](../docs/sources.md).*
+
 ### Things to try
 
 * In the explorer, add cards one by one to a coalition. When does "every card at least 0"
   become impossible?
 * Find the best board for **Urbanists + Stop the Shadows**. Where did the tall buildings go?
-* In the coach, choose the Urbanists, then switch the goal to **Avoid losing**. How many
+* In the coach (under *If you have time*), choose the Urbanists, then switch the goal to **Avoid losing**. How many
   fewer changes does that need?
 
 ### Going further
@@ -361,15 +332,85 @@ reveal("l4-all-22")
 From a terminal: `housing-lab nb solve --cards developer,urbanists --fix A1=park` prints the
 best board with one square fixed, and `housing-lab nb coach board.json --card urbanists`
 asks the coach about a board saved from the lab.
+""",
+    ),
+    (
+        "md",
+        r"""
+## If you have time
 
+### Money against homes
+
+Some boards house more low income residents, others cost less. Suppose phase 1 went to open
+space: parks on B1, C1 and C2 and a garage on B2 ($4 already spent). The **Pareto frontier**
+lists, over every way to build phase 2 and every policy set, the cheapest board for each number
+of low income residents housed; nothing cheaper houses as many:
+""",
+    ),
+    (
+        "code",
+        r"""
+# NBVAL_CHECK_OUTPUT
+from housing_lab.north_berkeley import pareto_frontier
+
+open_space = {"B1": "park", "C1": "park", "B2": "garage", "C2": "park"}
+frontier = pareto_frontier(fixed=open_space, seed=0)
+table = pd.DataFrame([{"Low income housed": p.low_housed,
+                       "Cheapest spending": float(p.spending)} for p in frontier])
+lesson_table(table, money=["Cheapest spending"],
+             title="The cheapest board for each number of low income residents housed")
+""",
+    ),
+    (
+        "code",
+        r"""
+from housing_lab.widgets import INCOME_COLOURS
+
+bar_chart(
+    [f"{low} low income housed" for low in table["Low income housed"]],
+    {"cheapest spending": table["Cheapest spending"].tolist()},
+    title="The cheapest board for each number of low income residents housed "
+    "(phase 1: open space)",
+    value_label="spending ($)",
+    colours={"cheapest spending": INCOME_COLOURS["low income"]},
+    whole_numbers=all(float(v).is_integer() for v in table["Cheapest spending"]),
+)
+""",
+    ),
+    (
+        "md",
+        r"""
+### Ask the coach yourself
+
+Pick a card and a goal, press **Ask the coach**, then **Apply** to make the changes on the
+board and watch the card's score flip. **Undo** puts the board back. After applying, ask about
+another card: did winning one group over cost another a point?
+""",
+    ),
+    (
+        "code",
+        r"""
+from housing_lab.widgets import CoachPanel
+
+panel = CoachPanel(street, "stop_the_shadows")
+panel.ask()
+panel
+""",
+    ),
+    (
+        "md",
+        r"""
 ## What you learned
 
 * Constituents want different things: money, who is housed, what is built where.
 * Thousands of random boards show which goals conflict; an exact search proves what is possible.
 * A coalition's best board is a compromise you can look at and argue about.
 * The coach finds the fewest changes that win one group over; its answer is exact, never a guess.
+* The real debate had real groups with specific asks (heights, parking, the affordable share);
+  some cards had no real voice, and the future residents had none at all.
 
-**Next:** Lesson 5 lets the state step in thousands of times.
+**Next:** [Lesson 5, *When the state steps in*](05_state_steps_in.ipynb): the state steps in,
+thousands of times in the game and, in real life, through laws such as AB 2011.
 """,
     ),
 ]

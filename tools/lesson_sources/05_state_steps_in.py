@@ -8,9 +8,12 @@ CELLS = [
 
 1. explain what "calling the state" does and why a table might do it;
 2. read a distribution: over thousands of random boards, how many residents are housed;
-3. run a **policy sweep** and summarise it as a table and a chart.
+3. run a **policy sweep** and summarise it as a table and a chart;
+4. name the real ways California's state steps in on local housing (RHNA and the housing
+   element, SB 35, AB 2011, SB 9, SB 10, the density bonus) and say how the real North Berkeley
+   plan was approved.
 
-*Time: 30 minutes.*
+*Time: 40 minutes, with starting up and the exit ticket.*
 """,
     ),
     (
@@ -83,8 +86,33 @@ bar_chart(
 ### Things to notice
 
 * The state's tiles are drawn uniformly: a park is as likely as a public housing tower.
-* So some fills are great for low income residents and some are bad. The *median* is what a
-  table should expect if it gives up.
+* So some fills are great for low income residents and some are bad. The *average* (the mean)
+  is what a table should expect, on average, if it gives up; the *median* is the middle fill
+  when all 20,000 are lined up from worst to best.
+
+## How the real state steps in
+
+In the game, "calling the state" fills the empty squares at random when the table cannot agree.
+California's state government does step into local housing decisions, but by law, not by
+lottery, and mostly *before* a city decides anything:
+
+| The state's tool | What it does | Like what in the game? |
+|---|---|---|
+| **RHNA and the housing element** (since 1969) | The state's housing department (HCD) sets each region's housing need by income level; the region divides it among its cities; each city must plan, in the *housing element* of its general plan, where that many homes can go. | A target the table must meet, set from outside |
+| **AB 2923** (2018) | Minimum zoning on BART's own land; at North Berkeley, room for 7 stories and 75 homes per acre, at most one parking space for two homes, at least 20% affordable. The city had to zone to match. | Rules on what may be built, fixed before the table sits down |
+| **SB 35** (2017) | In a city behind on its RHNA targets, a housing project that meets the zoning's written standards must be approved without discretionary review. In 2018, 70% of California's cities and counties had met neither their market-rate nor their affordable targets. | A deadline with teeth: fall behind, and projects go through without the table |
+| **AB 2011** (2022) | Housing on land zoned for offices, shops or parking is allowed "by right" if it meets affordability and labour standards (prevailing wages), after a *ministerial* review: staff check the project against written standards, with no hearing that could say no. | **How the real North Berkeley plan was approved (2024)**: 739 homes in about ten months, without a public hearing on the project |
+| **SB 9** (2021) | A single-family lot may hold two homes and be split in two, approved ministerially. | Lesson 6: removing a single-family limit |
+| **SB 10** (2021) | A city *may choose* to zone areas near transit for up to 10 homes per parcel, without the usual environmental review. | A tool the state offers, not one it imposes |
+| **The density bonus** (Government Code 65915) | A builder who includes affordable homes may build more homes than the zoning allows, with relief from some standards. | At the BART stations: 7 stories in the zoning, up to 12 with the bonus |
+
+What the game gets right: when a table cannot or will not agree, someone else decides, and the
+table loses control. What it leaves out: the real state does not draw buildings at random. It
+sets rules in advance (how many homes, how dense, how affordable, how fast), so the local
+decision shrinks to checking a project against written standards. *Discuss:* using the table,
+design a "call the state" rule that is closer to California's. Which cards would it please?
+
+*Sources: S1, S3, S8, S22, S29, S30 and S35 to S38 in [the source list](../docs/sources.md).*
 
 ## The whole board by chance: 100,000 random boards
 
@@ -265,6 +293,8 @@ their results.
 * Calling the state trades control for a gamble; thousands of fills show the odds.
 * A distribution says more than one example: look at the middle *and* the spread.
 * A policy sweep compares policies over many boards, not just one.
+* The real state steps in by law, not by lottery: targets (RHNA), rules on BART land (AB 2923),
+  and approval by right for projects that meet written standards (SB 35, AB 2011, SB 9).
 
 **Next:** [Lesson 6, *Streetcar*](06_streetcar.ipynb): remove single-family limits and connect
 the new buildings with transit.

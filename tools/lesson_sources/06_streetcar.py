@@ -9,9 +9,11 @@ CELLS = [
 1. explain what removing a single-family housing limit does in the game;
 2. predict which building appears where, and with which cubes;
 3. explain why a transit line is worth more when it connects many new buildings;
-4. say how a search bot chooses a move, and try to beat it.
+4. say what real upzoning did in Auckland and Minneapolis, beyond the game's scoring rule;
+5. (if you have time) say how a search bot chooses a move, and try to beat it.
 
-*Time: 45 minutes, including two games against the computer.*
+*Time: 45 minutes, with starting up, one game against the computer and the exit ticket. The
+search bot is under **If you have time** at the end.*
 """,
     ),
     (
@@ -48,8 +50,9 @@ renting in parts of the city. In February 2021 Berkeley's city council voted 9-0
 exclusionary zoning: the resolution stated an intent and started a two-year rewrite of the
 city's plan rather than changing any rule that night. The state acted too: **SB 9** (2021,
 in force from January 2022) lets the owner of a single-family lot split it in two and build a
-duplex on each half, with limits (the owner must live there for three years; homes that were
-rent controlled or rented in the last three years may not be torn down). Together with the ADU
+duplex on each half, with limits (an owner who splits a lot signs that they intend to live in
+one of the homes for three years; homes that were rent controlled or rented in the last three
+years may not be torn down). Together with the ADU
 laws of lesson 3, that is the real version of "removing a limit".
 
 Transit is the other half. **Transit-oriented development** puts homes within walking distance of
@@ -218,7 +221,101 @@ lesson_table(rows, index="Player", title="One finished game, scored the rulebook
     (
         "md",
         r"""
-## Try to beat the search bot
+### Things to notice
+
+* A house you remove is worth nothing until your line touches buildings of its colour.
+* One long connected line beats several short ones: each separate line costs 10.
+* Removing a house changes which spaces have exactly 3 neighbouring houses: you decide where the
+  city grows.
+""",
+    ),
+    (
+        "md",
+        r"""
+> **What the model leaves out.**
+>
+> * **Zoning changes house by house.** Real zoning changes cover whole areas at once, by a
+>   council vote or a state law, and a lot only gets more homes if its owner decides to build.
+> * **Buildings appear by a geometric rule.** Real buildings need land, money, permits and a
+>   builder; where they go depends on prices and demand.
+> * **Lines are free** apart from the penalty per separate line. Real transit is expensive to
+>   build and to run, and its value depends on frequency and the jobs it reaches too.
+> * **The same players build housing and transit.** In reality developers build homes and public
+>   agencies run transit: coordinating them is the hard part of transit-oriented development.
+>
+> The full list: [What the model leaves out](../docs/model_limits.md).
+
+## Upzoning in real cities: what the evidence says
+
+The game's scoring rewards the buildings that appear where a limit is removed. Whether removing
+limits adds homes in a real city is a question for evidence, and two cities have been studied
+closely:
+
+* **Auckland, New Zealand** upzoned about three quarters of its residential land in 2016 to
+  allow townhouses and apartments. Comparing upzoned areas with the rest, two economists found
+  strong evidence that it increased building: about 26,900 more homes consented by 2021 than the
+  earlier trend, about 5% of the city's homes, roughly double the pace before the change. Other
+  economists dispute how large the effect was.
+* **Minneapolis** dropped minimum parking requirements from 2009, allowed ADUs, and in its 2040
+  plan (in effect 2020) allowed more homes near transit and commercial streets and small
+  multi-home buildings on every residential lot. From 2017 to 2022 its housing stock grew 12%
+  while rents rose about 1%; in the rest of Minnesota, 4% and 14% (an analysis by the Pew
+  Charitable Trusts, which argues for such reforms). Ending single-family-only zoning accounted
+  for only about 1% of the new homes: Pew credits mostly the parking and transit-corridor
+  changes. The Minneapolis Fed, which tracks the plan, sees little change in where building
+  happens yet: such effects take years.
+
+Compare with the game. In Streetcar every removed limit makes a building appear at once; in
+Minneapolis the end of single-family-only zoning produced few homes, and most new homes came where
+larger buildings were allowed near transit. *Discuss:* what evidence would tell you whether
+homes near a new streetcar line are worth more to a city than homes elsewhere?
+
+*Sources: S41 to S43 in [the source list](../docs/sources.md).*
+""",
+    ),
+    ("md", "## Check yourself"),
+    (
+        "code",
+        r"""
+from housing_lab.widgets import ChoiceQuestion
+
+ChoiceQuestion("l6-three-houses")
+""",
+    ),
+    (
+        "code",
+        r"""
+from housing_lab.widgets import reveal
+
+reveal("l6-real-cities")
+""",
+    ),
+    (
+        "md",
+        r"""
+### Things to try
+
+* Under **Game options**, play against the random bot, then the greedy bot, then the search bot.
+  What does the greedy bot do differently?
+  *Look for:* it draws only one or two separate lines (each costs 10) and steers them towards
+  buildings of the colours it has removed.
+* Play with a classmate on one screen (**Game options**: the opponent *a classmate on this screen*).
+* Lower the penalty for a separate line to 5 (**Game options**). Do you draw more separate lines?
+* Against the search bot, watch which house it removes. Does it ever leave you a building you
+  could have connected?
+
+### Going further
+
+`housing-lab streetcar simulate --games 100 --seed 1 --bots greedy,random --out games/` plays
+many games and saves each as a record you can load back into the lab (**Load game**) and replay.
+`--bots mcts,greedy --iterations 8` pits the search bot against greedy: does a bigger budget
+win more often?
+""",
+    ),
+    (
+        "md",
+        r"""
+## If you have time: try to beat the search bot
 
 The greedy bot looks only at **this turn**: it picks the move that improves its score the most
 right now. The **search bot** (a *Monte Carlo tree search*, MCTS for short) looks
@@ -265,77 +362,17 @@ search_lab
     (
         "md",
         r"""
-### Things to notice
-
-* A house you remove is worth nothing until your line touches buildings of its colour.
-* One long connected line beats several short ones: each separate line costs 10.
-* Removing a house changes which spaces have exactly 3 neighbouring houses: you decide where the
-  city grows.
-""",
-    ),
-    (
-        "md",
-        r"""
-> **What the model leaves out.**
->
-> * **Zoning changes house by house.** Real zoning changes cover whole areas at once, by a
->   council vote or a state law, and a lot only gets more homes if its owner decides to build.
-> * **Buildings appear by a geometric rule.** Real buildings need land, money, permits and a
->   builder; where they go depends on prices and demand.
-> * **Lines are free** apart from the penalty per separate line. Real transit is expensive to
->   build and to run, and its value depends on frequency and the jobs it reaches too.
-> * **The same players build housing and transit.** In reality developers build homes and public
->   agencies run transit: coordinating them is the hard part of transit-oriented development.
->
-> The full list: [What the model leaves out](../docs/model_limits.md).
-""",
-    ),
-    ("md", "## Check yourself"),
-    (
-        "code",
-        r"""
-from housing_lab.widgets import ChoiceQuestion
-
-ChoiceQuestion("l6-three-houses")
-""",
-    ),
-    (
-        "code",
-        r"""
-from housing_lab.widgets import reveal
-
-reveal("l6-real-cities")
-""",
-    ),
-    (
-        "md",
-        r"""
-### Things to try
-
-* Under **Game options**, play against the random bot, then the greedy bot, then the search bot.
-  What does the greedy bot do differently?
-  *Look for:* it draws only one or two separate lines (each costs 10) and steers them towards
-  buildings of the colours it has removed.
-* Play with a classmate on one screen (**Game options**: the opponent *a classmate on this screen*).
-* Lower the penalty for a separate line to 5 (**Game options**). Do you draw more separate lines?
-* Against the search bot, watch which house it removes. Does it ever leave you a building you
-  could have connected?
-
-### Going further
-
-`housing-lab streetcar simulate --games 100 --seed 1 --bots greedy,random --out games/` plays
-many games and saves each as a record you can load back into the lab (**Load game**) and replay.
-`--bots mcts,greedy --iterations 8` pits the search bot against greedy: does a bigger budget
-win more often?
-
 ## What you learned
 
 * Removing single-family limits lets buildings appear where 3 houses surround an empty space.
 * Cubes follow the colours of the houses around them.
 * Lines matter: points come only from buildings your lines connect, and scattered lines cost.
   With the same houses and the same number of lines, a line that reaches the buildings wins.
-* A bot that looks ahead, by trying moves and playing them out, usually beats one that only
-  looks at this turn (3 of 4 games here; a few games are a hint, not a proof).
+* Real upzoning adds homes where building is feasible: Auckland's 2016 upzoning roughly doubled
+  the pace of building (a contested estimate); in Minneapolis most new homes came near transit,
+  few from ending single-family-only zoning.
+* (If you had time) a bot that looks ahead, by trying moves and playing them out, usually beats
+  one that only looks at this turn (3 of 4 games here; a few games are a hint, not a proof).
 * Single-family zoning began in Berkeley in 1916; Berkeley and California have been undoing it
   since 2021.
 

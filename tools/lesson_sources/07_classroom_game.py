@@ -10,8 +10,8 @@ CELLS = [
 2. negotiated a board under a timer, with the state stepping in if you cannot agree;
 3. seen who moves in, who is displaced, and which team's constituents are happiest.
 
-*Time: 60 minutes: 5 to set up, 40 for the game (two 10-minute negotiations, the draft,
-policies, move-in and scoring) and 15 for the debrief.
+*Time: 60 minutes: 5 to start up and set up, 35 for the game (two 8-minute negotiations, the
+draft, policies, move-in and scoring), 15 for the debrief and 5 for the exit ticket.
 For the teacher: see `TEACHER_GUIDE.md`; use a projector and zoom the browser to 125-150 %.*
 """,
     ),
@@ -28,7 +28,8 @@ second phase, the move-in, and the final scores.
 
 ## How to use it
 
-1. Set the teams, a seed and the timer on the setup screen (or keep the teams below).
+1. Set the teams, a seed and the negotiation timer on the setup screen: **8 minutes** (the
+   default is 10), so the game fits in 35 minutes.
 2. Follow the steps along the top: the panel always says what the table must decide now.
 3. **Undo** takes back the last decision; **Save game** downloads the game so you can resume
    next lesson with **Load game**.
@@ -102,21 +103,26 @@ with your team.
 
 | Group | Cards in the game | Who that was in the real debate |
 |---|---|---|
-| **Homes for people who need them** | Affordable Housing Organizations, Anti-Gentrification Activists, Refuse Capitalism, Inclusionary Housing for All, Middle Class Millennials | The non-profit affordable housing developers in the team that won approval; residents who argued that public land should carry mostly affordable homes |
+| **Homes for people who need them** | Affordable Housing Organizations, Anti-Gentrification Activists, Refuse Capitalism, Inclusionary Housing for All, Middle Class Millennials | The non-profit affordable housing developers in the team that won approval; residents who made their support depend on how affordable the homes would be |
 | **Builders and money** | Developer, Labor Unions, Tech Corporations, Real Estate Speculators, Landlords, Fiscal Conservatives, North Berkeley Business Improvement District | The market-rate builder in the same team; the city and voters paying for subsidised homes; BART, which owns the land |
 | **Neighbours and the place** | Stop the Shadows, Save Our Views, Friends of Neighborhood Character, People Concerned About Property Values, Neighbors for More Parks, Eco-Primitivists | Neighbours who asked for lower buildings stepping down towards the houses across the street, and for open space |
 | **Getting around** | East Bay Park and Ride Coalition, Save Our Parking, The Bike Lobby, Urbanists | BART riders who drive to the station (the plan keeps a smaller garage for them); people who wanted fewer cars and more homes by transit |
 
 1. Which group did your table's board serve best, and which worst? Use the scores.
 2. Which people affected by the board had **no card**? (Think of the 24 newcomers.)
-3. In real life the state stepped in before any vote: AB 2923 set minimum heights and
-   densities. How is that like, and unlike, "calling the state" in the game?
+3. In real life the state stepped in twice: AB 2923 (2018) set minimum heights, densities and
+   an affordable share before any plan was drawn, and AB 2011 (2022) let the city approve the
+   project without a public hearing (lesson 5). How is that like, and unlike, "calling the
+   state" in the game?
 4. Pick one card whose goal the real plan (739 homes, more than half affordable, 3 to 8
    stories, a parking garage) would meet, and one it would not.
 5. Which card in your hand has no real group behind it? What would a real group with that view
    have said at a hearing?
 
-*Sources: S1 to S4, S25 to S27 and S31 in [the source list](../docs/sources.md).*
+Lesson 4's table *The real debate* says who asked for what. Keys to the five questions are in
+the teacher's guide (*Debrief for the classroom game*).
+
+*Sources: S1 to S4, S25 to S27, S29 and S31 in [the source list](../docs/sources.md).*
 """,
     ),
     (
