@@ -219,6 +219,7 @@ from housing_lab.north_berkeley import DEFAULT_ASSUMPTIONS
 from housing_lab.widgets import robustness_heat_table
 
 same_boards = random_boards(100_000, seed=6)  # the boards of the sweep above
+SINGLE = ["vacancy_control", "adu", "matching_funds", "affordable_100"]  # each enacted alone
 ranking = {}
 for assumption, model in DEFAULT_ASSUMPTIONS.items():
     scored = sweep(same_boards, model=model)
