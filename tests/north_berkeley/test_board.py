@@ -261,3 +261,24 @@ def test_result_is_what_nb_score_prints(cli: Cli) -> None:
     code, out, err = cli("nb", "score", "-", stdin=json.dumps(board.to_dict()))
     assert code == 0, err
     assert json.loads(out) == board.result().to_dict()
+
+
+@pytest.mark.parametrize("budget", [None, 3, 7])
+def test_a_game_and_a_board_refuse_alike(budget: int | None) -> None:
+    """The two front doors ask the same engine.legal questions: in a building phase, on its
+    squares, a game's refusal is the board's (but a game lets the same tile go down again)."""
+    from housing_lab.north_berkeley import Game
+
+    game = Game(["Red", "Blue"], seed=4, model=None if budget is None else {"budget": budget})
+    game.place("B1", "park")
+    board = Board.from_scenario(game.scenario())
+    for action in ACTIONS:
+        if action["action"] == "set_policy" or action["square"] not in game.phase_squares():
+            continue
+        reason = game.building_refusal(action)
+        if action["action"] == "place" and board.tiles.get(action["square"]) == action["tile"]:
+            assert reason is None and board.refusal(action).rule == "no_change"
+        else:
+            assert reason == board.refusal(action), action
+    phase = game.building_refusal({"action": "place", "square": "A1", "tile": "park"})
+    assert phase is not None and phase.rule == "phase" and phase.ids == ("A1",)

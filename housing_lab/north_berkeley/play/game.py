@@ -34,6 +34,7 @@ from typing import Any
 from housing_lab.errors import shown
 from housing_lab.north_berkeley.constituents import CARD_IDS, CardScore, check_card
 from housing_lab.north_berkeley.engine import legal
+from housing_lab.north_berkeley.engine.legal import Refusal
 from housing_lab.north_berkeley.engine.scoring import (
     PlayerScore,
     ScenarioResult,
@@ -212,14 +213,38 @@ class Game:
             return ()
         return legal.allowed_tiles(square, self.state.policies, self.layout, self.catalogue)
 
+    def building_refusal(self, action: Mapping[str, Any]) -> Refusal | None:
+        """Why a `place` or `clear` action would be refused now, as `Board.refusal` answers
+        (rule, ids, words; the same `engine.legal` questions): the phase first (rule
+        "phase"), then the rules and the model's city budget; None if it is allowed. Unlike a
+        `Board`, a game lets a player place the tile already on a square again."""
+        kind, fields = check_action(action)
+        if kind not in ("place", "clear"):
+            raise ScenarioFormatError(
+                f"building_refusal asks about place and clear actions, got {shown(kind)}"
+            )
+        square = check_square(fields["square"], self.layout)
+        tile = check_tile(fields["tile"], self.catalogue) if kind == "place" else None
+        phase = self._phase_refusal(square)
+        if phase is not None:
+            return phase
+        state = self.state
+        if tile is None:
+            return legal.clear_refusal(
+                square, state.tiles, state.policies, self.layout, self.catalogue, self.model
+            )
+        return legal.place_refusal(
+            square, tile, state.tiles, state.policies, self.layout, self.catalogue, self.model
+        )
+
     def refusal(self, square: str, tile: str) -> str | None:
-        """Why `place(square, tile)` would be refused now, in words; None if it is allowed."""
+        """Why `place(square, tile)` would be refused now by the phase or the rules (the
+        budget aside: `placement_refusal`), in words; None if it is allowed."""
         square, tile = check_square(square, self.layout), check_tile(tile, self.catalogue)
-        if self.state.phase not in ("phase1", "phase2"):
-            return f"tiles go on the board in phase 1 and phase 2; now it is {self._phase_words()}"
-        if square not in self.phase_squares():
-            return self._not_this_phase(square)
-        return legal.refusal(square, tile, self.state.policies, self.layout, self.catalogue)
+        reason = self._phase_refusal(square) or legal.tile_refusal(
+            square, tile, self.state.policies, self.layout, self.catalogue
+        )
+        return None if reason is None else reason.words
 
     def refusals(self) -> dict[str, str]:
         """Square -> why a tile is refused there now (`refusal` of the first tile refused),
@@ -238,34 +263,16 @@ class Game:
     def placement_refusal(self, square: str, tile: str) -> str | None:
         """Why `place(square, tile)` would be refused now, in words: the phase, the rules,
         then the model's city budget (counting the tile replaced); None if it is allowed."""
-        reason = self.refusal(square, tile)
-        if reason is not None:
-            return reason
-        return legal.placement_refusal(
-            square,
-            tile,
-            self.state.tiles,
-            self.state.policies,
-            self.layout,
-            self.catalogue,
-            self.model,
-        )
+        reason = self.building_refusal({"action": "place", "square": square, "tile": tile})
+        return None if reason is None else reason.words
 
     def clear_refusal(self, square: str) -> str | None:
         """Why `clear(square)` would be refused now, in words; None if it is allowed.
 
         Clearing can break the city budget: taking low income homes below matching funds'
         7 doubles what the other housing costs."""
-        square = check_square(square, self.layout)
-        if self.state.phase not in ("phase1", "phase2"):
-            return f"tiles go on the board in phase 1 and phase 2; now it is {self._phase_words()}"
-        if square not in self.phase_squares():
-            return self._not_this_phase(square)
-        if square not in self.state.tiles:
-            return f"square {square} is already empty"
-        after = {s: t for s, t in self.state.tiles.items() if s != square}
-        reason = legal.budget_refusal(after, self.state.policies, self.catalogue, self.model)
-        return None if reason is None else f"clearing {square}: {reason}"
+        reason = self.building_refusal({"action": "clear", "square": square})
+        return None if reason is None else reason.words
 
     def tile_costs(self) -> dict[str, Fraction]:
         """What each tile costs on the board now (matching funds applied)."""
@@ -646,6 +653,16 @@ class Game:
             f"square {square} is not a {self._phase_name()} square "
             f"({', '.join(self.phase_squares())})"
         )
+
+    def _phase_refusal(self, square: str) -> Refusal | None:
+        """Why nothing may be built on `square` now: not a building phase, or a square of the
+        other phase (rule "phase"); None in a building phase on one of its squares."""
+        if self.state.phase not in ("phase1", "phase2"):
+            words = f"tiles go on the board in phase 1 and phase 2; now it is {self._phase_words()}"
+            return Refusal(legal.RULE_PHASE, (square,), words)
+        if square not in self.phase_squares():
+            return Refusal(legal.RULE_PHASE, (square,), self._not_this_phase(square))
+        return None
 
     def _check_buildable(self, square: str) -> None:
         self._require("phase1", "phase2")
