@@ -107,7 +107,7 @@ def check_board_action(action: object) -> tuple[str, dict[str, Any]]:
     for key in wanted:
         if key not in action:
             raise ScenarioFormatError(f"action {kind} needs the field {key!r}")
-        value = action[key]
+        value = action[key]  # an id's type is the id check's (`UnknownIdError`, naming it)
         if key == "enacted" and not isinstance(value, bool):
             raise ScenarioFormatError(
                 f"action {kind}: enacted must be true or false, got {shown(value)}"
@@ -115,10 +115,6 @@ def check_board_action(action: object) -> tuple[str, dict[str, Any]]:
         if key == "board" and not isinstance(value, Mapping):
             raise ScenarioFormatError(
                 f"action {kind}: board must be a scenario object, got {shown(value)}"
-            )
-        if key not in ("enacted", "board") and not isinstance(value, str):
-            raise ScenarioFormatError(
-                f"action {kind}: {key} must be an id (text), got {shown(value)}"
             )
         fields[key] = value
     return kind, fields
@@ -189,8 +185,8 @@ class Board:
         self._scenario = scenario
         self._options = options
         self._result: ScenarioResult | None = None
-        # (the action, the board before it, its result if it had been asked for)
-        self._stack: list[tuple[Action, Scenario, ScenarioResult | None]] = []
+        self._costs: dict[str, Fraction] | None = None
+        self._stack: list[tuple[Action, Scenario]] = []  # each action and the board before it
 
     # --- what the board is ----------------------------------------------------------------
     @property
@@ -218,7 +214,12 @@ class Board:
     @property
     def action_stack(self) -> list[Action]:
         """The actions pushed and not popped, oldest first (copies)."""
-        return [copy.deepcopy(action) for action, _, _ in self._stack]
+        return [copy.deepcopy(action) for action, _ in self._stack]
+
+    @property
+    def can_pop(self) -> bool:
+        """Whether an action has been pushed and not popped (an undo button's state)."""
+        return bool(self._stack)
 
     def to_dict(self) -> dict[str, Any]:
         """RULES.md's scenario JSON (`Scenario.to_dict`)."""
@@ -248,12 +249,7 @@ class Board:
         s = self._scenario
         if kind == "place":
             square = legal.check_square(fields["square"], s.layout)
-            tile = legal.check_tile(fields["tile"], s.catalogue)
-            return legal.same_tile_refusal(square, tile, s.tiles, s.catalogue) or (
-                legal.place_refusal(
-                    square, tile, s.tiles, s.policies, s.layout, s.catalogue, s.assumptions
-                )
-            )
+            return self._place_refusal(square, legal.check_tile(fields["tile"], s.catalogue))
         if kind == "clear":
             return legal.clear_refusal(
                 fields["square"], s.tiles, s.policies, s.layout, s.catalogue, s.assumptions
@@ -270,7 +266,7 @@ class Board:
             )
         after = self._whole_board(fields["board"])
         if after.to_dict() == s.to_dict():
-            return Refusal(legal.RULE_NO_CHANGE, (), "the board is already so")
+            return Refusal(legal.RULE_NO_CHANGE, (), "the board is already as asked")
         return None
 
     def is_legal(self, action: Mapping[str, Any]) -> bool:
@@ -306,17 +302,18 @@ class Board:
         there, its cost now and its refusal (what the lab and the game table draw)."""
         s = self._scenario
         square = legal.check_square(square, s.layout)
-        costs = legal.tile_costs(s.tiles, s.policies, s.catalogue)
-        entries = []
-        for tile, cost in costs.items():
-            reason = self.refusal({"action": "place", "square": square, "tile": tile})
-            entries.append(PaletteTile(tile, reason is None, cost, reason))
-        return entries
+        costs = self._tile_costs()
+        refusals = legal.square_refusals(
+            square, s.tiles, s.policies, s.layout, s.catalogue, s.assumptions
+        )
+        return [
+            PaletteTile(tile, refusals[tile] is None, cost, refusals[tile])
+            for tile, cost in costs.items()
+        ]
 
     def tile_costs(self) -> dict[str, Fraction]:
         """What each tile costs on the board now (matching funds applied), catalogue order."""
-        s = self._scenario
-        return legal.tile_costs(s.tiles, s.policies, s.catalogue)
+        return dict(self._tile_costs())
 
     @property
     def matching_funds_in_effect(self) -> bool:
@@ -350,24 +347,41 @@ class Board:
         else:
             after = self._whole_board(fields["board"])
         record = {"action": kind, **copy.deepcopy(fields)}
-        self._stack.append((record, s, self._result))
-        self._scenario, self._result = after, None
+        self._stack.append((record, s))
+        self._scenario, self._result, self._costs = after, None, None
 
     def pop(self) -> Action:
         """Take back the last action pushed and return it (refused when there is none)."""
         if not self._stack:
-            raise IllegalActionError("nothing to take back: no action has been played")
-        action, self._scenario, self._result = self._stack.pop()
+            raise IllegalActionError("nothing to undo: the board has not changed yet")
+        action, self._scenario = self._stack.pop()
+        self._result = self._costs = None
         return action
 
     def result(self) -> ScenarioResult:
         """The board scored (move-in, facts, cards; `to_dict()` is RULES.md's result JSON);
-        kept until the board changes."""
+        kept until the board changes (scored again after `pop`: the stack keeps boards, not
+        results, so a long session stays small)."""
         if self._result is None:
             self._result = score_scenario(self._scenario, self._options)
         return self._result
 
     # --- internals ------------------------------------------------------------------------
+    def _tile_costs(self) -> Mapping[str, Fraction]:
+        """`tile_costs`, kept until the board changes (every square's palette reads it)."""
+        if self._costs is None:
+            s = self._scenario
+            self._costs = legal.tile_costs(s.tiles, s.policies, s.catalogue)
+        return self._costs
+
+    def _place_refusal(self, square: str, tile: str) -> Refusal | None:
+        """`refusal` of placing a known `tile` on a known `square`: no change, the rules, the
+        budget (the palette asks this for every tile)."""
+        s = self._scenario
+        return legal.same_tile_refusal(square, tile, s.tiles, s.catalogue) or legal.place_refusal(
+            square, tile, s.tiles, s.policies, s.layout, s.catalogue, s.assumptions
+        )
+
     def _whole_board(self, data: Mapping[str, Any]) -> Scenario:
         """A `set_board` action's scenario, validated whole as a loaded file is."""
         s = self._scenario

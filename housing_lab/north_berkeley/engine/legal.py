@@ -216,11 +216,37 @@ def place_refusal(
     already stands there is allowed here (a `Game` may place it again); `Board` refuses it
     as no change (`same_tile_refusal`)."""
     reason = tile_refusal(square, tile, policies, layout, catalogue)
-    if reason is not None:
+    if reason is not None or model.budget is None:
         return reason
     after = {**tiles, square: tile}
     what = f"{catalogue[tile].name} on {square}"
     return _over_budget(what, (square, tile), after, policies, catalogue, model)
+
+
+def square_refusals(
+    square: str,
+    tiles: Mapping[str, str],
+    policies: Collection[str],
+    layout: Layout,
+    catalogue: Catalogue,
+    model: Model,
+) -> dict[str, Refusal | None]:
+    """Tile -> `same_tile_refusal` or `place_refusal` of it on `square`, for the whole
+    catalogue at once (a palette; the same answers as asking tile by tile, checked by
+    tests/north_berkeley/test_board.py, with the square's checks made once)."""
+    phase = layout.phase_of(check_square(square, layout))
+    current = tiles.get(square)
+    answers: dict[str, Refusal | None] = {}
+    for tile_id, tile in catalogue.items():
+        if tile_id == current:
+            answers[tile_id] = same_tile_refusal(square, tile_id, tiles, catalogue)
+        elif not tile_allowed(tile, policies, phase) or model.budget is not None:
+            answers[tile_id] = place_refusal(
+                square, tile_id, tiles, policies, layout, catalogue, model
+            )
+        else:
+            answers[tile_id] = None
+    return answers
 
 
 def placement_refusal(

@@ -347,11 +347,10 @@ class Game:
     def clear(self, square: str) -> None:
         square = check_square(square, self.layout)
         self._check_buildable(square)
-        if square not in self.state.tiles:
-            raise IllegalActionError(f"square {square} is already empty")
-        reason = self.clear_refusal(square)
-        if reason is not None:
-            raise OverBudgetError(reason)
+        reason = self.building_refusal({"action": "clear", "square": square})
+        if reason is not None:  # an empty square, or the city budget
+            error = OverBudgetError if reason.rule == legal.RULE_BUDGET else IllegalActionError
+            raise error(reason.words)
         with self._change() as state:
             del state.tiles[square]
             state.log.append({"action": "clear", "square": square})
