@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -267,6 +267,20 @@ class Board:
         after = self._whole_board(fields["board"])
         if after.to_dict() == s.to_dict():
             return Refusal(legal.RULE_NO_CHANGE, (), "the board is already as asked")
+        return None
+
+    def first_refusal(self, actions: Sequence[Mapping[str, Any]]) -> Refusal | None:
+        """Why playing `actions` one after another would be refused: the refusal of the first
+        one refused on the board the earlier ones leave (None if every one is legal). The
+        board is left as it is (a coach's several changes, asked before they are offered)."""
+        if isinstance(actions, (str, bytes, Mapping)) or not isinstance(actions, Sequence):
+            raise ScenarioFormatError(f"actions must be a list of actions, got {shown(actions)}")
+        trial = self.copy()
+        for action in actions:
+            reason = trial.refusal(action)
+            if reason is not None:
+                return reason
+            trial.push(action)
         return None
 
     def is_legal(self, action: Mapping[str, Any]) -> bool:

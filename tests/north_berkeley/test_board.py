@@ -282,3 +282,22 @@ def test_a_game_and_a_board_refuse_alike(budget: int | None) -> None:
             assert reason == board.refusal(action), action
     phase = game.building_refusal({"action": "place", "square": "A1", "tile": "park"})
     assert phase is not None and phase.rule == "phase" and phase.ids == ("A1",)
+
+
+def test_first_refusal_plays_the_actions_in_turn_and_leaves_the_board() -> None:
+    board = Board({"A1": "park"}, model={"budget": 7})
+    cheap_first = [
+        {"action": "place", "square": "A1", "tile": "tower_market"},  # $1 -> $0
+        {"action": "place", "square": "B1", "tile": "tower_public"},  # $6 of 7
+    ]
+    assert board.first_refusal(cheap_first) is None
+    dear_first = [
+        {"action": "place", "square": "B1", "tile": "tower_public"},  # $1 + $6
+        {"action": "place", "square": "B2", "tile": "tower_public"},  # $13: refused
+        {"action": "clear", "square": "A1"},
+    ]
+    reason = board.first_refusal(dear_first)
+    assert reason is not None and reason.rule == "budget" and reason.ids == ("B2", "tower_public")
+    assert board.to_dict()["tiles"] == {"A1": "park"} and not board.can_pop
+    with pytest.raises(ScenarioFormatError, match="list of actions"):
+        board.first_refusal({"action": "clear", "square": "A1"})
