@@ -32,6 +32,7 @@ from fractions import Fraction
 from typing import Any
 
 from housing_lab.errors import shown
+from housing_lab.north_berkeley.board import Board
 from housing_lab.north_berkeley.constituents import CARD_IDS, CardScore, check_card
 from housing_lab.north_berkeley.engine import legal
 from housing_lab.north_berkeley.engine.legal import Refusal
@@ -195,6 +196,12 @@ class Game:
             model=None if model == RULEBOOK else model,
         )
 
+    def board(self) -> Board:
+        """The board as it stands as an engine `Board` (model included): what the building
+        actions ask (`building_refusal`, `legal_actions`, `tile_costs`), so a game and the lab
+        answer from one implementation. A new value each call: pushing on it changes no game."""
+        return Board.from_scenario(self.scenario())
+
     def phase_squares(self) -> tuple[str, ...]:
         phase = {"phase1": 1, "phase2": 2}.get(self.state.phase)
         return self.layout.phases[phase] if phase else ()
@@ -214,28 +221,25 @@ class Game:
         return legal.allowed_tiles(square, self.state.policies, self.layout, self.catalogue)
 
     def building_refusal(self, action: Mapping[str, Any]) -> Refusal | None:
-        """Why a `place` or `clear` action would be refused now, as `Board.refusal` answers
-        (rule, ids, words; the same `engine.legal` questions): the phase first (rule
-        "phase"), then the rules and the model's city budget; None if it is allowed. Unlike a
-        `Board`, a game lets a player place the tile already on a square again."""
+        """Why a `place` or `clear` action would be refused now: the phase first (rule
+        "phase"), then what the game's `board()` answers (the rules, the model's city budget);
+        None if it is allowed. Unlike a `Board`, a game lets a player place the tile already on
+        a square again (saved logs may hold such a move)."""
         kind, fields = check_action(action)
         if kind not in ("place", "clear"):
             raise ScenarioFormatError(
                 f"building_refusal asks about place and clear actions, got {shown(kind)}"
             )
         square = check_square(fields["square"], self.layout)
-        tile = check_tile(fields["tile"], self.catalogue) if kind == "place" else None
+        if kind == "place":
+            check_tile(fields["tile"], self.catalogue)
         phase = self._phase_refusal(square)
         if phase is not None:
             return phase
-        state = self.state
-        if tile is None:
-            return legal.clear_refusal(
-                square, state.tiles, state.policies, self.layout, self.catalogue, self.model
-            )
-        return legal.place_refusal(
-            square, tile, state.tiles, state.policies, self.layout, self.catalogue, self.model
-        )
+        reason = self.board().refusal(action)
+        if reason is not None and kind == "place" and reason.rule == legal.RULE_NO_CHANGE:
+            return None
+        return reason
 
     def refusal(self, square: str, tile: str) -> str | None:
         """Why `place(square, tile)` would be refused now by the phase or the rules (the
@@ -276,7 +280,7 @@ class Game:
 
     def tile_costs(self) -> dict[str, Fraction]:
         """What each tile costs on the board now (matching funds applied)."""
-        return legal.tile_costs(self.state.tiles, self.state.policies, self.catalogue)
+        return self.board().tile_costs()
 
     def policy_refusal(self, policy: str) -> str | None:
         """Why enacting `policy` (alone) would be refused now, in words; None if allowed."""
@@ -669,18 +673,20 @@ class Game:
             raise IllegalActionError(self._not_this_phase(square))
 
     def _building_actions(self) -> list[Action]:
+        """The board's legal placements and clears on this phase's squares (`Board.palette`),
+        the tile already on a square included (a game allows it), then the state's call."""
         squares = self.phase_squares()
-        budget = self.model.budget is not None  # without one, every allowed tile is legal
+        board = self.board()
         actions: list[Action] = [
-            {"action": "place", "square": square, "tile": tile}
+            {"action": "place", "square": square, "tile": entry.tile}
             for square in squares
-            for tile in self.allowed_tiles(square)
-            if not budget or self.placement_refusal(square, tile) is None
+            for entry in board.palette(square)
+            if entry.refusal is None or entry.refusal.rule == legal.RULE_NO_CHANGE
         ]
         actions += [
             {"action": "clear", "square": s}
             for s in squares
-            if s in self.state.tiles and (not budget or self.clear_refusal(s) is None)
+            if board.is_legal({"action": "clear", "square": s})
         ]
         actions.append({"action": "call_state" if self.empty_squares() else "advance"})
         return actions
