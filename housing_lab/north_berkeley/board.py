@@ -120,10 +120,11 @@ def check_board_action(action: object) -> tuple[str, dict[str, Any]]:
     return kind, fields
 
 
-def _error(reason: Refusal, scenario: Scenario) -> NorthBerkeleyError:
-    """The one-line error `push` raises for a refusal: its words, and for a tile refused on
-    a square, where (the words are the square's, shared by every tile greyed there)."""
-    if reason.rule == legal.RULE_AFFORDABLE and len(reason.ids) == 3:
+def _error(reason: Refusal, kind: str, scenario: Scenario) -> NorthBerkeleyError:
+    """The one-line error `push` raises for a refusal of a `kind` action: its words, and for
+    a tile refused on a square, where (the words are the square's, shared by every tile the
+    palette greys there)."""
+    if reason.rule == legal.RULE_AFFORDABLE and kind == "place":
         _, square, tile = reason.ids
         words = f"{reason.words}; market homes on {square} ({scenario.catalogue[tile].name})"
         return AffordableOnlyError(words)
@@ -345,9 +346,9 @@ class Board:
         """Play `action`. Refused (nothing changed) with one `HousingLabError` line naming the
         bad value when it is malformed, or the rules' words when it is illegal."""
         reason = self.refusal(action)
-        if reason is not None:
-            raise _error(reason, self._scenario)
         kind, fields = check_board_action(action)
+        if reason is not None:
+            raise _error(reason, kind, self._scenario)
         s = self._scenario
         if kind == "place":
             after = dataclasses.replace(s, tiles={**s.tiles, fields["square"]: fields["tile"]})

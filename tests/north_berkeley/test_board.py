@@ -243,6 +243,9 @@ def test_push_names_where_a_tile_is_refused_and_the_board_keeps_its_model() -> N
         board.push(action)
     board.push({"action": "place", "square": "B1", "tile": "tower_market"})
     assert board.to_dict()["model"]["market_homes_for"] == ["high", "low"]
+    two = Board({"A1": "tower_market", "A2": "midrise_market"})
+    with pytest.raises(AffordableOnlyError, match=r"A1 \(Market Rate Tower\), A2 \(Market"):
+        two.push({"action": "set_policy", "policy": "affordable_100", "enacted": True})
     twin = board.copy()
     twin.pop()
     assert board.to_dict()["tiles"] == {"B1": "tower_market"} and twin.to_dict()["tiles"] == {}
