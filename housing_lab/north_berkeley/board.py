@@ -35,9 +35,8 @@ from __future__ import annotations
 import copy
 import dataclasses
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from housing_lab.errors import shown
 from housing_lab.north_berkeley.engine import legal
@@ -74,10 +73,10 @@ ACTION_FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
-@dataclass(frozen=True)
-class PaletteTile:
+class PaletteTile(NamedTuple):
     """One tile of a square's palette: whether it may go there now, what it costs now
-    (matching funds applied as the board stands) and why not (None when `legal`)."""
+    (matching funds applied as the board stands) and why not (None when `legal`). A named
+    tuple: a palette makes one per tile and square at every click."""
 
     tile: str
     legal: bool
