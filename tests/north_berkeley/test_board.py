@@ -304,3 +304,18 @@ def test_first_refusal_plays_the_actions_in_turn_and_leaves_the_board() -> None:
     assert board.to_dict()["tiles"] == {"A1": "park"} and not board.can_pop
     with pytest.raises(ScenarioFormatError, match="list of actions"):
         board.first_refusal({"action": "clear", "square": "A1"})
+
+
+def test_a_games_palettes_are_its_refusals_and_legal_actions() -> None:
+    from housing_lab.north_berkeley import Game
+
+    game = Game(["Red", "Blue"], seed=4, model={"budget": 5})
+    game.place("C1", "tower_inclusionary_50")
+    listed = game.legal_actions()
+    for square, palette in game.palettes().items():
+        for entry in palette:
+            action = {"action": "place", "square": square, "tile": entry.tile}
+            why = game.placement_refusal(square, entry.tile)
+            assert entry.legal is (action in listed) is (why is None) is (entry.refusal is None)
+            if entry.refusal is not None:
+                assert entry.refusal.words == why

@@ -32,7 +32,7 @@ from fractions import Fraction
 from typing import Any
 
 from housing_lab.errors import shown
-from housing_lab.north_berkeley.board import Board
+from housing_lab.north_berkeley.board import Board, PaletteTile
 from housing_lab.north_berkeley.constituents import CARD_IDS, CardScore, check_card
 from housing_lab.north_berkeley.engine import legal
 from housing_lab.north_berkeley.engine.legal import Refusal
@@ -219,6 +219,25 @@ class Game:
         if square not in self.phase_squares():
             return ()
         return legal.allowed_tiles(square, self.state.policies, self.layout, self.catalogue)
+
+    def palettes(self) -> dict[str, list[PaletteTile]]:
+        """Square -> every tile on it now, as the game table draws it (`Board.palette` of the
+        game's board, in layout order): on this phase's squares the board's answers (the tile
+        already there is legal in a game); elsewhere, and outside the building phases, every
+        tile refused for the phase (rule "phase")."""
+        board = self.board()
+        return {square: self._palette(board, square) for square in self.layout.squares}
+
+    def _palette(self, board: Board, square: str) -> list[PaletteTile]:
+        phase = self._phase_refusal(square)
+        if phase is not None:
+            return [PaletteTile(t, False, cost, phase) for t, cost in board.tile_costs().items()]
+        return [
+            PaletteTile(e.tile, True, e.cost, None)
+            if e.refusal is not None and e.refusal.rule == legal.RULE_NO_CHANGE
+            else e
+            for e in board.palette(square)
+        ]
 
     def building_refusal(self, action: Mapping[str, Any]) -> Refusal | None:
         """Why a `place` or `clear` action would be refused now: the phase first (rule
@@ -680,8 +699,8 @@ class Game:
         actions: list[Action] = [
             {"action": "place", "square": square, "tile": entry.tile}
             for square in squares
-            for entry in board.palette(square)
-            if entry.refusal is None or entry.refusal.rule == legal.RULE_NO_CHANGE
+            for entry in self._palette(board, square)
+            if entry.legal
         ]
         actions += [
             {"action": "clear", "square": s}

@@ -30,7 +30,7 @@ import ipywidgets
 
 from housing_lab.errors import HousingLabError, shown
 from housing_lab.jsonio import read_bytes
-from housing_lab.north_berkeley.board import Board, Refusal
+from housing_lab.north_berkeley.board import Board
 from housing_lab.north_berkeley.coaching.exact import (
     CoachAnswer,
     HandAdvice,
@@ -44,7 +44,7 @@ from housing_lab.north_berkeley.coaching.words import (
     coach_sentence,
     hand_sentence,
 )
-from housing_lab.north_berkeley.engine.legal import RULE_BUDGET, RULE_NO_CHANGE
+from housing_lab.north_berkeley.engine.legal import RULE_NO_CHANGE
 from housing_lab.north_berkeley.engine.scoring import ScenarioResult, score_as_is
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.layout import Layout, default_layout
@@ -65,7 +65,7 @@ from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
 from housing_lab.numbers import check_seed
 from housing_lab.widgets.common import JsonSource, MadeWhenOpened, save_json
 from housing_lab.widgets.lab.assumptions import AssumptionsPanel
-from housing_lab.widgets.lab.board import NorthBerkeleyBoard
+from housing_lab.widgets.lab.board import NorthBerkeleyBoard, palette_traits
 from housing_lab.widgets.lab.changes import (
     change_phrases,
     changed_keys,
@@ -597,15 +597,14 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         """The engine's palette of each square (`Board.palette`): the tiles it accepts (and the
         one standing there, which a click says is already there), why not the others, and
         what each costs now."""
-        allowed: dict[str, list[str]] = {}
-        refused: dict[str, Any] = {}
-        for square in self.site.squares:
-            palette = self._board.palette(square)
-            lit = [e.tile for e in palette if e.refusal is None or e.refusal.rule == RULE_NO_CHANGE]
-            allowed[square] = lit
-            greyed = {e.tile: e.refusal for e in palette if e.refusal and e.tile not in lit}
-            if greyed:
-                refused[square] = self._refused_words(greyed)
+        palettes = {
+            square: [  # the tile already there stays lit: a click says it is there
+                e._replace(legal=True) if e.refusal and e.refusal.rule == RULE_NO_CHANGE else e
+                for e in self._board.palette(square)
+            ]
+            for square in self.site.squares
+        }
+        allowed, refused = palette_traits(palettes, self._names, self.model.budget)
         self.board.allowed = allowed
         self.board.refused = refused
         self.board.costs = {tile: float(cost) for tile, cost in self._board.tile_costs().items()}
@@ -618,23 +617,6 @@ class NorthBerkeleyLab(ipywidgets.VBox):
                 f"{POLICY_TEXT[MATCHING_FUNDS]}"
             )
         self.board.cost_note = note
-
-    def _refused_words(self, greyed: Mapping[str, Refusal]) -> str | dict[str, str]:
-        """What the palette says of a square's greyed tiles, in the engine's words: one
-        sentence when every tile is greyed for the same reason (the rules); else tile -> why
-        and "" -> the line above the palette (the rules' reason, then the tiles the city
-        budget rules out)."""
-        said = list(dict.fromkeys(r.words for r in greyed.values()))
-        if len(said) == 1 and all(r.rule != RULE_BUDGET for r in greyed.values()):
-            return said[0]
-        words = {tile: reason.words for tile, reason in greyed.items()}
-        rules = list(dict.fromkeys(r.words for r in greyed.values() if r.rule != RULE_BUDGET))
-        over = [self._names[t] for t, r in greyed.items() if r.rule == RULE_BUDGET]
-        if over:
-            budget = float(self.model.budget or 0)
-            rules.append(f"over the city budget of ${budget:g}: {', '.join(over)}")
-        words[""] = "; ".join(rules)
-        return words
 
     @property
     def homes_chart(self) -> HomesChart:
