@@ -83,7 +83,7 @@ def _valid(data: dict[str, Any]) -> bool:
     return True
 
 
-@EXAMPLES
+@settings(max_examples=15, deadline=None)  # 152 actions each, asked of make_scenario too
 @given(boards())
 def test_is_legal_refusal_and_legal_actions_agree_with_the_rules(board: Board) -> None:
     listed = board.legal_actions()
