@@ -1,5 +1,6 @@
-"""Hypothesis strategies shared by the tests: arbitrary JSON, scenario-like documents, argument
-values that probe every bound, Streetcar hex coordinates and custom boards."""
+"""Hypothesis strategies shared by the tests: arbitrary JSON, scenario-like documents, North
+Berkeley models (random switches), argument values that probe every bound, Streetcar hex
+coordinates and custom boards."""
 
 from __future__ import annotations
 
@@ -52,6 +53,22 @@ scenario_documents = st.fixed_dictionaries(
     },
 )
 documents = scenario_documents | json_values
+
+
+@st.composite
+def models(draw: st.DrawFn) -> dict[str, Any]:
+    """A JSON `model` object with any subset of the switches set to any allowed value."""
+    switches = {
+        "newcomers": st.dictionaries(st.sampled_from(INCOMES), st.integers(0, 16), max_size=3),
+        "market_homes_for": st.sets(st.sampled_from(["middle", "low"])).map(
+            lambda s: ["high", *sorted(s)]
+        ),
+        "vacancy_control_protects": st.sampled_from(
+            [["houses"], ["apartments"], ["houses", "apartments"]]
+        ),
+        "budget": st.one_of(st.none(), st.integers(0, 40), st.sampled_from([2.5, 7.5, 999])),
+    }
+    return {key: draw(value) for key, value in switches.items() if draw(st.booleans())}
 
 
 def document_text(value: Any) -> str:

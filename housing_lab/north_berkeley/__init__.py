@@ -1,5 +1,14 @@
 """The North Berkeley rules engine (RULES.md part 1): pure Python, no widget imports.
 
+Hold a board and ask it everything (`Board`, the one front door: what is legal and why not,
+the palette, push and pop, the result)::
+
+    from housing_lab.north_berkeley import Board
+    board = Board(seed=7, model={"budget": 20})
+    board.push({"action": "place", "square": "A1", "tile": "tower_market"})
+    board.refusal({"action": "set_policy", "policy": "affordable_100", "enacted": True}).words
+    board.result().to_dict()["housed"]
+
 Score one board::
 
     from housing_lab.north_berkeley import make_scenario, score_scenario
@@ -22,6 +31,7 @@ the solver, the coach) are loaded when first asked for (`__getattr__` below), so
 
 from typing import Any
 
+from housing_lab.north_berkeley.board import Board, PaletteTile, Refusal
 from housing_lab.north_berkeley.constituents import CARD_IDS, cards, score_card
 from housing_lab.north_berkeley.engine.movein import MoveEvent, MoveInResult, run_move_in
 from housing_lab.north_berkeley.engine.scoring import ScenarioResult, score_scenario
@@ -111,6 +121,7 @@ __all__ = [
     "POLICIES_DRAWN",
     "RULEBOOK",
     "AffordableOnlyError",
+    "Board",
     "Game",
     "IllegalActionError",
     "Layout",
@@ -118,6 +129,8 @@ __all__ = [
     "MoveEvent",
     "MoveInResult",
     "NorthBerkeleyError",
+    "PaletteTile",
+    "Refusal",
     "RuleOptions",
     "Scenario",
     "ScenarioFormatError",

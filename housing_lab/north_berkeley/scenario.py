@@ -168,7 +168,8 @@ class Scenario:
     def to_json(self) -> str:
         return json.dumps(self.to_dict())
 
-    # --- what the rules allow on this board (`engine.legal`) ------------------------------
+    # --- what the rules allow on this board (`engine.legal`, the words `Board.refusal` gives;
+    # a board that changes, with push and pop, is a `Board`) -----------------------------
     def allowed_tiles(self, square: str) -> tuple[str, ...]:
         """The tiles `square` accepts under this board's policies, in catalogue order."""
         return legal.allowed_tiles(square, self.policies, self.layout, self.catalogue)
@@ -266,10 +267,10 @@ def board_spending(scenario: Scenario) -> Fraction:
 def check_budget(scenario: Scenario) -> None:
     """Refuse a board that spends more than its model's budget (one line naming both)."""
     reason = legal.budget_refusal(
-        scenario.tiles, scenario.policies, scenario.catalogue, scenario.assumptions
+        scenario.tiles, scenario.policies, scenario.catalogue, scenario.assumptions, would=False
     )
     if reason is not None:
-        raise OverBudgetError(reason.replace("would spend", "spends"))
+        raise OverBudgetError(reason)
 
 
 def scenario_from_dict(

@@ -114,6 +114,16 @@ def play_with_the_lab(page, name: str, geometry: bool = True, scroll: bool = Tru
     del scenario["tiles"]["B1"]
     wait_until_page_shows(page, scenario)
     check("clearing with the keyboard")
+    # Delete again: the engine's Board says it changes nothing, shown as a sentence
+    page.locator('[data-square="B1"]').focus()
+    page.keyboard.press("Delete")
+    page.wait_for_selector(".hl-message.hl-info:has-text('square B1 is already empty')")
+    first_letter = page.evaluate(
+        "() => getComputedStyle(document.querySelector('.hl-nb-board .hl-message'),"
+        " '::first-letter').textTransform"
+    )
+    assert first_letter == "uppercase", first_letter
+    wait_until_page_shows(page, scenario)
 
     words = visible_words(page)
     assert machine_ids(words) == [], f"machine ids shown to students: {machine_ids(words)}"

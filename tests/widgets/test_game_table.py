@@ -395,3 +395,21 @@ def test_repr_is_stable() -> None:
     assert repr(GameTable(teams=["A", "B"], seed=1)) == (
         "GameTable(teams=['A', 'B'], seed=1, stage='phase1')"
     )
+
+
+def test_under_a_budget_the_palette_greys_what_the_engine_refuses_in_its_words() -> None:
+    """The table draws the engine's palette (`Game.palettes`): tiles over the city budget are
+    greyed with the engine's words, the same the lab shows."""
+    table = GameTable(["Red", "Blue"], seed=3, options={"model": {"budget": 3}})
+    table.place("B1", "park")
+    game = table.game
+    for square in game.phase_squares():
+        for tile in game.catalogue:
+            why = game.placement_refusal(square, tile)
+            assert (tile in table.board.allowed[square]) is (why is None), (square, tile)
+            if why is not None:
+                assert table.board.refused[square][tile] == why
+    assert "tower_public" not in table.board.allowed["C1"]  # $1 + $6 > $3
+    line = table.board.refused["C1"][""]
+    assert line.startswith("over the city budget of $3: ") and "Low Income Public" in line
+    assert table.board.refused["A1"].startswith("square A1 is not a phase-1 square")

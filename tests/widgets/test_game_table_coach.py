@@ -252,3 +252,21 @@ def test_open_room_bad_store_is_one_line(tmp_path, monkeypatch) -> None:
         table.open_room(store="sqlite:///" + str(tmp_path / "r.sqlite"), join_base=5)
     with pytest.raises(HousingLabError):
         table.open_room(store="mysql://nowhere/db")
+
+
+def test_advice_the_budget_refuses_in_turn_is_advice_only_in_the_engines_words() -> None:
+    from housing_lab.north_berkeley import Game
+    from housing_lab.north_berkeley.coaching.answers import Change
+    from housing_lab.widgets.table.coach import playable
+
+    game = Game(["Red", "Blue"], seed=3, model={"budget": 7})
+    changes = (Change(square="B1", tile="tower_public"), Change(square="B2", tile="tower_public"))
+    actions, note = playable(game, "phase1", changes)
+    assert actions is None
+    assert note == (
+        "Advice only: the rules refuse it now (Low Income Public Housing Tower on B2: the board "
+        "would spend $12, over the city budget of $7)."
+    )
+    actions, note = playable(game, "phase1", changes[:1])
+    assert actions == ({"action": "place", "square": "B1", "tile": "tower_public"},)
+    assert note == "" and game.history() == []

@@ -257,3 +257,24 @@ def test_the_board_replays_frames_the_engine_computed() -> None:
     assert frames[0] == {h: lab.scenario["existing"].get(h) for h in lab.board.occupants}
     assert frames[-1] == lab.board.occupants
     assert frames[5] == move_in.incomes_after(5) and frames[5] != frames[0]
+
+
+def test_a_change_that_changes_nothing_is_said_and_not_an_undo_step() -> None:
+    """The engine's Board refuses an action that leaves the board as it is ("no_change"):
+    the lab says its words, keeps no undo step and redraws nothing."""
+    lab = NorthBerkeleyLab(seed=1)
+    lab.place("B1", "park")
+    lab.set_policy("adu", True)
+    before = widget_state(lab)
+    for action, words in (
+        (lambda: lab.place("B1", "park"), "the Park already stands on B1"),
+        (lambda: lab.clear("C1"), "square C1 is already empty"),
+        (lambda: lab.set_policy("adu", True), "Accessory Dwelling Units is already enacted"),
+        (lambda: lab.set_policy("vacancy_control", False), "Vacancy Control is not enacted"),
+    ):
+        action()
+        assert lab.board.message == words and lab.board.message_kind == "info"
+        assert widget_state(lab) == before
+    lab.undo()
+    lab.undo()
+    assert lab.scenario == NorthBerkeleyLab(seed=1).scenario and not lab._board.can_pop

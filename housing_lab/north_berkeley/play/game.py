@@ -32,8 +32,10 @@ from fractions import Fraction
 from typing import Any
 
 from housing_lab.errors import shown
+from housing_lab.north_berkeley.board import Board, PaletteTile
 from housing_lab.north_berkeley.constituents import CARD_IDS, CardScore, check_card
 from housing_lab.north_berkeley.engine import legal
+from housing_lab.north_berkeley.engine.legal import Refusal
 from housing_lab.north_berkeley.engine.scoring import (
     PlayerScore,
     ScenarioResult,
@@ -194,6 +196,12 @@ class Game:
             model=None if model == RULEBOOK else model,
         )
 
+    def board(self) -> Board:
+        """The board as it stands as an engine `Board` (model included): what the building
+        actions ask (`building_refusal`, `legal_actions`, `tile_costs`), so a game and the lab
+        answer from one implementation. A new value each call: pushing on it changes no game."""
+        return Board.from_scenario(self.scenario())
+
     def phase_squares(self) -> tuple[str, ...]:
         phase = {"phase1": 1, "phase2": 2}.get(self.state.phase)
         return self.layout.phases[phase] if phase else ()
@@ -212,14 +220,54 @@ class Game:
             return ()
         return legal.allowed_tiles(square, self.state.policies, self.layout, self.catalogue)
 
+    def palettes(self) -> dict[str, list[PaletteTile]]:
+        """Square -> every tile on it now, as the game table draws it (`Board.palette` of the
+        game's board, in layout order): on this phase's squares the board's answers (the tile
+        already there is legal in a game); elsewhere, and outside the building phases, every
+        tile refused for the phase (rule "phase")."""
+        board = self.board()
+        return {square: self._palette(board, square) for square in self.layout.squares}
+
+    def _palette(self, board: Board, square: str) -> list[PaletteTile]:
+        phase = self._phase_refusal(square)
+        if phase is not None:
+            return [PaletteTile(t, False, cost, phase) for t, cost in board.tile_costs().items()]
+        return [
+            PaletteTile(e.tile, True, e.cost, None)
+            if e.refusal is not None and e.refusal.rule == legal.RULE_NO_CHANGE
+            else e
+            for e in board.palette(square)
+        ]
+
+    def building_refusal(self, action: Mapping[str, Any]) -> Refusal | None:
+        """Why a `place` or `clear` action would be refused now: the phase first (rule
+        "phase"), then what the game's `board()` answers (the rules, the model's city budget);
+        None if it is allowed. Unlike a `Board`, a game lets a player place the tile already on
+        a square again (saved logs may hold such a move)."""
+        kind, fields = check_action(action)
+        if kind not in ("place", "clear"):
+            raise ScenarioFormatError(
+                f"building_refusal asks about place and clear actions, got {shown(kind)}"
+            )
+        square = check_square(fields["square"], self.layout)
+        if kind == "place":
+            check_tile(fields["tile"], self.catalogue)
+        phase = self._phase_refusal(square)
+        if phase is not None:
+            return phase
+        reason = self.board().refusal(action)
+        if reason is not None and kind == "place" and reason.rule == legal.RULE_NO_CHANGE:
+            return None
+        return reason
+
     def refusal(self, square: str, tile: str) -> str | None:
-        """Why `place(square, tile)` would be refused now, in words; None if it is allowed."""
+        """Why `place(square, tile)` would be refused now by the phase or the rules (the
+        budget aside: `placement_refusal`), in words; None if it is allowed."""
         square, tile = check_square(square, self.layout), check_tile(tile, self.catalogue)
-        if self.state.phase not in ("phase1", "phase2"):
-            return f"tiles go on the board in phase 1 and phase 2; now it is {self._phase_words()}"
-        if square not in self.phase_squares():
-            return self._not_this_phase(square)
-        return legal.refusal(square, tile, self.state.policies, self.layout, self.catalogue)
+        reason = self._phase_refusal(square) or legal.tile_refusal(
+            square, tile, self.state.policies, self.layout, self.catalogue
+        )
+        return None if reason is None else reason.words
 
     def refusals(self) -> dict[str, str]:
         """Square -> why a tile is refused there now (`refusal` of the first tile refused),
@@ -238,38 +286,20 @@ class Game:
     def placement_refusal(self, square: str, tile: str) -> str | None:
         """Why `place(square, tile)` would be refused now, in words: the phase, the rules,
         then the model's city budget (counting the tile replaced); None if it is allowed."""
-        reason = self.refusal(square, tile)
-        if reason is not None:
-            return reason
-        return legal.placement_refusal(
-            square,
-            tile,
-            self.state.tiles,
-            self.state.policies,
-            self.layout,
-            self.catalogue,
-            self.model,
-        )
+        reason = self.building_refusal({"action": "place", "square": square, "tile": tile})
+        return None if reason is None else reason.words
 
     def clear_refusal(self, square: str) -> str | None:
         """Why `clear(square)` would be refused now, in words; None if it is allowed.
 
         Clearing can break the city budget: taking low income homes below matching funds'
         7 doubles what the other housing costs."""
-        square = check_square(square, self.layout)
-        if self.state.phase not in ("phase1", "phase2"):
-            return f"tiles go on the board in phase 1 and phase 2; now it is {self._phase_words()}"
-        if square not in self.phase_squares():
-            return self._not_this_phase(square)
-        if square not in self.state.tiles:
-            return f"square {square} is already empty"
-        after = {s: t for s, t in self.state.tiles.items() if s != square}
-        reason = legal.budget_refusal(after, self.state.policies, self.catalogue, self.model)
-        return None if reason is None else f"clearing {square}: {reason}"
+        reason = self.building_refusal({"action": "clear", "square": square})
+        return None if reason is None else reason.words
 
     def tile_costs(self) -> dict[str, Fraction]:
         """What each tile costs on the board now (matching funds applied)."""
-        return legal.tile_costs(self.state.tiles, self.state.policies, self.catalogue)
+        return self.board().tile_costs()
 
     def policy_refusal(self, policy: str) -> str | None:
         """Why enacting `policy` (alone) would be refused now, in words; None if allowed."""
@@ -340,11 +370,10 @@ class Game:
     def clear(self, square: str) -> None:
         square = check_square(square, self.layout)
         self._check_buildable(square)
-        if square not in self.state.tiles:
-            raise IllegalActionError(f"square {square} is already empty")
-        reason = self.clear_refusal(square)
-        if reason is not None:
-            raise OverBudgetError(reason)
+        reason = self.building_refusal({"action": "clear", "square": square})
+        if reason is not None:  # an empty square, or the city budget
+            error = OverBudgetError if reason.rule == legal.RULE_BUDGET else IllegalActionError
+            raise error(reason.words)
         with self._change() as state:
             del state.tiles[square]
             state.log.append({"action": "clear", "square": square})
@@ -647,24 +676,36 @@ class Game:
             f"({', '.join(self.phase_squares())})"
         )
 
+    def _phase_refusal(self, square: str) -> Refusal | None:
+        """Why nothing may be built on `square` now: not a building phase, or a square of the
+        other phase (rule "phase"); None in a building phase on one of its squares."""
+        if self.state.phase not in ("phase1", "phase2"):
+            words = f"tiles go on the board in phase 1 and phase 2; now it is {self._phase_words()}"
+            return Refusal(legal.RULE_PHASE, (square,), words)
+        if square not in self.phase_squares():
+            return Refusal(legal.RULE_PHASE, (square,), self._not_this_phase(square))
+        return None
+
     def _check_buildable(self, square: str) -> None:
         self._require("phase1", "phase2")
         if square not in self.phase_squares():
             raise IllegalActionError(self._not_this_phase(square))
 
     def _building_actions(self) -> list[Action]:
+        """The board's legal placements and clears on this phase's squares (`Board.palette`),
+        the tile already on a square included (a game allows it), then the state's call."""
         squares = self.phase_squares()
-        budget = self.model.budget is not None  # without one, every allowed tile is legal
+        board = self.board()
         actions: list[Action] = [
-            {"action": "place", "square": square, "tile": tile}
+            {"action": "place", "square": square, "tile": entry.tile}
             for square in squares
-            for tile in self.allowed_tiles(square)
-            if not budget or self.placement_refusal(square, tile) is None
+            for entry in self._palette(board, square)
+            if entry.legal
         ]
         actions += [
             {"action": "clear", "square": s}
             for s in squares
-            if s in self.state.tiles and (not budget or self.clear_refusal(s) is None)
+            if board.is_legal({"action": "clear", "square": s})
         ]
         actions.append({"action": "call_state" if self.empty_squares() else "advance"})
         return actions
@@ -710,7 +751,7 @@ class Game:
         filled: dict[str, str] = {}
         for square in empty:
             choices = self.allowed_tiles(square)
-            if model.budget is not None:
+            if model.city_budget() is not None:
                 choices = tuple(
                     tile
                     for tile in choices

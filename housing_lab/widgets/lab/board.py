@@ -8,11 +8,15 @@ the engine computed) and sends the student's clicks back as
 from __future__ import annotations
 
 import pathlib
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 import traitlets
 
 from housing_lab.errors import HousingLabError, shown
+from housing_lab.north_berkeley.board import PaletteTile
+from housing_lab.north_berkeley.engine.legal import RULE_BUDGET
 from housing_lab.north_berkeley.engine.scoring import ScenarioResult
 from housing_lab.north_berkeley.layout import Layout, default_layout
 from housing_lab.north_berkeley.names import event_rows
@@ -51,6 +55,35 @@ def event_sentence(row: dict[str, str]) -> str:
     who = row["Who"][:1].upper() + row["Who"][1:]
     where = row["Where"]
     return f"{who} {row['What happened']}" + ("" if where.startswith("(") else f": {where}")
+
+
+def palette_traits(
+    palettes: Mapping[str, Sequence[PaletteTile]],
+    names: Mapping[str, str],
+    budget: Fraction | None,
+) -> tuple[dict[str, list[str]], dict[str, Any]]:
+    """The `allowed` and `refused` traits from the engine's palettes (square -> `PaletteTile`s:
+    `Board.palette`, `Game.palettes`), for the lab and the game table alike.
+
+    `refused[square]` is the engine's one sentence when every greyed tile is greyed for the
+    same reason (the rules, the phase); else tile -> its refusal's words, and "" -> the line
+    over the palette: the rules' reasons, then "over the city budget of $B: <tile names>"."""
+    allowed: dict[str, list[str]] = {}
+    refused: dict[str, Any] = {}
+    for square, palette in palettes.items():
+        allowed[square] = [e.tile for e in palette if e.legal]
+        greyed = {e.tile: e.refusal for e in palette if e.refusal is not None and not e.legal}
+        if not greyed:
+            continue
+        said = list(dict.fromkeys(r.words for r in greyed.values() if r.rule != RULE_BUDGET))
+        over = [names[t] for t, r in greyed.items() if r.rule == RULE_BUDGET]
+        if len(said) == 1 and not over:
+            refused[square] = said[0]
+            continue
+        if over:
+            said.append(f"over the city budget of ${float(budget or 0):g}: {', '.join(over)}")
+        refused[square] = {tile: r.words for tile, r in greyed.items()} | {"": "; ".join(said)}
+    return allowed, refused
 
 
 class NorthBerkeleyBoard(ActionWidget):

@@ -1,19 +1,20 @@
 """NorthBerkeleyLab: build the neighbourhood, toggle policies, watch who is displaced.
 
-The lab keeps the board (tiles, policies, existing residents) and asks the engine for the
-result after every change. Every change is tried on a new, engine-validated scenario first; a
-refused change shows the engine's message (ids turned into names) and leaves everything as it
-was. After a change the lab compares the result before and after (`nb_changes`): one sentence
-says what changed, the chart outlines the previous housed counts and the board marks the squares
-and homes that changed.
+The lab keeps one engine `Board` (tiles, policies, existing residents, seed, model) and asks it
+everything: whether a change is legal and why not (`refusal`, in the words shown), the palette
+(`palette`), the result (`result`) and undo (`push`/`pop`: every change, a tile, a policy, a
+reshuffle, a load, the coach's advice, is one action on the board's stack). A refused change
+shows the engine's words and leaves everything as it was. After a change the lab compares the
+result before and after (`nb_changes`): one sentence says what changed, the chart outlines the
+previous housed counts and the board marks the squares and homes that changed.
 
 One screen (docs/nb_lab.md): the board with its palette on the left; the last change, the
 "who is housed" chart and the policies on the right; cards, new homes, compare, policy
 explanations and files in tabs below. The scoreboard tab starts with the coach
 (`nb_coach`): ask how a card could win, apply the advice as one action, undo any action.
 A tile click goes: the board's message (`board.py`) -> `_on_board_action` here -> `place` ->
-the engine (`scenario.py`): `Scenario.replace` validates the new board, `score_scenario` scores
-it, and `Scenario.allowed_tiles` / `refusal` / `tile_costs` give the palette.
+the engine's `Board` (`north_berkeley/board.py`): `refusal` and `push` check and play it,
+`result` scores it, and `palette` gives what the palette greys, why, and the costs.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import ipywidgets
 
 from housing_lab.errors import HousingLabError, shown
 from housing_lab.jsonio import read_bytes
+from housing_lab.north_berkeley.board import Board
 from housing_lab.north_berkeley.coaching.exact import (
     CoachAnswer,
     HandAdvice,
@@ -42,8 +44,9 @@ from housing_lab.north_berkeley.coaching.words import (
     coach_sentence,
     hand_sentence,
 )
-from housing_lab.north_berkeley.engine.scoring import ScenarioResult, score_as_is, score_scenario
-from housing_lab.north_berkeley.errors import OverBudgetError, ScenarioFormatError
+from housing_lab.north_berkeley.engine.legal import RULE_NO_CHANGE
+from housing_lab.north_berkeley.engine.scoring import ScenarioResult, score_as_is
+from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.layout import Layout, default_layout
 from housing_lab.north_berkeley.model import Model, check_model
 from housing_lab.north_berkeley.policies import (
@@ -52,12 +55,9 @@ from housing_lab.north_berkeley.policies import (
     POLICY_NAMES,
     POLICY_TEXT,
     RuleOptions,
-    check_policy,
 )
 from housing_lab.north_berkeley.scenario import (
     Scenario,
-    check_square,
-    check_tile,
     scenario_from_dict,
     scenario_from_json,
 )
@@ -65,7 +65,7 @@ from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
 from housing_lab.numbers import check_seed
 from housing_lab.widgets.common import JsonSource, MadeWhenOpened, save_json
 from housing_lab.widgets.lab.assumptions import AssumptionsPanel
-from housing_lab.widgets.lab.board import NorthBerkeleyBoard
+from housing_lab.widgets.lab.board import NorthBerkeleyBoard, palette_traits
 from housing_lab.widgets.lab.changes import (
     change_phrases,
     changed_keys,
@@ -90,7 +90,6 @@ TABS = ("Who is pleased", "New homes", "Compare", "Policies", "Save and load", "
 HOMES_TAB = 1
 COMPARE_TAB = 2
 ASSUMPTIONS_TAB = 5
-UNDO_STEPS = 100  # boards kept for `undo` (a scenario is small)
 
 
 def summary(result: Mapping[str, Any]) -> str:
@@ -195,18 +194,17 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         self.site = layout or default_layout()
         self.catalogue = catalogue if catalogue is not None else default_catalogue()
         if scenario is None:
-            self._scenario = scenario_from_dict({"seed": seed}, self.site, self.catalogue)
+            start = scenario_from_dict({"seed": seed}, self.site, self.catalogue)
         else:
-            self._scenario = read_scenario(scenario, self.site, self.catalogue)
+            start = read_scenario(scenario, self.site, self.catalogue)
         if model is not None:
-            self._scenario = self._scenario.replace(model=_kept_model(check_model(model)))
-        self._result: ScenarioResult = score_scenario(self._scenario, self.options)
+            start = start.replace(model=_kept_model(check_model(model)))
+        self._board = Board.from_scenario(start, self.options)
         self._result_dict = self._result.to_dict()
         self._previous: ScenarioResult | None = None
         self._names = display_names(self.catalogue)
         self.last_change = FIRST_HINT
         self.last_change_shown = FIRST_HINT
-        self._history: list[Scenario] = []
         self.coach_answer: CoachAnswer | HandAdvice | None = None
         self.coach_text = ""
 
@@ -301,6 +299,14 @@ class NorthBerkeleyLab(ipywidgets.VBox):
 
     # --- what lessons and tests read -------------------------------------------------------
     @property
+    def _scenario(self) -> Scenario:
+        return self._board.scenario
+
+    @property
+    def _result(self) -> ScenarioResult:
+        return self._board.result()
+
+    @property
     def scenario(self) -> dict[str, Any]:
         """The board in the RULES.md input format (existing residents included)."""
         return self._scenario.to_dict()
@@ -319,44 +325,30 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         """The assumptions the board is scored under (the rulebook's unless changed)."""
         return self._scenario.assumptions
 
-    # --- changes (each validated by the engine before it is kept) ------------------------
+    # --- changes (each an action on the engine's board, refused in its words) -------------
     def place(self, square: str, tile: str) -> None:
-        with self._shown_on_board():
-            square = check_square(square, self.site)
-            tile = check_tile(tile, self.catalogue)
-            if self._scenario.refusal(square, tile) is None:  # the rules allow it: the budget?
-                over = self._scenario.placement_refusal(square, tile)
-                if over is not None:
-                    raise OverBudgetError(over)
-            tiles = dict(self._scenario.tiles)
-            old = tiles.get(square)
-            tiles[square] = tile
+        played = self._play({"action": "place", "square": square, "tile": tile})
+        if played is not None:
             name = self._names[tile]
-            if old is None:
-                done = f"Placed the {name} on {square}."
-            else:
-                done = f"Replaced the {self._names[old]} on {square} with the {name}."
-            self._try(tiles=tiles, done=done, select=square)
+            old = played[0].tiles.get(square)
+            done = (
+                f"Placed the {name} on {square}."
+                if old is None
+                else f"Replaced the {self._names[old]} on {square} with the {name}."
+            )
+            self._changed(done, played[1], square)
 
     def clear(self, square: str) -> None:
-        with self._shown_on_board():
-            square = check_square(square, self.site)
-        tiles = dict(self._scenario.tiles)
-        old = tiles.pop(square, None)
-        if old is None:
-            self.board.say(f"Square {square} is already empty.")
-            return
-        self._try(tiles=tiles, done=f"Cleared {square} (took away the {self._names[old]}).")
+        played = self._play({"action": "clear", "square": square})
+        if played is not None:
+            name = self._names[played[0].tiles[square]]
+            self._changed(f"Cleared {square} (took away the {name}).", played[1])
 
     def set_policy(self, policy: str, enabled: bool = True) -> None:
-        with self._shown_on_board():
-            policy = check_policy(policy)
-            if not isinstance(enabled, bool):
-                raise HousingLabError(f"enabled must be True or False, got {shown(enabled)}")
-        policies = set(self._scenario.policies)
-        (policies.add if enabled else policies.discard)(policy)
-        verb = "Enacted" if enabled else "Repealed"
-        self._try(policies=policies, done=f"{verb} {POLICY_NAMES[policy]}.")
+        played = self._play({"action": "set_policy", "policy": policy, "enacted": enabled})
+        if played is not None:
+            verb = "Enacted" if enabled else "Repealed"
+            self._changed(f"{verb} {POLICY_NAMES[policy]}.", played[1])
 
     def reshuffle(self, seed: int | None = None) -> None:
         """New existing residents: the given seed, or the next one."""
@@ -388,7 +380,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         """Load a RULES.md scenario: a dict, a JSON string or a file path (all or nothing)."""
         with self._shown_on_board():
             loaded = read_scenario(scenario, self.site, self.catalogue)
-        self._commit(loaded, "Board loaded.")
+        self._set_board(loaded, "Board loaded.")
 
     def save(self, path: str | pathlib.Path | None = None) -> dict[str, Any]:
         """The scenario as a dict; also written as JSON to `path` when given."""
@@ -461,7 +453,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
             after = after.replace(model=self._scenario.model)  # the advice keeps the model
         words = changes_words(changes, self.catalogue)
         words = f"{words[:1].lower()}{words[1:]}"
-        self._commit(after, f"Applied the coach's advice: {words}.")
+        self._set_board(after, f"Applied the coach's advice: {words}.")
         scores = self._result_dict["constituents"]
         if isinstance(answer, CoachAnswer):
             now = f"{self._names[answer.card]} now {score_word(scores[answer.card]['score'])}"
@@ -476,45 +468,69 @@ class NorthBerkeleyLab(ipywidgets.VBox):
     def undo(self) -> None:
         """Put the board back exactly as it was before the last change (any action: a tile, a
         policy, a reshuffle, a load, the coach's advice)."""
-        if not self._history:
-            with self._shown_on_board():
-                raise HousingLabError("nothing to undo: the board has not changed yet")
-        previous = self._history.pop()
-        self._commit(previous, "Undid the last change.", record=False)
+        before = self._result
+        with self._shown_on_board():
+            self._board.pop()
+        self._changed("Undid the last change.", before)
 
     # --- internals ------------------------------------------------------------------------
     @contextlib.contextmanager
-    def _shown_on_board(self) -> Iterator[None]:
-        """A refused change: show the engine's message in words, put the controls back."""
+    def _shown_on_board(self, words: bool = False) -> Iterator[None]:
+        """A refused change: show the engine's message, put the controls back. `words`: the
+        rules' refusal (`Board.push`), already in words; else bad input or a file's error,
+        which name ids (for programmers) that the student reads as names."""
         try:
             yield
         except HousingLabError as error:
-            self.board.say(in_words(str(error), self._names), "error")
+            message = str(error) if words else in_words(str(error), self._names)
+            self.board.say(message, "error")
             self.policy_panel.show(self._scenario.policies)
             self._show_assumptions()
             raise
 
-    def _try(self, done: str, select: str | None = None, **changes: Any) -> None:
-        """Keep the board with `changes`, if the engine accepts it whole (under the same
-        assumptions unless `model` is among them)."""
-        changes.setdefault("model", self._scenario.model)
+    def _play(
+        self, action: dict[str, Any], say_no_change: bool = True
+    ) -> tuple[Scenario, ScenarioResult] | None:
+        """Push `action` on the board: the board and result before it when played; None when
+        it would change nothing (the engine's words said on the board). Malformed (an unknown
+        id, a wrong type) or refused: the one line shown on the board and raised, nothing
+        changed."""
         with self._shown_on_board():
-            scenario = self._scenario.replace(**changes)
-        self._commit(scenario, done, select)
+            reason = self._board.refusal(action)
+        if reason is not None and reason.rule == RULE_NO_CHANGE:
+            if say_no_change:
+                self.board.say(reason.words)
+            self.policy_panel.show(self._scenario.policies)
+            return None
+        before = (self._scenario, self._result)
+        with self._shown_on_board(words=True):
+            self._board.push(action)
+        return before
 
-    def _commit(
-        self, scenario: Scenario, done: str, select: str | None = None, record: bool = True
+    def _try(self, done: str, select: str | None = None, **changes: Any) -> None:
+        """Keep the board with `changes` (scenario JSON fields), if the engine accepts it
+        whole (under the same assumptions unless `model` is among them)."""
+        data = self._board.to_dict()
+        model = changes.pop("model", self._scenario.model)
+        data["model"] = None if model is None else model.to_dict()
+        data.update({k: sorted(v) if isinstance(v, set) else v for k, v in changes.items()})
+        self._set_board(data, done, select)
+
+    def _set_board(
+        self, board: Scenario | Mapping[str, Any], done: str, select: str | None = None
     ) -> None:
-        """Keep `scenario` (engine-validated), remember the one before for `undo` (unless this
-        is the undo), and show what changed."""
-        result = score_scenario(scenario, self.options)
-        previous = self._result_dict
-        if record:
-            self._history = [*self._history[-(UNDO_STEPS - 1) :], self._scenario]
-        self._previous = self._result
-        self._scenario = scenario
-        self._result = result
-        self._result_dict = result.to_dict()
+        """Replace the whole board (a load, a reshuffle, a reset, a model, the coach's
+        changes) as one action, so `undo` takes it back at once."""
+        data = board.to_dict() if isinstance(board, Scenario) else board
+        played = self._play({"action": "set_board", "board": data}, say_no_change=False)
+        # the same board again (a reset of an empty board): said as done, nothing to undo
+        self._changed(done, self._result if played is None else played[1], select)
+
+    def _changed(self, done: str, before: ScenarioResult, select: str | None = None) -> None:
+        """Show what the last change did (`before`: the result before it)."""
+        previous = before.to_dict()
+        self._previous = before
+        self._result_dict = self._result.to_dict()
         hand = self.scoreboard.hand
         change = describe_change(previous, self._result_dict, self._names, hand)
         self.last_change = f"{done} {change}"
@@ -544,7 +560,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
             f"title='{html.escape(self.last_change, quote=True)}'>"
             f"<b>What changed:</b> {html.escape(self.last_change_shown)}</div>"
         )
-        self.coach_panel.show_undo(bool(self._history))
+        self.coach_panel.show_undo(self._board.can_pop)
         with self.board.hold_sync():
             self.board.show_result(self._result)
             self.board.changed = self._changed_places()
@@ -578,59 +594,29 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         return squares + homes
 
     def _show_palette(self) -> None:
-        """Which tiles the engine accepts on each square now, why not the others, and costs."""
-        scenario = self._scenario
-        allowed = {square: list(scenario.allowed_tiles(square)) for square in self.site.squares}
-        refused: dict[str, Any] = {  # the rules' reason, one per square (as before switches)
-            square: in_words(
-                scenario.refusal(square, next(t for t in self.catalogue if t not in ok)) or "",
-                self._names,
-            )
-            for square, ok in allowed.items()
-            if len(ok) < len(self.catalogue)
+        """The engine's palette of each square (`Board.palette`): the tiles it accepts (and the
+        one standing there, which a click says is already there), why not the others, and
+        what each costs now."""
+        palettes = {
+            square: [  # the tile already there stays lit: a click says it is there
+                e._replace(legal=True) if e.refusal and e.refusal.rule == RULE_NO_CHANGE else e
+                for e in self._board.palette(square)
+            ]
+            for square in self.site.squares
         }
-        if self.model.budget is not None:  # and the city budget, which differs tile by tile
-            for square, ok in allowed.items():
-                over = {t: scenario.placement_refusal(square, t) for t in ok}
-                over = {t: why for t, why in over.items() if why is not None}
-                if over:
-                    allowed[square] = [t for t in ok if t not in over]
-                    refused[square] = self._refused_words(square, over, refused.get(square))
+        allowed, refused = palette_traits(palettes, self._names, self.model.city_budget())
         self.board.allowed = allowed
         self.board.refused = refused
-        costs = {tile_id: float(cost) for tile_id, cost in scenario.tile_costs().items()}
-        self.board.costs = costs
+        self.board.costs = {tile: float(cost) for tile, cost in self._board.tile_costs().items()}
         note = ""
-        if MATCHING_FUNDS in scenario.policies:
-            halved = any(costs[t] != float(tile.cost) for t, tile in self.catalogue.items())
+        if MATCHING_FUNDS in self._scenario.policies:
             note = (
                 f"{POLICY_NAMES[MATCHING_FUNDS]} in effect: housing costs half."
-                if halved
+                if self._board.matching_funds_in_effect
                 else f"{POLICY_NAMES[MATCHING_FUNDS]} enacted, not in effect yet. "
                 f"{POLICY_TEXT[MATCHING_FUNDS]}"
             )
         self.board.cost_note = note
-
-    def _refused_words(
-        self, square: str, over: Mapping[str, str], rules: str | None
-    ) -> dict[str, str]:
-        """Tile -> why not, in the engine's words, and "" -> the line above the palette: the
-        rules' reason (`rules`), then the tiles the city budget rules out (`over`: the
-        engine's `placement_refusal` for tiles the rules allow)."""
-        words = {t: in_words(why, self._names) for t, why in over.items()}
-        if rules:
-            words.update(
-                {
-                    t: in_words(self._scenario.refusal(square, t) or rules, self._names)
-                    for t in self.catalogue
-                    if t not in over and t not in self._scenario.allowed_tiles(square)
-                }
-            )
-        budget = float(self.model.budget or 0)
-        names = ", ".join(self._names[t] for t in over)
-        said = [rules] if rules else []
-        words[""] = "; ".join([*said, f"over the city budget of ${budget:g}: {names}"])
-        return words
 
     @property
     def homes_chart(self) -> HomesChart:
@@ -718,4 +704,4 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         with contextlib.suppress(HousingLabError):  # shown on the board already
             with self._shown_on_board():
                 loaded = scenario_from_json(text, self.site, self.catalogue)
-            self._commit(loaded, "Board loaded.")
+            self._set_board(loaded, "Board loaded.")

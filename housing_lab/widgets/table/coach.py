@@ -3,9 +3,9 @@
 The answer is the exact coach's (`north_berkeley.coaching`) on the board as it stands; the words
 are `coach_words`'. What the table adds is the game around it: whose cards may be coached
 (a hidden hand only once revealed) and which suggestions the table may play now. A suggestion
-is played only as engine actions (`place`/`clear` on the squares of the current phase), tried
-first on a copy of the game: the engine decides, and a policy change is advice only (policies
-are decided in the policy step, not at the table).
+is played only as engine actions (`place`/`clear` on the squares of the current phase) that
+the engine's `Board` accepts in turn (`Board.first_refusal`): the engine decides, and a policy
+change is advice only (policies are decided in the policy step, not at the table).
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from housing_lab.errors import HousingLabError, shown
+from housing_lab.errors import shown
+from housing_lab.north_berkeley.board import Board
 from housing_lab.north_berkeley.coaching.exact import GOALS, Change, coach
 from housing_lab.north_berkeley.coaching.exact import best_change_for_hand as hand_coach
 from housing_lab.north_berkeley.coaching.words import coach_sentence, hand_sentence
@@ -150,10 +151,7 @@ def playable(
         else {"action": "clear", "square": c.square}
         for c in changes
     )
-    trial = game.clone()
-    try:
-        for action in actions:
-            trial.apply(action)
-    except HousingLabError as error:
-        return None, f"Advice only: the rules refuse it now ({error})."
+    reason = Board.from_scenario(game.scenario()).first_refusal(actions)
+    if reason is not None:
+        return None, f"Advice only: the rules refuse it now ({reason.words})."
     return actions, ""

@@ -152,8 +152,7 @@ class TableScreen:
         if game is not None and stage != "setup":
             result = game.result()
             self.playback.show(self.board, stage, result)
-            self.board.allowed = views.allowed_tiles(game)
-            self.board.refused = game.refusals()
+            self.board.allowed, self.board.refused = views.palette(game)
             building = game.phase_squares() if stage in ("phase1", "phase2") else None
             # the other phase's squares: shown, marked and refused without a click (issue 27)
             self.board.locked = (

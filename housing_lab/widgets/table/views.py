@@ -23,6 +23,7 @@ from housing_lab.north_berkeley.policies import (
     RuleOptions,
 )
 from housing_lab.widgets.common import signed
+from housing_lab.widgets.lab.board import palette_traits
 
 STAGES = ("setup", "phase1", "extra_draw", "draft", "policies", "phase2", "movein", "scoring")
 STAGE_LABELS = {
@@ -139,10 +140,16 @@ def team_views(
     return teams
 
 
-def allowed_tiles(game: Game) -> dict[str, list[str]]:
-    """Square -> tiles the engine's `place` accepts there now (none outside its phase), so
-    the palette can grey out the rest; a greyed tile still reaches the engine, which says why."""
-    return {square: list(game.allowed_tiles(square)) for square in game.layout.squares}
+def palette(game: Game) -> tuple[dict[str, list[str]], dict[str, Any]]:
+    """The board's `allowed` and `refused` traits: square -> the tiles the engine's `place`
+    accepts there now (none outside its phase, none over the city budget) and, for the
+    others, the engine's words (`Game.palettes`); a greyed tile still reaches the engine,
+    which says why. Outside the building phases nothing is explained (no palette is shown)."""
+    building = game.phase in ("phase1", "phase2")
+    palettes = game.palettes()
+    names = {tile_id: tile.name for tile_id, tile in game.catalogue.items()}
+    allowed, refused = palette_traits(palettes, names, game.model.city_budget())
+    return allowed, refused if building else {}
 
 
 # --- the decision of each stage ---------------------------------------------------------------
