@@ -187,10 +187,9 @@ city budget leaves out the boards that spend more than it):
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
-from housing_lab.north_berkeley import DEFAULT_ASSUMPTIONS, policy_set_name
+from housing_lab.north_berkeley import DEFAULT_ASSUMPTIONS
 from housing_lab.widgets import robustness_heat_table
 
-SINGLE = ["vacancy_control", "adu", "matching_funds", "affordable_100"]  # one policy alone
 same_boards = random_boards(100_000, seed=6)  # the boards of the sweep above
 ranking = {}
 for assumption, model in DEFAULT_ASSUMPTIONS.items():
