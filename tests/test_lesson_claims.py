@@ -64,7 +64,7 @@ def _strings(value: object) -> list[str]:
 
 
 def _python_text(dotted: str) -> str:
-    """The strings of a Python object ("housing_lab.worksheet_keys.QUIZ_KEYS"), joined: a
+    """The strings of a Python object ("housing_lab.worksheet_keys.TICKET_KEYS"), joined: a
     sentence wrapped over several string literals is found whole."""
     module, _, name = dotted.rpartition(".")
     return _words(" ".join(_strings(getattr(importlib.import_module(module), name))))
