@@ -17,6 +17,8 @@ import sys
 
 import pytest
 
+from housing_lab._data import read_toml_file
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SOURCES = ROOT / "tools" / "lesson_sources"
 
@@ -62,7 +64,7 @@ def _strings(value: object) -> list[str]:
 
 
 def _python_text(dotted: str) -> str:
-    """The strings of a Python object ("housing_lab.worksheet_keys.QUIZ_KEYS"), joined: a
+    """The strings of a Python object ("housing_lab.worksheet_keys.TICKET_KEYS"), joined: a
     sentence wrapped over several string literals is found whole."""
     module, _, name = dotted.rpartition(".")
     return _words(" ".join(_strings(getattr(importlib.import_module(module), name))))
@@ -74,6 +76,8 @@ def _text_of(where: str) -> str:
     path = ROOT / where
     if path.suffix == ".ipynb":
         return _notebook_text(path)
+    if path.suffix == ".toml":  # a data file's texts as read (a lesson's questions)
+        return _words(" ".join(_strings(read_toml_file(path))))
     return _words(re.sub(r"^> ?", "", path.read_text(encoding="utf-8"), flags=re.M))
 
 
@@ -168,14 +172,3 @@ def test_a_bad_claim_file_is_one_line(tmp_path: pathlib.Path) -> None:
     bad.write_text("[[claim\n")
     with pytest.raises(claims.ClaimError, match=r"bad\.toml"):
         claims.load(bad)
-
-
-def test_a_predictions_answer_text_is_asked_for_by_name() -> None:
-    from housing_lab.errors import HousingLabError
-    from housing_lab.lesson_answers import COALITION_CHOICES, NO_FILTERING_CHOICES, answer_text
-
-    for name, choices in (("no_filtering", NO_FILTERING_CHOICES), ("coalition", COALITION_CHOICES)):
-        text = answer_text(8, name)
-        assert text["explanation"] and set(text["why_not"]) < set(choices)
-    with pytest.raises(HousingLabError, match="no prediction 'nope' in lesson 8"):
-        answer_text(8, "nope")

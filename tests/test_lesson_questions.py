@@ -132,9 +132,7 @@ def test_an_unknown_question_id_is_one_line(bad: object) -> None:
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 NOTEBOOKS = {int(path.stem[:2]): path for path in sorted((ROOT / "lessons").glob("0*.ipynb"))}
-# Lessons whose cells still pass their questions' texts to the widgets (the older keyword form)
-UNCONVERTED = {8: "redone on another branch; its predict cells are converted after that merge"}
-CONVERTED = sorted(set(NOTEBOOKS) - set(UNCONVERTED))
+CONVERTED = sorted(NOTEBOOKS)
 ASKS = re.compile(r"""\b(PredictThenRun|ChoiceQuestion|reveal)\(\s*["']([a-z0-9-]+)["']""")
 WIDGET = {"predict": "PredictThenRun", "choice": "ChoiceQuestion", "open": "reveal"}
 TEXT_ARGUMENTS = re.compile(r"\b(answer|explanation|why_not|options|run)\s*=|\bOutcome\(")

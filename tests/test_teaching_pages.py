@@ -49,7 +49,8 @@ def test_the_answer_key_carries_the_engines_numbers(tmp_path: pathlib.Path) -> N
     text = _visible(key)
     assert "6 of the 18 new low income homes stay empty with no policy, 10 with" in text  # l3
     assert "middle income housed 9 → 5" in text  # lesson 2
-    assert "market rate board houses 3 low income residents, the public housing" in text  # l8
+    assert "market rate board houses 3 low income residents and leaves 12 new" in text  # l8
+    assert "best board with no filtering scores 2 for the pair" in text  # lesson 8, solved again
     assert not MACHINE_ID.search(text)
     written = write_worksheets(tmp_path / "sheets")
     assert sorted(p.name for p in written) == sorted(

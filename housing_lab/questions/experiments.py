@@ -230,17 +230,33 @@ def add_vacancy_control(game: Any = None) -> Outcome:
     )
 
 
-@experiment("l8-slow-filtering")
-def slow_filtering() -> Outcome:
-    slow = {"market_homes_for": ["high"]}
+NO_FILTERING = {"market_homes_for": ["high"]}  # lesson 8's switch: new market homes, high only
+COALITION = ["developer", "affordable_housing_orgs"]  # lesson 4's pair
 
-    def low(tiles: dict[str, str], model: Any) -> int:
-        return _score(tiles, [], 3, model)["housed"]["low"]  # lesson 3's boards and seed
 
-    market, public = low(MARKET_RATE, slow), low(PUBLIC_HOUSING, slow)
+@experiment("l8-no-filtering")
+def no_filtering() -> Outcome:
+    def result(tiles: dict[str, str], model: Any) -> dict:
+        return _score(tiles, [], 3, model)  # lesson 3's boards and seed
+
+    market, public = result(MARKET_RATE, NO_FILTERING), result(PUBLIC_HOUSING, NO_FILTERING)
+    low = market["housed"]["low"], public["housed"]["low"]
     return Outcome(
-        _gap(public - market, 2, "public", "about-the-same", "market"),
-        f"with slow filtering the market rate board houses {market} low income residents, the "
-        f"public housing board {public} (rulebook: {low(MARKET_RATE, None)} and "
-        f"{low(PUBLIC_HOUSING, None)}).",
+        _gap(low[1] - low[0], 2, "public", "about-the-same", "market"),
+        f"with no filtering the market rate board houses {low[0]} low income residents and "
+        f"leaves {market['vacant']['market']} new market rate homes empty; the public housing "
+        f"board houses {low[1]} (rulebook: {result(MARKET_RATE, None)['housed']['low']} and "
+        f"{result(PUBLIC_HOUSING, None)['housed']['low']}).",
+    )
+
+
+@experiment("l8-coalition")
+def coalition_solved_again() -> Outcome:
+    from housing_lab.north_berkeley import solve
+
+    best = solve(COALITION, seed=0, model=NO_FILTERING)
+    return Outcome(
+        "yes" if best.score == 2 else "no",
+        f"the exact solver's best board with no filtering scores {best.score} for the pair "
+        "(2 means both +1).",
     )

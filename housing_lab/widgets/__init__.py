@@ -9,7 +9,7 @@ from housing_lab.widgets.lab.policies import PolicyPanel
 from housing_lab.widgets.lab.scoreboard import Scoreboard
 from housing_lab.widgets.lessons.charts import INCOME_COLOURS, bar_chart, heat_table
 from housing_lab.widgets.lessons.coalition import CoalitionExplorer
-from housing_lab.widgets.lessons.predict import DIRECTIONS, Outcome, PredictThenRun, direction
+from housing_lab.widgets.lessons.predict import PredictThenRun
 from housing_lab.widgets.lessons.progress import ProgressBar
 from housing_lab.widgets.lessons.quiz import ChoiceQuestion, reveal
 from housing_lab.widgets.lessons.tables import LessonTable, lesson_table
@@ -18,7 +18,6 @@ from housing_lab.widgets.streetcar.lab import StreetcarLab
 from housing_lab.widgets.table.table import GameTable
 
 __all__ = [
-    "DIRECTIONS",
     "INCOME_COLOURS",
     "ChoiceQuestion",
     "CoachPanel",
@@ -28,7 +27,6 @@ __all__ = [
     "LessonTable",
     "NorthBerkeleyBoard",
     "NorthBerkeleyLab",
-    "Outcome",
     "OutcomeChart",
     "PolicyPanel",
     "PredictThenRun",
@@ -36,7 +34,6 @@ __all__ = [
     "Scoreboard",
     "StreetcarLab",
     "bar_chart",
-    "direction",
     "heat_table",
     "lesson_table",
     "reveal",

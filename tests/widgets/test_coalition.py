@@ -56,6 +56,6 @@ def test_the_buttons_are_as_wide_as_their_words() -> None:
 
     buttons = [
         CoalitionExplorer(["landlords"]).button,
-        ChoiceQuestion("q?", ["a", "b"], "a", "why").check,
+        ChoiceQuestion("l2-workforce-midrise").check,
     ]
     assert [b.layout.width for b in buttons] == ["max-content", "max-content"]

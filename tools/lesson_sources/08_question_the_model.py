@@ -61,6 +61,7 @@ SETTINGS = {  # one assumption changed at a time; None is the rulebook
         {"vacancy_control_protects": ["apartments"]},
     "City budget of $15": {"budget": 15},
 }
+NO_FILTERING = SETTINGS["No filtering: new market rate homes for high income only"]
 
 
 def result_of(tiles, model, policies=()):
@@ -76,32 +77,9 @@ def result_of(tiles, model, policies=()):
     (
         "code",
         r"""
-from housing_lab.lesson_answers import NO_FILTERING_CHOICES, answer_text
-from housing_lab.widgets import Outcome, PredictThenRun
+from housing_lab.widgets import PredictThenRun
 
-NO_FILTERING = SETTINGS["No filtering: new market rate homes for high income only"]
-
-
-def no_filtering() -> Outcome:
-    market, public = result_of(MARKET_RATE, NO_FILTERING), result_of(PUBLIC_HOUSING, NO_FILTERING)
-    gap = public["housed"]["low"] - market["housed"]["low"]
-    choices = NO_FILTERING_CHOICES
-    answer = choices[1] if gap > 2 else choices[2] if gap < -2 else choices[0]
-    return Outcome(answer, f"with no filtering the market rate board houses "
-                   f"{market['housed']['low']} low income residents and leaves "
-                   f"{market['vacant']['market']} new market rate homes empty; the public housing "
-                   f"board houses {public['housed']['low']} (rulebook: "
-                   f"{result_of(MARKET_RATE, None)['housed']['low']} and "
-                   f"{result_of(PUBLIC_HOUSING, None)['housed']['low']}).")
-
-
-PredictThenRun(
-    "Suppose only high income newcomers can rent a brand-new market rate home (no filtering). "
-    "Which board now houses more low income residents?",
-    list(NO_FILTERING_CHOICES),
-    no_filtering,
-    **answer_text(8, "no_filtering"),
-)
+PredictThenRun("l8-no-filtering")
 """,
     ),
     (
@@ -198,23 +176,7 @@ question, asked again under the new assumption: is there *any* board on which bo
     (
         "code",
         r"""
-from housing_lab.lesson_answers import COALITION_CHOICES
-
-
-def solve_again() -> Outcome:
-    best = solve(PAIR, seed=0, model=NO_FILTERING)
-    answer = COALITION_CHOICES[0] if best.score == 2 else COALITION_CHOICES[1]
-    return Outcome(answer, f"the exact solver's best board with no filtering scores "
-                   f"{best.score} for the pair (2 means both +1).")
-
-
-PredictThenRun(
-    "With no filtering, is there still a board on which both the Developer and Affordable "
-    "Housing Organizations score +1?",
-    list(COALITION_CHOICES),
-    solve_again,
-    **answer_text(8, "coalition"),
-)
+PredictThenRun("l8-coalition")
 """,
     ),
     (
@@ -434,9 +396,8 @@ always "what does the evidence say about each one?"
         "code",
         r"""
 from housing_lab.widgets import reveal
-from housing_lab.worksheet_keys import QUIZ_KEYS
 
-reveal(*QUIZ_KEYS[8][0])
+reveal("l8-what-survived")
 """,
     ),
     (

@@ -9,22 +9,22 @@ that option fails.
 A lesson names the question by its id, `PredictThenRun("l3-vacancy-control")`: the prompt,
 choices, explanation and why-nots come from the lesson's data file (housing_lab/questions), and
 stay on the Python side until the reveal, so neither the cell's code nor the saved widget state
-shows them. The older form, every text as an argument with a `run` function, still works.
+shows them.
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import ipywidgets
 
-from housing_lab.errors import HousingLabError, shown
+from housing_lab.errors import HousingLabError
 from housing_lab.questions import Outcome, Question, run_experiment
 from housing_lab.questions.experiments import check_inputs
 from housing_lab.widgets.lessons.quiz import RIGHT, WRONG
-from housing_lab.widgets.table.checks import check_text, check_texts, check_why_not
+from housing_lab.widgets.table.checks import check_text
 
 GENERIC_WHY_NOT = "Compare your reasoning with the explanation below."
 
@@ -44,50 +44,19 @@ class PredictThenRun(ipywidgets.VBox):
     """Pick an option, lock it in, run the model, read why.
 
     `PredictThenRun("l1-swap-tower")` asks a question of a lesson's data file; keywords after
-    the id are handed to its experiment (lesson 5 passes its boards: `boards=everything`).
-    The older form: `question` is the prompt, `run` returns the `Outcome`, `explanation` says
-    which mechanism produced it, and `why_not` maps a wrong option to a sentence on why it
-    fails (a generic line otherwise)."""
+    the id are handed to its experiment (lesson 5 passes its boards: `boards=everything`)."""
 
-    def __init__(
-        self,
-        question: str,
-        options: Sequence[str] | None = None,
-        run: Callable[[], Outcome] | None = None,
-        explanation: str | None = None,
-        why_not: Mapping[str, str] | None = None,
-        **inputs: Any,
-    ) -> None:
+    def __init__(self, question: str, **inputs: Any) -> None:
         check_text(question, "question")
-        self.question: Question | None = None
-        if options is None and run is None and explanation is None and why_not is None:
-            self.question, run = _from_data(question, inputs)
-            options = [choice.text for choice in self.question.choices]
-            why_not = {c.text: c.why_not for c in self.question.choices if c.why_not}
-            explanation, question = self.question.explanation, self.question.prompt
-        elif inputs:
-            raise HousingLabError(
-                f"inputs {sorted(inputs)} go with a question id, not with a question's text"
-            )
-        check_text(explanation, "explanation")
-        if not callable(run):
-            raise HousingLabError(
-                f"run must be a function returning an Outcome, got {shown(run, 60)}"
-            )
-        options = check_texts(options, "options")
-        if len(options) < 2 or len(set(options)) != len(options):
-            raise HousingLabError(
-                f"a prediction needs 2 or more different options, not {shown(options)}"
-            )
+        self.question, self.run_model = _from_data(question, inputs)
         # kept here, never in a widget's synced state: the browser gets them at the reveal
-        self.why_not = check_why_not(why_not, options)
-        self.options = options
-        self.run_model = run
-        self.explanation = explanation
+        self.options = [choice.text for choice in self.question.choices]
+        self.why_not = {c.text: c.why_not for c in self.question.choices if c.why_not}
+        self.explanation = self.question.explanation
         self.prediction: str | None = None
         self.outcome: Outcome | None = None
         self.choice = ipywidgets.RadioButtons(
-            options=options, value=None, layout=ipywidgets.Layout(width="max-content")
+            options=self.options, value=None, layout=ipywidgets.Layout(width="max-content")
         )
         wide = ipywidgets.Layout(width="max-content", padding="0 14px")  # never cut the label
         self.lock = ipywidgets.Button(
@@ -114,7 +83,8 @@ class PredictThenRun(ipywidgets.VBox):
             [
                 ipywidgets.HTML(
                     "<div style='font-size:13px;font-weight:700;color:#486581'>PREDICT, THEN "
-                    f"RUN</div><div style='font-size:16px;font-weight:600'>{question}</div>"
+                    "RUN</div><div style='font-size:16px;font-weight:600'>"
+                    f"{self.question.prompt}</div>"
                 ),
                 self.choice,
                 ipywidgets.HBox([self.lock, self.run_button]),
@@ -131,8 +101,8 @@ class PredictThenRun(ipywidgets.VBox):
 
     @property
     def prediction_id(self) -> str | None:
-        """The locked-in choice's id in the lesson's data file (None before, or without one)."""
-        if self.prediction is None or self.question is None:
+        """The locked-in choice's id in the lesson's data file (None before locking in)."""
+        if self.prediction is None:
             return None
         return self.question.choice_for_text(self.prediction).id
 
@@ -159,10 +129,7 @@ class PredictThenRun(ipywidgets.VBox):
         if self.prediction is None:
             raise HousingLabError("lock in a prediction before running the model")
         if self.outcome is None:
-            outcome = self.run_model()
-            if outcome.answer not in self.options:
-                raise HousingLabError(f"the model's answer {shown(outcome.answer)} is no option")
-            self.outcome = outcome
+            self.outcome = self.run_model()  # the data file's answer, or one line saying not
         self.run_button.disabled = True
         right = self.prediction == self.outcome.answer
         parts = [RIGHT if right else WRONG, f"The model: {self.outcome.result}"]
@@ -172,11 +139,3 @@ class PredictThenRun(ipywidgets.VBox):
         parts.append(f"<br><b>Why:</b> {self.explanation}")
         self.feedback.value = " ".join(parts)
         return right
-
-
-DIRECTIONS = ("More", "The same", "Fewer")
-
-
-def direction(before: float, after: float) -> str:
-    """ "More", "The same" or "Fewer": the usual options of a before/after prediction."""
-    return DIRECTIONS[0] if after > before else DIRECTIONS[1] if after == before else DIRECTIONS[2]

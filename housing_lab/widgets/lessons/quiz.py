@@ -4,20 +4,17 @@ Lessons are self-guided, so each question gives feedback at once and explains th
 A lesson names a question of its data file by id (`ChoiceQuestion("l2-workforce-midrise")`,
 `reveal("l1-why-low-income")`); the answer and its explanation stay on the Python side until the
 student checks or opens it, so neither the cell's code nor the saved widget state holds them.
-The older form, every text as an argument, still works.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-
 import ipywidgets
 
-from housing_lab.errors import HousingLabError, shown
+from housing_lab.errors import HousingLabError
 from housing_lab.numbers import check_number
 from housing_lab.questions import Question
 from housing_lab.questions import question as lesson_question
-from housing_lab.widgets.table.checks import check_text, check_texts, check_why_not
+from housing_lab.widgets.table.checks import check_text
 
 RIGHT = "<span style='color:#1b7837;font-weight:700'>&#10004; Right.</span> "
 WRONG = "<span style='color:#b2182b;font-weight:700'>&#10008; Not quite.</span> "
@@ -75,37 +72,20 @@ class _Question(ipywidgets.VBox):
 
 
 class ChoiceQuestion(_Question):
-    """Pick one option; feedback explains the answer, and `why_not` says why a wrong option
-    fails (self-guided learners need more than "not quite")."""
+    """Pick one option of a lesson's question (`ChoiceQuestion("l2-workforce-midrise")`);
+    feedback explains the answer, and a wrong option's `why_not` says why it fails
+    (self-guided learners need more than "not quite")."""
 
-    def __init__(
-        self,
-        question: str,
-        options: Sequence[str] | None = None,
-        answer: str | None = None,
-        explanation: str | None = None,
-        hint: str = "",
-        why_not: Mapping[str, str] | None = None,
-    ) -> None:
+    def __init__(self, question: str) -> None:
         check_text(question, "question")
-        self.question: Question | None = None
-        if options is None and answer is None and explanation is None and why_not is None:
-            self.question = _asked(question, "choice")
-            options = [choice.text for choice in self.question.choices]
-            answer, explanation = self.question.answer_text, self.question.explanation
-            why_not = {c.text: c.why_not for c in self.question.choices if c.why_not}
-            question = self.question.prompt
-        options = check_texts(options, "options")
-        if check_text(answer, "answer") not in options:
-            raise HousingLabError(
-                f"answer {shown(answer, 60)} is not among the options {shown(options, 100)}"
-            )
-        self.why_not = check_why_not(why_not, options)
-        self.answer = answer
+        self.question = _asked(question, "choice")
+        options = [choice.text for choice in self.question.choices]
+        self.why_not = {c.text: c.why_not for c in self.question.choices if c.why_not}
+        self.answer = self.question.answer_text
         self.choice = ipywidgets.RadioButtons(
-            options=list(options), value=None, layout=ipywidgets.Layout(width="max-content")
+            options=options, value=None, layout=ipywidgets.Layout(width="max-content")
         )
-        super().__init__(question, self.choice, explanation, hint)
+        super().__init__(self.question.prompt, self.choice, self.question.explanation)
 
     def is_correct(self) -> bool:
         return self.choice.value == self.answer
@@ -135,15 +115,13 @@ def _asked(question_id: str, kind: str) -> Question:
     return asked
 
 
-def reveal(question: str, answer: str | None = None) -> ipywidgets.Accordion:
-    """A question whose answer stays folded until the student opens it: `reveal(id)` for a
-    question of a lesson's data file, or `reveal(question, answer)`. The answer is written into
-    the page only when the student opens it, so a saved notebook does not carry it."""
+def reveal(question: str) -> ipywidgets.Accordion:
+    """A question of a lesson's data file whose model answer stays folded until the student
+    opens it (`reveal("l1-why-low-income")`). The answer is written into the page only when the
+    student opens it, so a saved notebook does not carry it."""
     check_text(question, "question")
-    if answer is None:
-        asked = _asked(question, "open")
-        question, answer = asked.prompt, asked.model_answer
-    check_text(answer, "answer")
+    asked = _asked(question, "open")
+    question, answer = asked.prompt, asked.model_answer
     shown_answer = ipywidgets.HTML()
     accordion = ipywidgets.Accordion(children=[shown_answer], selected_index=None)
     accordion.set_title(0, f"Show answer: {question}")

@@ -12,7 +12,7 @@ import pathlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from housing_lab.errors import HousingLabError, shown
+from housing_lab.errors import shown
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.play.game import check_minutes
 from housing_lab.north_berkeley.play.state import check_seed
@@ -28,7 +28,6 @@ __all__ = [
     "check_seed",
     "check_text",
     "check_texts",
-    "check_why_not",
 ]
 
 
@@ -105,18 +104,3 @@ def checked_setup(teams: Any, seed: Any, options: Any, hidden_hands: Any) -> tup
         check_options(options),
         check_flag(hidden_hands, "hidden_hands"),
     )
-
-
-def check_why_not(value: object, options: Sequence[str]) -> dict[str, str]:
-    """A question's `why_not`: None or a dict from some of its `options` to the sentence shown
-    when a student picks that option (the prediction and the quiz widgets take the same)."""
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping):
-        raise HousingLabError(
-            f"why_not must be a dict of option -> sentence, got {shown(value, 60)}"
-        )
-    unknown = [option for option in value if option not in options]
-    if unknown:
-        raise HousingLabError(f"why_not names {shown(unknown[0], 60)}, which is not an option")
-    return dict(value)
