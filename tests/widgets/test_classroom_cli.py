@@ -43,7 +43,8 @@ def test_dry_run_prints_the_plan_and_creates_nothing(cli, tmp_path):
     assert plan["teams"] == ["Red", "Blue", "Green"] and plan["seed"] == 5
     assert plan["store"] == store and plan["page"] == "http://127.0.0.1:9100/room/"
     command = plan["command"]
-    assert command[1:4] == ["-m", "voila", str(ROOM_PAGE)] and ROOM_PAGE.exists()
+    assert command[1:4] == ["-m", "housing_lab.apps.room_server", str(ROOM_PAGE)]
+    assert ROOM_PAGE.exists()
     assert "--Voila.ip=127.0.0.1" in command and "--port=9100" in command
     assert "--Voila.base_url=/room/" in command
     assert not (tmp_path / "rooms.sqlite").exists()
