@@ -57,6 +57,13 @@ class Manager:
         del self.connections[kernel_id]
 
 
+async def page_sent(room: RoomKernels, kernel_id: str, admission: Admission) -> list[str]:
+    """A kernel started for a page, and the page sent (Voila finished the request)."""
+    gone = await room.started(kernel_id, admission)
+    room.sent(kernel_id)
+    return gone
+
+
 def kernels(**settings: float) -> tuple[RoomKernels, Manager, Clock]:
     manager, clock = Manager(), Clock()
     return RoomKernels(manager, clock=clock, sweep_every=0, **settings), manager, clock
@@ -86,16 +93,15 @@ def test_a_key_holds_at_most_per_key_kernels_and_a_closed_page_goes_first():
     room, manager, clock = kernels(per_key=2)
 
     async def play() -> None:
-        assert await room.started(manager.start("red-1", connections=1), RED) == []
+        assert await page_sent(room, manager.start("red-1", connections=1), RED) == []
         clock.now += 1
-        assert await room.started(manager.start("red-2", connections=0), RED) == []
-        assert await room.started(manager.start("blue-1"), BLUE) == []
+        assert await page_sent(room, manager.start("red-2", connections=0), RED) == []
+        assert await page_sent(room, manager.start("blue-1"), BLUE) == []
         clock.now += 1
         # a third Red page: the page with no connection goes, though red-1 is older
         assert await room.started(manager.start("red-3"), RED) == ["red-2"]
         clock.now += 1
-        # a fourth: both left have a page now, so the oldest goes
-        manager.connections["red-3"] = 1
+        # a fourth: red-3's page is still being sent (in use), so the oldest goes
         assert await room.started(manager.start("red-4"), RED) == ["red-1"]
 
     asyncio.run(play())
@@ -107,8 +113,8 @@ def test_a_kernel_without_its_page_is_shut_down_after_cull_after():
     room, manager, clock = kernels(cull_after=30)
 
     async def play() -> None:
-        await room.started(manager.start("open"), RED)
-        await room.started(manager.start("closed"), BLUE)
+        await page_sent(room, manager.start("open"), RED)
+        await page_sent(room, manager.start("closed"), BLUE)
         manager.start("a-notebook")  # not a room page's kernel: never touched
         clock.now += 20
         manager.connections["open"] = 1
@@ -131,10 +137,13 @@ def test_the_grace_counts_from_when_the_page_was_sent():
 
     async def play() -> None:
         await room.started(manager.start("slow"), RED)
-        clock.now += 25  # Voila took 25 s to run the page
-        room.seen("slow")
+        clock.now += 50  # Voila took 50 s to run the page: its kernel is in use meanwhile
+        assert (await room.sweep()).culled == []
+        room.sent("slow")
         clock.now += 25
         assert (await room.sweep()).culled == []
+        clock.now += 6
+        assert (await room.sweep()).culled == ["slow"]
 
     asyncio.run(play())
 
@@ -143,7 +152,7 @@ def test_a_kernel_gone_elsewhere_is_forgotten():
     room, manager, _ = kernels()
 
     async def play() -> None:
-        await room.started(manager.start("gone"), RED)
+        await page_sent(room, manager.start("gone"), RED)
         del manager.connections["gone"]  # shut down through Jupyter's own API
         assert (await room.sweep()).culled == []
 

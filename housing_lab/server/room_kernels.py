@@ -40,6 +40,7 @@ from housing_lab.errors import HousingLabError
 SETTINGS_KEY = "housing_lab_room_kernels"  # where a web app's RoomKernels is kept
 STORE_ENV = "HOUSING_LAB_ROOMS"  # the store the page's kernels read (as the command sets it)
 TICKET_SECONDS = 60.0
+SENDING_LIMIT = 300.0  # a page still being sent after this long counts as gone
 MAX_TICKETS = 256  # tickets waiting to be used; the oldest are dropped beyond this
 # The kernel's warnings are for developers: "running over TCP without encryption" on every
 # page open reads like an attack to a teacher.
@@ -68,7 +69,8 @@ class Admission:
 class _Kernel:
     admission: Admission
     started: float
-    seen: float  # the last time a page was connected (or the page was being sent)
+    seen: float  # the last time a page was connected, or its page was sent
+    sending: bool = True  # Voila is still running the page for its request
 
 
 @dataclass
@@ -145,17 +147,18 @@ class RoomKernels(LoggingConfigurable):
         excess = len(same) + 1 - max(1, self.per_key)
         if excess <= 0:
             return []
-        same.sort(key=lambda item: (self._connections(item[0]) > 0, item[1].started))
+        same.sort(key=lambda item: (self._in_use(item[0], now), item[1].started))
         gone = [kid for kid, _ in same[:excess]]
         for kid in gone:
             self.log.info("housing-lab: a room page's older kernel (%s) shut down", kid)
             await self._shut_down(kid)
         return gone
 
-    def seen(self, kernel_id: str) -> None:
-        """The page of this kernel was just being sent: count its grace from now."""
+    def sent(self, kernel_id: str) -> None:
+        """The page of this kernel has been sent: count its grace from now."""
         if kernel_id in self._kernels:
             self._kernels[kernel_id].seen = self._clock()
+            self._kernels[kernel_id].sending = False
 
     async def sweep(self) -> Sweep:
         """Forget kernels that are gone; shut down those with no page for `cull_after` s."""
@@ -164,7 +167,7 @@ class RoomKernels(LoggingConfigurable):
         for kid, kernel in list(self._kernels.items()):
             if kid not in running:
                 self._kernels.pop(kid, None)
-            elif self._connections(kid) > 0:
+            elif self._in_use(kid, now):
                 kernel.seen = now
             elif now - kernel.seen > self.cull_after:
                 self.log.info("housing-lab: a closed room page's kernel (%s) shut down", kid)
@@ -172,11 +175,15 @@ class RoomKernels(LoggingConfigurable):
                 done.culled.append(kid)
         return done
 
-    def _connections(self, kernel_id: str) -> int:
+    def _in_use(self, kernel_id: str, now: float) -> bool:
+        """A page is connected to the kernel, or Voila is still sending its page."""
+        kernel = self._kernels.get(kernel_id)
+        if kernel is not None and kernel.sending and now - kernel.started < SENDING_LIMIT:
+            return True
         try:
-            return int(self.manager.kernel_model(kernel_id).get("connections", 0))
+            return int(self.manager.kernel_model(kernel_id).get("connections", 0)) > 0
         except Exception:  # a kernel gone between the listing and this look: nobody there
-            return 0
+            return False
 
     async def _shut_down(self, kernel_id: str) -> None:
         self._kernels.pop(kernel_id, None)
@@ -268,15 +275,14 @@ class GatedRoomPage:
             admission = await loop.run_in_executor(
                 None, holder_of, room, key, os.environ.get(STORE_ENV)
             )
-        except HousingLabError as error:
-            handler.set_status(403)
-            handler.finish({"error": str(error)})
+        except HousingLabError as error:  # an answer, not a server fault: no log line for
+            handler.finish({"error": str(error)})  # every mistyped or stale link
             return
         handler.finish({"ticket": self.room_kernels.issue(admission)})
 
     def on_finish(self) -> None:
         if self.room_kernel_id is not None:
-            self.room_kernels.seen(self.room_kernel_id)
+            self.room_kernels.sent(self.room_kernel_id)
         super().on_finish()  # type: ignore[misc]
 
 
