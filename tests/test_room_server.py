@@ -8,7 +8,6 @@ from __future__ import annotations
 import http.cookiejar
 import json
 import os
-import pathlib
 import re
 import signal
 import socket

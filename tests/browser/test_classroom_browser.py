@@ -18,7 +18,7 @@ from housing_lab.rooms import open_store
 from housing_lab.rooms.links import room_links
 
 from .harness import FOREIGN_ERRORS, SCREENSHOTS, PageWatch, axe
-from .servers import RoomServer
+from .servers import CULL_AFTER, RoomServer
 from .test_accessibility import BLOCKING, describe
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -247,8 +247,20 @@ def test_teacher_and_three_teams_play_a_room_through_voila(browser, rooms: RoomS
         for who, device in devices.items():
             errors = device.watch.our_errors(ignore=FOREIGN_ERRORS)
             assert errors == [], (who, device.watch.console_errors)
+
+        # Kernels: one per open page; Green's first page (closed long ago) has lost its own,
+        # and every page's kernel is shut down once the pages are closed.
+        code = room["code"]
+        wait_until(lambda: len(rooms.kernels(code)) == len(devices), CULL_AFTER + 10, "4 kernels")
         for device in devices.values():
             device.context.close()
+        wait_until(lambda: rooms.kernels(code) == [], CULL_AFTER + 15, "closed pages' kernels")
+
+    # The teacher's terminal: the room's links come from the command; the server adds no
+    # banner of its own address, no trust warning, no per-kernel TCP warning.
+    noise = ("eavesdropping", "is not trusted", "running at", "Traceback")
+    log = rooms.log.read_text()
+    assert [line for line in log.splitlines() if any(n in line for n in noise)] == []
 
 
 def test_team_link_through_a_jupyter_servers_voila_extension(browser, tmp_path: pathlib.Path):
