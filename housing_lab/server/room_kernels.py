@@ -4,10 +4,11 @@ down soon after their page is gone.
 A Voila page starts its kernel when the page is requested, and a room link's key is in its
 ``#fragment``, which no server ever sees. So a plain GET of the room page (anyone on the
 Wi-Fi, any number of times) gets a small page without a kernel (`gate_page`): its script reads
-the key from the fragment (or, after a reload, from the tab's sessionStorage, where the room
-page keeps it) and POSTs it to the same address. The server asks the store whose key it is;
-for a good key it answers a one-use ticket (valid `TICKET_SECONDS`), and the script opens the
-page again with ``&ticket=``: only that request runs Voila and starts a kernel.
+the key from the fragment (after a reload, from the tab's sessionStorage, where the room page
+keeps it; from an older link's query) and POSTs it to the same address. The server asks the
+store whose key it is; for a good key it answers a one-use ticket (valid `TICKET_SECONDS`), and
+the script opens the page again with ``&ticket=``: only that request runs Voila and starts a
+kernel.
 
 `RoomKernels` then keeps each room's kernels bounded: at most `per_key` pages per key (a
 reload or a second tab shuts down that key's oldest kernel, one with no page first), and
@@ -49,10 +50,6 @@ OPENING = "Opening the room..."
 NO_KEY = (
     "This link has lost its key (the part after #). Log in first if you have to, then open your "
     "team's link again or scan its QR code."
-)
-KEY_IN_QUERY = (
-    "This link has its key in the wrong place (after ?), where servers log it. Ask the teacher "
-    "for your team's link as printed (its key comes after #)."
 )
 SERVER_FAILED = "The room's server could not open this page; the teacher's terminal says why."
 
@@ -292,7 +289,6 @@ def gate_page(xsrf: str) -> str:
     words = {
         "opening": OPENING,
         "noKey": NO_KEY,
-        "keyInQuery": KEY_IN_QUERY,
         "failed": SERVER_FAILED,
         "xsrf": xsrf,
     }
@@ -315,8 +311,10 @@ _GATE = """<!doctype html>
   const query = new URLSearchParams(window.location.search);
   query.delete("ticket");
   const room = query.get("room") || "";
-  if (query.has("key") || query.has("token")) { say(words.keyInQuery); return; }
-  let key = new URLSearchParams(window.location.hash.replace(/^#/, "")).get("key") || "";
+  // the key: the link's fragment; an older link's query (the page itself decides whether it
+  // still opens); after a reload, this tab's sessionStorage (where the room page keeps it)
+  let key = new URLSearchParams(window.location.hash.replace(/^#/, "")).get("key") ||
+    query.get("key") || query.get("token") || "";
   if (!key) {
     try { key = window.sessionStorage.getItem("housing-lab-room-key:" + room) || ""; }
     catch (error) { key = ""; }
