@@ -180,3 +180,19 @@ def test_the_gate_page_carries_its_words_not_a_key():
     assert words["noKey"] == NO_KEY and words["xsrf"] == '2|ab"<cd'
     assert "<cd" not in page.replace("&lt;cd", "")  # escaped in the attribute
     assert "sessionStorage" in page and "ticket" in page
+
+
+def test_tornados_developer_notices_stay_out_of_the_log(caplog):
+    import logging
+
+    from housing_lab.server.room_kernels import quiet_tornado_notices
+
+    quiet_tornado_notices()
+    quiet_tornado_notices()  # once is enough: no second filter
+    log = logging.getLogger("tornado.general")
+    assert len(log.filters) == 1
+    with caplog.at_level(logging.WARNING, logger="tornado.general"):
+        log.warning("Got events for closed stream %s", "<zmq stream>")
+        log.warning("The websocket_ping_timeout (90000) cannot be longer than ...")
+        log.warning("a real problem")
+    assert [record.getMessage() for record in caplog.records] == ["a real problem"]

@@ -12,7 +12,6 @@ the served notebooks are trusted (they are ours), and only the address is printe
 
 from __future__ import annotations
 
-import logging
 import pathlib
 import re
 import sys
@@ -25,6 +24,7 @@ from traitlets import Bool, Unicode
 from voila.app import Voila
 
 from housing_lab.apps.pages import IMAGE_TYPES, Folders, docs_beside, file_for, render_markdown
+from housing_lab.server.room_kernels import quiet_tornado_notices
 
 # A temporary folder's longest path that still leaves room for Voila's kernel sockets in it
 # ("/voila_XXXXXXXX/kernel-<uuid>-ipc-1" adds 65 bytes; a Unix socket's path stays under 104).
@@ -76,12 +76,6 @@ class _PageHandler(tornado.web.RequestHandler):
             self.finish(source.read_bytes())
 
 
-def _not_the_ping_timeout_notice(record: logging.LogRecord) -> bool:
-    """Jupyter's websocket handler gives tornado 6.5 its ping times in milliseconds where
-    tornado reads seconds, and tornado says so once per server, a developer's matter."""
-    return "websocket_ping_timeout" not in record.getMessage()
-
-
 class QuietVoila(Voila):
     """Voila that keeps the page offline and the terminal quiet: the CDN stylesheets dropped,
     the served notebooks trusted (they are ours), the address printed once by `listen` (or
@@ -91,7 +85,7 @@ class QuietVoila(Voila):
 
     def initialize(self, argv: list[str] | None = None) -> None:
         self.config.NotebookNotary.db_file = ":memory:"  # see _trust_served_notebooks
-        logging.getLogger("tornado.general").addFilter(_not_the_ping_timeout_notice)
+        quiet_tornado_notices()
         super().initialize(argv)
 
     def init_settings(self) -> dict[str, Any]:

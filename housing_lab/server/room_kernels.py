@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import html
 import json
+import logging
 import os
 import secrets
 import time
@@ -191,6 +192,23 @@ class RoomKernels(LoggingConfigurable):
         if self._sweeper is None and self.sweep_every > 0:
             self._sweeper = PeriodicCallback(self.sweep, self.sweep_every * 1000)
             self._sweeper.start()
+
+
+# Lines tornado's general log writes that are a developer's matter: Jupyter's websocket handler
+# gives tornado 6.5 its ping times in milliseconds where tornado reads seconds (said once per
+# server), and a kernel shut down while its page's sockets still had events (said per kernel).
+TORNADO_NOTICES = ("websocket_ping_timeout", "Got events for closed stream")
+
+
+def _not_a_notice(record: logging.LogRecord) -> bool:
+    return not any(notice in record.getMessage() for notice in TORNADO_NOTICES)
+
+
+def quiet_tornado_notices() -> None:
+    """Keep `TORNADO_NOTICES` out of the server's log (its other lines stay)."""
+    logger = logging.getLogger("tornado.general")
+    if _not_a_notice not in logger.filters:
+        logger.addFilter(_not_a_notice)
 
 
 def holder_of(room: str, key: str, store_url: str | None) -> Admission:

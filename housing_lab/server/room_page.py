@@ -18,7 +18,12 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from housing_lab.server.room_kernels import SETTINGS_KEY, GatedRoomPage, RoomKernels
+from housing_lab.server.room_kernels import (
+    SETTINGS_KEY,
+    GatedRoomPage,
+    RoomKernels,
+    quiet_tornado_notices,
+)
 
 ROOM_NOTEBOOK = Path(__file__).resolve().parents[1] / "apps" / "classroom" / "room.ipynb"
 ROUTE = "housing-lab/room"
@@ -71,6 +76,7 @@ def add_room_page(server_app: Any) -> None:
         "voila_configuration": configuration,
         "notebook_path": ROOM_NOTEBOOK.name,
     }
+    quiet_tornado_notices()  # a culled room kernel's closed sockets, said per kernel
     settings = server_app.web_app.settings
     settings[SETTINGS_KEY] = RoomKernels(settings["kernel_manager"], parent=server_app)
     server_app.web_app.add_handlers(".*$", [(route, room_handler_class(), options)])
