@@ -154,6 +154,12 @@ def test_teacher_and_three_teams_play_a_room_through_voila(browser, rooms: RoomS
         devices["Green"].reopen()
         devices["Green"].page.wait_for_selector(READY, timeout=120_000)
         wait_until(lambda: len(devices["Green"].tiles()) == 4, 20, "reopened page shows tiles")
+        # A reload: the address has no key (the page took it out), its ticket is used up; the
+        # tab's own storage still opens the page, with a new kernel.
+        assert "key=" not in devices["Blue"].page.url
+        devices["Blue"].page.reload()
+        devices["Blue"].page.wait_for_selector(READY, timeout=120_000)
+        wait_until(lambda: len(devices["Blue"].tiles()) == 4, 20, "reloaded page shows tiles")
 
         def phase_is(words: str) -> Any:
             return lambda d: words in d.page.inner_text(".hl-classroom-status")
@@ -248,8 +254,9 @@ def test_teacher_and_three_teams_play_a_room_through_voila(browser, rooms: RoomS
             errors = device.watch.our_errors(ignore=FOREIGN_ERRORS)
             assert errors == [], (who, device.watch.console_errors)
 
-        # Kernels: one per open page; Green's first page (closed long ago) has lost its own,
-        # and every page's kernel is shut down once the pages are closed.
+        # Kernels: one per open page; Green's first page (closed long ago) and Blue's page
+        # before its reload have lost theirs, and every page's kernel is shut down once the
+        # pages are closed.
         code = room["code"]
         wait_until(lambda: len(rooms.kernels(code)) == len(devices), CULL_AFTER + 10, "4 kernels")
         for device in devices.values():
