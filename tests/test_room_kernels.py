@@ -196,3 +196,25 @@ def test_tornados_developer_notices_stay_out_of_the_log(caplog):
         log.warning("The websocket_ping_timeout (90000) cannot be longer than ...")
         log.warning("a real problem")
     assert [record.getMessage() for record in caplog.records] == ["a real problem"]
+
+
+def test_a_kernel_that_will_not_stop_is_one_log_line_and_the_sweep_goes_on(caplog):
+    room, manager, clock = kernels(cull_after=1)
+
+    async def refuse(kernel_id: str) -> None:
+        raise RuntimeError(f"{kernel_id}: no reply")
+
+    async def play() -> list[str]:
+        await page_sent(room, manager.start("red"), RED)
+        await page_sent(room, manager.start("blue"), BLUE)
+        clock.now += 2
+        real, manager.shutdown_kernel = manager.shutdown_kernel, refuse
+        first = (await room.sweep()).culled
+        manager.shutdown_kernel = real
+        return first
+
+    assert asyncio.run(play()) == ["red", "blue"]  # the first failure did not stop the sweep
+    assert [r.getMessage() for r in caplog.records if "did not stop" in r.getMessage()] == [
+        "housing-lab: a room page's kernel did not stop: red: no reply",
+        "housing-lab: a room page's kernel did not stop: blue: no reply",
+    ]

@@ -33,7 +33,7 @@ from typing import Any
 
 from jupyter_core.utils import ensure_async
 from tornado.ioloop import PeriodicCallback
-from tornado.web import authenticated
+from tornado.web import HTTPError, authenticated
 from traitlets import Float, Int, List, Unicode
 from traitlets.config import LoggingConfigurable
 
@@ -180,13 +180,18 @@ class RoomKernels(LoggingConfigurable):
             return True
         try:
             return int(self.manager.kernel_model(kernel_id).get("connections", 0)) > 0
-        except Exception:  # a kernel gone between the listing and this look: nobody there
+        except (KeyError, HTTPError):  # gone between the listing and this look: nobody there
             return False
 
     async def _shut_down(self, kernel_id: str) -> None:
+        """Shut a kernel down; a failure is one line in the log (the sweep goes on)."""
         self._kernels.pop(kernel_id, None)
-        if kernel_id in set(self.manager.list_kernel_ids()):
+        if kernel_id not in set(self.manager.list_kernel_ids()):
+            return
+        try:
             await ensure_async(self.manager.shutdown_kernel(kernel_id))
+        except Exception as error:  # whatever the kernel's end raised: the others still go
+            self.log.warning("housing-lab: a room page's kernel did not stop: %s", error)
 
     def _start_sweeping(self) -> None:
         if self._sweeper is None and self.sweep_every > 0:
