@@ -15,15 +15,20 @@ from __future__ import annotations
 import pathlib
 import re
 import sys
+import tempfile
 from typing import Any
 
 import nbformat
 import tornado.web
-from traitlets import Unicode
+from traitlets import Bool, Unicode
 from voila.app import Voila
 
 from housing_lab.apps.pages import IMAGE_TYPES, Folders, docs_beside, file_for, render_markdown
+from housing_lab.server.room_kernels import quiet_tornado_notices
 
+# A temporary folder's longest path that still leaves room for Voila's kernel sockets in it
+# ("/voila_XXXXXXXX/kernel-<uuid>-ipc-1" adds 65 bytes; a Unix socket's path stays under 104).
+SHORT_TEMP = 36
 # Voila's lab template links two Font Awesome stylesheets on a CDN (an offline school network
 # waits for them); the icons are already in Voila's own bundle (static/1807.voila.js).
 _CDN_STYLESHEET = re.compile(rb"<link[^>]+href=\"https://cdn\.jsdelivr\.net/[^\"]*\"[^>]*>\s*")
@@ -71,23 +76,16 @@ class _PageHandler(tornado.web.RequestHandler):
             self.finish(source.read_bytes())
 
 
-class HousingLabVoila(Voila):
-    """Voila on a folder, opening `start_page`, with the lessons' linked pages rendered."""
+class QuietVoila(Voila):
+    """Voila that keeps the page offline and the terminal quiet: the CDN stylesheets dropped,
+    the served notebooks trusted (they are ours), the address printed once by `listen` (or
+    nothing, when `say_address` is off: the caller prints its own links)."""
 
-    name = "housing-lab-app"
-    start_page = Unicode("", config=True, help="the notebook opened at '/' (in the folder)")
-    lessons_dir = Unicode(
-        "", config=True, help="the lessons folder (for the rules page; default: the folder)"
-    )
-    docs_dir = Unicode("", config=True, help="the docs folder (default: beside the lessons)")
-
-    def folders(self) -> Folders:
-        lessons = pathlib.Path(self.lessons_dir or self.root_dir).resolve()
-        docs = pathlib.Path(self.docs_dir).resolve() if self.docs_dir else docs_beside(lessons)
-        return Folders(lessons=lessons, docs=docs)
+    say_address = Bool(True, config=True, help="print the address once the port is taken")
 
     def initialize(self, argv: list[str] | None = None) -> None:
         self.config.NotebookNotary.db_file = ":memory:"  # see _trust_served_notebooks
+        quiet_tornado_notices()
         super().initialize(argv)
 
     def init_settings(self) -> dict[str, Any]:
@@ -106,6 +104,35 @@ class HousingLabVoila(Voila):
             except (OSError, ValueError):  # an unreadable notebook: Voila reports it on opening
                 continue
 
+    def listen(self) -> None:
+        """Print the one line a teacher needs, the address, once the port is taken."""
+        listen = self.app.listen
+
+        def listen_and_say(port: int, address: str = "", **kwargs: Any) -> Any:
+            server = listen(port, address, **kwargs)
+            if self.say_address:
+                print(f"Open http://{address or 'localhost'}:{port}{self.base_url}", flush=True)
+            return server
+
+        self.app.listen = listen_and_say
+        super().listen()
+
+
+class HousingLabVoila(QuietVoila):
+    """Voila on a folder, opening `start_page`, with the lessons' linked pages rendered."""
+
+    name = "housing-lab-app"
+    start_page = Unicode("", config=True, help="the notebook opened at '/' (in the folder)")
+    lessons_dir = Unicode(
+        "", config=True, help="the lessons folder (for the rules page; default: the folder)"
+    )
+    docs_dir = Unicode("", config=True, help="the docs folder (default: beside the lessons)")
+
+    def folders(self) -> Folders:
+        lessons = pathlib.Path(self.lessons_dir or self.root_dir).resolve()
+        docs = pathlib.Path(self.docs_dir).resolve() if self.docs_dir else docs_beside(lessons)
+        return Folders(lessons=lessons, docs=docs)
+
     def init_handlers(self) -> list:
         folders = self.folders()
         ours: list = [
@@ -116,26 +143,25 @@ class HousingLabVoila(Voila):
             ours.append((self.base_url, _StartHandler, {"target": target}))
         return ours + super().init_handlers()
 
-    def listen(self) -> None:
-        """Print the one line a teacher needs, the address, once the port is taken."""
-        listen = self.app.listen
 
-        def listen_and_say(port: int, address: str = "", **kwargs: Any) -> Any:
-            server = listen(port, address, **kwargs)
-            print(f"Open http://{address or 'localhost'}:{port}{self.base_url}", flush=True)
-            return server
-
-        self.app.listen = listen_and_say
-        super().listen()
+def quiet_arguments() -> list[str]:
+    """Voila's startup log is for developers: a teacher sees the address and real problems
+    (warnings and errors), and kernels talk over local files rather than TCP where they can
+    (no "running over TCP without encryption" warning per kernel). Voila keeps their socket
+    files in the temporary folder; a Unix socket's path must stay under 104 bytes, so a long
+    temporary folder (macOS's) is replaced by /tmp."""
+    quiet = ["--Voila.log_level=WARN"]
+    if sys.platform != "win32":
+        quiet.append("--KernelManager.transport=ipc")
+        if len(tempfile.gettempdir()) > SHORT_TEMP and pathlib.Path("/tmp").is_dir():
+            quiet.append("--Voila.connection_dir_root=/tmp")
+    return quiet
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Voila's startup log is for developers: a teacher sees the address and real problems
-    (warnings and errors), and kernels talk over local files rather than TCP where they can."""
-    quiet = ["--HousingLabVoila.log_level=WARN"]
-    if sys.platform != "win32":
-        quiet.append("--KernelManager.transport=ipc")
-    HousingLabVoila.launch_instance([*quiet, *(argv if argv is not None else sys.argv[1:])])
+    HousingLabVoila.launch_instance(
+        [*quiet_arguments(), *(argv if argv is not None else sys.argv[1:])]
+    )
 
 
 if __name__ == "__main__":

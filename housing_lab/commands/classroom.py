@@ -121,12 +121,14 @@ def register(groups: argparse._SubParsersAction) -> None:
 
 
 def voila_command(host: str, port: int) -> list[str]:
-    """Voila serving the room page; it never opens a browser itself (we open the teacher's),
-    and never moves to another port (the links name this one: `serve_port` chose it free)."""
+    """Voila serving the room page (housing_lab/apps/room_server.py: a kernel only for a page
+    with a valid key, few per key, culled when the page is gone); it never opens a browser
+    itself (we open the teacher's), and never moves to another port (the links name this one:
+    `serve_port` chose it free)."""
     return [
         sys.executable,
         "-m",
-        "voila",
+        "housing_lab.apps.room_server",
         str(ROOM_PAGE),
         f"--Voila.ip={host}",
         f"--port={port}",

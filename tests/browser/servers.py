@@ -108,6 +108,12 @@ def voila_server(root: pathlib.Path, workdir: pathlib.Path) -> Iterator[VoilaSer
         yield VoilaServer(base, root)
 
 
+# A closed page's kernel lives this long in the tests (40 s by default): long enough for a page
+# on a loaded machine to connect after Voila has sent it.
+CULL_AFTER = 8
+ROOM_CULLING = [f"--RoomKernels.cull_after={CULL_AFTER}", "--RoomKernels.sweep_every=1"]
+
+
 @dataclass
 class RoomServer:
     """Voila serving the classroom room page, as `housing-lab classroom` starts it, on one
@@ -116,6 +122,24 @@ class RoomServer:
     base: str
     store_url: str
     links: pathlib.Path
+    pid: int  # the server's process: its children are the pages' kernels
+    log: pathlib.Path  # what the server printed (the teacher's terminal)
+
+    def kernels(self, room: str) -> list[int]:
+        """The running kernels of one room's pages (each kernel's QUERY_STRING names its
+        room), by process id."""
+        import psutil
+
+        found = []
+        for child in psutil.Process(self.pid).children(recursive=True):
+            try:
+                if child.status() == psutil.STATUS_ZOMBIE:
+                    continue
+                if f"room={room}" in child.environ().get("QUERY_STRING", ""):
+                    found.append(child.pid)
+            except psutil.Error:  # ended while we looked
+                continue
+        return found
 
     def create(self, teams: list[str], seed: int, **options: Any) -> tuple[Any, dict, dict]:
         """A new room (`options` as `create_room` takes them, `game=` for one) with its links
@@ -139,9 +163,11 @@ def room_server(workdir: pathlib.Path) -> Iterator[RoomServer]:
         HOUSING_LAB_ROOM_LINKS=str(workdir / "links"),
         JUPYTER_CONFIG_DIR=str(workdir / "config"),
     )
-    # Ready when a static file answers: each GET of the page itself starts a kernel, and on a
-    # loaded machine every 2-second probe of it left one more kernel starting (14 seen).
+    # Ready when a static file answers. (The page itself no longer starts a kernel without a
+    # key, but a static file is the cheaper probe.) The room server runs its kernels over IPC
+    # itself; a page's kernel is shut down CULL_AFTER s after its page is gone.
     ready = f"{base}voila/static/voila.js"
-    command = [*voila_command("127.0.0.1", port), KERNELS_OVER_IPC]
-    with server(command, ready, env, workdir / "voila.log"):
-        yield RoomServer(base, store_url, workdir / "links")
+    command = [*voila_command("127.0.0.1", port), *ROOM_CULLING]
+    log = workdir / "voila.log"
+    with server(command, ready, env, log) as process:
+        yield RoomServer(base, store_url, workdir / "links", process.pid, log)

@@ -18,7 +18,7 @@ from housing_lab.rooms import open_store
 from housing_lab.rooms.links import room_links
 
 from .harness import FOREIGN_ERRORS, SCREENSHOTS, PageWatch, axe
-from .servers import RoomServer
+from .servers import CULL_AFTER, RoomServer
 from .test_accessibility import BLOCKING, describe
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -154,6 +154,12 @@ def test_teacher_and_three_teams_play_a_room_through_voila(browser, rooms: RoomS
         devices["Green"].reopen()
         devices["Green"].page.wait_for_selector(READY, timeout=120_000)
         wait_until(lambda: len(devices["Green"].tiles()) == 4, 20, "reopened page shows tiles")
+        # A reload: the address has no key (the page took it out), its ticket is used up; the
+        # tab's own storage still opens the page, with a new kernel.
+        assert "key=" not in devices["Blue"].page.url
+        devices["Blue"].page.reload()
+        devices["Blue"].page.wait_for_selector(READY, timeout=120_000)
+        wait_until(lambda: len(devices["Blue"].tiles()) == 4, 20, "reloaded page shows tiles")
 
         def phase_is(words: str) -> Any:
             return lambda d: words in d.page.inner_text(".hl-classroom-status")
@@ -247,8 +253,22 @@ def test_teacher_and_three_teams_play_a_room_through_voila(browser, rooms: RoomS
         for who, device in devices.items():
             errors = device.watch.our_errors(ignore=FOREIGN_ERRORS)
             assert errors == [], (who, device.watch.console_errors)
+
+        # Kernels: one per open page; Green's first page (closed long ago) and Blue's page
+        # before its reload have lost theirs, and every page's kernel is shut down once the
+        # pages are closed.
+        code = room["code"]
+        wait_until(lambda: len(rooms.kernels(code)) == len(devices), CULL_AFTER + 10, "4 kernels")
         for device in devices.values():
             device.context.close()
+        wait_until(lambda: rooms.kernels(code) == [], CULL_AFTER + 15, "closed pages' kernels")
+
+    # The teacher's terminal: the room's links come from the command; the server adds no
+    # banner of its own address, no trust warning, no per-kernel TCP warning.
+    noise = ("eavesdropping", "is not trusted", "running at", "Traceback", "ping_timeout")
+    noise += ("closed stream",)
+    log = rooms.log.read_text()
+    assert [line for line in log.splitlines() if any(n in line for n in noise)] == []
 
 
 def test_team_link_through_a_jupyter_servers_voila_extension(browser, tmp_path: pathlib.Path):

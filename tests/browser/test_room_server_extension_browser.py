@@ -9,11 +9,13 @@ and 1366x768 while a team page works on a phone (390x844), and "Connection lost"
 
 from __future__ import annotations
 
+import json
 import os
 import pathlib
 import secrets
 import sys
 import time
+import urllib.request
 from typing import Any
 
 import pytest
@@ -64,6 +66,8 @@ def test_the_room_page_is_served_by_any_jupyter_server(browser, tmp_path: pathli
         "--ServerApp.base_url=/user/ms-lee/",
         f"--IdentityProvider.token={login}",
         f"--ServerApp.root_dir={tmp_path}",
+        "--RoomKernels.cull_after=3",  # 40 s by default
+        "--RoomKernels.sweep_every=1",
     ]
     log = tmp_path / "server.log"
     with server(command, f"{root}api/status?token={login}", env, log):
@@ -97,10 +101,25 @@ def test_the_room_page_is_served_by_any_jupyter_server(browser, tmp_path: pathli
             page.screenshot(path=str(SCREENSHOTS / f"room-extension-{who}.png"))
         red.screenshot(path=str(SCREENSHOTS / "room-extension-Red-390x844.png"))
 
+        def kernels() -> list[dict]:
+            with urllib.request.urlopen(f"{root}api/kernels?token={login}") as answer:
+                return json.loads(answer.read())
+
+        assert len(kernels()) == len(pages)  # one per page
         bare = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
         bare.goto(f"{root}api/status?token={login}")
         bare.goto(links["teams"]["Blue"].split("#")[0])
         wait_text(bare, "lost its key")
+        bare.goto("about:blank")  # a new fragment alone would not reload the page
+        bare.goto(links["teams"]["Blue"].replace("key=", "key=x"))  # a wrong key
+        wait_text(bare, "opens nothing")
+        assert len(kernels()) == len(pages)  # neither started a kernel
+        # a closed page's kernel is shut down (3 s after, here), the server's others stay
+        pages.pop("teacher-1366").context.close()
+        deadline = time.monotonic() + 30
+        while len(kernels()) > len(pages) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert len(kernels()) == len(pages), kernels()
         for who, watch in watches.items():
             assert not watch.our_errors(FOREIGN_ERRORS), who
         time.sleep(0.5)
@@ -116,4 +135,5 @@ def test_the_room_page_is_served_by_any_jupyter_server(browser, tmp_path: pathli
     red.screenshot(path=str(SCREENSHOTS / "room-extension-Red-connection-lost.png"))
     text = log.read_text()
     assert "housing-lab/room" in text  # the log was written, and names the page
+    assert "eavesdropping" not in text and "is not trusted" not in text  # room kernels: quiet
     assert not [key for key in keys if key in text]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import http.cookiejar
 import json
 import os
 import pathlib
@@ -11,6 +13,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -43,7 +46,8 @@ def test_dry_run_prints_the_plan_and_creates_nothing(cli, tmp_path):
     assert plan["teams"] == ["Red", "Blue", "Green"] and plan["seed"] == 5
     assert plan["store"] == store and plan["page"] == "http://127.0.0.1:9100/room/"
     command = plan["command"]
-    assert command[1:4] == ["-m", "voila", str(ROOM_PAGE)] and ROOM_PAGE.exists()
+    assert command[1:4] == ["-m", "housing_lab.apps.room_server", str(ROOM_PAGE)]
+    assert ROOM_PAGE.exists()
     assert "--Voila.ip=127.0.0.1" in command and "--port=9100" in command
     assert "--Voila.base_url=/room/" in command
     assert not (tmp_path / "rooms.sqlite").exists()
@@ -177,6 +181,26 @@ def test_teams_are_needed_for_a_new_room(cli):
     assert code == 2 and out == "" and "--teams" in err
 
 
+def _open_with_key(link: str) -> None:
+    """Open a room link as its page's script does: the gate page, the key traded for a ticket
+    (housing_lab/server/room_kernels.py), then the page with the ticket (its kernel starts)."""
+    page, key = link.split("#key=")
+    browser = urllib.request.build_opener(
+        urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+    )
+    with browser.open(page, timeout=60) as answer:
+        gate = answer.read().decode()
+    xsrf = html.unescape(gate.split('data-words="')[1].split('"')[0])
+    body = json.dumps({"room": parse_qs(urlsplit(page).query)["room"][0], "key": key})
+    asked = urllib.request.Request(
+        page, data=body.encode(), method="POST", headers={"X-XSRFToken": json.loads(xsrf)["xsrf"]}
+    )
+    with browser.open(asked, timeout=60) as answer:
+        ticket = json.loads(answer.read())["ticket"]
+    with browser.open(f"{page}&ticket={ticket}", timeout=60) as answer:
+        assert answer.status == 200 and b"hl-room-gate" not in answer.read()
+
+
 def _processes_with(marker: str) -> list[int]:
     """Live processes whose environment holds `marker` (Voila and the kernels it started)."""
     found = []
@@ -204,11 +228,10 @@ def test_sigterm_stops_voila_and_its_kernels(cli, tmp_path):
         red = lines[2].split(": ", 1)[1].strip()
         assert red.startswith(f"http://127.0.0.1:{port}/room/?room=")
         deadline = time.monotonic() + 90
-        while True:  # opening the page makes Voila start a kernel for it
+        while True:  # opening the page with its key makes Voila start a kernel for it
             try:
-                with urllib.request.urlopen(red, timeout=60) as answer:
-                    assert answer.status == 200
-                    break
+                _open_with_key(red)
+                break
             except OSError:
                 assert time.monotonic() < deadline, "Voila never answered"
                 time.sleep(0.5)
