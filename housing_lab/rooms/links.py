@@ -29,6 +29,18 @@ from housing_lab.outputs import check_new, write_atomic
 from housing_lab.rooms.errors import RoomError
 from housing_lab.rooms.urls import check_page_url, data_folder, join_url
 
+# What a team's page says when its link cannot open it: shown by the room page's key gate
+# (housing_lab/server/room_kernels.py, before any kernel) and by the page itself.
+NO_KEY = (
+    "This link has lost its key (the part after #). Log in first if you have to, then open your "
+    "team's link again or scan its QR code."
+)
+KEY_IN_QUERY = (
+    "This link is an old kind: its key comes after ?, where servers record it in their logs, "
+    "so it opens nothing now. Ask the teacher for your team's link with #key= in it (the "
+    "teacher page's QR code, or the teacher's terminal)."
+)
+
 LINKS_DIR = "rooms"  # inside the data folder
 PAGE_PATH = "/room/"  # Voila's base URL for the room page (the store's join links say /room)
 QR_SCALE = 4  # pixels per module: a 3-metre projector read needs big modules

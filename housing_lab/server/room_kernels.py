@@ -38,6 +38,7 @@ from traitlets import Float, Int, List, Unicode
 from traitlets.config import LoggingConfigurable
 
 from housing_lab.errors import HousingLabError
+from housing_lab.rooms.links import KEY_IN_QUERY, NO_KEY
 
 SETTINGS_KEY = "housing_lab_room_kernels"  # where a web app's RoomKernels is kept
 STORE_ENV = "HOUSING_LAB_ROOMS"  # the store the page's kernels read (as the command sets it)
@@ -48,10 +49,6 @@ MAX_TICKETS = 256  # tickets waiting to be used; the oldest are dropped beyond t
 # page open reads like an attack to a teacher.
 QUIET_KERNEL = ["--IPKernelApp.log_level=ERROR"]
 OPENING = "Opening the room..."
-NO_KEY = (
-    "This link has lost its key (the part after #). Log in first if you have to, then open your "
-    "team's link again or scan its QR code."
-)
 SERVER_FAILED = "The room's server could not open this page; the teacher's terminal says why."
 
 
@@ -312,6 +309,7 @@ def gate_page(xsrf: str) -> str:
     words = {
         "opening": OPENING,
         "noKey": NO_KEY,
+        "keyInQuery": KEY_IN_QUERY,
         "failed": SERVER_FAILED,
         "xsrf": xsrf,
     }
@@ -334,10 +332,11 @@ _GATE = """<!doctype html>
   const query = new URLSearchParams(window.location.search);
   query.delete("ticket");
   const room = query.get("room") || "";
-  // the key: the link's fragment; an older link's query (the page itself decides whether it
-  // still opens); after a reload, this tab's sessionStorage (where the room page keeps it)
-  let key = new URLSearchParams(window.location.hash.replace(/^#/, "")).get("key") ||
-    query.get("key") || query.get("token") || "";
+  // the key: the link's fragment, or after a reload this tab's sessionStorage (where the
+  // room page keeps it). An older link's key in the query opens nothing, and no kernel: the
+  // servers on its way logged it (`?token=` alone is a Jupyter server's own login).
+  let key = new URLSearchParams(window.location.hash.replace(/^#/, "")).get("key") || "";
+  if (!key && query.get("key")) { say(words.keyInQuery); return; }
   if (!key) {
     try { key = window.sessionStorage.getItem("housing-lab-room-key:" + room) || ""; }
     catch (error) { key = ""; }

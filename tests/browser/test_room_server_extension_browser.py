@@ -113,7 +113,10 @@ def test_the_room_page_is_served_by_any_jupyter_server(browser, tmp_path: pathli
         bare.goto("about:blank")  # a new fragment alone would not reload the page
         bare.goto(links["teams"]["Blue"].replace("key=", "key=x"))  # a wrong key
         wait_text(bare, "opens nothing")
-        assert len(kernels()) == len(pages)  # neither started a kernel
+        bare.goto("about:blank")
+        bare.goto(links["teams"]["Blue"].replace("#key=", "&key="))  # an old link: key in query
+        wait_text(bare, "old kind")
+        assert len(kernels()) == len(pages)  # none of the three started a kernel
         # a closed page's kernel is shut down (3 s after, here), the server's others stay
         pages.pop("teacher-1366").context.close()
         deadline = time.monotonic() + 30

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from housing_lab.north_berkeley.names import card_name, policy_set_name
+from housing_lab.rooms.links import KEY_IN_QUERY, NO_KEY  # noqa: F401  (the pages' words)
 
 PHASE_NAMES = {
     "phase1": "Phase 1: build and negotiate",
@@ -30,16 +31,7 @@ NEXT_PHASE = {
 PHASE_NUMBER = {"phase1": "phase 1", "phase2": "phase 2"}
 NOT_NOW = "no building goes there now"
 OPENING = "Opening the room..."
-NO_KEY = (
-    "This link has lost its key (the part after #). Log in first if you have to, then open your "
-    "team's link again or scan its QR code."
-)
 NO_TOKEN = "This link has no room token. Ask the teacher for your team's link."
-KEY_IN_QUERY = (
-    "This link is an old kind: its key comes after ?, where servers record it in their logs, "
-    "so it opens nothing now. Ask the teacher for your team's link with #key= in it (the "
-    "teacher page's QR code, or the teacher's terminal)."
-)
 STREETCAR_YOUR_TURN = (
     "<p class='hl-classroom-yourturn'><b>Your turn:</b> click two grid lines that meet, then a "
     "house to remove.</p>"
