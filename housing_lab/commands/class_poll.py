@@ -197,6 +197,7 @@ def _serve(args: argparse.Namespace) -> int:
     """Create a poll for `--lesson`, print the projector's and the join link, and serve."""
     from housing_lab.rooms.class_poll import ClassStore
     from housing_lab.rooms.links import check_host, loopback_warning, qr_svg
+    from housing_lab.rooms.urls import without_password
 
     if args.lesson is None:
         raise HousingLabError("name the lesson: housing-lab class --lesson 3 --host 0.0.0.0")
@@ -210,12 +211,15 @@ def _serve(args: argparse.Namespace) -> int:
     with ClassStore(args.store) as polls:
         created = polls.create_class(args.lesson, page=page)
     qr_svg(created["join"])  # segno draws the join code on the projector: fail now if missing
-    print(f"Class {created['class']} (lesson {args.lesson}); store {polls.url}")
+    print(f"Class {created['class']} (lesson {args.lesson}); store {without_password(polls.url)}")
     print(f"Teacher (projector): {created['teacher']['url']}")
     print(f"Students join: {created['join']}")
-    warning = loopback_warning(created["join"])
-    if warning:
-        print(warning, file=sys.stderr)
+    if loopback_warning(created["join"]):
+        print(
+            f"The join link names {host}: phones and other computers cannot open it. Serve "
+            "with --host 0.0.0.0 (the laptop's address on the Wi-Fi).",
+            file=sys.stderr,
+        )
     print("Ctrl-C stops the server; the class stays in the store.", flush=True)
     if not args.no_browser and not os.environ.get("CI"):
         threading.Thread(

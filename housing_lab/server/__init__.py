@@ -30,6 +30,8 @@ def _link_jupyter_server_extension(server_app: Any) -> None:
 
 
 def _load_jupyter_server_extension(server_app: Any) -> None:
+    from housing_lab.server.class_poll import add_class_poll
     from housing_lab.server.room_page import add_room_page
 
     add_room_page(server_app)
+    add_class_poll(server_app)
