@@ -126,7 +126,9 @@ function card(question, number) {
       value: choice.id,
       checked: question.mine === choice.id,
       disabled: closed,
-      onchange: () => answer(question.id, choice.id),
+      // a click (or an arrow key, which clicks) sends even the choice already shown checked:
+      // after "vote again" the page may not have redrawn yet
+      onclick: () => answer(question.id, choice.id),
     });
     const right = question.revealed && choice.id === question.answer;
     return element(
