@@ -15,11 +15,18 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from tornado import web
 
 from housing_lab.rooms.class_poll import ClassStore
 from housing_lab.rooms.pg_server import free_port
 from housing_lab.server.class_app import make_app
-from housing_lab.server.class_poll import DEVICE_HEADER, TEACHER_HEADER
+from housing_lab.server.class_poll import (
+    DEVICE_HEADER,
+    STORE_SETTING,
+    TEACHER_HEADER,
+    hub_join_path,
+    login_routes,
+)
 
 DEVICE = "device-key-server-0001"
 
@@ -134,3 +141,59 @@ def test_devices_and_teacher_over_http(served, caplog) -> None:
     assert token not in logged and DEVICE not in logged
     status, denied = teacher.call("GET", f"teacher?class={code}&key={token}")
     assert status == 403 and "opens nothing" in denied["error"]  # a key in a query opens nothing
+
+
+class _LoggedIn(web.RequestHandler):
+    """A stand-in for a server's login: the user is whoever the `X-Test-User` header names."""
+
+    def get_current_user(self) -> str | None:
+        return self.request.headers.get("X-Test-User")
+
+
+@pytest.fixture
+def behind_a_login(tmp_path) -> Iterator[tuple[str, str]]:
+    """The routes as a Jupyter server adds them (every method needs its logged-in user, and a
+    class can be started from the page), on a stand-in login."""
+    store = "sqlite:///" + str(tmp_path / "rooms.sqlite")
+    port = free_port()
+    loop = asyncio.new_event_loop()
+    ready = threading.Event()
+    settings = {STORE_SETTING: store, "xsrf_cookies": True, "login_url": "/login"}
+
+    def run() -> None:
+        asyncio.set_event_loop(loop)
+        web.Application(login_routes("/", _LoggedIn), **settings).listen(port, "127.0.0.1")
+        loop.call_soon(ready.set)
+        loop.run_forever()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    ready.wait(10)
+    yield f"http://127.0.0.1:{port}/housing-lab/class", store
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(10)
+
+
+def test_behind_a_login_the_page_starts_a_class(behind_a_login) -> None:
+    base, store = behind_a_login
+    anonymous = Client(base)
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        anonymous.opener.open(base + "/join?class=ABCDEF", timeout=10)
+    assert refused.value.code in (302, 403) or "login" in refused.value.url
+    teacher = Client(base)
+    teacher.opener.addheaders = [("X-Test-User", "teacher")]
+    page = teacher.page("")
+    assert 'data-can-create="yes"' in page and 'data-join-path="/housing-lab/class"' in page
+    status, made = teacher.call("POST", "create", {"lesson": 2, "page": base})
+    assert status == 200 and made["join"] == f"{base}/join?class={made['class']}"
+    with ClassStore(store) as polls:
+        assert polls.tally(made["class"], made["teacher"]["token"])["lesson"] == 2
+    status, bad = teacher.call("POST", "create", {"lesson": 2, "page": "javascript:x"})
+    assert status == 400 and "javascript" in bad["error"]
+
+
+def test_on_a_hub_devices_join_through_the_user_redirect(monkeypatch) -> None:
+    assert hub_join_path("/user/ana/housing-lab/class") == "/user/ana/housing-lab/class"
+    monkeypatch.setenv("JUPYTERHUB_SERVICE_PREFIX", "/jupyter/user/ana/")
+    monkeypatch.setenv("JUPYTERHUB_BASE_URL", "/jupyter/")
+    assert hub_join_path("/x") == "/jupyter/hub/user-redirect/housing-lab/class"

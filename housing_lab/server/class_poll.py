@@ -295,10 +295,15 @@ def standalone_routes() -> list[tuple]:
     return _routes("/", web.RequestHandler, False)
 
 
+def login_routes(base: str, root: type) -> list[tuple]:
+    """The routes on `root`, a handler class with a login (Jupyter's `JupyterHandler`)."""
+    return _routes(base, root, True)
+
+
 def add_class_poll(server_app: Any) -> None:
     """Add the class poll's routes to a running Jupyter server (its base URL, its login)."""
     from jupyter_server.base.handlers import JupyterHandler
 
     base = server_app.web_app.settings["base_url"]
-    server_app.web_app.add_handlers(".*$", _routes(base, JupyterHandler, True))
+    server_app.web_app.add_handlers(".*$", login_routes(base, JupyterHandler))
     server_app.log.info("housing-lab: the class poll is at %s%s", base, ROUTE)
