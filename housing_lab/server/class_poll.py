@@ -209,13 +209,15 @@ class _QRHandler(_ClassHandler):
     """The join link's QR code for the projector (teacher's token: the page asks once)."""
 
     async def get(self) -> None:
-        from housing_lab.rooms.links import qr_svg
+        import segno  # the projector's code only: nothing else pays for the import
 
         code, token = self.get_argument("class", ""), self._header(TEACHER_HEADER)
         tally = await self._call(lambda polls: polls.tally(code, token))
         if tally is None:
             return
-        svg = qr_svg(tally["join"], title=f"Join class {tally['class']}", scale=6)
+        # a viewBox and no fixed size, so the page scales the code to the projector
+        title = f"Join class {tally['class']}"
+        svg = segno.make(tally["join"], error="m").svg_inline(scale=6, omitsize=True, title=title)
         self.set_header("Content-Type", "image/svg+xml")
         self.set_header("Cache-Control", "no-store")
         self.finish(svg)
