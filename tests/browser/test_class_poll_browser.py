@@ -3,7 +3,8 @@
 browser contexts. Answers reach the projector's count within a second (median), the
 distribution appears only when the teacher shows it, a second vote is kept apart from the
 first, and the reveal reaches every device. No kernel is started: pages and API are Tornado's.
-Screenshots: the projector at 1920x1080 and 1366x768, a phone, the Chromebook."""
+Screenshots: the projector at 1920x1080 and 1366x768, a phone, the Chromebook. And a lesson's
+question in class mode on a Voila page (the session's Voila)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ import pytest
 
 from housing_lab.rooms.class_poll import ClassStore
 
-from .harness import PageWatch, axe, free_port, screenshot, server
+from .harness import PageWatch, axe, free_port, screenshot, server, write_notebook
 from .test_accessibility import BLOCKING, describe
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -154,3 +155,53 @@ def test_projector_and_three_devices_poll_one_lesson(browser, tmp_path) -> None:
         for context in contexts:
             context.close()
     assert token not in log.read_text().split("Students join:", 1)[1]  # not in the access log
+
+
+def test_a_lesson_question_in_class_mode_sends_and_unlocks(browser, voila, tmp_path) -> None:
+    """A lesson's `PredictThenRun` on a Voila page opened with `#class=CODE`: the device's
+    choice reaches the class's store from the page's kernel, the run stays locked, and the
+    teacher's reveal unlocks it."""
+    store = "sqlite:///" + str(tmp_path / "rooms.sqlite")
+    polls = ClassStore(store)
+    made = polls.create_class(3)
+    code, token = made["class"], made["teacher"]["token"]
+    folder = voila.root / f"class-mode-{code}"
+    folder.mkdir()
+    write_notebook(
+        folder / "lesson.ipynb",
+        [
+            f"import os\nos.environ['HOUSING_LAB_ROOMS'] = {store!r}\n"
+            "from housing_lab.widgets import PredictThenRun\n"
+            f"PredictThenRun({QUESTION!r})"
+        ],
+    )
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    try:
+        page = context.new_page()
+        watch = PageWatch()
+        watch.attach(page)
+        page.goto(voila.url(f"class-mode-{code}/lesson.ipynb") + f"#class={code}", timeout=120_000)
+        lock = page.locator(".hl-predict-lock")
+        lock.filter(has_text="Send my answer").wait_for(timeout=60_000)
+        page.locator(".hl-predict label").filter(has_text="The same").click()
+        lock.click()
+
+        def sent() -> dict[str, int]:
+            return polls.tally(code, token)["questions"][0]["rounds"][0]["counts"]
+
+        wait_until(lambda: sent()["same"] == 1, SEE_WITHIN, "the page's answer in the store")
+        page.locator(".hl-predict label").filter(has_text="More").click()
+        lock.click()
+        wait_until(lambda: sent() == {"more": 1, "same": 0, "fewer": 0}, SEE_WITHIN, "changed")
+        run = page.locator(".hl-predict-run")
+        assert run.is_disabled()
+        polls.reveal(code, token, QUESTION)
+        wait_until(run.is_enabled, 3 * SEE_WITHIN, "the reveal unlocking Run the model")
+        run.click()
+        page.locator(".hl-quiz-feedback").filter(has_text="Right").wait_for(timeout=30_000)
+        screenshot(page, "class-poll-lesson-question-1366x768")
+        watch.check()
+        page.goto("about:blank")  # Voila stops the page's kernel
+    finally:
+        context.close()
+        polls.close()
