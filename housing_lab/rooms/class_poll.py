@@ -144,13 +144,12 @@ class ClassStore:
         for _ in range(CODE_TRIES):
             code = tokens.new_room_code()
             with self.store.writing() as connection:
-                taken = connection.execute(self._sql(class_sql.SELECT_POLL), (code,)).fetchone()
-                if taken is not None:
-                    continue
-                connection.execute(
+                inserted = connection.execute(
                     self._sql(class_sql.INSERT_POLL),
                     (code, lesson, tokens.hash_token(token), join_url(page, code), self._clock()),
                 )
+                if inserted.rowcount != 1:
+                    continue  # the code is taken (another server may have just made it)
                 for position, asked in enumerate(questions):
                     connection.execute(
                         self._sql(class_sql.INSERT_QUESTION), (code, asked.id, position)

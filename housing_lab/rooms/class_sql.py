@@ -62,7 +62,7 @@ def schema(real: str) -> tuple[str, ...]:
 
 INSERT_POLL = (
     "INSERT INTO class_polls (code, lesson, token_hash, join_url, created_at, closed_at) "
-    "VALUES (?, ?, ?, ?, ?, NULL)"
+    "VALUES (?, ?, ?, ?, ?, NULL) ON CONFLICT (code) DO NOTHING"
 )
 INSERT_QUESTION = (
     "INSERT INTO class_questions (poll, question, position, round, shown, revealed) "

@@ -80,3 +80,12 @@ def test_bad_arguments_are_one_line(polls) -> None:
         polls.join("ABCDEF", KEYS[0])
     with pytest.raises(RoomError, match="show takes True or False"):
         polls.show("ABCDEF", "t", "q", "yes")  # type: ignore[arg-type]
+
+
+def test_a_taken_code_is_drawn_again(polls, monkeypatch) -> None:
+    codes = iter(["TAKEN2", "TAKEN2", "FRESH3"])
+    monkeypatch.setattr("housing_lab.rooms.tokens.new_room_code", lambda: next(codes))
+    first = polls.create_class(3)
+    second = polls.create_class(4)
+    assert (first["class"], second["class"]) == ("TAKEN2", "FRESH3")
+    assert polls.tally("TAKEN2", first["teacher"]["token"])["lesson"] == 3

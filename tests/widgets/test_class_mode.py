@@ -91,11 +91,16 @@ def test_without_a_class_the_question_works_alone(polls) -> None:
     assert not question.in_class and question.lock.description == "Lock in my prediction"
 
 
-def test_a_closed_class_is_one_line_on_the_question(polls) -> None:
+def test_a_closed_class_gives_the_question_back(polls) -> None:
     made = polls.create_class(3)
     question = PredictThenRun("l3-vacancy-control")
     page_opened(question, made["class"])
     polls.close_class(made["class"], made["teacher"]["token"])
     question.choice.value = "More"
+    question.lock.click()  # refused by the store: the question leaves class mode
+    assert "has ended" in question.status.value and question.prediction is None
+    assert not question.in_class and question.lock.description == "Lock in my prediction"
     question.lock.click()
-    assert "is closed" in question.status.value and question.prediction is None
+    assert question.prediction == "More" and not question.run_button.disabled
+    tick(question)  # the page's ticks change nothing now
+    assert question.prediction == "More" and not question.in_class

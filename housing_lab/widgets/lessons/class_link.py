@@ -38,7 +38,8 @@ def class_store(url: str | None = None) -> ClassStore:
 
 class ClassLink(anywidget.AnyWidget):
     """Calls `on_state(entry, problem)` when the page says whether it is in class mode, and
-    again after each tick and each answer sent."""
+    again after each tick and each answer sent; `on_state(None, "")` once the class is closed
+    (or does not ask this question): the question works alone."""
 
     _esm = widget_file(Path(__file__).with_name("class_link.js"))
     tick_seconds = traitlets.Float(TICK_SECONDS).tag(sync=True)
@@ -88,14 +89,18 @@ class ClassLink(anywidget.AnyWidget):
             self._on_state(None, str(error))
             return
         self._joined = True
+        if view["closed"]:
+            self.code = ""  # the teacher closed the class: the question works alone again
+            self._on_state(None, "")
+            return
         entry = next((q for q in view["questions"] if q["id"] == self.question_id), None)
         self._on_state(entry, "")
 
     def answer(self, choice_id: str) -> None:
-        """Send this device's choice for the question (refused after the reveal)."""
+        """Send this device's choice for the question (refused after the reveal, or once the
+        class is closed: the refusal's line, then the class's state)."""
         try:
             class_store().answer(self.code, self.device, self.question_id, choice_id)
         except HousingLabError as error:
             self._on_state(None, str(error))
-            return
         self.refresh()

@@ -178,6 +178,14 @@ class PredictThenRun(ipywidgets.VBox):
         if problem:
             self.status.value = f"<i>{html.escape(problem)}</i>"
             return
+        if entry is None and self.in_class:  # the teacher closed the class before the reveal
+            self.class_entry = None
+            self.lock.description = "Lock in my prediction"
+            self.status.value = (
+                "<i>The class poll has ended: lock in your prediction, then run the model.</i>"
+            )
+            self._chosen({"new": self.choice.value})
+            return
         if entry is None or (self.class_entry is not None and self.class_entry["revealed"]):
             return  # not asked in this class, or already unlocked: the question works alone
         self.class_entry = entry

@@ -138,6 +138,11 @@ class ChoiceQuestion(_Question):
         if problem:
             self.feedback.value = f"<i>{html.escape(problem)}</i>"
             return
+        if entry is None and self.in_class:  # the teacher closed the class before the reveal
+            self.class_entry = None
+            self.check.description = "Check my answer"
+            self.feedback.value = "<i>The class poll has ended: check your answer.</i>"
+            return
         if entry is None or (self.class_entry is not None and self.class_entry["revealed"]):
             return  # not asked in this class, or already revealed: the question works alone
         self.class_entry = entry
