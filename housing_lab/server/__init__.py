@@ -1,6 +1,7 @@
 """The Jupyter server extension: every Jupyter server where housing-lab is installed serves the
 classroom room page at ``{base_url}housing-lab/room`` (JupyterLab, Notebook,
-``jupyterhub-singleuser``, a laptop's own server).
+``jupyterhub-singleuser``, a laptop's own server), and the class poll's pages and API at
+``{base_url}housing-lab/class`` (`class_poll`: Tornado handlers, no kernel).
 
 Installing the package enables it (the wheel's ``etc/jupyter/jupyter_server_config.d/
 housing_lab.json``); nothing is copied into users' homes. The page is Voila's page for the
