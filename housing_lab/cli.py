@@ -41,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The whole command's parser, built once per process (parsing never changes it; the
     tests run the command hundreds of times in one process)."""
     from housing_lab.commands import (
+        class_poll,
         classroom,
         lessons,
         north_berkeley,
@@ -56,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     groups = parser.add_subparsers(dest="group", required=True, parser_class=_ArgumentParser)
     lessons.register(groups)
     classroom.register(groups)
+    class_poll.register(groups)
     north_berkeley.register(groups)
     streetcar.register(groups)
     rooms.register(groups)

@@ -56,6 +56,27 @@ class SQLRoomStore(RoomStore):
         transaction usable)."""
         return nullcontext()
 
+    # --- other tables in the same database (class polls: rooms/class_poll.py) --------------
+    @contextmanager
+    def reading(self) -> Iterator[Any]:
+        """This thread's connection, the driver's faults as one line (a read outside any
+        transaction)."""
+        connection = self._connection()
+        with self._errors():
+            yield connection
+
+    @contextmanager
+    def writing(self) -> Iterator[Any]:
+        """A write transaction on this thread's connection (SQLite: the database's write lock
+        up front), committed on a clean exit, else rolled back."""
+        connection = self._connection()
+        with self._errors(), self._write(connection):
+            yield connection
+
+    def spell(self, statement: str) -> str:
+        """A `?` statement in this driver's parameter spelling."""
+        return sql.for_psycopg(statement) if self.backend == "postgresql" else statement
+
     # --- RoomStore's primitives ------------------------------------------------------------
     def _insert_room(self, info: RoomInfo, hashes: Mapping[str, str]) -> None:
         connection = self._connection()

@@ -1,6 +1,7 @@
 """The Jupyter server extension: every Jupyter server where housing-lab is installed serves the
 classroom room page at ``{base_url}housing-lab/room`` (JupyterLab, Notebook,
-``jupyterhub-singleuser``, a laptop's own server).
+``jupyterhub-singleuser``, a laptop's own server), and the class poll's pages and API at
+``{base_url}housing-lab/class`` (`class_poll`: Tornado handlers, no kernel).
 
 Installing the package enables it (the wheel's ``etc/jupyter/jupyter_server_config.d/
 housing_lab.json``); nothing is copied into users' homes. The page is Voila's page for the
@@ -30,6 +31,8 @@ def _link_jupyter_server_extension(server_app: Any) -> None:
 
 
 def _load_jupyter_server_extension(server_app: Any) -> None:
+    from housing_lab.server.class_poll import add_class_poll
     from housing_lab.server.room_page import add_room_page
 
     add_room_page(server_app)
+    add_class_poll(server_app)

@@ -23,6 +23,7 @@ import ipywidgets
 from housing_lab.errors import HousingLabError
 from housing_lab.questions import Outcome, Question, run_experiment
 from housing_lab.questions.experiments import check_inputs
+from housing_lab.widgets.lessons.class_link import ClassLink
 from housing_lab.widgets.lessons.quiz import RIGHT, WRONG
 from housing_lab.widgets.table.checks import check_text
 
@@ -77,8 +78,13 @@ class PredictThenRun(ipywidgets.VBox):
         ):
             widget.add_class(name)
         self.choice.observe(self._chosen, names="value")
-        self.lock.on_click(lambda _: self.commit())
+        self.lock.on_click(lambda _: self._lock_clicked())
         self.run_button.on_click(lambda _: self.reveal())
+        # class mode (a class poll's page): None until the page says which class, if any
+        self.class_entry: dict[str, Any] | None = None
+        self.class_link = (
+            ClassLink(self.question.id, self._class_state) if self.question is not None else None
+        )
         super().__init__(
             [
                 ipywidgets.HTML(
@@ -90,6 +96,7 @@ class PredictThenRun(ipywidgets.VBox):
                 ipywidgets.HBox([self.lock, self.run_button]),
                 self.status,
                 self.feedback,
+                *([self.class_link] if self.class_link is not None else []),
             ],
             layout=ipywidgets.Layout(border="1px solid #bcccdc", padding="8px", margin="6px 0"),
         )
@@ -106,8 +113,79 @@ class PredictThenRun(ipywidgets.VBox):
             return None
         return self.question.choice_for_text(self.prediction).id
 
+    @property
+    def in_class(self) -> bool:
+        """Whether the choice goes to a class poll now (class mode, before the reveal)."""
+        return self.class_entry is not None and not self.class_entry["revealed"]
+
     def _chosen(self, change: dict) -> None:
-        self.lock.disabled = change["new"] is None or self.prediction is not None
+        sent = self._sent_text() if self.in_class else None
+        self.lock.disabled = (
+            change["new"] is None or self.prediction is not None or change["new"] == sent
+        )
+
+    def _lock_clicked(self) -> None:
+        if self.in_class:
+            self.send_to_class()
+        else:
+            self.commit()
+
+    def _sent_text(self) -> str | None:
+        """The words of the choice this device sent in the current round (None if none)."""
+        mine = self.class_entry.get("mine") if self.class_entry else None
+        return self.question.choice(mine).text if mine and self.question else None
+
+    def send_to_class(self) -> None:
+        """Send the chosen option to the class poll (it may change until the reveal)."""
+        if not self.in_class or self.question is None or self.class_link is None:
+            raise HousingLabError("this question is not in a class poll")
+        if self.choice.value is None:
+            raise HousingLabError("choose a prediction before sending it")
+        self.class_link.answer(self.question.choice_for_text(str(self.choice.value)).id)
+
+    def _class_state(self, entry: dict[str, Any] | None, problem: str) -> None:
+        """The class poll's word on this question: wait, vote again, or unlock the run."""
+        if problem:
+            self.status.value = f"<i>{html.escape(problem)}</i>"
+            return
+        if entry is None and self.in_class:  # the teacher closed the class before the reveal
+            self.class_entry = None
+            self.lock.description = "Lock in my prediction"
+            self.status.value = (
+                "<i>The class poll has ended: lock in your prediction, then run the model.</i>"
+            )
+            self._chosen({"new": self.choice.value})
+            return
+        if entry is None or (self.class_entry is not None and self.class_entry["revealed"]):
+            return  # not asked in this class, or already unlocked: the question works alone
+        self.class_entry = entry
+        sent = self._sent_text()
+        if entry["revealed"]:
+            self.lock.description = "Lock in my prediction"
+            if sent is not None and self.prediction is None:
+                self.choice.value = sent
+                self.commit()
+            self.status.value = "<b>Your teacher revealed the answer.</b> " + (
+                f"Your prediction: <b>{html.escape(sent)}</b>. Run the model to see why."
+                if sent is not None
+                else "Lock in a prediction, then run the model."
+            )
+            self._chosen({"new": self.choice.value})
+            return
+        self.lock.description = "Send my answer"
+        self.run_button.disabled = True
+        if sent is not None and self.choice.value is None:
+            self.choice.value = sent  # a reopened page shows what this device sent
+        if sent is not None:
+            self.status.value = (
+                f"Sent to your teacher: <b>{html.escape(sent)}</b>. You may change it until "
+                "your teacher reveals the answer."
+            )
+        elif entry["round"] > 1:
+            self.status.value = "<i>Vote again: talk it over, then send your answer.</i>"
+        else:
+            self.status.value = "<i>Class poll: choose, then send your answer to the class.</i>"
+        self._chosen({"new": self.choice.value})
 
     def commit(self) -> str:
         """Lock the chosen option in: it can no longer change, and the model may run."""

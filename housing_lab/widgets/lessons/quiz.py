@@ -8,12 +8,16 @@ student checks or opens it, so neither the cell's code nor the saved widget stat
 
 from __future__ import annotations
 
+import html
+from typing import Any
+
 import ipywidgets
 
 from housing_lab.errors import HousingLabError
 from housing_lab.numbers import check_number
 from housing_lab.questions import Question
 from housing_lab.questions import question as lesson_question
+from housing_lab.widgets.lessons.class_link import ClassLink
 from housing_lab.widgets.table.checks import check_text
 
 RIGHT = "<span style='color:#1b7837;font-weight:700'>&#10004; Right.</span> "
@@ -86,6 +90,65 @@ class ChoiceQuestion(_Question):
             options=options, value=None, layout=ipywidgets.Layout(width="max-content")
         )
         super().__init__(self.question.prompt, self.choice, self.question.explanation)
+        # class mode (a class poll's page): None until the page says which class, if any
+        self.class_entry: dict[str, Any] | None = None
+        self.class_link = None
+        if self.question is not None:
+            self.class_link = ClassLink(self.question.id, self._class_state)
+            self.children = (*self.children, self.class_link)
+
+    @property
+    def in_class(self) -> bool:
+        """Whether the choice goes to a class poll now (class mode, before the reveal): the
+        answer stays hidden until the teacher reveals it."""
+        return self.class_entry is not None and not self.class_entry["revealed"]
+
+    def submit(self) -> bool:
+        """Check the answer; in class mode (before the reveal) send it to the class instead
+        (returns False: nothing is checked yet)."""
+        if not self.in_class:
+            return super().submit()
+        if self.choice.value is None or self.question is None or self.class_link is None:
+            self.feedback.value = "<i>Choose an answer before sending it.</i>"
+            return False
+        self.class_link.answer(self.question.choice_for_text(str(self.choice.value)).id)
+        return False
+
+    def _class_state(self, entry: dict[str, Any] | None, problem: str) -> None:
+        """The class poll's word on this question: wait, vote again, or show the answer."""
+        if problem:
+            self.feedback.value = f"<i>{html.escape(problem)}</i>"
+            return
+        if entry is None and self.in_class:  # the teacher closed the class before the reveal
+            self.class_entry = None
+            self.check.description = "Check my answer"
+            self.feedback.value = "<i>The class poll has ended: check your answer.</i>"
+            return
+        if entry is None or (self.class_entry is not None and self.class_entry["revealed"]):
+            return  # not asked in this class, or already revealed: the question works alone
+        self.class_entry = entry
+        mine = entry.get("mine")
+        sent = self.question.choice(mine).text if mine and self.question else None
+        if entry["revealed"]:
+            self.check.description = "Check my answer"
+            if sent is not None:
+                self.choice.value = sent
+                super().submit()
+            else:
+                self.feedback.value = "<b>Your teacher revealed the answer:</b> check yours."
+            return
+        self.check.description = "Send my answer"
+        if sent is not None and self.choice.value is None:
+            self.choice.value = sent  # a reopened page shows what this device sent
+        if sent is not None:
+            self.feedback.value = (
+                f"Sent to your teacher: <b>{html.escape(sent)}</b>. You may change it until "
+                "your teacher reveals the answer."
+            )
+        elif entry["round"] > 1:
+            self.feedback.value = "<i>Vote again: talk it over, then send your answer.</i>"
+        else:
+            self.feedback.value = "<i>Class poll: choose, then send your answer.</i>"
 
     def is_correct(self) -> bool:
         return self.choice.value == self.answer
