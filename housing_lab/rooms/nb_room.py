@@ -17,7 +17,8 @@ part of the room's phase name, so the store restarts its clock when the timer st
 
 Until the game is over, views never carry a hand but the holder's own: the teacher's view (for
 the projector) holds the board, the phase, the timer and the face-up draft cards; a team's view
-adds that team's own hand, with each card's current score, and its total. Once the game is over
+adds that team's own hand, with each card's current score and where the board stands on its
+conditions in words, and its total. Once the game is over
 every view holds the final scores and every team's cards face up, each with its score.
 """
 
@@ -28,6 +29,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from housing_lab.errors import HousingLabError, shown
+from housing_lab.north_berkeley.card_standing import card_standing
+from housing_lab.north_berkeley.engine.facts import BoardFacts
 from housing_lab.north_berkeley.names import card_name
 from housing_lab.north_berkeley.play.actions import check_action
 from housing_lab.north_berkeley.play.game import Game
@@ -226,10 +229,11 @@ def _public_scores(game: Game) -> dict[str, Any] | None:
     if game.phase != "over":
         return None
     scores = game.final_scores()
+    facts = game.result().facts
     return {
         "totals": {team: score.total for team, score in scores.items()},
         "reasons": {team: _score_counts(score.cards) for team, score in scores.items()},
-        "cards": {team: _scored_cards(game, team, score) for team, score in scores.items()},
+        "cards": {team: _scored_cards(game, team, score, facts) for team, score in scores.items()},
         "winners": game.winners(),
         "tie_break": game.tie_break_explanation(),
     }
@@ -246,10 +250,17 @@ def _score_counts(card_scores: Any) -> dict[str, int]:
     }
 
 
-def _scored_cards(game: Game, team: str, score: Any) -> list[dict[str, Any]]:
-    """A team's hand, each card with its name and its score on the board (`score`)."""
+def _scored_cards(game: Game, team: str, score: Any, facts: BoardFacts) -> list[dict[str, Any]]:
+    """A team's hand, each card with its name, its score on the board (`score`) and where the
+    board (`facts`) stands on its conditions, in words (`standing`: the engine's
+    `card_standing`, "+1 now: ...; −1 if ...")."""
     return [
-        {"card": card, "name": card_name(card), **score.cards[card].to_dict()}
+        {
+            "card": card,
+            "name": card_name(card),
+            **score.cards[card].to_dict(),
+            "standing": card_standing(card, facts).to_dict(),
+        }
         for card in game.state.hands[team]
     ]
 
@@ -258,9 +269,11 @@ def _own_hand(game: Game, team: str) -> dict[str, Any]:
     """A team's secret part of its view: its hand, each card scored on the board as it
     stands (final scores once the game is over), and its face-up extra-draw card."""
     state = game.state
-    score = game.final_scores()[team] if game.phase == "over" else game.current_scores()[team]
+    over = game.phase == "over"
+    score = game.final_scores()[team] if over else game.current_scores()[team]
+    facts = game.result().facts if over else game.current_facts()
     return {
-        "hand": _scored_cards(game, team, score),
+        "hand": _scored_cards(game, team, score, facts),
         "score": score.total,
         "extra_card": state.extra.get(team),
     }

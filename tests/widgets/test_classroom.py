@@ -6,10 +6,14 @@ import asyncio
 import concurrent.futures
 import html
 import json
+import re
 from typing import Any
 
 import pytest
 
+from housing_lab.north_berkeley.card_standing import card_standing
+from housing_lab.north_berkeley.engine.scoring import facts_as_is
+from housing_lab.north_berkeley.scenario import scenario_from_dict
 from housing_lab.rooms import open_store
 from housing_lab.rooms.links import room_links, save_links
 from housing_lab.widgets.classroom.page import ClassroomPage, RoomEntry, page_from_environment
@@ -112,6 +116,43 @@ def test_team_page_shows_its_hand_and_offers_exactly_its_legal_actions(store, ro
     places = [a for a in red.offered_actions() if a["action"] == "place"]
     assert places and all(a["square"] in ("B1", "C1", "B2", "C2") for a in places)
     assert red.board.allowed["A1"] == []  # a square outside this phase is greyed
+
+
+def standing_words(view: dict[str, Any]) -> dict[str, str]:
+    """Each card of a team's hand, in the engine's words on the board as it stands (a room's
+    current score is the board as it stands)."""
+    facts = facts_as_is(scenario_from_dict(view["board"]))
+    return {c["card"]: card_standing(c["card"], facts).text for c in view["hand"]}
+
+
+def shown_standing(p: ClassroomPage) -> dict[str, str]:
+    """The +1 and -1 lines under each card of the page's hand, as the browser shows them."""
+    rows = re.findall(r"<tr data-card='([a-z_]+)'>(.*?)</tr>", p.side.value)
+    return {
+        card: "; ".join(
+            html.unescape(line) for line in re.findall(r"hl-classroom-cond[^>]*>(.*?)</span>", row)
+        )
+        for card, row in rows
+    }
+
+
+def test_team_page_says_what_each_card_wants_and_where_it_stands_live(store, room):
+    """Issue 44: every card in the hand with its +1 and -1 conditions and the figures now, in
+    the engine's words, redrawn when another device changes the board."""
+    red = page(store, room, "Red")
+    assert red.view is not None
+    before = standing_words(red.view)
+    assert shown_standing(red) == before and len(before) == len(red.view["hand"])
+    assert all("+1 " in text and "\u22121 " in text for text in before.values())
+    blue = page(store, room, "Blue")
+    blue.act({"action": "place", "square": "B1", "tile": "tower_social"})
+    assert red.poll_once()
+    after = standing_words(red.view)
+    assert after != before  # spending moved: a card of this hand reads it
+    assert shown_standing(red) == after
+    for card in red.view["hand"]:  # the score shown beside the words is the same board's
+        facts = facts_as_is(scenario_from_dict(red.view["board"]))
+        assert card["score"] == card_standing(card["card"], facts).score
 
 
 def test_teacher_page_has_the_phase_buttons_and_no_hand(store, room, tmp_path):

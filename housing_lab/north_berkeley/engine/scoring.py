@@ -71,10 +71,14 @@ def score_scenario(scenario: Scenario, options: RuleOptions | None = None) -> Sc
     return ScenarioResult(scenario, move_in, facts, score_all(facts))
 
 
+def facts_as_is(scenario: Scenario) -> BoardFacts:
+    """The board as it stands: only the existing residents live there (no move-in)."""
+    return board_facts(scenario, dict(scenario.existing))
+
+
 def score_as_is(scenario: Scenario) -> dict[str, CardScore]:
     """Cards on the board as it stands: only the existing residents live there (no move-in)."""
-    facts = board_facts(scenario, dict(scenario.existing))
-    return score_all(facts)
+    return score_all(facts_as_is(scenario))
 
 
 @dataclass(frozen=True)

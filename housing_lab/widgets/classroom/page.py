@@ -379,18 +379,7 @@ class ClassroomPage(widgets.VBox):
         if view["phase"] == "over":
             return self._nb_final(view)
         if view.get("hand") is not None:
-            heading = "Final score" if view["phase"] == "over" else "Score now"
-            rows = "".join(
-                f"<tr><td>{_esc(card['name'])}</td><td class='hl-num'>{_signed(card['score'])}"
-                "</td></tr>"
-                for card in view["hand"]
-            )
-            out.append(
-                "<h3>Your hand (secret)</h3><table class='hl-classroom-hand'>"
-                f"<tr><th>Card</th><th>{heading}</th></tr>{rows}"
-                f"<tr class='hl-total'><td>Total</td><td class='hl-num'>{_signed(view['score'])}"
-                "</td></tr></table>"
-            )
+            out.append(hand_html(view))
             if view.get("extra_card"):
                 out.append(f"<p>Your extra card: {_esc(card_name(view['extra_card']))}</p>")
         face_up = (view.get("draft") or {}).get("face_up") or []
@@ -466,6 +455,38 @@ class ClassroomPage(widgets.VBox):
         warning = loopback_warning(links["teacher"])
         line = f"<p class='hl-classroom-error'>{_esc(warning)}</p>" if warning else ""
         return f"<h3>{words.SCAN}</h3>{line}<div class='hl-classroom-joins'>{cards}</div>"
+
+
+def hand_html(view: dict[str, Any]) -> str:
+    """A team's secret hand during play: each card's score now and, under its name, what
+    scores +1 and −1 and where the board stands on it (the engine's words, `standing`)."""
+    rows = "".join(
+        f"<tr data-card='{_esc(card['card'])}'><td><b>{_esc(card['name'])}</b>"
+        f"{_standing_html(card.get('standing'))}</td>"
+        f"<td class='hl-num'>{_signed(card['score'])}</td></tr>"
+        for card in view["hand"]
+    )
+    return (
+        "<h3>Your hand (secret)</h3><table class='hl-classroom-hand'>"
+        f"<tr><th>Card: what scores +1 and \u22121</th><th>Score now</th></tr>{rows}"
+        f"<tr class='hl-total'><td>Total</td><td class='hl-num'>{_signed(view['score'])}"
+        "</td></tr></table>"
+    )
+
+
+def _standing_html(standing: dict[str, Any] | None) -> str:
+    """The card's two sides, one line each; a side that holds now is marked (in words too:
+    "+1 now: ...")."""
+    if not standing:
+        return ""
+    lines = []
+    for side in ("plus", "minus"):
+        met = " hl-classroom-met" if standing[side]["met"] else ""
+        lines.append(
+            f"<span class='hl-classroom-cond hl-classroom-{side}{met}'>"
+            f"{_esc(standing[side]['text'])}</span>"
+        )
+    return "".join(lines)
 
 
 def _scores_html(scores: dict[str, Any] | None) -> str:
