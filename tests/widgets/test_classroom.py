@@ -13,6 +13,7 @@ import pytest
 
 from housing_lab.north_berkeley.card_standing import card_standing
 from housing_lab.north_berkeley.engine.scoring import facts_as_is
+from housing_lab.north_berkeley.policies import POLICY_NAMES, POLICY_TEXT
 from housing_lab.north_berkeley.scenario import scenario_from_dict
 from housing_lab.rooms import open_store
 from housing_lab.rooms.links import room_links, save_links
@@ -438,3 +439,35 @@ def test_join_codes_show_before_play_only_and_can_be_hidden(store, room, tmp_pat
     assert teacher.codes_button.layout.display == "none"
     teacher.toggle_codes()
     assert "<svg" not in teacher.links.value  # never during play, even when asked
+
+
+def test_projector_policy_decision_is_current_and_explained(store, room):
+    """Issue 44 item 7: the teacher's "Now: Draft ..." stayed under "Policy decision" once the
+    last pick moved the room on; the drawn policies were names only."""
+    teacher = page(store, room, "teacher")
+    tokens = room["tokens"]
+    teacher.act({"action": "call_state"})
+    while store.view(room["room"], tokens["teacher"])["phase"] != "draft":
+        teacher.refresh()
+        advance = [a for a in teacher.view["legal_actions"] if a["action"] == "advance"]
+        teacher.act(advance[0])
+    assert "Now: Draft" in teacher.notice.value
+    while store.view(room["room"], tokens["teacher"])["phase"] == "draft":
+        for team in TEAMS:  # the teams pick on their own devices
+            picks = [
+                a
+                for a in store.view(room["room"], tokens[team])["legal_actions"]
+                if a["action"] == "pick"
+            ]
+            if picks:
+                store.act(room["room"], tokens[team], picks[0])
+                break
+    assert teacher.poll_once()
+    assert "Draft" not in teacher.notice.value
+    assert "Now: Policy decision." in teacher.notice.value
+    drawn = teacher.view["policies_drawn"]
+    for policy in drawn:
+        assert html.escape(POLICY_NAMES[policy]) in teacher.side.value
+        assert html.escape(POLICY_TEXT[policy]) in teacher.side.value
+    enact = [b for b, a in teacher._buttons if a["action"] == "enact"]
+    assert enact and all("hl-act-main" in b._dom_classes for b in enact)

@@ -111,8 +111,16 @@ def test_the_projector_plays_the_move_in_step_by_step_then_the_scores(store, roo
     for team, hand in teacher.view["scores"]["cards"].items():  # every hand face up
         assert f"<h4>{team}</h4>" in teacher.face_up.value
         assert all(html.escape(card_reason(card)) in teacher.face_up.value for card in hand)
+    # at the scores, the cards face up lead the board's column and the chart makes room for
+    # the scores (issue 44: they were under the board, below the fold); Back brings it back
+    column = teacher._board_column.children
+    assert column.index(teacher.face_up) < column.index(teacher.board)
+    assert chart not in teacher.movein.box.children
     teacher.movein.back.click()
     assert "Final scores" not in teacher.side.value and teacher.face_up.value == ""
+    column = teacher._board_column.children
+    assert column.index(teacher.board) < column.index(teacher.face_up)
+    assert chart in teacher.movein.box.children
 
 
 def test_a_team_page_shows_the_chart_and_its_own_cards_results(store, room):

@@ -135,7 +135,9 @@ def tie_break_explanation(scores: Sequence[PlayerScore]) -> str:
             f"with the fewest \u22121 cards."
         )
     minus = leaders[0].minus_cards if leaders else 0
+    # "both" or "all 3", never "they all win" when others are left out (issue 44)
+    together = "both win" if len(won) == 2 else f"all {len(won)} win"
     return (
         f"{', '.join(won)} tie on {_points(best)} and on \u22121 cards ({minus} each): "
-        f"they all win."
+        f"{together}."
     )

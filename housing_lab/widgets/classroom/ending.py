@@ -55,6 +55,8 @@ class RoomMoveIn:
         for button, kind in ((self.back, "back"), (self.next, "next"), (self.scores, "scores")):
             button.add_class("hl-act")
             button.add_class(f"hl-movein-{kind}")
+        for button in (self.next, self.scores):
+            button.add_class("hl-act-main")  # the way on stands out on the projector
         self.back.on_click(lambda _b: self._move(self.playback.back))
         self.next.on_click(lambda _b: self._move(self.playback.forward))
         self.scores.on_click(lambda _b: self._move(self.playback.to_scores))
@@ -112,6 +114,10 @@ class RoomMoveIn:
         self.next.disabled = step >= SCORING_STEP
         self.scores.disabled = step >= SCORING_STEP
         chart = self.playback.chart
+        # the projector at the final scores: the scores and every team's cards take the room
+        # the chart had (Back one step shows it again); a team page keeps it beside its cards
+        if self.stepped and step >= SCORING_STEP:
+            chart = None
         self.box.children = (self.controls, *([chart] if chart is not None else []))
 
 

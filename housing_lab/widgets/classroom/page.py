@@ -54,6 +54,7 @@ from housing_lab.widgets.lab.board import NorthBerkeleyBoard
 CSS = Path(__file__).with_name("page.css")
 POLL_SECONDS = 0.3  # a page sees others' actions within this (plus one store read)
 BOARD_KINDS = ("place", "clear")  # played on the board, not as buttons
+MAIN_KINDS = ("start_timer", "advance", "enact", "pick")  # what moves the game on: stands out
 
 
 class ClassroomPage(widgets.VBox):
@@ -154,6 +155,7 @@ class ClassroomPage(widgets.VBox):
             under = [self.board, self.face_up] if teacher else [self.board]
             board_column = widgets.VBox(under, layout=board_layout)
             board_column.add_class("hl-classroom-boardcolumn")
+            self._board_column = board_column
             parts: list[widgets.Widget] = [board_column, column]
         else:
             self.streetcar = RoomStreetcar(self._streetcar_send, can_play=not teacher)
@@ -201,9 +203,13 @@ class ClassroomPage(widgets.VBox):
             ran_out = bool(timer) and timer["seconds_left"] > 0 and self._seconds_left(timer) <= 0
             if seq != self.seq or ran_out:
                 before = self._tiles()
+                phase = (self.view or {}).get("phase")
                 moved = seq != self.seq
                 self.refresh()
                 news = words.board_news(before, self._tiles()) if moved else ""
+                now = (self.view or {}).get("phase")
+                if moved and now != phase:  # a notice of the last phase would be stale
+                    news = f"{words.now_in(str(now))} {news}".strip()
                 if news:
                     self._say(news)
                 return True
@@ -344,6 +350,8 @@ class ClassroomPage(widgets.VBox):
             button = widgets.Button(description=label, tooltip=label)
             button.add_class("hl-act")
             button.add_class(f"hl-act-{action['action']}")
+            if action["action"] in MAIN_KINDS:
+                button.add_class("hl-act-main")
             button.on_click(lambda _button, action=action: self.act(action))
             buttons.append((button, action))
         self._buttons = buttons
@@ -373,6 +381,12 @@ class ClassroomPage(widgets.VBox):
             self.side.value = self._nb_side(self.view)
             shown = self.movein is not None and self.movein.scores_shown
             self.face_up.value = face_up_html(self.view.get("scores")) if shown else ""
+            if self.role is not None and self.role.is_teacher and self.board is not None:
+                # the projector at the final scores: every team's cards at the top of the
+                # board's column, in view (the board, seen through the move-in, under them)
+                order = (self.face_up, self.board) if shown else (self.board, self.face_up)
+                if self._board_column.children != order:
+                    self._board_column.children = order
 
     def _nb_side(self, view: dict[str, Any]) -> str:
         out = []
@@ -387,8 +401,7 @@ class ClassroomPage(widgets.VBox):
             names = ", ".join(_esc(card_name(card)) for card in face_up)
             out.append(f"<p><b>Face-up cards:</b> {names}</p>")
         if view.get("policies_drawn"):
-            drawn = _esc(policy_set_name(view["policies_drawn"]))
-            out.append(f"<p><b>Policies drawn:</b> {drawn}</p>")
+            out.append(words.policies_explained(list(view["policies_drawn"])))
         if view["board"]["policies"]:
             out.append(f"<p><b>Enacted:</b> {_esc(policy_set_name(view['board']['policies']))}</p>")
         out.append(_scores_html(view.get("scores")))
