@@ -138,6 +138,5 @@ def tie_break_explanation(scores: Sequence[PlayerScore]) -> str:
     # "both" or "all 3", never "they all win" when others are left out (issue 44)
     together = "both win" if len(won) == 2 else f"all {len(won)} win"
     return (
-        f"{', '.join(won)} tie on {_points(best)} and on \u22121 cards ({minus} each): "
-        f"{together}."
+        f"{', '.join(won)} tie on {_points(best)} and on \u22121 cards ({minus} each): {together}."
     )
