@@ -219,6 +219,9 @@ def test_teacher_and_three_teams_play_a_room_through_voila(browser, rooms: RoomS
         acted("teacher", phase_is("Game over"), "game over")
         teacher.page.wait_for_selector(".hl-movein-chart", timeout=10_000)  # move-in first
         assert "Winner" not in teacher.page.inner_text("body")
+        for team in TEAMS:  # the phones follow the projector: no scores before it shows them
+            devices[team].page.wait_for_selector(".hl-movein-end", timeout=10_000)
+            assert "Winner" not in devices[team].page.inner_text("body")
         click_action("teacher", "button.hl-movein-scores")
         for device in devices.values():
             wait_until(lambda d=device: "Winner" in d.page.inner_text("body"), 5, "scores")

@@ -295,6 +295,9 @@ def test_a_whole_game_offers_legal_actions_and_never_leaks_hidden_cards(
             assert html.escape(card["name"], quote=True) in sent
     assert steps > 10
     assert red.view["phase"] == "over"
+    assert "Final scores" not in red.side.value  # the projector shows the move-in first
+    store.act(room["room"], room["tokens"]["teacher"], {"action": "movein_step", "step": 4})
+    assert red.poll_once()
     assert "Final scores" in red.side.value and "Winner" in red.side.value
 
 

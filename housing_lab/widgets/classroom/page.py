@@ -45,6 +45,7 @@ from housing_lab.widgets.classroom.ending import (
     face_up_html,
     final_scores_html,
     hand_results_html,
+    step_words,
 )
 from housing_lab.widgets.classroom.key import KeyReader
 from housing_lab.widgets.classroom.streetcar import RoomStreetcar
@@ -147,6 +148,8 @@ class ClassroomPage(widgets.VBox):
             self.board.observe(self._square_chosen, names="selected")
             self.movein = RoomMoveIn(self.board, self._options, stepped=teacher)
             self.movein.on_change = self._redraw_side
+            if teacher:
+                self.movein.send_step = self._send_step
             board_layout = widgets.Layout(flex="1 1 520px", min_width="0")
             # every page shows the move-in beside the board, at the top of its column, so the
             # chart is in view with the board at 1366x768 (under the board on a phone)
@@ -204,12 +207,15 @@ class ClassroomPage(widgets.VBox):
             if seq != self.seq or ran_out:
                 before = self._tiles()
                 phase = (self.view or {}).get("phase")
+                step = self._movein_step()
                 moved = seq != self.seq
                 self.refresh()
                 news = words.board_news(before, self._tiles()) if moved else ""
                 now = (self.view or {}).get("phase")
                 if moved and now != phase:  # a notice of the last phase would be stale
                     news = f"{words.now_in(str(now))} {news}".strip()
+                if moved and now == "over" and self._movein_step() != step:
+                    news = f"{news} {step_words(self._movein_step())}".strip()
                 if news:
                     self._say(news)
                 return True
@@ -217,6 +223,11 @@ class ClassroomPage(widgets.VBox):
         except HousingLabError as error:
             self._say(str(error), "error")
         return False
+
+    def _movein_step(self) -> int | None:
+        """The projector's move-in step as this page last read it (None before game end)."""
+        movein = (self.view or {}).get("movein")
+        return None if not movein else int(movein["step"])
 
     def start(self) -> None:
         """Poll the store every `poll_seconds` from the kernel's running event loop (a kernel
@@ -274,6 +285,19 @@ class ClassroomPage(widgets.VBox):
         if action["action"] == "place":
             return action["tile"] in self.board.allowed.get(action["square"], [])
         return action["square"] in self._clearable
+
+    def _send_step(self, step: int) -> bool:
+        """The projector moves the room's move-in to `step`: every page follows. The step is
+        read out, not written in the notice (the step line under the buttons says it)."""
+        try:
+            self.store.act(self.room, self.token, {"action": "movein_step", "step": step})
+        except HousingLabError as error:
+            self._say(str(error), "error")
+            return False
+        self.refresh()
+        if self.board is not None:
+            self.board.announce(step_words(step))
+        return True
 
     def _board_action(self, message: dict[str, Any]) -> None:
         assert self.role is not None
@@ -415,6 +439,8 @@ class ClassroomPage(widgets.VBox):
         if view["board"]["policies"]:
             out.append(f"<p><b>Enacted:</b> {_esc(policy_set_name(view['board']['policies']))}</p>")
         if view.get("hand") is not None:
+            if self.movein is not None and self.movein.behind:
+                return "".join(out)  # the move-in's step line says what comes and when
             out.append(hand_results_html(view))
             out.append(final_scores_html(view.get("scores")))
             out.append(face_up_html(view.get("scores"), skip=view["you"].get("team")))
