@@ -3,9 +3,9 @@
 A room's view carries the public board (tiles, policies, existing residents); the engine scores
 it here (`score_scenario`), so every page shows the existing residents all game and, once the
 game is over, the move-in. The projector plays it wave by wave with the game table's
-`MoveInPlayback` (and its "Who is housed?" chart); a team page shows the finished move-in and
-the chart at once, beside its own cards' results. Nothing here changes the room: stepping is
-presentation only.
+`MoveInPlayback` (and its "Who is housed?" chart); each step is sent to the room
+(`movein_step`), and a team page shows the step the room has, its own cards' results only
+once the projector shows the final scores (or the team asks for them on its own page).
 """
 
 from __future__ import annotations

@@ -3,13 +3,15 @@
 - The teacher's token: the projector page. The shared board, the phase and its timer, the
   public scores, each team's join link with a QR code before play, and the teacher's buttons
   (start the timer, phases, the policy decision, calling the state). At game end it plays the
-  move-in step by step beside the board, then the final scores (`ending.py`). No hand is ever
-  on it.
-- A team's token: that team's own hand with its live score, the shared board (first, with the
-  building choices right under it, so they are in view on a phone after a tap), and exactly
-  the actions the store's view lists for that team now (`legal_actions`): tiles through the
-  board, everything else as one button per action. At game end: the move-in, the chart and
-  its own cards' results.
+  move-in step by step beside the board, then the final scores (`ending.py`); every team page
+  follows its steps. No hand is ever on it.
+- A team's token: that team's own hand with its live score and, under each card, what scores
+  +1 and -1 and where the board stands (the engine's words), the shared board (first, with
+  the building choices right under it, so they are in view on a phone after a tap), and
+  exactly the actions the store's view lists for that team now (`legal_actions`): tiles
+  through the board, everything else as one button per action. At game end: the move-in at
+  the projector's step with the chart, then its own cards' results once the projector shows
+  the final scores (or the team asks: "Show me the final result").
 - No token or a wrong one: one line, nothing from the room.
 
 A Streetcar room shows the shared Streetcar board on every page (`classroom_streetcar.py`):
