@@ -468,10 +468,18 @@ const TABLE_KEYS = [
   ["Describe the screen", "hear the board and who is housed in words"],
 ];
 
-function renderTeams(root, model, send) {
+function renderTeams(root, model, send, state) {
   const view = model.get("view");
   if (!view.teams || !view.teams.length) return;
   h("h3", {}, root, "Teams and their constituents");
+  // Where the board stands on each open card, in words: always on a narrow screen; on the
+  // projector's compact layout (card names only, to fit 1080 px) one click away
+  root.classList.toggle("hl-gt-words-open", Boolean(state.words));
+  if (view.teams.some((team) => team.cards.some((c) => c.standing))) {
+    const label = state.words ? "Hide what the cards want" : "Show what the cards want";
+    button(root, label, "card-words", () => { state.words = !state.words; state.redraw(); },
+      { class: "hl-gt-button hl-gt-small hl-gt-words-toggle", "aria-pressed": String(Boolean(state.words)) });
+  }
   const coachable = view.coachable || {};
   const grid = h("div", { class: "hl-gt-teams" }, root);
   for (const team of view.teams) {
@@ -524,7 +532,7 @@ function render({ model, el: root }) {
   const draw = () => {
     const key = focusKey(root, ["data-focus"]);
     for (const child of [...root.children]) if (!say || child !== say.node) child.remove();
-    if (part === "teams") renderTeams(root, model, send);
+    if (part === "teams") renderTeams(root, model, send, state);
     else renderTop(root, model, send, state);
     // the same button, or the stage's next step, or its heading: never <body>
     restoreFocus(root, key, [".hl-gt-decision .hl-gt-next:not(:disabled)",
