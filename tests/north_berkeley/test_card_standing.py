@@ -87,6 +87,10 @@ def test_the_figures_now_are_the_boards() -> None:
         "income (now 8 of 14)"
     )
     assert labor.minus.text == "\u22121 if fewer than 12 new homes"
+    # the example in docs/game_table.md and docs/classroom.md
+    assert card_standing("more_parks", neutral_facts(parks=0, spending=3)).text == (
+        "+1 if at least 2 parks (now 0) and spending under $11 (now $3); \u22121 now: 0 parks"
+    )
     landlords = card_standing("landlords", neutral_facts(vacancy_control=True))
     assert landlords.minus.text == "\u22121 now: vacancy control in effect"
     assert dollars(Fraction(13, 2)) == "$6.50" and dollars(7) == "$7"
