@@ -23,12 +23,29 @@ EXIT_USAGE = 2
 EXIT_STOPPED = 128  # plus the signal's number, as a shell reports it: 130 for Ctrl-C
 
 
+REQUIRED = "the following arguments are required: "
+
+
 class _ArgumentParser(argparse.ArgumentParser):
-    """argparse prints a usage block on errors; we want the one-line contract instead."""
+    """argparse prints a usage block on errors; we want the one-line contract instead. A
+    command given without its sub-command (`housing-lab`, `housing-lab nb`) is the exception:
+    it lists the commands, as `--help` does, on stderr, then the one line (exit 2)."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
+        if self._no_command(message):
+            sys.stderr.write(self.format_help())
+            _say(f"choose a command: {self.prog} COMMAND (the commands are listed above)")
+            raise SystemExit(EXIT_USAGE)
         _say(message)
         raise SystemExit(EXIT_USAGE)
+
+    def _no_command(self, message: str) -> bool:
+        """Whether argparse refused this parser's line only for want of its sub-command."""
+        if not message.startswith(REQUIRED):
+            return False
+        missing = message.removeprefix(REQUIRED).split(", ")
+        commands = [a.dest for a in self._actions if isinstance(a, argparse._SubParsersAction)]
+        return missing == commands[:1] and bool(commands)
 
 
 def _say(message: str) -> None:

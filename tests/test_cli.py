@@ -126,3 +126,36 @@ def test_console_script_is_installed(cli) -> None:
         check=False,
     )
     assert done.returncode == 0 and json.loads(done.stdout)["new_homes"]["total"] == 4
+
+
+@pytest.mark.parametrize(
+    ("args", "commands"),
+    [((), ("lab", "classroom", "nb", "streetcar", "room")), (("nb",), ("score", "play", "coach"))],
+)
+def test_no_command_lists_the_commands_exit_2(cli, args: tuple[str, ...], commands) -> None:
+    """Issue 44: `housing-lab` alone said only "arguments are required: group"; it now lists
+    the commands as --help does (on stderr: nothing on stdout, exit 2)."""
+    code, out, err = cli(*args)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"usage: housing-lab {' '.join(args)}".replace("  ", " "))
+    for command in commands:
+        assert f"\n    {command} " in err, command
+    assert err.splitlines()[-1] == (
+        f"housing-lab: error: choose a command: housing-lab {' '.join([*args, 'COMMAND'])} "
+        "(the commands are listed above)"
+    )
+    assert "group" not in err
+
+
+def test_other_usage_errors_stay_one_line(cli) -> None:
+    code, out, err = cli("nb", "score", "--no-such-option")
+    assert (code, out) == (2, "") and err.count("\n") == 1
+
+
+@pytest.mark.slow
+def test_python_dash_m_without_a_command_lists_the_commands() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "housing_lab"], capture_output=True, text=True, check=False
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert "    classroom " in done.stderr and "choose a command" in done.stderr

@@ -32,6 +32,7 @@ the solver, the coach) are loaded when first asked for (`__getattr__` below), so
 from typing import Any
 
 from housing_lab.north_berkeley.board import Board, PaletteTile, Refusal
+from housing_lab.north_berkeley.card_standing import CardStanding, card_standing
 from housing_lab.north_berkeley.constituents import CARD_IDS, cards, score_card
 from housing_lab.north_berkeley.engine.movein import MoveEvent, MoveInResult, run_move_in
 from housing_lab.north_berkeley.engine.scoring import ScenarioResult, score_scenario
@@ -122,6 +123,7 @@ __all__ = [
     "RULEBOOK",
     "AffordableOnlyError",
     "Board",
+    "CardStanding",
     "Game",
     "IllegalActionError",
     "Layout",
@@ -138,6 +140,7 @@ __all__ = [
     "Tile",
     "UnknownIdError",
     "apply_changes",
+    "card_standing",
     "cards",
     "cards_dealt",
     "changes_words",

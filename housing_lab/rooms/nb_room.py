@@ -6,8 +6,9 @@ Who may act (the engine then decides whether the rules allow it):
   has run out (the room's clock supplies `minutes_elapsed`; a team may not send its own),
   `redraw` and `pick` for itself only (the engine checks that it is its turn);
 - the teacher: `start_timer` (starts phase 1's negotiation timer), `advance` (drives the
-  phases), `enact` (the policy decision, which starts phase 2 and its timer) and `call_state`
-  at any time (the teacher's override of the timer).
+  phases), `enact` (the policy decision, which starts phase 2 and its timer), `call_state`
+  at any time (the teacher's override of the timer) and, once the game is over,
+  `movein_step` (the step of the move-in the projector shows, which every page follows).
 
 The negotiation timer of a building phase starts when the teacher starts the phase (phase 1:
 `start_timer`, a room action the engine never sees; phase 2: the teacher's `enact`), not when
@@ -17,7 +18,8 @@ part of the room's phase name, so the store restarts its clock when the timer st
 
 Until the game is over, views never carry a hand but the holder's own: the teacher's view (for
 the projector) holds the board, the phase, the timer and the face-up draft cards; a team's view
-adds that team's own hand, with each card's current score, and its total. Once the game is over
+adds that team's own hand, with each card's current score and where the board stands on its
+conditions in words, and its total. Once the game is over
 every view holds the final scores and every team's cards face up, each with its score.
 """
 
@@ -28,6 +30,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from housing_lab.errors import HousingLabError, shown
+from housing_lab.north_berkeley.card_standing import card_standing
+from housing_lab.north_berkeley.engine.facts import BoardFacts
+from housing_lab.north_berkeley.engine.movein import WAVES
 from housing_lab.north_berkeley.names import card_name
 from housing_lab.north_berkeley.play.actions import check_action
 from housing_lab.north_berkeley.play.game import Game
@@ -38,6 +43,12 @@ from housing_lab.rooms.games import Clock, Role, RoomGame, RoomInfo
 
 TEAM_KINDS = ("place", "clear", "call_state", "redraw", "pick")
 START_TIMER = "start_timer"  # a room action: the engine's log never has it
+# The projector's step through the move-in once the game is over (0: before it, one per wave,
+# then the final scores): a room action too, so every team page shows the step the projector
+# shows and no phone shows the scores before the teacher does.
+MOVEIN_STEP = "movein_step"
+LAST_MOVEIN_STEP = len(WAVES) + 1  # the final scores
+ROOM_KINDS = (START_TIMER, MOVEIN_STEP)
 TEACHER_KINDS = (START_TIMER, "advance", "enact", "call_state")
 OWN_PLAYER_KINDS = ("redraw", "pick")  # the action names its player: a team acts for itself only
 BUILDING_PHASES = ("phase1", "phase2")
@@ -47,16 +58,18 @@ WAITING, RUNNING, STOPPED = "waiting", "running", "stopped"
 @dataclass
 class TimedGame:
     """The engine game and its negotiation timer: `waiting` for the teacher, `running`, or
-    `stopped` (the state was called) in the current building phase."""
+    `stopped` (the state was called) in the current building phase; once the game is over,
+    the move-in step the projector shows (`movein_step`)."""
 
     game: Game
     timer: str = WAITING
+    movein_step: int = 0
 
 
 def engine_actions(actions: list[Any]) -> list[Any]:
-    """A room's logged actions without the room's own (`start_timer`): what
+    """A room's logged actions without the room's own (`start_timer`, `movein_step`): what
     `Game.from_actions` replays."""
-    return [a for a in actions if not (isinstance(a, dict) and a.get("action") == START_TIMER)]
+    return [a for a in actions if not (isinstance(a, dict) and a.get("action") in ROOM_KINDS)]
 
 
 def timer_minutes(clock: Clock) -> float:
@@ -87,7 +100,7 @@ class NorthBerkeleyRoom(RoomGame):
         return TimedGame(game, RUNNING if not game.state.options.negotiation_minutes else WAITING)
 
     def copy(self, game: TimedGame) -> TimedGame:
-        return TimedGame(game.game.clone(), game.timer)
+        return TimedGame(game.game.clone(), game.timer, game.movein_step)
 
     def phase(self, game: TimedGame) -> str:
         phase = game.game.phase
@@ -100,6 +113,17 @@ class NorthBerkeleyRoom(RoomGame):
             if role.team is not None:
                 raise ActionRefused(f"only the teacher may start the timer; {role.team} cannot")
             return {"action": START_TIMER}
+        if isinstance(action, dict) and action.get("action") == MOVEIN_STEP:
+            if role.team is not None:
+                raise ActionRefused(f"the projector steps through the move-in; {role.team} cannot")
+            step = action.get("step")
+            if isinstance(step, bool) or not isinstance(step, int):
+                raise ActionRefused(f"a move-in step is a whole number, not {shown(step)}")
+            if not 0 <= step <= LAST_MOVEIN_STEP:
+                raise ActionRefused(
+                    f"a move-in step is 0 to {LAST_MOVEIN_STEP} (the final scores), not {step}"
+                )
+            return {"action": MOVEIN_STEP, "step": step}
         if isinstance(action, dict) and action.get("action") in OWN_PLAYER_KINDS and role.team:
             action = {"player": role.team, **action}  # a team's redraw or pick: its own, unsaid
         kind, fields = check_action(action)
@@ -133,6 +157,11 @@ class NorthBerkeleyRoom(RoomGame):
         return {"action": kind, **fields}
 
     def apply(self, game: TimedGame, action: dict[str, Any]) -> None:
+        if action.get("action") == MOVEIN_STEP:
+            if game.game.phase != "over":
+                raise ActionRefused("the move-in is shown once the game is over")
+            game.movein_step = action["step"]
+            return
         if action.get("action") == START_TIMER:
             if game.game.phase not in BUILDING_PHASES or game.timer != WAITING:
                 raise ActionRefused(_no_start(game))
@@ -185,6 +214,12 @@ class NorthBerkeleyRoom(RoomGame):
             },
             "policies_drawn": list(state.policies_drawn) if game.phase == "policies" else [],
             "scores": _public_scores(game),
+            # the step the projector shows (None until the game is over)
+            "movein": (
+                {"step": timed.movein_step, "last": LAST_MOVEIN_STEP}
+                if game.phase == "over"
+                else None
+            ),
             "legal_actions": self.legal_actions(timed, role, clock),
         }
         if role.team is not None:
@@ -226,10 +261,11 @@ def _public_scores(game: Game) -> dict[str, Any] | None:
     if game.phase != "over":
         return None
     scores = game.final_scores()
+    facts = game.result().facts
     return {
         "totals": {team: score.total for team, score in scores.items()},
         "reasons": {team: _score_counts(score.cards) for team, score in scores.items()},
-        "cards": {team: _scored_cards(game, team, score) for team, score in scores.items()},
+        "cards": {team: _scored_cards(game, team, score, facts) for team, score in scores.items()},
         "winners": game.winners(),
         "tie_break": game.tie_break_explanation(),
     }
@@ -246,10 +282,17 @@ def _score_counts(card_scores: Any) -> dict[str, int]:
     }
 
 
-def _scored_cards(game: Game, team: str, score: Any) -> list[dict[str, Any]]:
-    """A team's hand, each card with its name and its score on the board (`score`)."""
+def _scored_cards(game: Game, team: str, score: Any, facts: BoardFacts) -> list[dict[str, Any]]:
+    """A team's hand, each card with its name, its score on the board (`score`) and where the
+    board (`facts`) stands on its conditions, in words (`standing`: the engine's
+    `card_standing`, "+1 now: ...; −1 if ...")."""
     return [
-        {"card": card, "name": card_name(card), **score.cards[card].to_dict()}
+        {
+            "card": card,
+            "name": card_name(card),
+            **score.cards[card].to_dict(),
+            "standing": card_standing(card, facts).to_dict(),
+        }
         for card in game.state.hands[team]
     ]
 
@@ -258,9 +301,11 @@ def _own_hand(game: Game, team: str) -> dict[str, Any]:
     """A team's secret part of its view: its hand, each card scored on the board as it
     stands (final scores once the game is over), and its face-up extra-draw card."""
     state = game.state
-    score = game.final_scores()[team] if game.phase == "over" else game.current_scores()[team]
+    over = game.phase == "over"
+    score = game.final_scores()[team] if over else game.current_scores()[team]
+    facts = game.result().facts if over else game.current_facts()
     return {
-        "hand": _scored_cards(game, team, score),
+        "hand": _scored_cards(game, team, score, facts),
         "score": score.total,
         "extra_card": state.extra.get(team),
     }

@@ -35,6 +35,10 @@ SIZES = {
 # machine a 1 s bound failed at 1.08 s, so it allows for the load.
 SEE_WITHIN = 3.0
 READY = ".hl-classroom-title h2"
+# Each card of a team's hand: its +1 line and its -1 line, as the page shows them.
+STANDING = """() => Array.from(document.querySelectorAll('.hl-classroom-hand tr[data-card]'))
+  .map((row) => Array.from(row.querySelectorAll('.hl-classroom-cond'))
+  .map((line) => line.textContent))"""
 SCROLL_TOP = "() => document.querySelectorAll('*').forEach((n) => { n.scrollTop = 0; })"
 
 
@@ -139,6 +143,19 @@ def test_teacher_and_three_teams_play_a_room_through_voila(browser, rooms: RoomS
             page.locator(f'[data-tile-choice="{tile}"]').first.click()
             acted(team, lambda d, s=square, t=tile: d.tiles().get(s) == t, f"{square} = {tile}")
         assert devices["Red"].page.locator(".hl-act").count() == 0  # nothing else is open
+        # Issue 44: every card of every team's hand says what scores +1 and -1 and where the
+        # board stands now, in the engine's words, on the board the teams just built.
+        for team in TEAMS:
+            hand = store.view(room["code"], room["tokens"][team])["hand"]
+            expected = [
+                [c["standing"]["plus"]["text"], c["standing"]["minus"]["text"]] for c in hand
+            ]
+            wait_until(
+                lambda d=devices[team], e=expected: d.page.evaluate(STANDING) == e,
+                5,
+                f"{team}'s hand in words",
+            )
+            assert any("now" in line for pair in expected for line in pair)
         for who in ("teacher", "Red"):  # axe-core on the projector page and a team page
             found = axe().Axe().run(devices[who].page).response["violations"]
             blocking = [describe(v) for v in found if v["impact"] in BLOCKING]
@@ -208,6 +225,9 @@ def test_teacher_and_three_teams_play_a_room_through_voila(browser, rooms: RoomS
         acted("teacher", phase_is("Game over"), "game over")
         teacher.page.wait_for_selector(".hl-movein-chart", timeout=10_000)  # move-in first
         assert "Winner" not in teacher.page.inner_text("body")
+        for team in TEAMS:  # the phones follow the projector: no scores before it shows them
+            devices[team].page.wait_for_selector(".hl-movein-end", timeout=10_000)
+            assert "Winner" not in devices[team].page.inner_text("body")
         click_action("teacher", "button.hl-movein-scores")
         for device in devices.values():
             wait_until(lambda d=device: "Winner" in d.page.inner_text("body"), 5, "scores")

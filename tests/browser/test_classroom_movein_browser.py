@@ -120,9 +120,22 @@ def test_phone_choices_in_view_and_the_move_in_on_every_screen(browser, rooms: R
 
         play_to_the_end(store, code, tokens)
         phone.wait_for_selector(".hl-movein-chart", timeout=20_000)
+        # Issue 44: the phone follows the projector (no scores before the teacher shows
+        # them), with its own "Show me the final result"
+        assert "Your cards' results" not in phone.inner_text("body")
+        assert "Winner" not in phone.inner_text("body")
+        projector.wait_for_selector(".hl-movein-chart", timeout=20_000)
+        projector.locator("button.hl-movein-next").click()
+        for page in (projector, phone):
+            page.wait_for_function(
+                "() => document.body.innerText.includes('Move-in step 1 of 3')", timeout=10_000
+            )
+        phone.screenshot(path=str(SCREENSHOTS / "classroom_phone_following_390.png"))
+        phone.locator("button.hl-movein-end").click()
         phone.wait_for_function(
             '() => document.body.innerText.includes("Your cards\' results")', timeout=10_000
         )
+        assert "Move-in step 1 of 3" in projector.inner_text("body")  # the projector stays
         swatch = boxes(phone, ".hl-gt-swatch")
         assert swatch and swatch[0][2] - swatch[0][0] >= 10, swatch  # the legend's colours
         visible = phone.locator("[data-tile-choice]:visible").count()
@@ -145,13 +158,8 @@ def test_phone_choices_in_view_and_the_move_in_on_every_screen(browser, rooms: R
             laptop.screenshot(path=str(SCREENSHOTS / f"classroom_team_over_{size[0]}.png"))
         assert watch.our_errors(ignore=FOREIGN_ERRORS) == [], watch.console_errors
 
-        # the projector's page, open since the codes, now plays the move-in at either size
-        projector.wait_for_selector(".hl-movein-chart", timeout=20_000)
+        # the projector's page, open since the codes, plays the move-in at either size
         assert "Winner" not in projector.inner_text("body")  # the move-in comes first
-        projector.locator("button.hl-movein-next").click()
-        projector.wait_for_function(
-            "() => document.body.innerText.includes('Move-in step 1 of 3')", timeout=10_000
-        )
         for size in PROJECTORS:
             projector.set_viewport_size({"width": size[0], "height": size[1]})
             settle(projector)
@@ -159,8 +167,13 @@ def test_phone_choices_in_view_and_the_move_in_on_every_screen(browser, rooms: R
                 box = boxes(projector, part)[0]
                 assert box[2] <= size[0] and box[0] >= 0, (size, part, box)
             projector.screenshot(path=str(SCREENSHOTS / f"classroom_movein_{size[0]}.png"))
-        for _ in range(3):
+        for step in (2, 3):
             projector.locator("button.hl-movein-next").click()
+            projector.wait_for_function(
+                f"() => document.body.innerText.includes('Move-in step {step} of 3')",
+                timeout=10_000,
+            )
+        projector.locator("button.hl-movein-next").click()
         projector.wait_for_function(
             "() => document.body.innerText.includes('Final scores')", timeout=10_000
         )

@@ -417,6 +417,19 @@ def walk_stages(
     page.click('[data-tile-choice="park"]')
     wait_until(page, lambda s: s["tiles"].get("B1") == "park", "B1 placed")
     check("phase1")
+    # the projector's compact layout shows card names only; one click shows where the board
+    # stands on each open card, in the engine's words (issue 44), and one hides it again
+    toggle = page.locator(".hl-gt-words-toggle")
+    if toggle.is_visible():
+        words = page.locator(".hl-gt-part-teams .hl-gt-card-standing").first
+        assert not words.is_visible()
+        toggle.click()
+        words.wait_for(state="visible")
+        assert page.locator(".hl-gt-words-toggle").get_attribute("aria-pressed") == "true"
+        page.screenshot(path=str(SCREENSHOTS / f"{name}-phase1-card-words.png"))
+        page.locator(".hl-gt-words-toggle").click()
+        words.wait_for(state="hidden")
+        settle(page)
     page.click('[data-action="call-now"]')
     wait_until(page, lambda s: len(s["tiles"]) == 4, "the state filling phase 1")
     page.click('[data-action="next"]')

@@ -238,7 +238,13 @@ def test_winners_tie_breaks() -> None:
         "A, B tie on 1 point; B wins with the fewest \u22121 cards."
     )
     assert tie_break_explanation([ps("A", 2, 0), ps("B", 2, 0)]) == (
-        "A, B tie on 2 points and on \u22121 cards (0 each): they all win."
+        "A, B tie on 2 points and on \u22121 cards (0 each): both win."
+    )
+    # two of three teams tie: the third is not among "they all" (issue 44)
+    two_of_three = tie_break_explanation([ps("A", 2, 0), ps("B", 2, 0), ps("C", 1, 0)])
+    assert two_of_three == "A, B tie on 2 points and on \u22121 cards (0 each): both win."
+    assert tie_break_explanation([ps(n, 1, 1) for n in "ABC"]) == (
+        "A, B, C tie on 1 point and on \u22121 cards (1 each): all 3 win."
     )
     assert winners([ps("A", 2, 1), ps("B", 2, 0)]) == ["B"]
     assert winners([ps("A", 2, 1), ps("B", 2, 1), ps("C", 0, 0)]) == ["A", "B"]

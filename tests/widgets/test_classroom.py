@@ -6,10 +6,15 @@ import asyncio
 import concurrent.futures
 import html
 import json
+import re
 from typing import Any
 
 import pytest
 
+from housing_lab.north_berkeley.card_standing import card_standing
+from housing_lab.north_berkeley.engine.scoring import facts_as_is
+from housing_lab.north_berkeley.policies import POLICY_NAMES, POLICY_TEXT
+from housing_lab.north_berkeley.scenario import scenario_from_dict
 from housing_lab.rooms import open_store
 from housing_lab.rooms.links import room_links, save_links
 from housing_lab.widgets.classroom.page import ClassroomPage, RoomEntry, page_from_environment
@@ -112,6 +117,43 @@ def test_team_page_shows_its_hand_and_offers_exactly_its_legal_actions(store, ro
     places = [a for a in red.offered_actions() if a["action"] == "place"]
     assert places and all(a["square"] in ("B1", "C1", "B2", "C2") for a in places)
     assert red.board.allowed["A1"] == []  # a square outside this phase is greyed
+
+
+def standing_words(view: dict[str, Any]) -> dict[str, str]:
+    """Each card of a team's hand, in the engine's words on the board as it stands (a room's
+    current score is the board as it stands)."""
+    facts = facts_as_is(scenario_from_dict(view["board"]))
+    return {c["card"]: card_standing(c["card"], facts).text for c in view["hand"]}
+
+
+def shown_standing(p: ClassroomPage) -> dict[str, str]:
+    """The +1 and -1 lines under each card of the page's hand, as the browser shows them."""
+    rows = re.findall(r"<tr data-card='([a-z_]+)'>(.*?)</tr>", p.side.value)
+    return {
+        card: "; ".join(
+            html.unescape(line) for line in re.findall(r"hl-classroom-cond[^>]*>(.*?)</span>", row)
+        )
+        for card, row in rows
+    }
+
+
+def test_team_page_says_what_each_card_wants_and_where_it_stands_live(store, room):
+    """Issue 44: every card in the hand with its +1 and -1 conditions and the figures now, in
+    the engine's words, redrawn when another device changes the board."""
+    red = page(store, room, "Red")
+    assert red.view is not None
+    before = standing_words(red.view)
+    assert shown_standing(red) == before and len(before) == len(red.view["hand"])
+    assert all("+1 " in text and "\u22121 " in text for text in before.values())
+    blue = page(store, room, "Blue")
+    blue.act({"action": "place", "square": "B1", "tile": "tower_social"})
+    assert red.poll_once()
+    after = standing_words(red.view)
+    assert after != before  # spending moved: a card of this hand reads it
+    assert shown_standing(red) == after
+    for card in red.view["hand"]:  # the score shown beside the words is the same board's
+        facts = facts_as_is(scenario_from_dict(red.view["board"]))
+        assert card["score"] == card_standing(card["card"], facts).score
 
 
 def test_teacher_page_has_the_phase_buttons_and_no_hand(store, room, tmp_path):
@@ -253,6 +295,9 @@ def test_a_whole_game_offers_legal_actions_and_never_leaks_hidden_cards(
             assert html.escape(card["name"], quote=True) in sent
     assert steps > 10
     assert red.view["phase"] == "over"
+    assert "Final scores" not in red.side.value  # the projector shows the move-in first
+    store.act(room["room"], room["tokens"]["teacher"], {"action": "movein_step", "step": 4})
+    assert red.poll_once()
     assert "Final scores" in red.side.value and "Winner" in red.side.value
 
 
@@ -402,3 +447,35 @@ def test_join_codes_show_before_play_only_and_can_be_hidden(store, room, tmp_pat
     assert teacher.codes_button.layout.display == "none"
     teacher.toggle_codes()
     assert "<svg" not in teacher.links.value  # never during play, even when asked
+
+
+def test_projector_policy_decision_is_current_and_explained(store, room):
+    """Issue 44 item 7: the teacher's "Now: Draft ..." stayed under "Policy decision" once the
+    last pick moved the room on; the drawn policies were names only."""
+    teacher = page(store, room, "teacher")
+    tokens = room["tokens"]
+    teacher.act({"action": "call_state"})
+    while store.view(room["room"], tokens["teacher"])["phase"] != "draft":
+        teacher.refresh()
+        advance = [a for a in teacher.view["legal_actions"] if a["action"] == "advance"]
+        teacher.act(advance[0])
+    assert "Now: Draft" in teacher.notice.value
+    while store.view(room["room"], tokens["teacher"])["phase"] == "draft":
+        for team in TEAMS:  # the teams pick on their own devices
+            picks = [
+                a
+                for a in store.view(room["room"], tokens[team])["legal_actions"]
+                if a["action"] == "pick"
+            ]
+            if picks:
+                store.act(room["room"], tokens[team], picks[0])
+                break
+    assert teacher.poll_once()
+    assert "Draft" not in teacher.notice.value
+    assert "Now: Policy decision." in teacher.notice.value
+    drawn = teacher.view["policies_drawn"]
+    for policy in drawn:
+        assert html.escape(POLICY_NAMES[policy]) in teacher.side.value
+        assert html.escape(POLICY_TEXT[policy]) in teacher.side.value
+    enact = [b for b, a in teacher._buttons if a["action"] == "enact"]
+    assert enact and all("hl-act-main" in b._dom_classes for b in enact)

@@ -8,12 +8,13 @@ from typing import Any
 
 import pytest
 
+from housing_lab.errors import HousingLabError
 from housing_lab.north_berkeley import Game, RuleOptions, scenario_from_dict, score_scenario
 from housing_lab.rooms import open_store
 from housing_lab.widgets.classroom.ending import card_reason, step_words
 from housing_lab.widgets.classroom.page import ClassroomPage
 from housing_lab.widgets.table.charts import totals
-from housing_lab.widgets.table.movein import SCORING_STEP
+from housing_lab.widgets.table.movein import MOVEIN_STEPS, SCORING_STEP
 
 TEAMS = ["Red", "Blue"]
 
@@ -111,8 +112,65 @@ def test_the_projector_plays_the_move_in_step_by_step_then_the_scores(store, roo
     for team, hand in teacher.view["scores"]["cards"].items():  # every hand face up
         assert f"<h4>{team}</h4>" in teacher.face_up.value
         assert all(html.escape(card_reason(card)) in teacher.face_up.value for card in hand)
+    # at the scores, the cards face up lead the board's column and the chart makes room for
+    # the scores (issue 44: they were under the board, below the fold); Back brings it back
+    column = teacher._board_column.children
+    assert column.index(teacher.face_up) < column.index(teacher.board)
+    assert chart not in teacher.movein.box.children
     teacher.movein.back.click()
     assert "Final scores" not in teacher.side.value and teacher.face_up.value == ""
+    column = teacher._board_column.children
+    assert column.index(teacher.board) < column.index(teacher.face_up)
+    assert chart in teacher.movein.box.children
+
+
+def test_team_pages_follow_the_projector_through_the_move_in(store, room):
+    """Issue 44 deliverable 2: when phase 2 ends every phone showed the whole move-in, the
+    scores and the winner while the projector waited at "Before move-in". Team pages now
+    show the projector's step, and the scores once the teacher shows them."""
+    teacher, red, blue = (page(store, room, who) for who in ("teacher", "Red", "Blue"))
+    play_to_the_end(store, room)
+    for p in (teacher, red, blue):
+        p.poll_once()
+    for team in (red, blue):
+        assert team.movein.playback.step == 0 and team.movein.behind
+        assert "Your cards' results" not in team.side.value
+        assert "Final scores" not in team.side.value and "Winner" not in team.side.value
+        assert team.movein.to_end in team.movein.controls.children[1].children
+        assert "follows the projector" in team.movein.step_line.value
+    teacher.movein.next.click()
+    assert teacher.movein.playback.step == 1
+    assert red.poll_once() and red.movein.playback.step == 1
+    assert step_words(1) in red.notice.value  # read out as the projector moves on
+    assert red.board.replay_index == teacher.board.replay_index
+    red.movein.to_end.click()  # Red asks for the end on its own page
+    assert red.movein.playback.step == SCORING_STEP and "Final scores" in red.side.value
+    assert red.movein.to_end.layout.display == "none"
+    blue.poll_once()
+    assert blue.movein.playback.step == 1 and blue.movein.behind  # the others still follow
+    assert teacher.movein.playback.step == 1
+    teacher.movein.scores.click()
+    assert blue.poll_once() and blue.movein.playback.step == SCORING_STEP
+    assert "Final scores" in blue.side.value and not blue.movein.behind
+    teacher.movein.back.click()  # the projector back to the chart: Red keeps its end
+    assert red.poll_once() and red.movein.playback.step == SCORING_STEP
+    reopened = page(store, room, "Blue")  # a reloaded phone opens at the projector's step
+    assert reopened.movein.playback.step == teacher.movein.playback.step == MOVEIN_STEPS
+
+
+def test_only_the_projector_moves_the_move_in(store, room):
+    tokens = room["tokens"]
+    with pytest.raises(HousingLabError, match="the projector steps through the move-in"):
+        store.act(room["room"], tokens["Red"], {"action": "movein_step", "step": 4})
+    with pytest.raises(HousingLabError, match="once the game is over"):
+        store.act(room["room"], tokens["teacher"], {"action": "movein_step", "step": 1})
+    play_to_the_end(store, room)
+    for bad in (5, -1, True, "2", 1.5):
+        with pytest.raises(HousingLabError, match="move-in step"):
+            store.act(room["room"], tokens["teacher"], {"action": "movein_step", "step": bad})
+    assert store.view(room["room"], tokens["Red"])["movein"] == {"step": 0, "last": 4}
+    store.act(room["room"], tokens["teacher"], {"action": "movein_step", "step": 2})
+    assert store.view(room["room"], tokens["Blue"])["movein"]["step"] == 2
 
 
 def test_a_team_page_shows_the_chart_and_its_own_cards_results(store, room):
@@ -123,6 +181,8 @@ def test_a_team_page_shows_the_chart_and_its_own_cards_results(store, room):
     red.poll_once()
     assert red.board.message == "" and red.board.selected == ""  # stale once it is over
     assert ".hl-gt-swatch" in red.children[0].value  # the chart's legend is styled
+    store.act(room["room"], room["tokens"]["teacher"], {"action": "movein_step", "step": 4})
+    red.poll_once()  # the teacher showed the scores
     assert red.movein.playback.step == SCORING_STEP and red.board.replay_index == -1
     assert red.movein.playback.chart in red.movein.box.children
     assert "Your cards' results" in red.side.value

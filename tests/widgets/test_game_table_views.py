@@ -7,7 +7,9 @@ import json
 
 import pytest
 
+from housing_lab.north_berkeley.card_standing import card_standing
 from housing_lab.north_berkeley.constituents import cards
+from housing_lab.north_berkeley.engine.scoring import facts_as_is
 from housing_lab.north_berkeley.play.autoplay import play_random_game
 from housing_lab.north_berkeley.play.game import Game, cards_dealt
 from housing_lab.north_berkeley.policies import INCOMES, RuleOptions
@@ -85,6 +87,30 @@ def test_open_hands_show_every_card_with_its_score_now_and_projected() -> None:
             assert card["now"] == now[card["id"]].to_dict()
             assert card["projected"] == projected[card["id"]].to_dict()
             assert card["plus_text"] == cards()[card["id"]].plus_text
+            # where the board stands on it, in the engine's words, on the "now" chip's board
+            standing = card_standing(card["id"], facts_as_is(game.scenario()))
+            assert card["standing"] == standing.to_dict()
+            assert card["standing"]["score"] == card["now"]["score"]
+
+
+def test_open_hands_say_where_the_board_stands_live() -> None:
+    """Issue 44: the words under a hand's card follow the board (a tower that costs moves
+    the spending every card with a budget reads)."""
+    table = GameTable(teams=["A", "B", "C"], seed=2)
+
+    def words() -> dict[str, str]:
+        return {
+            c["id"]: c["standing"]["text"]
+            for t in table.teams_panel.view["teams"]
+            for c in t["cards"]
+        }
+
+    before = words()
+    table.place("B1", "tower_social")
+    after = words()
+    assert before != after
+    game = table.game
+    assert after == {card: card_standing(card, facts_as_is(game.scenario())).text for card in after}
 
 
 def test_handouts_are_offered_as_downloads_and_written(tmp_path) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from housing_lab.north_berkeley import make_scenario, score_scenario
 from housing_lab.north_berkeley.constituents import cards
 from housing_lab.widgets.lab.changes import (
@@ -70,9 +72,35 @@ def test_card_phrases_name_two_then_count() -> None:
 def test_building_only_change() -> None:
     before = result()
     after = result({"C3": "park"})
-    if before["housed"] == after["housed"]:
-        sentence = describe_change(before, after, NAMES, hand=[])
-        assert "Spending $0 → $1" in sentence and "no change in who has a home" in sentence
+    assert before["outcomes"] == after["outcomes"]  # the engine: a Park moves no one
+    sentence = describe_change(before, after, NAMES, hand=[])
+    assert sentence == "No one moved; spending $0 → $1; no card's score changed."
+
+
+def test_every_change_says_who_is_housed_or_that_no_one_moved() -> None:
+    """Issue 44: after a Park on C3 the sentence named cards and spending only; it now says
+    what happened to people first, as the engine's move-in has it."""
+    before = result()
+    park = result({"C3": "park"})
+    sentence = describe_change(before, park, NAMES)
+    assert sentence.startswith("No one moved; ") and "spending $0 → $1" in sentence
+    tower = result({"B1": "tower_market"})
+    moved = describe_change(before, tower, NAMES)
+    assert before["outcomes"] != tower["outcomes"]
+    assert "no one moved" not in moved.lower()
+    assert re.search(r"found a home|had to leave|displaced|same numbers housed", moved), moved
+    # the counts held but people changed places: not "no one moved"
+    swapped = {**park, "outcomes": {**park["outcomes"], "low": {"stayed": 0}}}
+    assert describe_change(park, swapped, NAMES).startswith("The same numbers housed")
+
+
+def test_fewer_displaced_is_said() -> None:
+    before = {
+        "housed": dict.fromkeys(("high", "middle", "low"), 12),
+        "displaced": {"high": 0, "middle": 3, "low": 0},
+    }
+    after = {**before, "displaced": {"high": 0, "middle": 1, "low": 0}}
+    assert housing_phrases(before, after) == ["2 fewer middle income residents displaced"]
 
 
 def test_score_word_uses_a_real_minus() -> None:

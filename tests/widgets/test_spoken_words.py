@@ -109,6 +109,35 @@ def test_every_change_is_announced_and_a_repeat_is_a_new_announcement() -> None:
     assert lab.board.message == "quiet" and lab.board.announcement["text"] == first["text"]
 
 
+def test_the_lab_announces_who_is_housed_after_every_change() -> None:
+    """Issue 44 item 8: a Park on C3 was read out as cards and spending only; every
+    announcement now says who found a home, left or was displaced, or that no one moved (as
+    the engine's move-in outcomes have it), for tiles, policies and undo alike."""
+    lab = NorthBerkeleyLab(seed=1)
+    housing = re.compile(
+        r"no one moved|found a home|had to leave|displaced|same numbers housed|"
+        r"no change in who has a home"
+    )
+    before = lab.result["outcomes"]
+    lab.place("C3", "park")
+    said = lab.board.announcement["text"]
+    assert said.startswith("Placed the Park on C3. No one moved; "), said
+    assert lab.result["outcomes"] == before  # the engine agrees: nobody moved
+    for act in (
+        lambda: lab.place("B1", "tower_market"),
+        lambda: lab.set_policy("adu"),
+        lambda: lab.reshuffle(5),
+        lab.undo,
+        lambda: lab.clear("C3"),
+    ):
+        previous = lab.result["outcomes"]
+        act()
+        said = lab.board.announcement["text"]
+        assert housing.search(said.lower()), said
+        unmoved = "No one moved" in said or "No change in who has a home" in said
+        assert unmoved == (lab.result["outcomes"] == previous), said
+
+
 def test_streetcar_lines_carry_the_turn_they_were_drawn_on() -> None:
     game = Game(seed=3)
     bots = make_bot("greedy", 1), make_bot("greedy", 2)

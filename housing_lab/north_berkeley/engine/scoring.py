@@ -73,10 +73,14 @@ def score_scenario(scenario: Scenario, options: RuleOptions | None = None) -> Sc
     return ScenarioResult(scenario, move_in, facts, score_all(facts))
 
 
+def facts_as_is(scenario: Scenario) -> BoardFacts:
+    """The board as it stands: only the existing residents live there (no move-in)."""
+    return board_facts(scenario, dict(scenario.existing))
+
+
 def score_as_is(scenario: Scenario) -> dict[str, CardScore]:
     """Cards on the board as it stands: only the existing residents live there (no move-in)."""
-    facts = board_facts(scenario, dict(scenario.existing))
-    return score_all(facts)
+    return score_all(facts_as_is(scenario))
 
 
 @dataclass(frozen=True)
@@ -133,7 +137,8 @@ def tie_break_explanation(scores: Sequence[PlayerScore]) -> str:
             f"with the fewest \u22121 cards."
         )
     minus = leaders[0].minus_cards if leaders else 0
+    # "both" or "all 3", never "they all win" when others are left out (issue 44)
+    together = "both win" if len(won) == 2 else f"all {len(won)} win"
     return (
-        f"{', '.join(won)} tie on {_points(best)} and on \u22121 cards ({minus} each): "
-        f"they all win."
+        f"{', '.join(won)} tie on {_points(best)} and on \u22121 cards ({minus} each): {together}."
     )

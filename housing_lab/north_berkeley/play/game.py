@@ -33,13 +33,14 @@ from typing import Any
 
 from housing_lab.errors import shown
 from housing_lab.north_berkeley.board import Board, PaletteTile
-from housing_lab.north_berkeley.constituents import CARD_IDS, CardScore, check_card
+from housing_lab.north_berkeley.constituents import CARD_IDS, CardScore, check_card, score_all
 from housing_lab.north_berkeley.engine import legal
+from housing_lab.north_berkeley.engine.facts import BoardFacts
 from housing_lab.north_berkeley.engine.legal import Refusal
 from housing_lab.north_berkeley.engine.scoring import (
     PlayerScore,
     ScenarioResult,
-    score_as_is,
+    facts_as_is,
     score_hand,
     score_scenario,
     tie_break_explanation,
@@ -312,11 +313,16 @@ class Game:
             return f"{POLICY_NAMES[policy]} was not drawn; choose {names}"
         return legal.policy_refusal(policy, self.state.tiles, self.layout, self.catalogue)
 
+    def current_facts(self) -> BoardFacts:
+        """The board's facts the current scores read, by the `current_score` option: the board
+        as it stands, or as if move-in happened now (`projected`)."""
+        if self.state.options.current_score == "projected":
+            return score_scenario(self.scenario(), self.state.options).facts
+        return facts_as_is(self.scenario())
+
     def current_card_scores(self) -> dict[str, CardScore]:
         """Scores of all cards now, by the `current_score` option (as it stands / projected)."""
-        if self.state.options.current_score == "projected":
-            return dict(score_scenario(self.scenario(), self.state.options).cards)
-        return score_as_is(self.scenario())
+        return score_all(self.current_facts())
 
     def current_scores(self) -> dict[str, PlayerScore]:
         cards = self.current_card_scores()

@@ -3,16 +3,16 @@
 A room's view carries the public board (tiles, policies, existing residents); the engine scores
 it here (`score_scenario`), so every page shows the existing residents all game and, once the
 game is over, the move-in. The projector plays it wave by wave with the game table's
-`MoveInPlayback` (and its "Who is housed?" chart); a team page shows the finished move-in and
-the chart at once, beside its own cards' results. Nothing here changes the room: stepping is
-presentation only.
+`MoveInPlayback` (and its "Who is housed?" chart); each step is sent to the room
+(`movein_step`), and a team page shows the step the room has, its own cards' results only
+once the projector shows the final scores (or the team asks for them on its own page).
 """
 
 from __future__ import annotations
 
 import html
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -31,13 +31,22 @@ CHART_CLASSES = (".hl-gt-chart-legend", ".hl-gt-legend-item", ".hl-gt-swatch")
 NEXT_STEP = "Next move-in step"
 BACK_STEP = "Back one step"
 TO_SCORES = "Show the final scores"
+TO_END = "Show me the final result"
+FOLLOWING = (
+    "Your page follows the projector: the final scores come when the teacher shows them "
+    "(or see them now: Show me the final result)."
+)
 WAVE_NAMES = ("high-income", "middle-income", "low-income")
 
 
 class RoomMoveIn:
     """The board's residents and, at game end, the move-in playback with its chart.
 
-    `stepped`: the projector's buttons step through the waves; a team page jumps to the end.
+    The step shown is the room's (`view["movein"]["step"]`), which only the projector sets:
+    `stepped` (the projector) has the buttons, each sending its step through `send_step`; a
+    team page follows the projector, so no phone shows the final scores before the teacher
+    does, and offers "Show me the final result" for a team that wants it at once (its own
+    page only).
     """
 
     def __init__(self, board: NorthBerkeleyBoard, options: Mapping[str, Any], *, stepped: bool):
@@ -48,22 +57,36 @@ class RoomMoveIn:
         self._key = ""
         self.result: ScenarioResult | None = None
         self.over = False
+        self.shared_step = 0  # the projector's step, as the room has it
+        self.own_end = False  # a team asked for the final result on its own page
         self.step_line = widgets.HTML().add_class("hl-classroom-step")
         self.back = widgets.Button(description=BACK_STEP, tooltip=BACK_STEP)
         self.next = widgets.Button(description=NEXT_STEP, tooltip=NEXT_STEP)
         self.scores = widgets.Button(description=TO_SCORES, tooltip=TO_SCORES)
-        for button, kind in ((self.back, "back"), (self.next, "next"), (self.scores, "scores")):
+        self.to_end = widgets.Button(description=TO_END, tooltip=TO_END)
+        for button, kind in (
+            (self.back, "back"),
+            (self.next, "next"),
+            (self.scores, "scores"),
+            (self.to_end, "end"),
+        ):
             button.add_class("hl-act")
             button.add_class(f"hl-movein-{kind}")
+        for button in (self.next, self.scores):
+            button.add_class("hl-act-main")  # the way on stands out on the projector
         self.back.on_click(lambda _b: self._move(self.playback.back))
         self.next.on_click(lambda _b: self._move(self.playback.forward))
         self.scores.on_click(lambda _b: self._move(self.playback.to_scores))
-        buttons = widgets.Box([self.back, self.next, self.scores])
+        self.to_end.on_click(lambda _b: self.show_the_end())
+        buttons = widgets.Box([self.back, self.next, self.scores] if stepped else [self.to_end])
         buttons.add_class("hl-classroom-actions")
-        self.controls = widgets.VBox([self.step_line, buttons] if stepped else [self.step_line])
+        self.controls = widgets.VBox([self.step_line, buttons])
         self.box = widgets.VBox([])  # the chart and the controls, empty until the game is over
         self.box.add_class("hl-classroom-movein")
         self.on_change: Any = None  # called after a step (the page redraws its scores)
+        # the projector's way to move the room on: (step) -> whether the room took it; None
+        # (no room: a test's own playback) steps this page alone
+        self.send_step: Callable[[int], bool] | None = None
 
     @property
     def stage(self) -> str:
@@ -73,32 +96,54 @@ class RoomMoveIn:
     def scores_shown(self) -> bool:
         return self.over and self.stage == "scoring"
 
+    @property
+    def behind(self) -> bool:
+        """A team page short of the final result (the projector has not shown it yet)."""
+        return self.over and not self.stepped and not self.scores_shown
+
     def show(self, view: Mapping[str, Any]) -> None:
         """Draw the board's residents from `view`'s board: before move-in while the game goes
-        on, the move-in (stepped or finished) once it is over."""
+        on; once it is over, the move-in at the projector's step (a team that asked for the
+        final result: the end)."""
         board = dict(view["board"])
         key = json.dumps(board, sort_keys=True)
         if key != self._key or self.result is None:
             self.result = score_scenario(scenario_from_dict(board), self.options)
             self._key = key
         over = view["phase"] == "over"
-        if over and not self.over and not self.stepped:
-            self.playback.step = SCORING_STEP  # a team page: the finished move-in at once
         if over and not self.over:
             with self.board.hold_sync():  # a tap's message or choice is stale once it is over
                 self.board.selected = ""
                 self.board.message = ""
         self.over = over
         if not over:
+            self.own_end = False
             with self.board.hold_sync():
                 self.board.show_result(self.result)
                 self.board.replay_index = 0  # the existing residents only; nobody moved in yet
             self.box.children = ()
             return
+        self.shared_step = int((view.get("movein") or {}).get("step", 0))
+        self.playback.step = SCORING_STEP if self.own_end else self.shared_step
         self._draw()
 
+    def show_the_end(self) -> None:
+        """A team page: the final result now, ahead of the projector (this page only)."""
+        self.own_end = True
+        self.playback.step = SCORING_STEP
+        self._draw()
+        if self.on_change is not None:
+            self.on_change()
+
     def _move(self, step: Any) -> None:
+        """The projector's button: the room moves to the next step (every page follows)."""
+        before = self.playback.step
         step(self.stage)
+        wanted = self.playback.step
+        if self.send_step is not None:  # the room takes it; the page redraws from its view
+            self.playback.step = before
+            self.send_step(wanted)
+            return
         self._draw()
         if self.on_change is not None:
             self.on_change()
@@ -107,11 +152,19 @@ class RoomMoveIn:
         assert self.result is not None
         self.playback.show(self.board, self.stage, self.result)
         step = self.playback.step
-        self.step_line.value = f"<p><b>{html.escape(step_words(step))}</b></p>"
+        line = f"<p><b>{html.escape(step_words(step))}</b></p>"
+        if self.behind:
+            line += f"<p class='hl-classroom-following'>{html.escape(FOLLOWING)}</p>"
+        self.step_line.value = line
         self.back.disabled = step == 0
         self.next.disabled = step >= SCORING_STEP
         self.scores.disabled = step >= SCORING_STEP
+        self.to_end.layout.display = "none" if step >= SCORING_STEP else None
         chart = self.playback.chart
+        # the projector at the final scores: the scores and every team's cards take the room
+        # the chart had (Back one step shows it again); a team page keeps it beside its cards
+        if self.stepped and step >= SCORING_STEP:
+            chart = None
         self.box.children = (self.controls, *([chart] if chart is not None else []))
 
 

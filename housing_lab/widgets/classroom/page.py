@@ -3,13 +3,15 @@
 - The teacher's token: the projector page. The shared board, the phase and its timer, the
   public scores, each team's join link with a QR code before play, and the teacher's buttons
   (start the timer, phases, the policy decision, calling the state). At game end it plays the
-  move-in step by step beside the board, then the final scores (`ending.py`). No hand is ever
-  on it.
-- A team's token: that team's own hand with its live score, the shared board (first, with the
-  building choices right under it, so they are in view on a phone after a tap), and exactly
-  the actions the store's view lists for that team now (`legal_actions`): tiles through the
-  board, everything else as one button per action. At game end: the move-in, the chart and
-  its own cards' results.
+  move-in step by step beside the board, then the final scores (`ending.py`); every team page
+  follows its steps. No hand is ever on it.
+- A team's token: that team's own hand with its live score and, under each card, what scores
+  +1 and -1 and where the board stands (the engine's words), the shared board (first, with
+  the building choices right under it, so they are in view on a phone after a tap), and
+  exactly the actions the store's view lists for that team now (`legal_actions`): tiles
+  through the board, everything else as one button per action. At game end: the move-in at
+  the projector's step with the chart, then its own cards' results once the projector shows
+  the final scores (or the team asks: "Show me the final result").
 - No token or a wrong one: one line, nothing from the room.
 
 A Streetcar room shows the shared Streetcar board on every page (`classroom_streetcar.py`):
@@ -45,6 +47,7 @@ from housing_lab.widgets.classroom.ending import (
     face_up_html,
     final_scores_html,
     hand_results_html,
+    step_words,
 )
 from housing_lab.widgets.classroom.key import KeyReader
 from housing_lab.widgets.classroom.streetcar import RoomStreetcar
@@ -54,6 +57,7 @@ from housing_lab.widgets.lab.board import NorthBerkeleyBoard
 CSS = Path(__file__).with_name("page.css")
 POLL_SECONDS = 0.3  # a page sees others' actions within this (plus one store read)
 BOARD_KINDS = ("place", "clear")  # played on the board, not as buttons
+MAIN_KINDS = ("start_timer", "advance", "enact", "pick")  # what moves the game on: stands out
 
 
 class ClassroomPage(widgets.VBox):
@@ -146,6 +150,8 @@ class ClassroomPage(widgets.VBox):
             self.board.observe(self._square_chosen, names="selected")
             self.movein = RoomMoveIn(self.board, self._options, stepped=teacher)
             self.movein.on_change = self._redraw_side
+            if teacher:
+                self.movein.send_step = self._send_step
             board_layout = widgets.Layout(flex="1 1 520px", min_width="0")
             # every page shows the move-in beside the board, at the top of its column, so the
             # chart is in view with the board at 1366x768 (under the board on a phone)
@@ -154,6 +160,7 @@ class ClassroomPage(widgets.VBox):
             under = [self.board, self.face_up] if teacher else [self.board]
             board_column = widgets.VBox(under, layout=board_layout)
             board_column.add_class("hl-classroom-boardcolumn")
+            self._board_column = board_column
             parts: list[widgets.Widget] = [board_column, column]
         else:
             self.streetcar = RoomStreetcar(self._streetcar_send, can_play=not teacher)
@@ -201,9 +208,16 @@ class ClassroomPage(widgets.VBox):
             ran_out = bool(timer) and timer["seconds_left"] > 0 and self._seconds_left(timer) <= 0
             if seq != self.seq or ran_out:
                 before = self._tiles()
+                phase = (self.view or {}).get("phase")
+                step = self._movein_step()
                 moved = seq != self.seq
                 self.refresh()
                 news = words.board_news(before, self._tiles()) if moved else ""
+                now = (self.view or {}).get("phase")
+                if moved and now != phase:  # a notice of the last phase would be stale
+                    news = f"{words.now_in(str(now))} {news}".strip()
+                if moved and now == "over" and self._movein_step() != step:
+                    news = f"{news} {step_words(self._movein_step())}".strip()
                 if news:
                     self._say(news)
                 return True
@@ -211,6 +225,11 @@ class ClassroomPage(widgets.VBox):
         except HousingLabError as error:
             self._say(str(error), "error")
         return False
+
+    def _movein_step(self) -> int | None:
+        """The projector's move-in step as this page last read it (None before game end)."""
+        movein = (self.view or {}).get("movein")
+        return None if not movein else int(movein["step"])
 
     def start(self) -> None:
         """Poll the store every `poll_seconds` from the kernel's running event loop (a kernel
@@ -268,6 +287,19 @@ class ClassroomPage(widgets.VBox):
         if action["action"] == "place":
             return action["tile"] in self.board.allowed.get(action["square"], [])
         return action["square"] in self._clearable
+
+    def _send_step(self, step: int) -> bool:
+        """The projector moves the room's move-in to `step`: every page follows. The step is
+        read out, not written in the notice (the step line under the buttons says it)."""
+        try:
+            self.store.act(self.room, self.token, {"action": "movein_step", "step": step})
+        except HousingLabError as error:
+            self._say(str(error), "error")
+            return False
+        self.refresh()
+        if self.board is not None:
+            self.board.announce(step_words(step))
+        return True
 
     def _board_action(self, message: dict[str, Any]) -> None:
         assert self.role is not None
@@ -344,6 +376,8 @@ class ClassroomPage(widgets.VBox):
             button = widgets.Button(description=label, tooltip=label)
             button.add_class("hl-act")
             button.add_class(f"hl-act-{action['action']}")
+            if action["action"] in MAIN_KINDS:
+                button.add_class("hl-act-main")
             button.on_click(lambda _button, action=action: self.act(action))
             buttons.append((button, action))
         self._buttons = buttons
@@ -373,24 +407,19 @@ class ClassroomPage(widgets.VBox):
             self.side.value = self._nb_side(self.view)
             shown = self.movein is not None and self.movein.scores_shown
             self.face_up.value = face_up_html(self.view.get("scores")) if shown else ""
+            if self.role is not None and self.role.is_teacher and self.board is not None:
+                # the projector at the final scores: every team's cards at the top of the
+                # board's column, in view (the board, seen through the move-in, under them)
+                order = (self.face_up, self.board) if shown else (self.board, self.face_up)
+                if self._board_column.children != order:
+                    self._board_column.children = order
 
     def _nb_side(self, view: dict[str, Any]) -> str:
         out = []
         if view["phase"] == "over":
             return self._nb_final(view)
         if view.get("hand") is not None:
-            heading = "Final score" if view["phase"] == "over" else "Score now"
-            rows = "".join(
-                f"<tr><td>{_esc(card['name'])}</td><td class='hl-num'>{_signed(card['score'])}"
-                "</td></tr>"
-                for card in view["hand"]
-            )
-            out.append(
-                "<h3>Your hand (secret)</h3><table class='hl-classroom-hand'>"
-                f"<tr><th>Card</th><th>{heading}</th></tr>{rows}"
-                f"<tr class='hl-total'><td>Total</td><td class='hl-num'>{_signed(view['score'])}"
-                "</td></tr></table>"
-            )
+            out.append(hand_html(view))
             if view.get("extra_card"):
                 out.append(f"<p>Your extra card: {_esc(card_name(view['extra_card']))}</p>")
         face_up = (view.get("draft") or {}).get("face_up") or []
@@ -398,8 +427,7 @@ class ClassroomPage(widgets.VBox):
             names = ", ".join(_esc(card_name(card)) for card in face_up)
             out.append(f"<p><b>Face-up cards:</b> {names}</p>")
         if view.get("policies_drawn"):
-            drawn = _esc(policy_set_name(view["policies_drawn"]))
-            out.append(f"<p><b>Policies drawn:</b> {drawn}</p>")
+            out.append(words.policies_explained(list(view["policies_drawn"])))
         if view["board"]["policies"]:
             out.append(f"<p><b>Enacted:</b> {_esc(policy_set_name(view['board']['policies']))}</p>")
         out.append(_scores_html(view.get("scores")))
@@ -413,6 +441,8 @@ class ClassroomPage(widgets.VBox):
         if view["board"]["policies"]:
             out.append(f"<p><b>Enacted:</b> {_esc(policy_set_name(view['board']['policies']))}</p>")
         if view.get("hand") is not None:
+            if self.movein is not None and self.movein.behind:
+                return "".join(out)  # the move-in's step line says what comes and when
             out.append(hand_results_html(view))
             out.append(final_scores_html(view.get("scores")))
             out.append(face_up_html(view.get("scores"), skip=view["you"].get("team")))
@@ -466,6 +496,38 @@ class ClassroomPage(widgets.VBox):
         warning = loopback_warning(links["teacher"])
         line = f"<p class='hl-classroom-error'>{_esc(warning)}</p>" if warning else ""
         return f"<h3>{words.SCAN}</h3>{line}<div class='hl-classroom-joins'>{cards}</div>"
+
+
+def hand_html(view: dict[str, Any]) -> str:
+    """A team's secret hand during play: each card's score now and, under its name, what
+    scores +1 and −1 and where the board stands on it (the engine's words, `standing`)."""
+    rows = "".join(
+        f"<tr data-card='{_esc(card['card'])}'><td><b>{_esc(card['name'])}</b>"
+        f"{_standing_html(card.get('standing'))}</td>"
+        f"<td class='hl-num'>{_signed(card['score'])}</td></tr>"
+        for card in view["hand"]
+    )
+    return (
+        "<h3>Your hand (secret)</h3><table class='hl-classroom-hand'>"
+        f"<tr><th>Card: what scores +1 and \u22121</th><th>Score now</th></tr>{rows}"
+        f"<tr class='hl-total'><td>Total</td><td class='hl-num'>{_signed(view['score'])}"
+        "</td></tr></table>"
+    )
+
+
+def _standing_html(standing: dict[str, Any] | None) -> str:
+    """The card's two sides, one line each; a side that holds now is marked (in words too:
+    "+1 now: ...")."""
+    if not standing:
+        return ""
+    lines = []
+    for side in ("plus", "minus"):
+        met = " hl-classroom-met" if standing[side]["met"] else ""
+        lines.append(
+            f"<span class='hl-classroom-cond hl-classroom-{side}{met}'>"
+            f"{_esc(standing[side]['text'])}</span>"
+        )
+    return "".join(lines)
 
 
 def _scores_html(scores: dict[str, Any] | None) -> str:

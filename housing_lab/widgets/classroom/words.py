@@ -6,6 +6,7 @@ names things as printed on the cards and tiles, never by id.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Mapping
 from typing import Any
 
@@ -52,6 +53,26 @@ STORE_LOST = "Cannot reach the room's store just now; trying again"
 
 def phase_name(phase: str) -> str:
     return PHASE_NAMES.get(phase, phase)
+
+
+def now_in(phase: str) -> str:
+    """The notice when the room moved to `phase` (by this page's action or another's)."""
+    return f"Now: {phase_name(phase)}."
+
+
+def policies_explained(drawn: list[str]) -> str:
+    """The policy decision in words: each drawn policy as printed, with what it does, and the
+    choice the table has (one or both; the teacher enacts what the class agrees)."""
+    from housing_lab.north_berkeley.policies import POLICY_NAMES, POLICY_TEXT
+
+    items = "".join(
+        f"<li><b>{html.escape(POLICY_NAMES[p])}</b>: {html.escape(POLICY_TEXT[p])}</li>"
+        for p in drawn
+    )
+    return (
+        f"<p><b>Policies drawn:</b> the class agrees to enact one or both.</p>"
+        f"<ul class='hl-classroom-policies'>{items}</ul>"
+    )
 
 
 def chosen(square: str) -> str:
@@ -140,7 +161,7 @@ def action_done(
         ]
         return f"The state built {', '.join(new)}." if new else "The state stepped in."
     if kind == "advance":
-        return f"Now: {phase_name(str(view.get('phase', '')))}."
+        return now_in(str(view.get("phase", "")))
     if kind == "start_timer":
         return "The negotiation timer has started."
     return "Your turn is played."

@@ -26,6 +26,11 @@ from housing_lab.north_berkeley.tiles import Catalogue
 INCOMES = ("high", "middle", "low")
 MAX_CARDS_NAMED = 2
 NO_CHANGE = "No change in who has a home or in any card's score."
+# When no count of who is housed or displaced moved: the move-in's outcomes (who stayed, moved
+# in, was displaced or left, per income) are the same, or people only changed places.
+NO_ONE_MOVED = "no one moved"
+SAME_COUNTS = "the same numbers housed and displaced"
+NO_SCORE_MOVED = "no card's score changed"
 SHORT_CHARS = 100
 """The shown "What changed" line's length: two lines of the lab's 430 px column at 1366x768
 (measured in tests/browser/test_nb_lab_browser.py); the full sentence is its tooltip."""
@@ -45,8 +50,9 @@ def _incomes(counts: list[tuple[int, str]]) -> str:
 
 
 def housing_phrases(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
-    """Who gained a home, who lost one, who was displaced but rehoused (one phrase each)."""
-    found, left, moved = [], [], []
+    """Who gained a home, who lost one, who was displaced but rehoused, who is no longer
+    displaced (one phrase each)."""
+    found, left, moved, spared = [], [], [], []
     for income in INCOMES:
         housed = after["housed"][income] - before["housed"][income]
         displaced = after["displaced"][income] - before["displaced"][income]
@@ -56,6 +62,8 @@ def housing_phrases(before: Mapping[str, Any], after: Mapping[str, Any]) -> list
             left.append((-housed, income))
         elif displaced > 0:
             moved.append((displaced, income))
+        elif displaced < 0:
+            spared.append((-displaced, income))
     phrases = []  # (how many people, phrase): the biggest change is said first
     if found:
         phrases.append((sum(n for n, _ in found), f"{_incomes(found)} found a home"))
@@ -63,6 +71,9 @@ def housing_phrases(before: Mapping[str, Any], after: Mapping[str, Any]) -> list
         phrases.append((sum(n for n, _ in left), f"{_incomes(left)} had to leave"))
     if moved:
         phrases.append((sum(n for n, _ in moved), f"{_incomes(moved)} displaced (and rehoused)"))
+    if spared:
+        fewer = _incomes(spared).replace(" more ", " fewer ")
+        phrases.append((sum(n for n, _ in spared), f"{fewer} displaced"))
     return [text for _, text in sorted(phrases, key=lambda p: -p[0])]
 
 
@@ -121,15 +132,20 @@ def change_phrases(
     names: Mapping[str, str] | None = None,
     hand: Sequence[str] | None = None,
 ) -> list[str]:
-    """The sentence's parts, most important first: people (the biggest change first), cards,
-    building and money, then the homes that stay empty. Empty: nothing anyone sees moved."""
+    """The sentence's parts, most important first: people (the biggest change first, or "no
+    one moved"), cards, building and money, then the homes that stay empty. Empty: nothing
+    anyone sees moved."""
     people = housing_phrases(before, after)
+    if not people and before.get("outcomes") != after.get("outcomes"):
+        people = [SAME_COUNTS]  # people changed places; only the counts held
     cards = card_phrases(before, after, names, hand)
     building = building_phrases(before, after)
-    if not (people or cards):
-        if not building:
-            return []
-        building = [*building, "no change in who has a home or in any score"]
+    if not (people or cards or building):
+        return []
+    if not people:  # the point of every change: who is housed (issue 44)
+        people = [NO_ONE_MOVED]
+        if not cards:
+            building = [*building, NO_SCORE_MOVED]
     return people + cards + building + vacancy_phrases(after)
 
 

@@ -32,23 +32,38 @@ function stateChip(parent, label, state) {
     `${label}: ${signed(state.score)}${both}`);
 }
 
-// One constituent card: name, the +1 and -1 conditions, and (when known) its state.
+// One constituent card: name, the +1 and -1 conditions, and (when known) its state. A hand's
+// card in play says its conditions with the board's figures ("+1 now: 2 parks", the engine's
+// words), in place of the printed wording, which stays in its tooltip.
 function card(parent, data, extraClass = "") {
   // the title keeps the wording at hand where a compact layout shows only the card's name
+  const printed = `+1 ${data.plus_text}\n\u22121 ${data.minus_text}`;
+  const standing = data.standing;
   const box = h("div", { class: `hl-gt-card ${extraClass}`, "data-card": data.id,
-    title: `+1 ${data.plus_text}\n\u22121 ${data.minus_text}` }, parent);
+    title: standing ? `${printed}\n\n${standing.plus.text}\n${standing.minus.text}` : printed },
+  parent);
   const title = h("div", { class: "hl-gt-card-name" }, box, data.name);
   if (data.secret) h("span", { class: "hl-gt-tag" }, title, "starting card");
-  const plus = h("div", { class: "hl-gt-card-plus" }, box);
-  h("b", {}, plus, "+1 ");
-  plus.append(data.plus_text);
-  const minus = h("div", { class: "hl-gt-card-minus" }, box);
-  h("b", {}, minus, "\u22121 ");
-  minus.append(data.minus_text);
+  if (!standing) {
+    const plus = h("div", { class: "hl-gt-card-plus" }, box);
+    h("b", {}, plus, "+1 ");
+    plus.append(data.plus_text);
+    const minus = h("div", { class: "hl-gt-card-minus" }, box);
+    h("b", {}, minus, "\u22121 ");
+    minus.append(data.minus_text);
+  }
   if (data.now || data.projected) {
     const states = h("div", { class: "hl-gt-card-states" }, box);
     stateChip(states, "now", data.now);
     stateChip(states, "if move-in now", data.projected);
+  }
+  if (standing) {
+    const lines = h("div", { class: "hl-gt-card-standing" }, box);
+    for (const side of ["plus", "minus"]) {
+      const s = standing[side];
+      h("div", { class: `hl-gt-standing-${side}${s.met ? " hl-gt-met" : ""}`,
+        "data-met": s.met ? "yes" : "no" }, lines, s.text);
+    }
   }
   return box;
 }
@@ -453,10 +468,18 @@ const TABLE_KEYS = [
   ["Describe the screen", "hear the board and who is housed in words"],
 ];
 
-function renderTeams(root, model, send) {
+function renderTeams(root, model, send, state) {
   const view = model.get("view");
   if (!view.teams || !view.teams.length) return;
   h("h3", {}, root, "Teams and their constituents");
+  // Where the board stands on each open card, in words: always on a narrow screen; on the
+  // projector's compact layout (card names only, to fit 1080 px) one click away
+  root.classList.toggle("hl-gt-words-open", Boolean(state.words));
+  if (view.teams.some((team) => team.cards.some((c) => c.standing))) {
+    const label = state.words ? "Hide what the cards want" : "Show what the cards want";
+    button(root, label, "card-words", () => { state.words = !state.words; state.redraw(); },
+      { class: "hl-gt-button hl-gt-small hl-gt-words-toggle", "aria-pressed": String(Boolean(state.words)) });
+  }
   const coachable = view.coachable || {};
   const grid = h("div", { class: "hl-gt-teams" }, root);
   for (const team of view.teams) {
@@ -509,7 +532,7 @@ function render({ model, el: root }) {
   const draw = () => {
     const key = focusKey(root, ["data-focus"]);
     for (const child of [...root.children]) if (!say || child !== say.node) child.remove();
-    if (part === "teams") renderTeams(root, model, send);
+    if (part === "teams") renderTeams(root, model, send, state);
     else renderTop(root, model, send, state);
     // the same button, or the stage's next step, or its heading: never <body>
     restoreFocus(root, key, [".hl-gt-decision .hl-gt-next:not(:disabled)",

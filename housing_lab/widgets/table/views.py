@@ -10,9 +10,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from housing_lab.north_berkeley import rules
-from housing_lab.north_berkeley.constituents import CardScore, cards
+from housing_lab.north_berkeley.card_standing import CardStanding, card_standing
+from housing_lab.north_berkeley.constituents import CardScore, cards, score_all
 from housing_lab.north_berkeley.engine.movein import DISPLACED_WAITING, WAVES, MoveEvent
-from housing_lab.north_berkeley.engine.scoring import ScenarioResult, score_as_is, score_hand
+from housing_lab.north_berkeley.engine.scoring import ScenarioResult, facts_as_is, score_hand
 from housing_lab.north_berkeley.play.game import Game
 from housing_lab.north_berkeley.policies import (
     EXISTING_PER_INCOME,
@@ -77,7 +78,10 @@ def card_view(
     secret: bool = False,
     now: CardScore | None = None,
     projected: CardScore | None = None,
+    standing: CardStanding | None = None,
 ) -> dict[str, Any]:
+    """One card as the panel draws it; `standing`: where the board stands on it, in the
+    engine's words ("+1 now: ...", "−1 if ... (now 3)"), for the hands in play."""
     card = cards()[card_id]
     return {
         "id": card_id,
@@ -87,6 +91,7 @@ def card_view(
         "secret": secret,
         "now": card_state(now),
         "projected": card_state(projected),
+        "standing": None if standing is None else standing.to_dict(),
     }
 
 
@@ -107,10 +112,12 @@ def team_views(
     game: Game, stage: str, hidden: bool, revealed: str | None, result: ScenarioResult
 ) -> list[dict[str, Any]]:
     """Each team's cards. Hidden hands: starting cards only for the revealed team; open hands
-    (and revealed cards) carry their state now and if move-in happened now."""
+    (and revealed cards) carry their state now and if move-in happened now, and where the
+    board stands on each now, in words (the board as it stands, as the "now" score)."""
     dealt = rules.cards_dealt(len(game.players))
     show_scores = stage not in ("movein", "scoring")
-    now = score_as_is(game.scenario()) if show_scores else {}
+    facts = facts_as_is(game.scenario()) if show_scores else None  # the "now" chip's board
+    now = score_all(facts) if facts is not None else {}
     projected = result.cards if show_scores else {}
     turn = game.draft_turn()
     teams = []
@@ -118,7 +125,13 @@ def team_views(
         hand = game.state.hands[team]
         visible = not hidden or revealed == team
         shown = [
-            card_view(card, index < dealt, now.get(card), projected.get(card))
+            card_view(
+                card,
+                index < dealt,
+                now.get(card),
+                projected.get(card),
+                None if facts is None else card_standing(card, facts),
+            )
             for index, card in enumerate(hand)
             if visible or index >= dealt
         ]
