@@ -7,8 +7,11 @@ tests."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import html
 import json
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
 
 import pytest
 
@@ -25,6 +28,15 @@ from housing_lab.server.room_kernels import (
 
 RED = Admission("K7M2QX", "team:Red")
 BLUE = Admission("K7M2QX", "team:Blue")
+T = TypeVar("T")
+
+
+def run_alone(play: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """`asyncio.run(play())` in a thread of its own: a test run elsewhere in this process (a
+    Jupyter server, nbval's kernels) may have left an event loop running in this thread, where
+    `asyncio.run` refuses to start."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(lambda: asyncio.run(play())).result()
 
 
 class Clock:
@@ -104,7 +116,7 @@ def test_a_key_holds_at_most_per_key_kernels_and_a_closed_page_goes_first():
         # a fourth: red-3's page is still being sent (in use), so the oldest goes
         assert await room.started(manager.start("red-4"), RED) == ["red-1"]
 
-    asyncio.run(play())
+    run_alone(play)
     assert manager.shut == ["red-2", "red-1"]
     assert sorted(room.room_kernel_ids("K7M2QX")) == ["blue-1", "red-3", "red-4"]
 
@@ -127,7 +139,7 @@ def test_a_kernel_without_its_page_is_shut_down_after_cull_after():
         clock.now += 2
         assert (await room.sweep()).culled == ["open"]
 
-    asyncio.run(play())
+    run_alone(play)
     assert manager.shut == ["closed", "open"] and "a-notebook" in manager.connections
     assert room.room_kernel_ids() == []
 
@@ -145,7 +157,7 @@ def test_the_grace_counts_from_when_the_page_was_sent():
         clock.now += 6
         assert (await room.sweep()).culled == ["slow"]
 
-    asyncio.run(play())
+    run_alone(play)
 
 
 def test_a_kernel_gone_elsewhere_is_forgotten():
@@ -156,7 +168,7 @@ def test_a_kernel_gone_elsewhere_is_forgotten():
         del manager.connections["gone"]  # shut down through Jupyter's own API
         assert (await room.sweep()).culled == []
 
-    asyncio.run(play())
+    run_alone(play)
     assert room.room_kernel_ids() == [] and manager.shut == []
 
 
@@ -213,7 +225,7 @@ def test_a_kernel_that_will_not_stop_is_one_log_line_and_the_sweep_goes_on(caplo
         manager.shutdown_kernel = real
         return first
 
-    assert asyncio.run(play()) == ["red", "blue"]  # the first failure did not stop the sweep
+    assert run_alone(play) == ["red", "blue"]  # the first failure did not stop the sweep
     assert [r.getMessage() for r in caplog.records if "did not stop" in r.getMessage()] == [
         "housing-lab: a room page's kernel did not stop: red: no reply",
         "housing-lab: a room page's kernel did not stop: blue: no reply",
