@@ -32,6 +32,24 @@ TABLE_CELLS = """() => Array.from(document.querySelectorAll(
   'table.dataframe) td')).map((cell) => ({
     text: cell.textContent.trim(), align: getComputedStyle(cell).textAlign,
     number: cell.classList.contains("hl-num")}))"""
+# Column headers whose words are cut across two lines ("Develop|er"): each word of a header,
+# measured as drawn, must sit on one line.
+CUT_HEADER_WORDS = """() => Array.from(document.querySelectorAll(
+  '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output table.hl-table th')).flatMap(
+  (cell) => {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    const cut = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of node.textContent.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const lines = new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top)));
+        if (lines.size > 1) cut.push(word[0]);
+      }
+    }
+    return cut;
+  })"""
 PROGRAMMERS_NUMBER = re.compile(r"^[-+−]?\$?\d[\d,]*\.0+$")  # "12.0", "4.0", "1.00"
 
 
@@ -96,6 +114,7 @@ def check_the_lesson(page: Any, lesson: pathlib.Path) -> None:
     ids = sorted({m for text in widget_text for m in MACHINE_ID.findall(text)})
     assert ids == [], f"machine ids visible in {lesson.stem}'s widgets: {ids}"
     assert unreadable_cells(page.evaluate(TABLE_CELLS)) == []
+    assert page.evaluate(CUT_HEADER_WORDS) == [], "a table header cuts a word across lines"
 
 
 @pytest.mark.browser

@@ -22,7 +22,8 @@ import pandas as pd
 from housing_lab.widgets.common import signed as signed_number
 
 # Selectors beat JupyterLab's `:not(.jp-RenderedMarkdown).jp-RenderedHTMLCommon td` (0,2,1),
-# which right-aligns every cell of an HTML output.
+# which right-aligns every cell of an HTML output. A column header breaks between words only
+# ("Develop|er" at 1366 px otherwise); a table too wide for its page scrolls on its own.
 CSS = """<style>
 .hl-tables table.hl-table {border-collapse: collapse; font-size: 15px; margin: 4px 0 8px;
   max-width: 100%}
@@ -30,7 +31,9 @@ CSS = """<style>
 .hl-tables table.hl-table th, .hl-tables table.hl-table td {border: 1px solid #bcccdc;
   padding: 5px 10px; vertical-align: top; white-space: normal; overflow-wrap: anywhere;
   text-align: left; line-height: 1.35}
-.hl-tables table.hl-table thead th {background: #eef1f4; vertical-align: bottom}
+.hl-tables table.hl-table thead th {background: #eef1f4; vertical-align: bottom;
+  overflow-wrap: normal}
+.hl-tables {max-width: 100%; overflow-x: auto}
 .hl-tables table.hl-table tbody th {background: #fafbfc; font-weight: 600}
 .hl-tables table.hl-table td {max-width: 34em}
 .hl-tables table.hl-table td.hl-num {text-align: right; font-variant-numeric: tabular-nums;
