@@ -27,10 +27,10 @@ boards under the baseline's policies), `solve` (the exact solver's best board fo
 `without` leaves out the policy sets holding a policy), `ranking` (lesson 5's policy sweep: the
 single policies ranked by their average low income residents housed over `n` random boards drawn
 with `seed`), `coach` (the coach's fewest changes for `card` to reach `goal` on a board, and how
-many of the board's single changes reach it). Answers are flat dicts of numbers, booleans and
-words. A board names its tiles, policies and seed; or `solve` (the rulebook's best board for
-those cards); or `game` (the final board of `play_random_game(teams, seed)`, with `policies`
-added to those the game enacted).
+many of the board's single changes reach it; `cards` gives lists, as `boards` does). Answers are
+flat dicts of numbers, booleans and words. A board names its tiles, policies and seed; or
+`solve` (the rulebook's best board for those cards); or `game` (the final board of
+`play_random_game(teams, seed)`, with `policies` added to those the game enacted).
 """
 
 from __future__ import annotations
@@ -169,6 +169,7 @@ def _result_fields(result: dict[str, Any]) -> dict[str, Any]:
         "low": result["housed"]["low"],
         "empty_market": result["vacant"]["market"],
         "empty_low": result["vacant"]["low"],
+        "empty_adu": result["vacant"]["adu"],
         "displaced_low": result["displaced"]["low"],
         "displaced_middle": result["displaced"]["middle"],
         "displaced": sum(result["displaced"].values()),
@@ -348,9 +349,11 @@ def answer(claim: Claim, setting: str) -> dict[str, Any]:
             before = [_score(_as_key(claim.boards[b]), baseline, model) for b in names]
             answers = [_against(a, b) for a, b in zip(answers, before, strict=True)]
         return _several(answers) if "boards" in query else answers[0]
-    if kind == "coach":
-        board = _as_key(claim.boards[query["board"]])
-        return _coach(board, query["card"], query.get("goal", "win"), model)
+    if kind == "coach":  # `cards` instead of `card`: each measure a list, as for `boards`
+        board, goal = _as_key(claim.boards[query["board"]]), query.get("goal", "win")
+        if "cards" in query:
+            return _several([_coach(board, card, goal, model) for card in query["cards"]])
+        return _coach(board, query["card"], goal, model)
     if kind == "solve":
         return _solve(_as_key(query["cards"]), _as_key(query.get("without", [])), model)
     return _ranking(_as_key(query["policies"]), query["n"], query["seed"], model)
