@@ -27,10 +27,12 @@ boards under the baseline's policies), `solve` (the exact solver's best board fo
 `without` leaves out the policy sets holding a policy), `ranking` (lesson 5's policy sweep: the
 single policies ranked by their average low income residents housed over `n` random boards drawn
 with `seed`), `coach` (the coach's fewest changes for `card` to reach `goal` on a board, and how
-many of the board's single changes reach it; `cards` gives lists, as `boards` does). Answers are
-flat dicts of numbers, booleans and words. A board names its tiles, policies and seed; or
-`solve` (the rulebook's best board for those cards); or `game` (the final board of
-`play_random_game(teams, seed)`, with `policies` added to those the game enacted).
+many of the board's single changes reach it; `cards` gives lists, as `boards` does), `streetcar`
+(lesson 6: `experiment = "lines"`, the controlled line experiment, or `"match"`, a seeded match
+of `bots`). A claim whose query takes over a second says `slow = true`. Answers are flat dicts
+of numbers, booleans and words. A board names its tiles, policies and seed; or `solve` (the
+rulebook's best board for those cards); or `game` (the final board of `play_random_game(teams,
+seed)`, with `policies` added to those the game enacted).
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ from housing_lab.errors import HousingLabError
 
 CLAIMS_DIR = pathlib.Path(__file__).parent / "lesson_sources" / "claims"
 PLACEHOLDER = re.compile(r"\{\{claim:([a-z0-9-]+)\}\}")
-KINDS = ("score", "solve", "ranking", "coach")
+KINDS = ("score", "solve", "ranking", "coach", "streetcar")
 INCOMES = ("high", "middle", "low")
 
 
@@ -72,6 +74,7 @@ class Claim:
     expect_by: dict[str, dict[str, Any]] = field(default_factory=dict)
     where: tuple[str, ...] = ()
     source: str = ""
+    slow: bool = False  # its query takes over a second: the inner loop leaves it out
 
     def expected(self, setting: str) -> dict[str, Any]:
         return {**self.expect, **self.expect_by.get(setting, {})}
@@ -100,7 +103,8 @@ def load(path: pathlib.Path) -> list[Claim]:
     claims = []
     for table in data.get("claim", []):
         name = table.get("id", "?")
-        unknown = set(table) - {"id", "text", "query", "settings", "expect", "expect_by", "where"}
+        keys = {"id", "text", "query", "settings", "expect", "expect_by", "where", "slow"}
+        unknown = set(table) - keys
         if unknown:
             raise ClaimError(f"{path.name}: claim {name}: unknown keys {sorted(unknown)}")
         settings = tuple(table.get("settings", ["rulebook"]))
@@ -126,6 +130,7 @@ def load(path: pathlib.Path) -> list[Claim]:
                 expect_by=table.get("expect_by", {}),
                 where=tuple(table.get("where", ())),
                 source=path.name,
+                slow=bool(table.get("slow", False)),
             )
         )
     return claims
@@ -335,6 +340,30 @@ def _coach(board_key: str, card: str, goal: str, model_key: str) -> dict[str, An
     }
 
 
+@functools.cache
+def _streetcar(query_key: str) -> dict[str, Any]:
+    """Lesson 6's Streetcar runs: the controlled line experiment, or a seeded match of bots."""
+    from housing_lab.streetcar import (
+        line_experiment,
+        line_experiment_summary,
+        play_match,
+        summarise,
+    )
+
+    query = json.loads(query_key)
+    if query["experiment"] == "lines":
+        arms = line_experiment_summary(line_experiment(query["games"], seed=query["seed"]))
+        return {f"{arm}_{k}": v for arm, values in arms.items() for k, v in values.items()}
+    options = {"iterations": query["iterations"]} if "iterations" in query else {}
+    games = play_match(query["bots"], query["games"], seed=query["seed"], **options)
+    summary = summarise(query["bots"], games).to_dict()
+    return {
+        "games": summary["games"],
+        "wins": summary["wins"],
+        "mean_scores": summary["mean_scores"],
+    }
+
+
 def answer(claim: Claim, setting: str) -> dict[str, Any]:
     """The engine's answer to `claim`'s query under `setting` (cached: a test module asks
     each question once)."""
@@ -349,6 +378,8 @@ def answer(claim: Claim, setting: str) -> dict[str, Any]:
             before = [_score(_as_key(claim.boards[b]), baseline, model) for b in names]
             answers = [_against(a, b) for a, b in zip(answers, before, strict=True)]
         return _several(answers) if "boards" in query else answers[0]
+    if kind == "streetcar":  # no model switches: Streetcar has none
+        return _streetcar(_as_key(query))
     if kind == "coach":  # `cards` instead of `card`: each measure a list, as for `boards`
         board, goal = _as_key(claim.boards[query["board"]]), query.get("goal", "win")
         if "cards" in query:
