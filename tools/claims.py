@@ -26,13 +26,14 @@ a before and after; `baseline` adds `same_housed` and `spending_before`, compari
 boards under the baseline's policies), `solve` (the exact solver's best board for a coalition;
 `without` leaves out the policy sets holding a policy), `ranking` (lesson 5's policy sweep: the
 single policies ranked by their average low income residents housed over `n` random boards drawn
-with `seed`), `coach` (the coach's fewest changes for `card` to reach `goal` on a board, and how
-many of the board's single changes reach it; `cards` gives lists, as `boards` does), `streetcar`
-(lesson 6: `experiment = "lines"`, the controlled line experiment, or `"match"`, a seeded match
-of `bots`). A claim whose query takes over a second says `slow = true`. Answers are flat dicts
-of numbers, booleans and words. A board names its tiles, policies and seed; or `solve` (the
-rulebook's best board for those cards); or `game` (the final board of `play_random_game(teams,
-seed)`, with `policies` added to those the game enacted).
+with `seed`, and the one under which most existing residents are displaced), `coach` (the
+coach's fewest changes for `card` to reach `goal` on a board, and how many of the board's single
+changes reach it; `cards` gives lists, as `boards` does), `streetcar` (lesson 6: `experiment =
+"lines"`, the controlled line experiment, or `"match"`, a seeded match of `bots`). A claim whose
+query takes over a second says `slow = true`. Answers are flat dicts of numbers, booleans and
+words. A board names its tiles, policies and seed; or `solve` (the rulebook's best board for
+those cards); or `game` (the final board of `play_random_game(teams, seed)`, with `policies`
+added to those the game enacted).
 """
 
 from __future__ import annotations
@@ -286,8 +287,16 @@ def _ranking(policies_key: str, n: int, seed: int, model_key: str) -> dict[str, 
     low = boards.groupby("policies", observed=True)["housed_low"].mean()
     averages = {p: float(low[p]) for p in policies}
     ranked = sorted(policies, key=lambda p: -averages[p])
+    lost = (
+        (boards["displaced_low"] + boards["displaced_middle"])
+        .groupby(boards["policies"], observed=True)
+        .mean()
+    )
+    displaced = {p: float(lost[p]) for p in policies}  # existing residents displaced, on average
     return {
         **averages,
+        **{f"displaced_{p}": displaced[p] for p in policies},
+        "most_displacing": policy_set_name([max(policies, key=displaced.__getitem__)]),
         "first": policy_set_name([ranked[0]]),
         "second": policy_set_name([ranked[1]]),
         "last": policy_set_name([ranked[-1]]),
