@@ -151,7 +151,9 @@ Choose some cards (Ctrl- or Cmd-click for several) and press **Find the best boa
 explorer shows the best board for your coalition, each card's score, and whether there is a
 board where **no** card of yours loses a point. It starts with a coalition about *place*:
 Stop the Shadows, the Urbanists and Neighbors for More Parks. (Try the Developer and
-Affordable Housing Organizations too: the prediction above asked about them.)
+Affordable Housing Organizations too: the prediction above asked about them.) The
+**Assumption** list solves again under one of the model's switches; leave it at *The rulebook*
+for now.
 """,
     ),
     (
@@ -374,6 +376,8 @@ by law instead of leaving it to the meetings.
 * Find the best board for **Urbanists + Stop the Shadows**. Where did the tall buildings go?
 * In the coach (under *If you have time*), choose the Urbanists, then switch the goal to **Avoid losing**. How many
   fewer changes does that need?
+* In the explorer, choose the Developer and Affordable Housing Organizations and pick another
+  **Assumption** (for example *More newcomers*). Do both still score +1? On which board?
 
 ### Going further
 
