@@ -167,6 +167,7 @@ def _result_fields(result: dict[str, Any]) -> dict[str, Any]:
         "built": True,
         "new_homes": result["new_homes"]["total"],
         "market_homes": result["new_homes"]["market"],
+        "low_homes": result["new_homes"]["low"],
         **{f"stayed_{i}": outcomes[i]["stayed"] for i in INCOMES},
         **{f"left_{i}": outcomes[i]["newcomer_left"] for i in INCOMES},
         **{f"newcomers_housed_{i}": outcomes[i]["newcomer_housed"] for i in INCOMES},

@@ -148,8 +148,8 @@ bar_chart(
         r"""
 ### Things to notice
 
-* {{claim:l3-vacancy-control-stops-displacement}} Who pays for it? Look at the high income
-  column: the newcomers who cannot displace anyone may not find a home.
+* {{claim:l3-vacancy-control-stops-displacement}} Who pays for it?
+  {{claim:l3-vacancy-control-high-income}}
 * **ADUs** add 6 small homes at no public cost. Who gets them first?
 * {{claim:l3-matching-funds-change-no-one}}
 * {{claim:l3-affordable-100-refused}} it works by limiting *what can be

@@ -367,7 +367,7 @@ search_lab
 * Removing single-family limits lets buildings appear where 3 houses surround an empty space.
 * Cubes follow the colours of the houses around them.
 * Lines matter: points come only from buildings your lines connect, and scattered lines cost.
-  With the same houses and the same number of lines, a line that reaches the buildings wins.
+  {{claim:l6-line-that-reaches-wins}}
 * Real upzoning adds homes where building is feasible: Auckland's 2016 upzoning roughly doubled
   the pace of building (a contested estimate); in Minneapolis most new homes came near transit,
   few from ending single-family-only zoning.
