@@ -304,7 +304,7 @@ again with that switch, then asks the exact solver again:
         "code",
         """
 # NBVAL_CHECK_OUTPUT
-from housing_lab.north_berkeley import default_catalogue, policy_set_name
+from housing_lab.north_berkeley import policy_set_name
 
 PARTIAL_FILTERING = {"market_homes_for": ["high", "middle"]}  # new market homes: high, middle
 PAIR = ["developer", "affordable_housing_orgs"]
