@@ -36,11 +36,15 @@ claims = _load_claims_module()
 CLAIMS = claims.all_claims()
 
 
-def _params():
-    """One test per claim. All stay in the inner loop: the slowest (lesson 5's 100,000 boards
-    under four settings, the first exact solves under seven) took 0.3-0.75 s on the shared
-    machine; every later question is cached, and the whole file takes about 2 s."""
-    return [pytest.param(c, id=c.id) for c in CLAIMS.values()]
+def _params(*, engine: bool = False):
+    """One test per claim. The engine's questions stay in the inner loop (the slowest, lesson
+    5's 100,000 boards under four settings and the first exact solves under seven, took
+    0.3-0.75 s on the shared machine; every later question is cached) except the claims marked
+    `slow` (lesson 6's Streetcar matches, 2-6 s each), which the inner loop leaves out."""
+    return [
+        pytest.param(c, id=c.id, marks=[pytest.mark.slow] if engine and c.slow else [])
+        for c in CLAIMS.values()
+    ]
 
 
 def _words(text: str) -> str:
@@ -93,7 +97,7 @@ def _used_in_lessons() -> dict[str, list[str]]:
 USED = _used_in_lessons()
 
 
-@pytest.mark.parametrize("claim", _params())
+@pytest.mark.parametrize("claim", _params(engine=True))
 def test_the_engine_agrees_with_the_claim(claim) -> None:
     assert claims.check(claim) == []
 
@@ -172,3 +176,30 @@ def test_a_bad_claim_file_is_one_line(tmp_path: pathlib.Path) -> None:
     bad.write_text("[[claim\n")
     with pytest.raises(claims.ClaimError, match=r"bad\.toml"):
         claims.load(bad)
+
+
+def test_a_before_and_after_claim_names_both_boards_values() -> None:
+    claim = CLAIMS["l1-guide-key"]  # low income housed 0 → 4 when the tower is swapped
+    wrong = _falsified(claim, expect={**claim.expect, "low": [0, 5]})
+    assert claims.check(wrong) == [
+        "l1-guide-key under rulebook: low is [0, 4], the claim says [0, 5]"
+    ]
+
+
+def test_a_policy_that_changes_who_is_housed_breaks_a_same_housed_claim() -> None:
+    claim = CLAIMS["l3-matching-funds-never-changed"]
+    vacancy_control = _falsified(claim, query={**claim.query, "policies": ["vacancy_control"]})
+    assert claims.check(claim) == []
+    assert claims.check(vacancy_control) == [
+        "l3-matching-funds-never-changed under rulebook: same_housed is [True, False, False], "
+        "the claim says [True, True, True]"
+    ]
+
+
+def test_the_coach_claim_counts_the_single_changes() -> None:
+    claim = CLAIMS["l4-coach-changes"]  # "several single changes" was false for the Landlords
+    wrong = _falsified(claim, expect={**claim.expect, "single_changes_reaching": [6, 2, 0, 0]})
+    assert claims.check(wrong) == [
+        "l4-coach-changes under rulebook: single_changes_reaching is [6, 1, 0, 0], the claim "
+        "says [6, 2, 0, 0]"
+    ]

@@ -20,10 +20,20 @@ replaces `{{claim:ID}}` in a source's Markdown with the sentence, after checking
 the sentence there word for word (whitespace aside). A claim that no longer holds, or a sentence
 edited away from its claim, fails `tests/test_lesson_claims.py`.
 
-Queries (`kind`): `score` (one board, exactly), `solve` (the exact solver's best board for a
-coalition; `without` leaves out the policy sets holding a policy), `ranking` (lesson 5's policy
-sweep: the single policies ranked by their average low income residents housed over `n` random
-boards drawn with `seed`). Answers are flat dicts of numbers, booleans and words.
+Queries (`kind`): `score` (one board, exactly; `boards` instead of `board` scores several, and
+each measure of the answer is then the list of their values, in order: `{low[0]} → {low[1]}` for
+a before and after; `baseline` adds `same_housed` and `spending_before`, comparing with the same
+boards under the baseline's policies), `solve` (the exact solver's best board for a coalition;
+`without` leaves out the policy sets holding a policy), `ranking` (lesson 5's policy sweep: the
+single policies ranked by their average low income residents housed over `n` random boards drawn
+with `seed`, and the one under which most existing residents are displaced), `coach` (the
+coach's fewest changes for `card` to reach `goal` on a board, and how many of the board's single
+changes reach it; `cards` gives lists, as `boards` does), `streetcar` (lesson 6: `experiment =
+"lines"`, the controlled line experiment, or `"match"`, a seeded match of `bots`). A claim whose
+query takes over a second says `slow = true`. Answers are flat dicts of numbers, booleans and
+words. A board names its tiles, policies and seed; or `solve` (the rulebook's best board for
+those cards); or `game` (the final board of `play_random_game(teams, seed)`, with `policies`
+added to those the game enacted).
 """
 
 from __future__ import annotations
@@ -43,7 +53,8 @@ from housing_lab.errors import HousingLabError
 
 CLAIMS_DIR = pathlib.Path(__file__).parent / "lesson_sources" / "claims"
 PLACEHOLDER = re.compile(r"\{\{claim:([a-z0-9-]+)\}\}")
-KINDS = ("score", "solve", "ranking")
+KINDS = ("score", "solve", "ranking", "coach", "streetcar")
+INCOMES = ("high", "middle", "low")
 
 
 class ClaimError(HousingLabError):
@@ -64,6 +75,7 @@ class Claim:
     expect_by: dict[str, dict[str, Any]] = field(default_factory=dict)
     where: tuple[str, ...] = ()
     source: str = ""
+    slow: bool = False  # its query takes over a second: the inner loop leaves it out
 
     def expected(self, setting: str) -> dict[str, Any]:
         return {**self.expect, **self.expect_by.get(setting, {})}
@@ -92,7 +104,8 @@ def load(path: pathlib.Path) -> list[Claim]:
     claims = []
     for table in data.get("claim", []):
         name = table.get("id", "?")
-        unknown = set(table) - {"id", "text", "query", "settings", "expect", "expect_by", "where"}
+        keys = {"id", "text", "query", "settings", "expect", "expect_by", "where", "slow"}
+        unknown = set(table) - keys
         if unknown:
             raise ClaimError(f"{path.name}: claim {name}: unknown keys {sorted(unknown)}")
         settings = tuple(table.get("settings", ["rulebook"]))
@@ -102,8 +115,10 @@ def load(path: pathlib.Path) -> list[Claim]:
         query = table.get("query", {})
         if query.get("kind") not in KINDS:
             raise ClaimError(f"{path.name}: claim {name}: query kind must be one of {KINDS}")
-        if query["kind"] == "score" and query.get("board") not in boards:
-            raise ClaimError(f"{path.name}: claim {name}: unknown board {query.get('board')!r}")
+        named = query.get("boards", [query.get("board")])
+        if query["kind"] in ("score", "coach") and any(b not in boards for b in named):
+            unknown_board = next(b for b in named if b not in boards)
+            raise ClaimError(f"{path.name}: claim {name}: unknown board {unknown_board!r}")
         claims.append(
             Claim(
                 id=table["id"],
@@ -116,6 +131,7 @@ def load(path: pathlib.Path) -> list[Claim]:
                 expect_by=table.get("expect_by", {}),
                 where=tuple(table.get("where", ())),
                 source=path.name,
+                slow=bool(table.get("slow", False)),
             )
         )
     return claims
@@ -144,14 +160,23 @@ def _counted(words: list[str]) -> str:
 
 
 def _result_fields(result: dict[str, Any]) -> dict[str, Any]:
-    """The measures a sentence may quote, from a RULES.md result."""
+    """The measures a sentence may quote, from a RULES.md result (`left_high`: high income
+    newcomers who found no home; `newcomers_housed_low`: low income newcomers who did)."""
+    outcomes = result["outcomes"]
     return {
         "built": True,
+        "new_homes": result["new_homes"]["total"],
+        "market_homes": result["new_homes"]["market"],
+        "low_homes": result["new_homes"]["low"],
+        **{f"stayed_{i}": outcomes[i]["stayed"] for i in INCOMES},
+        **{f"left_{i}": outcomes[i]["newcomer_left"] for i in INCOMES},
+        **{f"newcomers_housed_{i}": outcomes[i]["newcomer_housed"] for i in INCOMES},
         "high": result["housed"]["high"],
         "middle": result["housed"]["middle"],
         "low": result["housed"]["low"],
         "empty_market": result["vacant"]["market"],
         "empty_low": result["vacant"]["low"],
+        "empty_adu": result["vacant"]["adu"],
         "displaced_low": result["displaced"]["low"],
         "displaced_middle": result["displaced"]["middle"],
         "displaced": sum(result["displaced"].values()),
@@ -168,6 +193,12 @@ def _board(board_key: str) -> tuple[dict[str, str], list[str], dict[str, str] | 
     from housing_lab.north_berkeley import solve
 
     board = json.loads(board_key)
+    if "game" in board:
+        from housing_lab.north_berkeley import play_random_game
+
+        final = play_random_game(board["game"], seed=board["seed"]).scenario()
+        policies = list(dict.fromkeys([*final.policies, *board.get("policies", [])]))
+        return dict(final.tiles), policies, dict(final.existing), 0
     if "solve" in board:
         scenario = solve(board["solve"], seed=board.get("seed", 0)).scenario
         return dict(scenario.tiles), sorted(scenario.policies), dict(scenario.existing), 0
@@ -177,7 +208,7 @@ def _board(board_key: str) -> tuple[dict[str, str], list[str], dict[str, str] | 
 @functools.cache
 def _score(board_key: str, policies_key: str, model_key: str) -> dict[str, Any]:
     from housing_lab.north_berkeley import make_scenario, score_scenario
-    from housing_lab.north_berkeley.errors import OverBudgetError
+    from housing_lab.north_berkeley.errors import AffordableOnlyError, OverBudgetError
 
     tiles, policies, existing, seed = _board(board_key)
     extra = json.loads(policies_key)
@@ -185,8 +216,25 @@ def _score(board_key: str, policies_key: str, model_key: str) -> dict[str, Any]:
     try:
         scenario = make_scenario(tiles, wanted, existing, seed, model=_model(json.loads(model_key)))
         return _result_fields(score_scenario(scenario).to_dict())
-    except OverBudgetError:
+    except (OverBudgetError, AffordableOnlyError):  # over the budget, or a policy refuses it
         return {"built": False}
+
+
+def _against(after: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
+    """`after`, with `same_housed` (nobody housed or displaced differently) and the baseline's
+    spending as `spending_before`."""
+    measures = [f"{k}_{i}" for k in ("stayed", "left", "newcomers_housed") for i in INCOMES]
+    measures += ["high", "middle", "low", "displaced"]
+    same = (
+        after.get("built") and before.get("built") and all(after[m] == before[m] for m in measures)
+    )
+    return {**after, "same_housed": bool(same), "spending_before": before.get("spending")}
+
+
+def _several(answers: list[dict[str, Any]]) -> dict[str, Any]:
+    """Several boards' answers as one: each measure the list of the boards' values."""
+    keys = dict.fromkeys(k for a in answers for k in a)
+    return {k: [a.get(k) for a in answers] for k in keys}
 
 
 def _policy_sets(without: list[str]) -> list[list[str]]:
@@ -240,11 +288,89 @@ def _ranking(policies_key: str, n: int, seed: int, model_key: str) -> dict[str, 
     low = boards.groupby("policies", observed=True)["housed_low"].mean()
     averages = {p: float(low[p]) for p in policies}
     ranked = sorted(policies, key=lambda p: -averages[p])
+    lost = (
+        (boards["displaced_low"] + boards["displaced_middle"])
+        .groupby(boards["policies"], observed=True)
+        .mean()
+    )
+    displaced = {p: float(lost[p]) for p in policies}  # existing residents displaced, on average
     return {
         **averages,
+        **{f"displaced_{p}": displaced[p] for p in policies},
+        "most_displacing": policy_set_name([max(policies, key=displaced.__getitem__)]),
         "first": policy_set_name([ranked[0]]),
         "second": policy_set_name([ranked[1]]),
         "last": policy_set_name([ranked[-1]]),
+    }
+
+
+def _single_changes(scenario: Any) -> list[tuple[dict, list]]:
+    """Every board one change away: a square set to another tile or emptied, a policy switched
+    (lesson 4's check that the coach missed no shorter answer)."""
+    from housing_lab.north_berkeley import POLICIES, default_catalogue
+
+    tiles, policies = dict(scenario.tiles), sorted(scenario.policies, key=str)
+    boards = []
+    for square in scenario.layout.squares:
+        for tile in [*default_catalogue(), None]:
+            if tiles.get(square) != tile:
+                changed = {q: t for q, t in tiles.items() if q != square}
+                if tile is not None:
+                    changed[square] = tile
+                boards.append((changed, policies))
+    for policy in POLICIES:
+        switched = set(policies) ^ {policy}
+        boards.append((dict(tiles), [p for p in POLICIES if p in switched]))
+    return boards
+
+
+@functools.cache
+def _coach(board_key: str, card: str, goal: str, model_key: str) -> dict[str, Any]:
+    from housing_lab.north_berkeley import coach, coach_sentence, make_scenario, score_scenario
+
+    tiles, policies, existing, seed = _board(board_key)
+    model = _model(json.loads(model_key))
+    scenario = make_scenario(tiles, policies, existing, seed, model=model)
+    best = coach(scenario, card, goal)
+    reaching, tried = 0, 0
+    for changed, switched in _single_changes(scenario):
+        try:
+            one = make_scenario(changed, switched, existing, seed, model=model)
+        except HousingLabError:  # a tile that 100% Affordable refuses where it stands
+            continue
+        tried += 1
+        score = score_scenario(one).to_dict()["constituents"][card]["score"]
+        reaching += score == 1 if goal == "win" else score >= 0
+    return {
+        "now": best.now,
+        "changes": len(best.changes),
+        "sentence": coach_sentence(best),
+        "single_changes_tried": tried,
+        "single_changes_reaching": reaching,
+    }
+
+
+@functools.cache
+def _streetcar(query_key: str) -> dict[str, Any]:
+    """Lesson 6's Streetcar runs: the controlled line experiment, or a seeded match of bots."""
+    from housing_lab.streetcar import (
+        line_experiment,
+        line_experiment_summary,
+        play_match,
+        summarise,
+    )
+
+    query = json.loads(query_key)
+    if query["experiment"] == "lines":
+        arms = line_experiment_summary(line_experiment(query["games"], seed=query["seed"]))
+        return {f"{arm}_{k}": v for arm, values in arms.items() for k, v in values.items()}
+    options = {"iterations": query["iterations"]} if "iterations" in query else {}
+    games = play_match(query["bots"], query["games"], seed=query["seed"], **options)
+    summary = summarise(query["bots"], games).to_dict()
+    return {
+        "games": summary["games"],
+        "wins": summary["wins"],
+        "mean_scores": summary["mean_scores"],
     }
 
 
@@ -254,8 +380,21 @@ def answer(claim: Claim, setting: str) -> dict[str, Any]:
     query, model = claim.query, _as_key(claim.models[setting])
     kind = query["kind"]
     if kind == "score":
-        board = claim.boards[query["board"]]
-        return _score(_as_key(board), _as_key(query.get("policies", [])), model)
+        policies = _as_key(query.get("policies", []))
+        names = query.get("boards", [query.get("board")])
+        answers = [_score(_as_key(claim.boards[b]), policies, model) for b in names]
+        if "baseline" in query:  # the same boards with the baseline's policies instead
+            baseline = _as_key(query["baseline"])
+            before = [_score(_as_key(claim.boards[b]), baseline, model) for b in names]
+            answers = [_against(a, b) for a, b in zip(answers, before, strict=True)]
+        return _several(answers) if "boards" in query else answers[0]
+    if kind == "streetcar":  # no model switches: Streetcar has none
+        return _streetcar(_as_key(query))
+    if kind == "coach":  # `cards` instead of `card`: each measure a list, as for `boards`
+        board, goal = _as_key(claim.boards[query["board"]]), query.get("goal", "win")
+        if "cards" in query:
+            return _several([_coach(board, card, goal, model) for card in query["cards"]])
+        return _coach(board, query["card"], goal, model)
     if kind == "solve":
         return _solve(_as_key(query["cards"]), _as_key(query.get("without", [])), model)
     return _ranking(_as_key(query["policies"]), query["n"], query["seed"], model)

@@ -12,6 +12,7 @@ from housing_lab.widgets.lessons.coalition import CoalitionExplorer
 from housing_lab.widgets.lessons.predict import PredictThenRun
 from housing_lab.widgets.lessons.progress import ProgressBar
 from housing_lab.widgets.lessons.quiz import ChoiceQuestion, reveal
+from housing_lab.widgets.lessons.state_fill import StateFillExplorer
 from housing_lab.widgets.lessons.tables import LessonTable, lesson_table
 from housing_lab.widgets.robustness import robustness_heat_table
 from housing_lab.widgets.streetcar.lab import StreetcarLab
@@ -32,6 +33,7 @@ __all__ = [
     "PredictThenRun",
     "ProgressBar",
     "Scoreboard",
+    "StateFillExplorer",
     "StreetcarLab",
     "bar_chart",
     "heat_table",

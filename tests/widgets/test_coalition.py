@@ -59,3 +59,27 @@ def test_the_buttons_are_as_wide_as_their_words() -> None:
         ChoiceQuestion("l2-workforce-midrise").check,
     ]
     assert [b.layout.width for b in buttons] == ["max-content", "max-content"]
+
+
+def test_an_assumption_solves_again_under_that_switch() -> None:
+    """Lesson 8's question without code: does the coalition survive no filtering? The explorer
+    answers what the solver answers under the same switch, and says which switch it used."""
+    from housing_lab.widgets.lessons.coalition import ASSUMPTIONS
+
+    pair = ["developer", "affordable_housing_orgs"]
+    explorer = CoalitionExplorer(pair, assumption="no_filtering")
+    solution = explorer.find()
+    words, model = ASSUMPTIONS["no_filtering"]
+    expected = solve(pair, seed=0, model=model)
+    assert solution.scenario.to_dict() == expected.scenario.to_dict()
+    assert solution.scenario.to_dict() != solve(pair, seed=0).scenario.to_dict()
+    assert words in explorer.summary.value
+    explorer.assumption.value = "rulebook"
+    explorer.find()
+    assert "Solved under" not in explorer.summary.value
+    with pytest.raises(HousingLabError) as error:
+        CoalitionExplorer(pair, assumption="no_jobs")
+    assert str(error.value) == (
+        "unknown assumption 'no_jobs': one of rulebook, no_filtering, partial_filtering, "
+        "more_newcomers, fewer_newcomers, costa_hawkins, budget_15"
+    )

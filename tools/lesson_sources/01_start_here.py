@@ -116,10 +116,8 @@ print(f"Housed: {housed['high']} high, {housed['middle']} middle, {housed['low']
         r"""
 ### Things to notice
 
-* A market rate tower has **4 homes anyone may rent**. The 8 high income newcomers move in
-  first, so they take those homes.
-* The other 4 high income newcomers still need homes: they **displace** low and middle income
-  residents from the existing houses and apartments.
+* {{claim:l1-market-tower}}
+* {{claim:l1-market-tower-displace}}
 * The lab's scoreboard shows every constituent card and whether it scores now.
 """,
     ),
@@ -140,7 +138,7 @@ PredictThenRun("l1-swap-tower")
 * Click **Reset board**, then put a **Low Income Public Housing Tower** on B1. Who is housed now?
   Compare the lab's numbers with what the model said in the prediction above.
 * Tick the **Vacancy Control** policy. What happens to displacement?
-  *Look for:* nobody is displaced any more, and some high income newcomers find no home.
+  {{claim:l1-try-vacancy-control}}
 """,
     ),
     (

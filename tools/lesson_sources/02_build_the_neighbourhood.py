@@ -161,7 +161,7 @@ NorthBerkeleyBoard(result)
         r"""
 ### Things to notice
 
-* The 8 high income newcomers take the 7 new market homes; the last one displaces someone.
+* {{claim:l2-example-high-income}}
 * Whom do they displace first: a low or a middle income resident? In a house or an apartment?
 * A low income resident who was displaced may still find a home later, in a vacant new home.
 
@@ -246,7 +246,7 @@ ChoiceQuestion("l2-workforce-midrise")
 ### Things to try
 
 * Build a board with no market homes at all. Where do the high income newcomers go?
-  *Look for:* every one of them displaces an existing resident (low income first).
+  {{claim:l2-try-no-market-homes}}
 * Fill all 9 squares with Low Income Public Housing Towers. How much does it cost?
   *Look for:* the spending, and how many of the new low income homes stay empty: there are only
   12 low income residents in the model.

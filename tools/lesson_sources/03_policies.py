@@ -148,18 +148,17 @@ bar_chart(
         r"""
 ### Things to notice
 
-* **Vacancy control** stops displacement completely. Who pays for it? Look at the high income
-  column: the newcomers who cannot displace anyone may not find a home.
+* {{claim:l3-vacancy-control-stops-displacement}} Who pays for it?
+  {{claim:l3-vacancy-control-high-income}}
 * **ADUs** add 6 small homes at no public cost. Who gets them first?
-* **Matching funds** change nothing about *who* is housed: they change the **spending**, and
-  only when at least 7 low income homes are built.
-* **100% affordable** is refused on the market rate board: it works by limiting *what can be
+* {{claim:l3-matching-funds-change-no-one}}
+* {{claim:l3-affordable-100-refused}} it works by limiting *what can be
   built* in phase 2, not by changing the move-in.
 
 > **What the model leaves out.** Read the table with these in mind:
 >
 > * **Instant filtering.** Empty market rate homes go to middle and low income newcomers at no
->   subsidy, which is why the market rate board houses so many low income residents for $1.
+>   subsidy, {{claim:l3-box-market-board}}
 > * **Empty restricted homes.** The column *Homes left empty* counts income-restricted homes (and
 >   ADUs) nobody in the model may fill. Real affordable homes are open to any eligible household.
 > * **Vacancy control is total.** Here it forbids every displacement. Real rent control limits
@@ -170,7 +169,45 @@ bar_chart(
 >
 > The full list: [What the model leaves out](../docs/model_limits.md). Prediction 2's answer
 > depends on instant filtering: [Lesson 8, *Question the model*](08_question_the_model.ipynb) switches it off and
-> shows what is left.
+> shows what is left. It depends on demand too: the next cell changes that one assumption.
+
+### One assumption switched: demand
+
+The rulebook sends 8 high income newcomers whatever is built. The model can be told otherwise
+(`make_scenario(..., model=...)`; lesson 8 explains every switch). Here are prediction 2's two
+boards again, with 14 high income newcomers (new jobs nearby) and with 4 (the others go
+elsewhere):
+""",
+    ),
+    (
+        "code",
+        """
+# NBVAL_CHECK_OUTPUT
+DEMAND = {
+    "Rulebook: 8 high income newcomers": None,
+    "More: 14 high income newcomers": {"newcomers": {"high": 14}},
+    "Fewer: 4 high income newcomers": {"newcomers": {"high": 4}},
+}
+demand_rows = []
+for setting, model in DEMAND.items():
+    market, public = (score_scenario(make_scenario(BOARDS[board], [], seed=3, model=model))
+                      .to_dict() for board in ["market rate", "public housing"])
+    demand_rows.append({
+        "Demand": setting,
+        "Market rate board: low income housed": market["housed"]["low"],
+        "Public housing board: low income housed": public["housed"]["low"],
+        "Market rate homes left empty (market rate board)": market["vacant"]["market"],
+    })
+lesson_table(pd.DataFrame(demand_rows).set_index("Demand"),
+             title="Prediction 2's boards when demand changes (seed 3, no policy)")
+""",
+    ),
+    (
+        "md",
+        r"""
+{{claim:l3-about-the-same}} {{claim:l3-about-the-same-demand}} A conclusion of the model holds
+only as long as the assumptions it needs: "about the same" needs instant filtering *and* the
+rulebook's demand.
 
 ### The policies in the real world
 

@@ -151,7 +151,9 @@ Choose some cards (Ctrl- or Cmd-click for several) and press **Find the best boa
 explorer shows the best board for your coalition, each card's score, and whether there is a
 board where **no** card of yours loses a point. It starts with a coalition about *place*:
 Stop the Shadows, the Urbanists and Neighbors for More Parks. (Try the Developer and
-Affordable Housing Organizations too: the prediction above asked about them.)
+Affordable Housing Organizations too: the prediction above asked about them.) The
+**Assumption** list solves again under one of the model's switches; leave it at *The rulebook*
+for now.
 """,
     ),
     (
@@ -245,9 +247,7 @@ lesson_table(coached, signed=["Score now", "Score after them"],
     (
         "md",
         r"""
-Stop the Shadows and the Landlords need only **one** change (and several single changes would
-do). The Affordable Housing Organizations need **two**, and the table proves it: **no** single
-change wins them over. The Urbanists need five: their goal asks a lot of this board.
+{{claim:l4-coach-changes}}
 """,
     ),
     (
@@ -281,9 +281,8 @@ reveal("l4-all-22")
         r"""
 > **What the model leaves out.** The coalitions above are coalitions *in the model*:
 >
-> * **Instant filtering** lets market rate homes house low income newcomers at no cost, which
->   is why the Developer and Affordable Housing Organizations can both win here. With a slower,
->   partial filtering, as real studies find, that coalition may fall apart.
+> * **Instant filtering** lets market rate homes house low income newcomers at no cost, {{claim:l4-box-both-win}}
+>   Real studies find a slower, partial filtering: the cell after this box switches to it.
 > * **Fixed demand and no budget:** spending is the game's tile prices (the frontier at the end
 >   uses them too), and any board can be paid for; a real city chooses under a budget and a changing demand.
 > * **Cards score yes or no:** real groups care about degrees (how many homes, how tall, how much
@@ -292,7 +291,58 @@ reveal("l4-all-22")
 >   sells and who objects.
 >
 > The full list: [What the model leaves out](../docs/model_limits.md). [Lesson 8, *Question the model*](08_question_the_model.ipynb)
-> scores the Developer-and-Affordable board again with slower filtering and more demand.
+> solves the Developer-and-Affordable coalition again under every switch.
+
+### One assumption switched: partial filtering
+
+Suppose new market rate homes go to high and middle income newcomers only, as real studies
+suggest (they reach low income households slowly and partly). The cell scores the board above
+again with that switch, then asks the exact solver again:
+""",
+    ),
+    (
+        "code",
+        """
+# NBVAL_CHECK_OUTPUT
+from housing_lab.north_berkeley import policy_set_name
+
+PARTIAL_FILTERING = {"market_homes_for": ["high", "middle"]}  # new market homes: high, middle
+PAIR = ["developer", "affordable_housing_orgs"]
+catalogue = default_catalogue()
+
+
+def in_words(scenario) -> str:
+    tiles = pd.Series([catalogue[t].name for t in scenario.tiles.values()]).value_counts()
+    return ", ".join(f"{n} {name}{'s' if n > 1 else ''}" for name, n in tiles.items())
+
+
+rulebook_best = solve(PAIR, seed=0).scenario
+rows = []
+for label, scenario in [
+    ("The rulebook's best board, scored with partial filtering",
+     make_scenario(rulebook_best.tiles, rulebook_best.policies, rulebook_best.existing,
+                   model=PARTIAL_FILTERING)),
+    ("Solved again with partial filtering", solve(PAIR, seed=0, model=PARTIAL_FILTERING).scenario),
+]:
+    out = score_scenario(scenario).to_dict()
+    rows.append({"": label, "Board": in_words(scenario),
+                 "Policies": policy_set_name(sorted(scenario.policies)),
+                 "Developer": out["constituents"]["developer"]["score"],
+                 "Affordable Housing Organizations":
+                     out["constituents"]["affordable_housing_orgs"]["score"],
+                 "Low income housed": out["housed"]["low"],
+                 "Spending ($)": float(out["spending"])})
+lesson_table(pd.DataFrame(rows).set_index(""), money=["Spending ($)"],
+             signed=["Developer", "Affordable Housing Organizations"],
+             title="The Developer and Affordable Housing Organizations, partial filtering")
+""",
+    ),
+    (
+        "md",
+        r"""
+{{claim:l4-partial-filtering-board}} {{claim:l4-partial-filtering-solved}} So the conclusion
+"both can win" survives this switch, but the board that carries it changes: with slower
+filtering it takes inclusionary buildings, not market rate homes alone.
 
 ## The real debate: who wanted what
 
@@ -326,6 +376,8 @@ by law instead of leaving it to the meetings.
 * Find the best board for **Urbanists + Stop the Shadows**. Where did the tall buildings go?
 * In the coach (under *If you have time*), choose the Urbanists, then switch the goal to **Avoid losing**. How many
   fewer changes does that need?
+* In the explorer, choose the Developer and Affordable Housing Organizations and pick another
+  **Assumption** (for example *More newcomers*). Do both still score +1? On which board?
 
 ### Going further
 
@@ -342,7 +394,7 @@ asks the coach about a board saved from the lab.
 ### Money against homes
 
 Some boards house more low income residents, others cost less. Suppose phase 1 went to open
-space: parks on B1, C1 and C2 and a garage on B2 ($4 already spent). The **Pareto frontier**
+space: parks on B1, C1 and C2 and a garage on B2 {{claim:l4-frontier-phase-1}}. The **Pareto frontier**
 lists, over every way to build phase 2 and every policy set, the cheapest board for each number
 of low income residents housed; nothing cheaper houses as many:
 """,

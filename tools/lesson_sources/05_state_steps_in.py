@@ -275,13 +275,27 @@ reveal("l5-call-the-state")
     (
         "md",
         r"""
-### Things to try (in JupyterLab, where the code is visible)
+### Things to try
 
-* Make phase 1 four Low Income Public Housing Towers (edit the squares in the first code
-  cell under *How it works*). How does the distribution move?
-* Let the state fill phase 2 under 100% Affordable Housing (give the state's fills that
-  policy in the same cell): the state may then place only low or middle income tiles.
+The explorer below starts from the lesson's phase 1 (no code needed: choose a tile for each
+square and a policy, then press the button).
 
+* Make phase 1 four Low Income Public Housing Towers. How does the distribution move?
+* Let the state fill phase 2 under 100% Affordable Housing: the state may then place only low
+  or middle income tiles. Does that help low income residents on average?
+""",
+    ),
+    (
+        "code",
+        """
+from housing_lab.widgets import StateFillExplorer
+
+StateFillExplorer(PHASE_1, seed=5)
+""",
+    ),
+    (
+        "md",
+        r"""
 ### Going further
 
 `sweep(...)` returns a pandas DataFrame with a column for every square, policy, existing home,

@@ -141,7 +141,7 @@ lab
         r"""
 ## What the scoring rewards: a fair test
 
-A *greedy* bot usually beats a *random* bot by a lot, but that comparison mixes two differences:
+{{claim:l6-greedy-beats-random}} but that comparison mixes two differences:
 the random bot also scatters many separate lines, each costing 10 points. To see what
 **connecting buildings** is worth on its own, the computer runs a controlled experiment. Two
 players take turns against the same opponent, on the same deals:
@@ -367,12 +367,12 @@ search_lab
 * Removing single-family limits lets buildings appear where 3 houses surround an empty space.
 * Cubes follow the colours of the houses around them.
 * Lines matter: points come only from buildings your lines connect, and scattered lines cost.
-  With the same houses and the same number of lines, a line that reaches the buildings wins.
+  {{claim:l6-line-that-reaches-wins}}
 * Real upzoning adds homes where building is feasible: Auckland's 2016 upzoning roughly doubled
   the pace of building (a contested estimate); in Minneapolis most new homes came near transit,
   few from ending single-family-only zoning.
 * (If you had time) a bot that looks ahead, by trying moves and playing them out, usually beats
-  one that only looks at this turn (3 of 4 games here; a few games are a hint, not a proof).
+  one that only looks at this turn {{claim:l6-search-bot-wins}}
 * Single-family zoning began in Berkeley in 1916; Berkeley and California have been undoing it
   since 2021.
 

@@ -52,9 +52,7 @@ table
 
 * In the draft, the team with the **lowest current score picks first**: who is behind gets help.
 * Some cards *sound* opposed (the **Developer** wants market homes and low spending;
-  **Affordable Housing Organizations** want every low income resident housed). Lesson 4 found
-  that in this model a board can please both, because empty market rate homes go to low income
-  newcomers at once. Finding such a board at the table, under a timer, with other teams' cards
+  **Affordable Housing Organizations** want every low income resident housed). {{claim:l7-lesson-4-found}} Finding such a board at the table, under a timer, with other teams' cards
   in play, is the negotiation.
 * When the state steps in, the random tiles may please nobody. Is an imperfect deal better than
   no deal?

@@ -1,17 +1,20 @@
 """Coalition explorer: pick constituent cards, get the best board they could agree on.
 
 The exact solver (`north_berkeley.solver`) searches every board; this widget only asks it and
-draws the answer with the lab's board.
+draws the answer with the lab's board. An "Assumption" list solves again under one of the
+model's switches (lesson 8's settings), so a student without code can ask whether a coalition
+survives, say, no filtering.
 """
 
 from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from typing import Any
 
 import ipywidgets
 
-from housing_lab.errors import HousingLabError
+from housing_lab.errors import HousingLabError, shown
 from housing_lab.north_berkeley.constituents import CARD_IDS, cards, check_card
 from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.names import policy_set_name
@@ -19,6 +22,29 @@ from housing_lab.north_berkeley.solver.exact import Solution, solve
 from housing_lab.numbers import check_seed
 from housing_lab.widgets.lab.board import NorthBerkeleyBoard
 from housing_lab.widgets.table.checks import check_texts
+
+# The model's switches one at a time, as lesson 8 names them (RULES.md "Model assumptions").
+ASSUMPTIONS: dict[str, tuple[str, dict[str, Any] | None]] = {
+    "rulebook": ("The rulebook", None),
+    "no_filtering": (
+        "No filtering: new market rate homes for high income only",
+        {"market_homes_for": ["high"]},
+    ),
+    "partial_filtering": (
+        "Partial filtering: high and middle income only",
+        {"market_homes_for": ["high", "middle"]},
+    ),
+    "more_newcomers": ("More newcomers: 14 high income", {"newcomers": {"high": 14}}),
+    "fewer_newcomers": (
+        "Fewer newcomers: 4 high income (the others go elsewhere)",
+        {"newcomers": {"high": 4}},
+    ),
+    "costa_hawkins": (
+        "Costa-Hawkins: houses exempt from vacancy control",
+        {"vacancy_control_protects": ["apartments"]},
+    ),
+    "budget_15": ("City budget of $15", {"budget": 15}),
+}
 
 
 def solution_summary(solution: Solution, chosen: Sequence[str]) -> str:
@@ -50,10 +76,23 @@ class CoalitionExplorer(ipywidgets.VBox):
     """Choose cards, press the button (or call `find()`), see the best board."""
 
     def __init__(
-        self, chosen: Sequence[str] = ("developer", "affordable_housing_orgs"), seed: int = 0
+        self,
+        chosen: Sequence[str] = ("developer", "affordable_housing_orgs"),
+        seed: int = 0,
+        assumption: str = "rulebook",
     ) -> None:
         chosen = check_texts(chosen, "chosen")
         self.seed = check_seed(seed)
+        if assumption not in ASSUMPTIONS:
+            raise HousingLabError(
+                f"unknown assumption {shown(assumption, 40)}: one of {', '.join(ASSUMPTIONS)}"
+            )
+        self.assumption = ipywidgets.Dropdown(
+            options=[(words, key) for key, (words, _) in ASSUMPTIONS.items()],
+            value=assumption,
+            description="Assumption",
+            layout=ipywidgets.Layout(width="420px"),
+        )
         deck = cards()
         self.picker = ipywidgets.SelectMultiple(
             options=[(deck[c].name, c) for c in CARD_IDS],
@@ -80,7 +119,12 @@ class CoalitionExplorer(ipywidgets.VBox):
                     "<b style='font-size:16px'>Coalition explorer</b> "
                     "<span>(Ctrl/Cmd-click to choose several cards)</span>"
                 ),
-                ipywidgets.HBox([self.picker, ipywidgets.VBox([self.button, self.summary])]),
+                ipywidgets.HBox(
+                    [
+                        ipywidgets.VBox([self.picker, self.assumption]),
+                        ipywidgets.VBox([self.button, self.summary]),
+                    ]
+                ),
                 self.board,
             ]
         )
@@ -96,8 +140,11 @@ class CoalitionExplorer(ipywidgets.VBox):
         chosen = list(self.picker.value)
         if not chosen:
             raise HousingLabError("choose at least one constituent card")
-        self.solution = solve(chosen, seed=self.seed)
-        self.summary.value = solution_summary(self.solution, chosen)
+        words, model = ASSUMPTIONS[self.assumption.value]
+        self.solution = solve(chosen, seed=self.seed, model=model)
+        self.summary.value = (
+            f"<div>Solved under: <b>{html.escape(words)}</b></div>" if model else ""
+        ) + solution_summary(self.solution, chosen)
         self.board.show_result(score_scenario(self.solution.scenario))
         return self.solution
 
