@@ -521,3 +521,17 @@ def test_projector_policy_decision_is_current_and_explained(store, room):
         assert html.escape(POLICY_TEXT[policy]) in teacher.side.value
     enact = [b for b, a in teacher._buttons if a["action"] == "enact"]
     assert enact and all("hl-act-main" in b._dom_classes for b in enact)
+
+
+def test_building_choices_only_while_the_team_can_build(store, room):
+    """Issue 44: a team page hides the (all greyed) building choices when it has nothing to
+    build, so on a phone its decision is not below a screen of inactive buttons."""
+    red = page(store, room, "Red")
+    assert "hl-classroom-nobuild" not in red._dom_classes  # phase 1: Red builds
+    teacher = page(store, room, "teacher")
+    teacher.act({"action": "call_state"})
+    teacher.act({"action": "advance"})
+    red.poll_once()
+    assert red.view["phase"] == "extra_draw" and "hl-classroom-nobuild" in red._dom_classes
+    assert [action["action"] for _, action in red._buttons] == ["redraw"]
+    assert "hl-classroom-nobuild" not in teacher._dom_classes  # the projector shows no palette

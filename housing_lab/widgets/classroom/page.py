@@ -420,6 +420,14 @@ class ClassroomPage(widgets.VBox):
             self.add_class("hl-classroom-over")
         else:
             self.remove_class("hl-classroom-over")
+        # nothing to build now (the draft, the policies, another team's phase, the end): the
+        # building choices are hidden, and on a phone the page's decision comes first
+        assert self.role is not None
+        building = any(action["action"] in BOARD_KINDS for action in view["legal_actions"])
+        if building or self.role.is_teacher:
+            self.remove_class("hl-classroom-nobuild")
+        else:
+            self.add_class("hl-classroom-nobuild")
 
     def _redraw_side(self) -> None:
         if self.view is not None:
