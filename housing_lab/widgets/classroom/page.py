@@ -156,7 +156,9 @@ class ClassroomPage(widgets.VBox):
             ]
         )
         if teacher:
-            right.extend([self.codes_button, self.codes_nav, self.links])
+            codes_row = widgets.HBox([self.codes_button, self.codes_nav])
+            codes_row.add_class("hl-classroom-codes-row")
+            right.extend([codes_row, self.links])
         basis = "1 1 420px" if teacher else "0 1 380px"
         column = widgets.VBox(right, layout=widgets.Layout(flex=basis, min_width="0"))
         column.add_class("hl-classroom-column")
@@ -567,22 +569,19 @@ class ClassroomPage(widgets.VBox):
     def _code_html(self, team: str, url: str | None, count: int) -> str:
         """One team's code: its name, large; the QR code; whether it has joined; the link."""
         status = words.JOINED if team in self.joined_teams else words.NOT_JOINED
-        head = (
-            f"<h3>{words.SCAN}</h3><p class='hl-classroom-code-count'>Team "
-            f"{self.code_index + 1} of {count}</p>"
-        )
+        if not url:
+            return f"<p>{_esc(words.NO_LINK_FOR.format(team=team))}</p>"
         warning = loopback_warning(self._links.get("teacher", "")) if self._links else ""
         line = f"<p class='hl-classroom-error'>{_esc(warning)}</p>" if warning else ""
-        if not url:
-            return f"{head}<p>{_esc(words.NO_LINK_FOR.format(team=team))}</p>"
         if team not in self._qr:
-            self._qr[team] = qr_svg(url, title=f"Join link for {team}")
+            self._qr[team] = qr_svg(url, title=f"Join link for {team}", fit=True)
         return (
-            f"{head}{line}<figure class='hl-classroom-join' data-team='{_esc(team)}'>"
-            f"<figcaption class='hl-classroom-join-team'>{_esc(team)} "
-            f"<span class='hl-classroom-join-status'>{_esc(status)}</span></figcaption>"
-            f"{self._qr[team]}<a href='{_esc(url)}' target='_blank' rel='noopener'>"
-            f"{_esc(url)}</a></figure>"
+            f"{line}<figure class='hl-classroom-join' data-team='{_esc(team)}'>{self._qr[team]}"
+            f"<figcaption><span class='hl-classroom-join-team'>{_esc(team)}</span>"
+            f"<span class='hl-classroom-join-status'>{_esc(status)}</span>"
+            f"<span>{words.SCAN}</span><span class='hl-classroom-code-count'>Team "
+            f"{self.code_index + 1} of {count}</span><a href='{_esc(url)}' target='_blank' "
+            f"rel='noopener'>{_esc(url)}</a></figcaption></figure>"
         )
 
 
