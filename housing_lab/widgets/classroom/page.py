@@ -1,13 +1,15 @@
 """`ClassroomPage`: one room page; the token in its link decides whose page it is.
 
 - The teacher's token: the projector page. The shared board, the phase and its timer, the
-  public scores, each team's join link with a QR code before play, and the teacher's buttons
-  (start the timer, phases, the policy decision, calling the state). At game end it plays the
-  move-in step by step beside the board, then the final scores (`ending.py`); every team page
-  follows its steps. No hand is ever on it.
+  public scores, which teams have joined (`rooms/joins.py`), the teams' join links with their
+  QR codes one team at a time (before play, and whenever the teacher shows them again), and
+  the teacher's buttons (start the timer, phases, the policy decision, calling the state). At
+  game end it plays the move-in step by step beside the board, then the final scores
+  (`ending.py`); every team page follows its steps. No hand is ever on it.
 - A team's token: that team's own hand with its live score and, under each card, what scores
   +1 and -1 and where the board stands (the engine's words), the shared board (first, with
-  the building choices right under it, so they are in view on a phone after a tap), and
+  the building choices right under it, so they are in view on a phone after a tap; when it
+  has nothing to build they are hidden, and on a phone its decision comes first), and
   exactly the actions the store's view lists for that team now (`legal_actions`): tiles
   through the board, everything else as one button per action. At game end: the move-in at
   the projector's step with the chart, then its own cards' results once the projector shows
