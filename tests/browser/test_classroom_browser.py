@@ -264,6 +264,9 @@ def test_teacher_and_three_teams_play_a_room_through_voila(browser, rooms: RoomS
                 )
                 assert not phone.locator(".hl-palette").is_visible()  # nothing to build now
                 phone.screenshot(path=str(SCREENSHOTS / "classroom_team_phone_draft.png"))
+            elif turn == "Red":  # a laptop: no building choices while nothing can be built
+                shot = str(SCREENSHOTS / "classroom_team_draft_1366.png")
+                devices["Red"].page.screenshot(path=shot)
             click_action(turn, "button.hl-act-pick")
             wait_until(
                 lambda s=seq: store.seq(room["code"], room["tokens"]["teacher"]) > s, 5, "pick"
