@@ -1,10 +1,11 @@
 """`housing-lab classroom --teams Red,Blue,Green`: a room, its links, and Voila serving the page.
 
 It creates the room in the store, saves the links (mode 600) for the teacher page's QR codes,
-prints the teacher's link and one join link per team, and runs Voila on the room page
-(housing_lab/apps/classroom/room.ipynb) until Ctrl-C or SIGTERM, which stop Voila and its
-kernels (as `housing-lab lab` does). The room outlives the server: start it again with
-the same store and the old links work.
+prints the teacher's link and where the links file is (each team's secret link only with
+`--print-links`: a laptop mirrored to the projector shows its terminal), and runs Voila on
+the room page (housing_lab/apps/classroom/room.ipynb) until Ctrl-C or SIGTERM, which stop
+Voila and its kernels (as `housing-lab lab` does). The room outlives the server: start it
+again with the same store and the old links work.
 """
 
 from __future__ import annotations
@@ -54,7 +55,11 @@ LINKS_ENV = "HOUSING_LAB_ROOM_LINKS"  # and the links folder (teacher page QR co
 ANY_ADDRESS = ("0.0.0.0", "::", "")
 BROWSER_WAIT_SECONDS = 30
 ROOM_ROUTE = "housing-lab/room"  # the server extension's page (housing_lab/server)
-HUB_PAGES = ("hub", "user")  # where a hub's own pages and its users' servers start
+HUB_PAGES = ("hub", "user")
+TEAM_LINKS = (
+    "Team links: the projector page's join codes, one team at a time (Show join codes), and "
+    "{path} (readable only by you); --print-links prints them here."
+)  # where a hub's own pages and its users' servers start
 
 
 def register(groups: argparse._SubParsersAction) -> None:
@@ -104,6 +109,12 @@ def register(groups: argparse._SubParsersAction) -> None:
         metavar="URL",
         help="a JupyterHub's address (https://hub.school.org): links go through its "
         "user-redirect to each user's own server's room page",
+    )
+    room.add_argument(
+        "--print-links",
+        action="store_true",
+        help="print every team's secret link too (by default they are in the links file and "
+        "on the projector's join codes, not on a terminal the class may see)",
     )
     room.add_argument(
         "--json",
@@ -279,8 +290,11 @@ def run_classroom(args: argparse.Namespace) -> int:
         print(json.dumps({key: links[key] for key in ("room", "teacher", "teams")}))
     else:
         print(f"Teacher (projector): {links['teacher']}")
-        for team, url in links["teams"].items():
-            print(f"{team}: {url}")
+        if args.print_links:
+            for team, url in links["teams"].items():
+                print(f"{team}: {url}")
+        else:
+            print(TEAM_LINKS.format(path=links_path(links["room"], args.links_dir)))
         warning = loopback_warning(links["teacher"])
         if warning:
             print(warning, file=sys.stderr)

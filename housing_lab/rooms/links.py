@@ -143,11 +143,13 @@ def fragment_link(url: str) -> str:
     return urlunsplit(parts._replace(query=kept, fragment=urlencode({"key": token})))
 
 
-def qr_svg(url: str, *, title: str = "", scale: int = QR_SCALE) -> str:
-    """An inline SVG QR code for `url` (medium error correction: survives a glare spot)."""
+def qr_svg(url: str, *, title: str = "", scale: int = QR_SCALE, fit: bool = False) -> str:
+    """An inline SVG QR code for `url` (medium error correction: survives a glare spot).
+    `fit`: no width and height, a viewBox instead, so the page's CSS sizes it."""
     import segno  # only the teacher page draws codes; the CLI's start-up should not pay for it
 
-    return str(segno.make(url, error="m").svg_inline(scale=scale, title=title or None))
+    code = segno.make(url, error="m")
+    return str(code.svg_inline(scale=scale, title=title or None, omitsize=fit))
 
 
 def links_path(room: str, folder: Path | str | None = None) -> Path:

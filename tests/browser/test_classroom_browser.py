@@ -1,7 +1,8 @@
 """A classroom room through Voila: a teacher page and three team pages, each in its own browser
 context, play a whole North Berkeley game by clicking. Every action shows on the other pages
 within a second, and no team page's DOM or websocket frames ever hold another team's hidden
-cards. Screenshots: teacher at 1920x1080, teams at 1366x768 and on a phone (412x915)."""
+cards. Screenshots: teacher at 1920x1080, 1366x768 and 150% zoom, teams at 1366x768 and on a
+touch phone (390x844)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ TEAMS = ("Red", "Blue", "Green")
 SIZES = {
     "teacher": (1920, 1080),
     "Red": (1366, 768),
-    "Blue": (412, 915),
+    "Blue": (390, 844),  # a phone, with touch
     "Green": (1366, 768),
 }
 # Seconds from a click on one page to the change on the others: a liveness bound, not the speed
@@ -40,6 +41,11 @@ STANDING = """() => Array.from(document.querySelectorAll('.hl-classroom-hand tr[
   .map((row) => Array.from(row.querySelectorAll('.hl-classroom-cond'))
   .map((line) => line.textContent))"""
 SCROLL_TOP = "() => document.querySelectorAll('*').forEach((n) => { n.scrollTop = 0; })"
+PHONE = "Blue"
+# Where a selector's first element is on the page, scrolled to the top (CSS px), or None.
+PLACE = """(s) => { document.querySelectorAll('*').forEach((n) => { n.scrollTop = 0; });
+  window.scrollTo(0, 0); const n = document.querySelector(s); if (!n) return null;
+  const r = n.getBoundingClientRect(); return {top: r.top, bottom: r.bottom}; }"""
 
 
 @contextlib.contextmanager
@@ -60,7 +66,8 @@ class Device:
     def __init__(self, browser: Any, who: str, url: str) -> None:
         width, height = SIZES[who]
         self.who, self.url = who, url
-        self.context = browser.new_context(viewport={"width": width, "height": height})
+        touch = {"has_touch": True, "is_mobile": True} if who == PHONE else {}
+        self.context = browser.new_context(viewport={"width": width, "height": height}, **touch)
         self.watch = PageWatch()
         self.frames: list[str] = []
         self.page = self.open()
@@ -91,6 +98,27 @@ class Device:
         )
 
 
+def zoomed_screenshot(page: Any, zoom: float, name: str) -> None:
+    """A screenshot as a browser zoomed to `zoom` draws the page (its CSS size divided by the
+    zoom, `zoom` device pixels per CSS pixel); the window put back."""
+    size = page.viewport_size
+    page.set_viewport_size(
+        {"width": round(size["width"] / zoom), "height": round(size["height"] / zoom)}
+    )
+    cdp = page.context.new_cdp_session(page)
+    cdp.send(
+        "Emulation.setDeviceMetricsOverride",
+        {**page.viewport_size, "deviceScaleFactor": zoom, "mobile": False},
+    )
+    try:
+        time.sleep(0.5)  # the layout settles at the new size
+        page.screenshot(path=str(SCREENSHOTS / name))
+    finally:
+        cdp.send("Emulation.clearDeviceMetricsOverride")
+        cdp.detach()
+        page.set_viewport_size(size)
+
+
 def wait_until(check: Any, seconds: float, what: str) -> float:
     start = time.monotonic()
     while time.monotonic() - start < seconds:
@@ -114,7 +142,14 @@ def test_teacher_and_three_teams_play_a_room_through_voila(browser, rooms: RoomS
             device.page.wait_for_selector(READY, timeout=180_000)
         teacher = devices["teacher"]
         assert "Teacher" in teacher.page.inner_text(READY)
-        assert teacher.page.locator(".hl-classroom-join svg").count() == 3
+        # one team's join code at a time, and who has joined (every team's page is open)
+        assert teacher.page.locator(".hl-classroom-join svg").count() == 1
+        joined = teacher.page.locator(".hl-classroom-joined")
+        wait_until(lambda: "All 3 teams joined" in joined.inner_text(), 10, "teams joined")
+        # the prompt as each device is used: tap on the touch phone, click (or Tab) elsewhere
+        heading = ".hl-palette-heading"
+        assert devices[PHONE].page.inner_text(heading).startswith("Tap a square")
+        assert devices["Red"].page.inner_text(heading).startswith("Click a square")
         assert "Your hand" not in teacher.page.inner_text("body")
         secret: dict[str, set[str]] = {team: secrets_of(store, room, team) for team in TEAMS}
         public: set[str] = set()
@@ -143,6 +178,23 @@ def test_teacher_and_three_teams_play_a_room_through_voila(browser, rooms: RoomS
             page.locator(f'[data-tile-choice="{tile}"]').first.click()
             acted(team, lambda d, s=square, t=tile: d.tiles().get(s) == t, f"{square} = {tile}")
         assert devices["Red"].page.locator(".hl-act").count() == 0  # nothing else is open
+        # play has begun: the codes left the projector; the teacher brings them back for a
+        # latecomer, one team at a time, and hides them again
+        codes = teacher.page.locator(".hl-classroom-join")
+        assert codes.count() == 0
+        teacher.page.click(".hl-classroom-codes-button")
+        codes.wait_for()
+        first = codes.get_attribute("data-team")
+        teacher.page.click(".hl-classroom-codes-nav button >> text=Next team")
+        wait_until(lambda: codes.get_attribute("data-team") != first, 5, "the next team's code")
+        assert teacher.page.locator(".hl-classroom-join svg").count() == 1
+        teacher.page.screenshot(path=str(SCREENSHOTS / "classroom_teacher_codes_1920.png"))
+        teacher.page.set_viewport_size({"width": 1366, "height": 768})
+        teacher.page.screenshot(path=str(SCREENSHOTS / "classroom_teacher_codes_1366.png"))
+        teacher.page.set_viewport_size({"width": 1920, "height": 1080})
+        zoomed_screenshot(teacher.page, 1.5, "classroom_teacher_codes_zoom150.png")
+        teacher.page.click(".hl-classroom-codes-button")
+        wait_until(lambda: codes.count() == 0, 5, "the codes hidden again")
         # Issue 44: every card of every team's hand says what scores +1 and -1 and where the
         # board stands now, in the engine's words, on the board the teams just built.
         for team in TEAMS:
@@ -162,8 +214,8 @@ def test_teacher_and_three_teams_play_a_room_through_voila(browser, rooms: RoomS
             assert blocking == [], f"{who}'s page: " + "\n".join(blocking)
         teacher.page.screenshot(path=str(SCREENSHOTS / "classroom_teacher_1920.png"))
         devices["Red"].page.screenshot(path=str(SCREENSHOTS / "classroom_team_1366.png"))
-        devices["Blue"].page.evaluate(SCROLL_TOP)
-        devices["Blue"].page.screenshot(
+        devices[PHONE].page.evaluate(SCROLL_TOP)
+        devices[PHONE].page.screenshot(
             path=str(SCREENSHOTS / "classroom_team_phone.png"), full_page=True
         )
 
@@ -202,6 +254,19 @@ def test_teacher_and_three_teams_play_a_room_through_voila(browser, rooms: RoomS
             for team in TEAMS:  # only the team whose turn it is may pick
                 if team != turn:
                     assert devices[team].page.locator("button.hl-act-pick").count() == 0
+            if turn == PHONE:  # the phone's decision in view: its picks and its hand, at once
+                phone = devices[PHONE].page
+                pick = phone.evaluate(PLACE, "button.hl-act-pick")
+                hand = phone.evaluate(PLACE, ".hl-classroom-hand")
+                assert pick["bottom"] <= SIZES[PHONE][1] and hand["top"] < SIZES[PHONE][1], (
+                    pick,
+                    hand,
+                )
+                assert not phone.locator(".hl-palette").is_visible()  # nothing to build now
+                phone.screenshot(path=str(SCREENSHOTS / "classroom_team_phone_draft.png"))
+            elif turn == "Red":  # a laptop: no building choices while nothing can be built
+                shot = str(SCREENSHOTS / "classroom_team_draft_1366.png")
+                devices["Red"].page.screenshot(path=shot)
             click_action(turn, "button.hl-act-pick")
             wait_until(
                 lambda s=seq: store.seq(room["code"], room["tokens"]["teacher"]) > s, 5, "pick"
@@ -228,6 +293,15 @@ def test_teacher_and_three_teams_play_a_room_through_voila(browser, rooms: RoomS
         for team in TEAMS:  # the phones follow the projector: no scores before it shows them
             devices[team].page.wait_for_selector(".hl-movein-end", timeout=10_000)
             assert "Winner" not in devices[team].page.inner_text("body")
+        # on the phone: the step and "Show me the final result", then the chart, then the board
+        phone = devices[PHONE].page
+        phone.wait_for_selector(".hl-classroom-movein .hl-movein-chart", timeout=10_000)
+        order = [
+            phone.evaluate(PLACE, s)["top"]
+            for s in (".hl-movein-end", ".hl-classroom-movein .hl-movein-chart", ".hl-board-svg")
+        ]
+        assert order == sorted(order), order
+        phone.screenshot(path=str(SCREENSHOTS / "classroom_team_phone_over.png"))
         click_action("teacher", "button.hl-movein-scores")
         for device in devices.values():
             wait_until(lambda d=device: "Winner" in d.page.inner_text("body"), 5, "scores")
@@ -289,6 +363,7 @@ def test_teacher_and_three_teams_play_a_room_through_voila(browser, rooms: RoomS
     noise += ("closed stream",)
     log = rooms.log.read_text()
     assert [line for line in log.splitlines() if any(n in line for n in noise)] == []
+    assert not any(token in log for token in room["tokens"].values())  # no key in the terminal
 
 
 def test_team_link_through_a_jupyter_servers_voila_extension(browser, tmp_path: pathlib.Path):

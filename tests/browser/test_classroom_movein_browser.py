@@ -76,14 +76,21 @@ def test_phone_choices_in_view_and_the_move_in_on_every_screen(browser, rooms: R
     code = created["room"]
     opened = []
     try:
-        # before play, at 1366x768: every QR code and its full join link, on the screen
+        # before play, at 1366x768: each team's QR code and its full join link on the screen,
+        # one team at a time (Next team)
         context, projector, projector_watch = open_page(browser, urls["teacher"], PROJECTORS[1])
         opened.append(context)
         projector.wait_for_selector(".hl-classroom-join svg", timeout=20_000)
-        captions = projector.locator(".hl-classroom-join figcaption a")
-        assert sorted(captions.all_inner_texts()) == sorted(urls[team] for team in TEAMS)
-        for box in boxes(projector, ".hl-classroom-join"):
-            assert box[0] >= 0 and box[2] <= PROJECTORS[1][0], box
+        caption = projector.locator(".hl-classroom-join figcaption a")
+        shown = []
+        for team in TEAMS:
+            projector.wait_for_selector(f'.hl-classroom-join[data-team="{team}"]')
+            assert projector.locator(".hl-classroom-join svg").count() == 1
+            shown.append(caption.inner_text())
+            for box in boxes(projector, ".hl-classroom-join svg"):
+                assert box[0] >= 0 and box[2] <= PROJECTORS[1][0], box
+            projector.click(".hl-classroom-codes-nav button:has-text('Next team')")
+        assert shown == [urls[team] for team in TEAMS]
         projector.screenshot(path=str(SCREENSHOTS / "classroom_codes_1366.png"), full_page=True)
         context, phone, phone_watch = open_page(browser, urls["Red"], PHONE)
         opened.append(context)

@@ -345,6 +345,30 @@ def crowded_tags(page: Any) -> list[str]:
     return page.evaluate(TAG_CROWDING)
 
 
+def at_zoom(page: Any, zoom: float, shot: str) -> dict[str, Any]:
+    """The board as a browser zoomed to `zoom` draws it (the window's CSS size divided by the
+    zoom, `zoom` device pixels per CSS pixel), with the page's widest box; a screenshot; the
+    window put back."""
+    size = page.viewport_size
+    page.set_viewport_size(
+        {"width": round(size["width"] / zoom), "height": round(size["height"] / zoom)}
+    )
+    cdp = page.context.new_cdp_session(page)
+    metrics = {**page.viewport_size, "deviceScaleFactor": zoom, "mobile": False}
+    cdp.send("Emulation.setDeviceMetricsOverride", metrics)
+    try:
+        settle(page)
+        window = page.viewport_size["width"]
+        board = {**board_size(page), "widest": geometry(page)["widest"], "window": window}
+        page.screenshot(path=str(SCREENSHOTS / f"{shot}.png"))
+    finally:
+        cdp.send("Emulation.clearDeviceMetricsOverride")
+        cdp.detach()
+        page.set_viewport_size(size)
+        settle(page)
+    return board
+
+
 def side_by_side(first: dict[str, float], second: dict[str, float]) -> bool:
     """Two boxes next to each other: apart horizontally, overlapping vertically."""
     apart = first["right"] <= second["left"] + 1 or second["right"] <= first["left"] + 1
@@ -381,11 +405,15 @@ def walk_stages(
     strict: bool,
     coach: bool = False,
     also: tuple[str, tuple[int, int]] | None = None,
+    zooms: tuple[float, ...] = (),
 ) -> dict[str, dict[str, Any]]:
     """Click through every stage (the state called at once); on each, a viewport screenshot
     and the geometry: board beside the phase panel, nothing lower than `height` px. `coach`:
     in phase 2 also ask the coach once (its answer must fit too). `also`: (name, size) of a
-    second screen each stage is screenshot at too (the window resized, then put back)."""
+    second screen each stage is screenshot at too (the window resized, then put back).
+    `zooms`: browser zooms at which the building board must keep (or grow) its size and its
+    smallest label in physical pixels (issue 44: at 150% it once fell from 620 to 340 CSS px
+    while the buttons grew)."""
     seen: dict[str, dict[str, Any]] = {}
 
     def check(stage: str) -> None:
@@ -413,6 +441,12 @@ def walk_stages(
     if strict:  # a projector-size board: 55% of the height or more, labels of 14 px or more
         board = board_size(page)
         assert board["height"] >= 0.55 * height and board["smallest"] >= 14, board
+        for zoom in zooms:
+            zoomed = at_zoom(page, zoom, f"{name}-zoom-{round(zoom * 100)}")
+            seen[f"zoom {zoom}"] = zoomed
+            assert zoomed["width"] * zoom >= board["width"], (zoom, zoomed, board)
+            assert zoomed["smallest"] * zoom >= board["smallest"], (zoom, zoomed, board)
+            assert zoomed["widest"] <= zoomed["window"] + 1, zoomed  # no sideways scrolling
     page.click('[data-square="B1"]')
     page.click('[data-tile-choice="park"]')
     wait_until(page, lambda s: s["tiles"].get("B1") == "park", "B1 placed")
@@ -486,7 +520,8 @@ def test_every_stage_fits_the_screen(open_page, tmp_path, width, height, teams) 
     """The app as projected: at 1920x1080 the board sits beside the phase panel and no stage
     reaches below 1080 px; at 1366x768 (a Chromebook) the same layout, smaller, screenshots
     only (it cannot fit 768 px with readable cards), taken on the way through the three-team
-    game. Three teams (the extra draw is shown) and six (the most team boxes)."""
+    game. Three teams (the extra draw is shown) and six (the most team boxes). With three,
+    the building board at 125% and 150% zoom too."""
     notebook = tmp_path / "table.ipynb"  # the app as `housing-lab app table` opens it
     app = APP.read_text(encoding="utf-8")
     names = ["Red", "Blue", "Green", "Orange", "Purple", "Teal"][:teams]
@@ -496,7 +531,8 @@ def test_every_stage_fits_the_screen(open_page, tmp_path, width, height, teams) 
     page, watch = open_page(notebook, size=(width, height), ready=f'{TABLE} [data-square="A1"]')
     name = f"game-table-{width}x{height}" + ("" if teams == 3 else f"-{teams}-teams")
     chromebook = ("game-table-1366x768", (1366, 768)) if teams == 3 else None
-    seen = walk_stages(page, name, height, strict=True, coach=True, also=chromebook)
+    zooms = (1.25, 1.5) if teams == 3 else ()
+    seen = walk_stages(page, name, height, strict=True, coach=True, also=chromebook, zooms=zooms)
     print(json.dumps(seen, indent=1))
     check_watch(watch)
 

@@ -3,7 +3,7 @@ plain `jupyter server` under a hub-like base URL, with the key in each link's #f
 
 The extension is enabled by the install itself (this test gives the server an empty user config
 folder), the key reaches the page's kernel without ever being in the server's log, the address
-bar drops it, a link without its key says so, and the projector's join codes fit at 1920x1080
+bar drops it, a link without its key says so, and the projector's join code fits at 1920x1080
 and 1366x768 while a team page works on a phone (390x844), and "Connection lost" shows within
 30 s of the server stopping."""
 
@@ -96,7 +96,7 @@ def test_the_room_page_is_served_by_any_jupyter_server(browser, tmp_path: pathli
             page.wait_for_selector(".hl-classroom-join svg")
             width = page.viewport_size["width"]
             boxes = [code.bounding_box() for code in page.locator(".hl-classroom-join svg").all()]
-            assert len(boxes) == len(TEAMS)
+            assert len(boxes) == 1  # one team's code at a time
             assert all(box and box["x"] >= 0 and box["x"] + box["width"] <= width for box in boxes)
             page.screenshot(path=str(SCREENSHOTS / f"room-extension-{who}.png"))
         red.screenshot(path=str(SCREENSHOTS / "room-extension-Red-390x844.png"))

@@ -105,7 +105,7 @@ def test_a_busy_default_port_moves_and_every_link_names_the_port_served(
     monkeypatch.setattr(classroom, "DEFAULT_PORT", busy_port)
     links = tmp_path / "links"
     argv = ["classroom", "--teams", "Red,Blue", "--store", f"sqlite:///{tmp_path / 'r.sqlite'}"]
-    assert main([*argv, "--links-dir", str(links), "--no-browser"]) == 0
+    assert main([*argv, "--links-dir", str(links), "--no-browser", "--print-links"]) == 0
     captured = capsys.readouterr()
     port = _port_of(served[0])
     assert port != busy_port and "--Voila.port_retries=0" in served[0]
@@ -130,7 +130,9 @@ def test_resume_on_another_port_names_that_port_in_every_link(tmp_path, capsys, 
         port = probe.getsockname()[1]
     assert main([*argv, "--resume", code, "--port", str(port), "--dry-run"]) == 0
     assert json.loads(path.read_text(encoding="utf-8")) == before  # a dry run writes nothing
-    assert main([*argv, "--resume", code, "--port", str(port), "--no-browser"]) == 0
+    assert (
+        main([*argv, "--resume", code, "--port", str(port), "--no-browser", "--print-links"]) == 0
+    )
     out = capsys.readouterr().out
     after = json.loads(path.read_text(encoding="utf-8"))
     assert _port_of(served[0]) == port

@@ -166,9 +166,10 @@ def test_teacher_page_has_the_phase_buttons_and_no_hand(store, room, tmp_path):
         "Call the state now",
     ]
     assert "Your hand" not in page_state(teacher)
-    assert teacher.links.value.count("<svg") == 3
-    for team in TEAMS:
+    for team in TEAMS:  # each team's code in turn, one at a time
+        assert teacher.links.value.count("<svg") == 1
         assert links["teams"][team].replace("&", "&amp;") in teacher.links.value
+        teacher.code_next.click()
     state = page_state(teacher)
     for team in TEAMS:
         for card in hidden_cards(store, room, team):
@@ -428,25 +429,66 @@ def test_a_link_without_its_key_says_what_to_do(room, store):
     assert entry.page is None and "lost its key" in entry.message.value
 
 
-def test_join_codes_show_before_play_only_and_can_be_hidden(store, room, tmp_path):
+def test_join_codes_one_team_at_a_time_and_shown_again_at_any_time(store, room, tmp_path):
+    """Issue 44: one team's code at a time (nobody scans another team's), stepped through;
+    the first action hides them, and the teacher shows them again during play."""
     links = room_links(room, "http://127.0.0.1:8866/")
     save_links(links, tmp_path / "links")
     teacher = page(store, room, "teacher", links_folder=tmp_path / "links")
-    assert teacher.links.value.count("<svg") == 3
+
+    def shown_team() -> str | None:
+        found = re.search(r"data-team='(\w+)'", teacher.links.value)
+        return found.group(1) if found else None
+
+    assert teacher.links.value.count("<svg") == 1 and shown_team() == "Red"
+    assert links["teams"]["Red"].replace("&", "&amp;") in teacher.links.value
+    assert links["teams"]["Blue"] not in teacher.links.value
     assert "phones and other computers cannot open them" in teacher.links.value
+    teacher.code_next.click()
+    assert shown_team() == "Blue" and "Team 2 of 3" in teacher.links.value
+    teacher.code_previous.click()
+    teacher.code_previous.click()
+    assert shown_team() == "Green"  # round from the first to the last
     teacher.toggle_codes()
-    assert (
-        "<svg" not in teacher.links.value and teacher.codes_button.description == "Show join codes"
-    )
+    assert teacher.links.value == "" and teacher.codes_button.description == "Show join codes"
+    assert teacher.codes_nav.layout.display == "none"
+    red = page(store, room, "Red")  # Red joins; shown again, the codes start at Blue
     teacher.toggle_codes()
-    assert teacher.links.value.count("<svg") == 3
-    red = page(store, room, "Red")
+    assert shown_team() == "Blue" and teacher.codes_button.description == "Hide join codes"
     red.act({"action": "place", "square": "B1", "tile": "park"})
     teacher.poll_once()
-    assert "<svg" not in teacher.links.value and "not shown during play" in teacher.links.value
-    assert teacher.codes_button.layout.display == "none"
-    teacher.toggle_codes()
-    assert "<svg" not in teacher.links.value  # never during play, even when asked
+    assert "<svg" not in teacher.links.value  # play began: the codes left the projector
+    assert teacher.codes_button.layout.display != "none"
+    teacher.toggle_codes()  # a latecomer during play: the teacher shows them again
+    assert teacher.links.value.count("<svg") == 1
+    red.act({"action": "place", "square": "C1", "tile": "park"})
+    teacher.poll_once()
+    assert teacher.links.value.count("<svg") == 1  # shown on purpose: they stay
+
+
+def test_projector_shows_which_teams_joined(store, room, tmp_path):
+    """A team counts as joined once its page opened with its key; the store keeps it, so a
+    projector on another server (another store object on the same database) agrees."""
+    teacher = page(store, room, "teacher")
+    joined = re.findall(r"data-joined='(\w+)'>(\w+):", teacher.joined.value)
+    assert joined == [("false", "Red"), ("false", "Blue"), ("false", "Green")]
+    ClassroomPage(store, room["room"], "not-a-key")  # a wrong key joins nobody
+    page(store, room, "Blue")
+    with open_store(store.url) as other:  # another server's store on the same database
+        elsewhere = ClassroomPage(other, room["room"], room["tokens"]["teacher"])
+        assert "data-joined='true'>Blue: joined" in elsewhere.joined.value
+    teacher._joins_read_at = -10.0  # the next poll reads the joins again
+    teacher.poll_once()
+    assert "data-joined='true'>Blue: joined" in teacher.joined.value
+    assert "data-joined='false'>Red" in teacher.joined.value
+    page(store, room, "Red")
+    page(store, room, "Green")
+    teacher._joins_read_at = -10.0
+    teacher.poll_once()
+    assert "All 3 teams joined" in teacher.joined.value
+    assert list(teacher.joined_teams) == ["Blue", "Red", "Green"]
+    red = page(store, room, "Red")  # opened again: still one join, first time kept
+    assert red.joined.value == ""  # a team page shows nobody's joins
 
 
 def test_projector_policy_decision_is_current_and_explained(store, room):
@@ -479,3 +521,17 @@ def test_projector_policy_decision_is_current_and_explained(store, room):
         assert html.escape(POLICY_TEXT[policy]) in teacher.side.value
     enact = [b for b, a in teacher._buttons if a["action"] == "enact"]
     assert enact and all("hl-act-main" in b._dom_classes for b in enact)
+
+
+def test_building_choices_only_while_the_team_can_build(store, room):
+    """Issue 44: a team page hides the (all greyed) building choices when it has nothing to
+    build, so on a phone its decision is not below a screen of inactive buttons."""
+    red = page(store, room, "Red")
+    assert "hl-classroom-nobuild" not in red._dom_classes  # phase 1: Red builds
+    teacher = page(store, room, "teacher")
+    teacher.act({"action": "call_state"})
+    teacher.act({"action": "advance"})
+    red.poll_once()
+    assert red.view["phase"] == "extra_draw" and "hl-classroom-nobuild" in red._dom_classes
+    assert [action["action"] for _, action in red._buttons] == ["redraw"]
+    assert "hl-classroom-nobuild" not in teacher._dom_classes  # the projector shows no palette

@@ -95,10 +95,26 @@ def test_no_server_creates_the_room_and_a_private_links_file(cli, tmp_path):
     lines = out.splitlines()
     room = lines[0].split()[1]
     assert lines[1].startswith("Teacher (projector): http://127.0.0.1:9200/room/?room=" + room)
-    assert [line.split(":")[0] for line in lines[2:]] == ["Red", "Blue"]
     saved = links / f"{room}.links.json"
     assert oct(saved.stat().st_mode & 0o777) == "0o600"
-    red_token = lines[2].split("#key=")[1]
+    # Issue 44: the terminal (mirrored to the projector) names the links file, no team's key
+    assert lines[2].startswith("Team links:") and str(saved) in lines[2] and len(lines) == 3
+    team_keys = [url.split("#key=")[1] for url in json.loads(saved.read_text())["teams"].values()]
+    assert len(team_keys) == 2 and not any(key in out + err for key in team_keys)
+    code, out, _ = cli(
+        "classroom",
+        "--resume",
+        room,
+        "--store",
+        store,
+        "--links-dir",
+        str(links),
+        "--no-server",
+        "--print-links",
+    )  # asked for: one line per team
+    lines = out.splitlines()
+    assert [line.split(":")[0] for line in lines[1:]] == ["Red", "Blue"]
+    red_token = lines[1].split("#key=")[1]
     with open_store(store) as opened:
         assert opened.role(room, red_token).team == "Red"
 
@@ -135,7 +151,7 @@ def test_page_url_links_carry_the_key_in_the_fragment(cli, tmp_path):
     store = "sqlite:///" + str(tmp_path / "rooms.sqlite")
     page = "https://hub.example.org/user/ms-lee/housing-lab/room"
     argv = ["--teams", "Red,Blue", "--store", store, "--links-dir", str(tmp_path)]
-    code, out, err = cli("classroom", *argv, "--page-url", page)
+    code, out, err = cli("classroom", *argv, "--page-url", page, "--print-links")
     assert code == 0 and err == ""  # no loopback warning for a hub's links
     for line in out.splitlines()[1:]:
         before, key = line.rsplit(" ", 1)[-1].split("#key=")
@@ -221,7 +237,7 @@ def test_sigterm_stops_voila_and_its_kernels(cli, tmp_path):
     store = "sqlite:///" + str(tmp_path / "rooms.sqlite")
     env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"))
     command = [sys.executable, "-m", "housing_lab.cli", "classroom", "--teams", "Red,Blue"]
-    command += ["--store", store, "--port", str(port), "--no-browser"]
+    command += ["--store", store, "--port", str(port), "--no-browser", "--print-links"]
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
     try:
         lines = [process.stdout.readline() for _ in range(4)]

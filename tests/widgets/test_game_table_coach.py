@@ -237,7 +237,8 @@ def test_open_room_creates_the_tables_room(tmp_path, monkeypatch) -> None:
         options = db.execute("SELECT options FROM rooms").fetchone()[0]
     assert '"negotiation_minutes": 3' in options
     page = invite._repr_html_()
-    assert page.count("<svg") == 4 and invite.teams["Blue"].replace("&", "&amp;") in page
+    assert page.count("<svg") == 0 and invite.teacher.replace("&", "&amp;") in page
+    assert not any(key in page for key in tokens.values()) and invite.links_file in page
     assert (tmp_path / "data" / "housing-lab" / "rooms" / f"{invite.room}.links.json").exists()
 
 

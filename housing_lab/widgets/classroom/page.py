@@ -1,13 +1,15 @@
 """`ClassroomPage`: one room page; the token in its link decides whose page it is.
 
 - The teacher's token: the projector page. The shared board, the phase and its timer, the
-  public scores, each team's join link with a QR code before play, and the teacher's buttons
-  (start the timer, phases, the policy decision, calling the state). At game end it plays the
-  move-in step by step beside the board, then the final scores (`ending.py`); every team page
-  follows its steps. No hand is ever on it.
+  public scores, which teams have joined (`rooms/joins.py`), the teams' join links with their
+  QR codes one team at a time (before play, and whenever the teacher shows them again), and
+  the teacher's buttons (start the timer, phases, the policy decision, calling the state). At
+  game end it plays the move-in step by step beside the board, then the final scores
+  (`ending.py`); every team page follows its steps. No hand is ever on it.
 - A team's token: that team's own hand with its live score and, under each card, what scores
   +1 and -1 and where the board stands (the engine's words), the shared board (first, with
-  the building choices right under it, so they are in view on a phone after a tap), and
+  the building choices right under it, so they are in view on a phone after a tap; when it
+  has nothing to build they are hidden, and on a phone its decision comes first), and
   exactly the actions the store's view lists for that team now (`legal_actions`): tiles
   through the board, everything else as one button per action. At game end: the move-in at
   the projector's step with the chart, then its own cards' results once the projector shows
@@ -39,6 +41,7 @@ import ipywidgets as widgets
 from housing_lab.errors import HousingLabError
 from housing_lab.north_berkeley.names import card_name, policy_set_name
 from housing_lab.rooms import RoomStore, open_store
+from housing_lab.rooms.joins import joined_teams, record_join
 from housing_lab.rooms.links import load_links, loopback_warning, qr_svg
 from housing_lab.widgets.classroom import words as words
 from housing_lab.widgets.classroom.ending import (
@@ -58,6 +61,7 @@ CSS = Path(__file__).with_name("page.css")
 POLL_SECONDS = 0.3  # a page sees others' actions within this (plus one store read)
 BOARD_KINDS = ("place", "clear")  # played on the board, not as buttons
 MAIN_KINDS = ("start_timer", "advance", "enact", "pick")  # what moves the game on: stands out
+JOINS_EVERY = 1.0  # seconds between the projector's reads of who has joined
 
 
 class ClassroomPage(widgets.VBox):
@@ -103,14 +107,28 @@ class ClassroomPage(widgets.VBox):
         self.codes_button = widgets.Button(description=words.SHOW_CODES, tooltip=words.SHOW_CODES)
         self.codes_button.add_class("hl-classroom-codes-button")
         self.codes_button.on_click(lambda _button: self.toggle_codes())
-        self.codes_shown = True
-        self._codes_html = ""
+        # one team's code at a time (a student cannot scan another team's), stepped through
+        self.code_previous = widgets.Button(description=words.PREVIOUS_CODE)
+        self.code_next = widgets.Button(description=words.NEXT_CODE)
+        self.code_previous.on_click(lambda _button: self.show_code(self.code_index - 1))
+        self.code_next.on_click(lambda _button: self.show_code(self.code_index + 1))
+        self.codes_nav = widgets.HBox([self.code_previous, self.code_next])
+        self.codes_nav.add_class("hl-classroom-codes-nav")
+        self.joined = widgets.HTML().add_class("hl-classroom-joined")
+        self.codes_shown: bool | None = None  # None: not yet decided (shown before play)
+        self.code_index = 0
+        self._codes_seq = -1  # the log's number when the codes were last drawn
+        self.joined_teams: dict[str, float] = {}
+        self._joins_read_at = -JOINS_EVERY
+        self._links: dict[str, Any] | None = None
+        self._qr: dict[str, str] = {}
         try:
             if not room or not token:
                 raise HousingLabError(words.NO_TOKEN)
             self.role = store.role(room, token)
             info = store.info(room, token)
             self.room, self._options = info.code, dict(info.options)
+            self._record_join(token)
         except HousingLabError as error:
             self.role = None
             self.title.value = f"<p class='hl-classroom-denied'>{_esc(str(error))}</p>"
@@ -131,7 +149,7 @@ class ClassroomPage(widgets.VBox):
         # A team's phase and timer line sits above the board, and the board comes first: on a
         # phone the building choices are then right under the square just tapped (issue 24).
         right = (
-            [self.status, self.notice, self.actions, self.side]
+            [self.status, self.joined, self.notice, self.actions, self.side]
             if teacher
             else [
                 self.notice,
@@ -140,7 +158,9 @@ class ClassroomPage(widgets.VBox):
             ]
         )
         if teacher:
-            right.extend([self.codes_button, self.links])
+            codes_row = widgets.HBox([self.codes_button, self.codes_nav])
+            codes_row.add_class("hl-classroom-codes-row")
+            right.extend([codes_row, self.links])
         basis = "1 1 420px" if teacher else "0 1 380px"
         column = widgets.VBox(right, layout=widgets.Layout(flex=basis, min_width="0"))
         column.add_class("hl-classroom-column")
@@ -195,6 +215,7 @@ class ClassroomPage(widgets.VBox):
                 self.streetcar.show(view, self._options)
                 self.side.value = self._streetcar_side(view)
             if self.role.is_teacher:
+                self._read_joins(force=True)
                 self._draw_codes(view)
 
     def poll_once(self) -> bool:
@@ -222,6 +243,8 @@ class ClassroomPage(widgets.VBox):
                     self._say(news)
                 return True
             self._draw_status(self.view or {})
+            if self.role.is_teacher and self._read_joins() and self.view is not None:
+                self._draw_codes(self.view)
         except HousingLabError as error:
             self._say(str(error), "error")
         return False
@@ -401,6 +424,14 @@ class ClassroomPage(widgets.VBox):
             self.add_class("hl-classroom-over")
         else:
             self.remove_class("hl-classroom-over")
+        # nothing to build now (the draft, the policies, another team's phase, the end): the
+        # building choices are hidden, and on a phone the page's decision comes first
+        assert self.role is not None
+        building = any(action["action"] in BOARD_KINDS for action in view["legal_actions"])
+        if building or self.role.is_teacher:
+            self.remove_class("hl-classroom-nobuild")
+        else:
+            self.add_class("hl-classroom-nobuild")
 
     def _redraw_side(self) -> None:
         if self.view is not None:
@@ -460,42 +491,100 @@ class ClassroomPage(widgets.VBox):
         out.append(_scores_html(view.get("scores")))
         return "".join(out)
 
+    def _record_join(self, token: str | None) -> None:
+        """A team's page opened with its key: the team has joined (kept in the store, so the
+        projector on any server of a hub sees it). A store that cannot write (read-only) keeps
+        the page working: the join is a convenience for the teacher."""
+        assert self.role is not None
+        if self.role.is_teacher:
+            return
+        with contextlib.suppress(HousingLabError):
+            record_join(self.store, self.room, token)
+
+    def _read_joins(self, force: bool = False) -> bool:
+        """Read who has joined (at most every `JOINS_EVERY` s); redraw the projector's joined
+        line. Returns whether the list changed."""
+        now = time.monotonic()
+        if not force and now - self._joins_read_at < JOINS_EVERY:
+            return False
+        self._joins_read_at = now
+        try:
+            joined = joined_teams(self.store, self.room, self.token)
+        except HousingLabError:
+            return False  # the log's poll says when the store is lost
+        changed = joined != self.joined_teams
+        self.joined_teams = joined
+        teams = list((self.view or {}).get("teams") or [])
+        self.joined.value = words.joined_html(teams, list(joined))
+        return changed
+
     def toggle_codes(self) -> None:
-        """The teacher hides the join codes once the teams have joined (or shows them again)."""
+        """The teacher shows the join codes (a latecomer, a lost link) or hides them again, at
+        any time; shown again, they start at the first team that has not joined."""
         self.codes_shown = not self.codes_shown
+        if self.codes_shown:
+            self._read_joins(force=True)
+            self.code_index = self._first_not_joined()
         if self.view is not None:
             self._draw_codes(self.view)
 
+    def show_code(self, index: int) -> None:
+        """Show team number `index` (wrapping round) of the room's join codes."""
+        teams = list((self.view or {}).get("teams") or [])
+        self.code_index = index % len(teams) if teams else 0
+        if self.view is not None:
+            self._draw_codes(self.view)
+
+    def _first_not_joined(self) -> int:
+        teams = list((self.view or {}).get("teams") or [])
+        waiting = [i for i, team in enumerate(teams) if team not in self.joined_teams]
+        return waiting[0] if waiting else 0
+
     def _draw_codes(self, view: dict[str, Any]) -> None:
-        """Join codes on the projector only before play: once an action is logged, anyone could
-        scan another team's code and read its hand, so they are gone for good."""
-        if view["seq"] > 0:
-            self.codes_button.layout.display = "none"
-            self.links.value = f"<p>{_esc(words.CODES_GONE)}</p>"
-            return
-        self.codes_button.layout.display = None
+        """One team's join code at a time, large, with its name (so nobody scans another
+        team's code and reads its hand). Shown before play; the first action hides them, and
+        the teacher's button brings them back at any time."""
+        if self.codes_shown is None:
+            self.codes_shown = view["seq"] == 0
+        elif self.codes_shown and view["seq"] > 0 and self._codes_seq == 0:
+            self.codes_shown = False  # play began: the codes leave the projector
+        self._codes_seq = view["seq"]
         self.codes_button.description = words.HIDE_CODES if self.codes_shown else words.SHOW_CODES
-        if not self.codes_shown:
+        self.codes_button.tooltip = self.codes_button.description
+        teams = list(view.get("teams") or [])
+        if not self.codes_shown or not teams:
+            self.codes_nav.layout.display = "none"
             self.links.value = ""
             return
-        if not self._codes_html:
-            self._codes_html = self._links_html()  # fixed for the room: QR codes drawn once
-        self.links.value = self._codes_html
+        if self._links is None:
+            self._links = (load_links(self.room, self._links_folder) if self.room else None) or {}
+        urls = self._links.get("teams") or {}
+        if not urls:
+            self.codes_nav.layout.display = "none"
+            self.links.value = f"<p>{_esc(words.NO_LINKS_FILE)}</p>"
+            return
+        self.codes_nav.layout.display = None if len(teams) > 1 else "none"
+        self.code_index %= len(teams)
+        team = teams[self.code_index]
+        self.links.value = self._code_html(team, urls.get(team), len(teams))
 
-    def _links_html(self) -> str:
-        links = load_links(self.room, self._links_folder) if self.room else None
-        if not links:
-            return "<p>Join links: see the terminal that started the room.</p>"
-        cards = "".join(
-            "<figure class='hl-classroom-join'>"
-            f"{qr_svg(url, title=f'Join link for {team}')}"
-            f"<figcaption><b>{_esc(team)}</b><br><a href='{_esc(url)}' target='_blank' "
-            f"rel='noopener'>{_esc(url)}</a></figcaption></figure>"
-            for team, url in links["teams"].items()
-        )
-        warning = loopback_warning(links["teacher"])
+    def _code_html(self, team: str, url: str | None, count: int) -> str:
+        """One team's code: its name, large; the QR code; whether it has joined; the link."""
+        status = words.JOINED if team in self.joined_teams else words.NOT_JOINED
+        if not url:
+            return f"<p>{_esc(words.NO_LINK_FOR.format(team=team))}</p>"
+        warning = loopback_warning(self._links.get("teacher", "")) if self._links else ""
         line = f"<p class='hl-classroom-error'>{_esc(warning)}</p>" if warning else ""
-        return f"<h3>{words.SCAN}</h3>{line}<div class='hl-classroom-joins'>{cards}</div>"
+        if team not in self._qr:
+            self._qr[team] = qr_svg(url, title=f"Join link for {team}", fit=True)
+        return (
+            f"{line}<figure class='hl-classroom-join' data-team='{_esc(team)}'>{self._qr[team]}"
+            f"<figcaption><span class='hl-classroom-join-team'>{_esc(team)}</span>"
+            f"<span class='hl-classroom-join-status'>{_esc(status)}</span>"
+            f"<span>{words.SCAN}</span><span class='hl-classroom-code-count'>Team "
+            f"{self.code_index + 1} of {count}</span><a href='{_esc(url)}' target='_blank' "
+            f"rel='noopener'>{_esc(url)}</a></figcaption></figure>"
+        )
 
 
 def hand_html(view: dict[str, Any]) -> str:

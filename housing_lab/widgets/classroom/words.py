@@ -40,15 +40,34 @@ STREETCAR_YOUR_TURN = (
 TEACHER_BOARD_CLICK = "Teams place the tiles from their own devices; the projector only shows."
 SHOW_CODES = "Show join codes"
 HIDE_CODES = "Hide join codes"
-CODES_GONE = (
-    "Join codes are not shown during play. A team that lost its link gets it from the "
-    "teacher's terminal (the links file, or housing-lab classroom --resume CODE --no-server)."
+PREVIOUS_CODE = "Previous team"
+NEXT_CODE = "Next team"
+JOINED = "joined"
+NOT_JOINED = "not joined yet"
+NO_LINKS_FILE = (
+    "This server has no links file for this room: the team links are in the file that "
+    "housing-lab classroom saved (it printed its path), or run it with --print-links."
 )
+NO_LINK_FOR = "The links file has no link for {team}."
 MOVEIN_FIRST = (
     "Game over. Watch the move-in step by step (Next move-in step), then show the final scores."
 )
 SCAN = "Scan or type your team's link"
 STORE_LOST = "Cannot reach the room's store just now; trying again"
+
+
+def joined_html(teams: list[str], joined: list[str]) -> str:
+    """The projector's line of who has joined (a team's page opened with its key)."""
+    if not teams:
+        return ""
+    if all(team in joined for team in teams):
+        return f"<p><b>All {len(teams)} teams joined.</b></p>"
+    marks = "".join(
+        f"<span class='hl-classroom-team-joined' data-joined='{str(team in joined).lower()}'>"
+        f"{html.escape(team)}: {JOINED if team in joined else NOT_JOINED}</span>"
+        for team in teams
+    )
+    return f"<p><b>Joined:</b> {marks}</p>"
 
 
 def phase_name(phase: str) -> str:

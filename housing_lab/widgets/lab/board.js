@@ -288,6 +288,12 @@ function drawSquares(svg, model, occupancy, onSelect, onClear, onMove, current) 
   }
 }
 
+// A phone or tablet (a coarse pointer and no hover): the prompt says "Tap", not "Click ... Tab".
+function touchScreen() {
+  return typeof window.matchMedia === "function" &&
+    window.matchMedia("(pointer: coarse) and (hover: none)").matches;
+}
+
 function renderPalette(palette, model, onChoose, onClear, currentTile) {
   palette.replaceChildren();
   const selected = model.get("selected");
@@ -295,7 +301,9 @@ function renderPalette(palette, model, onChoose, onClear, currentTile) {
     palette);
   heading.textContent = selected
     ? `Square ${selected}: choose a building.`
-    : "Click a square (or Tab to it, Enter), then a building.";
+    : touchScreen()
+      ? "Tap a square, then a building."
+      : "Click a square (or Tab to it, Enter), then a building.";
   heading.setAttribute("role", "heading");
   heading.setAttribute("aria-level", "3");
   // Python sends the tiles the engine accepts on each square and, for the others, the engine's

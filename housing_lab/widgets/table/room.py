@@ -2,9 +2,10 @@
 
 `GameTable.open_room` creates a room (`housing_lab.rooms`, docs/rooms.md) with the table's
 teams, seed and rule options, and returns the join links: the teacher's and one per team, each
-with a QR code to scan from the projector. The links carry the secret tokens after `#` (no
-server logs them; the store keeps only their hashes), so they are shown once here and written to
-the teacher's links file (mode 600), from which the classroom's teacher page shows them again.
+with a QR code. The links carry the secret tokens after `#` (no server logs them; the store
+keeps only their hashes); they are written to the teacher's links file (mode 600), from which
+the classroom's teacher page shows the teams' codes one at a time. In a notebook the invite
+shows the teacher's link only (a projected notebook must not show a team's code).
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from housing_lab.rooms.urls import DEFAULT_JOIN_BASE, check_page_url
 
 @dataclass(frozen=True)
 class RoomInvite:
-    """A created room's code and join links; a notebook shows it as links with QR codes."""
+    """A created room's code and join links (`qr`: each holder's code as SVG); a notebook shows
+    the teacher's link only."""
 
     room: str
     teacher: str
@@ -33,17 +35,20 @@ class RoomInvite:
     qr: dict[str, str] = field(default_factory=dict, repr=False)  # holder -> inline SVG
 
     def _repr_html_(self) -> str:
-        holders = [("Teacher", self.teacher), *self.teams.items()]
-        cells = "".join(
-            '<figure style="display:inline-block;margin:0 16px 12px 0;text-align:center">'
-            f"{self.qr.get(name, '')}<figcaption><b>{html.escape(name)}</b><br>"
-            f'<a href="{html.escape(url)}" target="_blank">{html.escape(url)}</a>'
-            "</figcaption></figure>"
-            for name, url in holders
-        )
+        """The teacher's link and where the team links are; no team's code or link: a notebook
+        on the projector would show every team's secret hand to anyone who scans it. The
+        teacher's page shows the teams' codes one at a time, and who has joined."""
+        teacher = html.escape(self.teacher)
+        where = ""
+        if self.links_file:
+            where = f" and in {html.escape(self.links_file)} (readable only by you)"
         return (
             f'<div class="hl-gt-room" data-room="{html.escape(self.room)}">'
-            f"<h3>Room {html.escape(self.room)}: scan your team's code</h3>{cells}</div>"
+            f"<h3>Room {html.escape(self.room)}</h3>"
+            f'<p>Open the teacher\'s link on the projector: <a href="{teacher}" target="_blank" '
+            f'rel="noopener">{teacher}</a></p><p>It shows each team\'s join code, one team at a '
+            f"time (Show join codes), and which teams have joined. The team links are in "
+            f"<code>invite.teams</code>{where}.</p></div>"
         )
 
 
