@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import pytest
 
+from housing_lab.errors import HousingLabError
 from housing_lab.rooms import AccessDenied, open_store
 from housing_lab.server.room_kernels import (
     MAX_TICKETS,
@@ -230,3 +231,20 @@ def test_a_kernel_that_will_not_stop_is_one_log_line_and_the_sweep_goes_on(caplo
         "housing-lab: a room page's kernel did not stop: red: no reply",
         "housing-lab: a room page's kernel did not stop: blue: no reply",
     ]
+
+
+@pytest.mark.parametrize(
+    ("setting", "cause"),
+    [
+        ("/nonexistent/rooms.db", "unknown store URL"),
+        ("sqlite:////dev/null", "is a device"),
+        ("postgresql://nobody@127.0.0.1:1/rooms", "unreachable"),
+    ],
+)
+def test_a_bad_store_setting_is_one_line_naming_it(setting: str, cause: str) -> None:
+    """On a hub every room page reads $HOUSING_LAB_ROOMS: a wrong one is said on the page, in
+    one line naming the setting, not left to a traceback in the server's log."""
+    with pytest.raises(HousingLabError) as refused:
+        holder_of("K7M2QX", "a-key", setting)
+    message = str(refused.value)
+    assert "$HOUSING_LAB_ROOMS" in message and cause in message and "\n" not in message

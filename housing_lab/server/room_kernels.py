@@ -217,7 +217,13 @@ def holder_of(room: str, key: str, store_url: str | None) -> Admission:
     """Who holds `key` in `room` (the store's one-line refusal when nobody does)."""
     from housing_lab.rooms import open_store
 
-    with open_store(store_url or None) as store:
+    try:
+        store = open_store(store_url or None)
+    except HousingLabError as error:  # a hub's setting, not the link: say whose it is
+        if not store_url:
+            raise
+        raise HousingLabError(f"this server's ${STORE_ENV} is wrong: {error}") from None
+    with store:
         role = store.role(room, key)
     return Admission(room=room.strip().upper(), holder=role.actor)
 
