@@ -265,14 +265,17 @@ function startForm() {
   const pick = element(
     "select",
     { id: "lesson", "aria-label": "Lesson" },
-    ...[1, 2, 3, 4, 5, 6, 7, 8].map((n) => element("option", { value: n, text: `Lesson ${n}` })),
+    ...[1, 2, 3, 4, 5, 6, 7, 8].map((n) =>
+      element("option", { value: n, text: `Lesson ${n}`, selected: String(n) === params.get("lesson") }),
+    ),
   );
   const start = element("button", {
     class: "hl-class-start",
     text: "Start a class poll",
     onclick: async () => {
       try {
-        const page = window.location.origin + body.dataset.joinPath;
+        // the links name the laptop's address on the Wi-Fi when the server knows it
+        const page = (body.dataset.linkOrigin || window.location.origin) + body.dataset.joinPath;
         const made = await call("POST", "create", { lesson: Number(pick.value), page });
         window.location.replace(made.teacher.url); // a new query: the page loads afresh
       } catch (error) {
