@@ -216,7 +216,9 @@ class HousingLabVoila(QuietVoila):
             lessons = self.folders().lessons
             settings["transforms"] = [*settings["transforms"], _StartControl]
             settings[STORE_SETTING] = os.environ.get(STORE_ENV) or None
-            settings[LESSON_APPS_SETTING] = render_paths(lessons, self.root_dir, self.base_url)
+            settings[LESSON_APPS_SETTING] = render_paths(
+                lessons, pathlib.Path(self.root_dir), self.base_url
+            )
             settings[LINK_HOST_SETTING] = self.link_host
         if self.gate_lessons:
             settings[LESSON_KERNELS_KEY] = LessonKernels(self.kernel_manager, parent=self)
