@@ -20,7 +20,6 @@ of an open class, few per device and `LessonKernels.max_pages` in all
 
 from __future__ import annotations
 
-import html
 import os
 import pathlib
 import re
@@ -34,16 +33,16 @@ from traitlets import Bool, Unicode
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
 
+from housing_lab.apps.class_start import StartControl
 from housing_lab.apps.pages import IMAGE_TYPES, Folders, docs_beside, file_for, render_markdown
 from housing_lab.server.class_poll import (
     LESSON_APPS_SETTING,
     LINK_HOST_SETTING,
     LOOPBACK,
-    ROUTE,
     STORE_SETTING,
     voila_routes,
 )
-from housing_lab.server.lesson_apps import lesson_number, render_paths
+from housing_lab.server.lesson_apps import render_paths
 from housing_lab.server.lesson_gate import LESSON_KERNELS_KEY, GatedLessonPage, LessonKernels
 from housing_lab.server.room_kernels import STORE_ENV, quiet_tornado_notices
 
@@ -69,54 +68,7 @@ class _DropCdnLinks(tornado.web.OutputTransform):
         return _CDN_STYLESHEET.sub(b"", chunk) if self._html else chunk
 
 
-START_LINK = "Start a class poll"
-_BODY_TAG = re.compile(rb"<body[^>]*>")
 TRUST_LOOPBACK_SETTING = "housing_lab_trust_loopback"
-
-
-def start_control(base_url: str, lesson: int) -> bytes:
-    """The "Start a class poll" bar put at the top of a lesson page shown on the teacher's
-    computer: a link to the projector page, ready to start a poll of this lesson. A page
-    already in class mode (``#class=`` in its address: a device) removes it."""
-    href = html.escape(f"{base_url.rstrip('/')}/{ROUTE}?lesson={lesson}")
-    return (
-        '<div class="hl-class-start-bar" style="display:flex;justify-content:flex-end;'
-        'padding:6px 16px;background:#f5f7fa;border-bottom:1px solid #d0d7de">'
-        f'<a class="hl-class-start-link" href="{href}" target="_blank" rel="noopener" '
-        'style="font:600 16px system-ui,sans-serif;color:#0a58ca;padding:6px 10px">'
-        f"{START_LINK}</a></div><script>"
-        "if (/(^#|&)class=/.test(window.location.hash)) "
-        "document.currentScript.previousElementSibling.remove();</script>"
-    ).encode()
-
-
-class _StartControl(tornado.web.OutputTransform):
-    """Puts `start_control` after the <body> tag of a lesson page this computer asked for."""
-
-    def __init__(self, request: Any) -> None:
-        super().__init__(request)
-        path = request.path.split("/voila/render/", 1)
-        lesson = lesson_number(path[1]) if len(path) == 2 else None
-        base = path[0] + "/"
-        self._control = start_control(base, lesson) if lesson else b""
-        if request.remote_ip not in LOOPBACK:
-            self._control = b""
-
-    def transform_first_chunk(self, status_code, headers, chunk, finishing):  # type: ignore[no-untyped-def]
-        if not headers.get("Content-Type", "").startswith("text/html") or status_code != 200:
-            self._control = b""
-        if self._control:
-            headers.pop("Content-Length", None)
-        return status_code, headers, self.transform_chunk(chunk, finishing)
-
-    def transform_chunk(self, chunk: bytes, finishing: bool) -> bytes:
-        if not self._control:
-            return chunk
-        found = _BODY_TAG.search(chunk)
-        if found is None:
-            return chunk
-        control, self._control = self._control, b""
-        return chunk[: found.end()] + control + chunk[found.end() :]
 
 
 class _StartHandler(tornado.web.RequestHandler):
@@ -214,7 +166,7 @@ class HousingLabVoila(QuietVoila):
         settings = super().init_settings()
         if self.class_polls:
             lessons = self.folders().lessons
-            settings["transforms"] = [*settings["transforms"], _StartControl]
+            settings["transforms"] = [*settings["transforms"], StartControl]
             settings[STORE_SETTING] = os.environ.get(STORE_ENV) or None
             settings[LESSON_APPS_SETTING] = render_paths(
                 lessons, pathlib.Path(self.root_dir), self.base_url

@@ -61,7 +61,7 @@ def register(groups: argparse._SubParsersAction) -> None:
         "--lesson-pages",
         type=arguments.count(0, 1000, "--lesson-pages"),
         default=MAX_PAGES,
-        help=f"devices that get the lesson as an app (a kernel of about 113 MB each; default "
+        help=f"devices that get the lesson as an app (a kernel of about 111 MB each; default "
         f"{MAX_PAGES}); the others answer on the light page; 0: light pages only",
     )
     parser.add_argument("--no-browser", action="store_true", help="do not open the projector")

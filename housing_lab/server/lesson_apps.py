@@ -26,9 +26,9 @@ from urllib.parse import quote, urlencode
 
 LESSONS_ENV = "HOUSING_LAB_LESSONS"  # as `housing-lab lab` and `app` read it
 WORKING_COPY = "housing-lab-lessons"  # the folder `housing-lab lab` copies the lessons into
-# lesson pages (kernels) a class server opens at once; a lesson page's kernel measured at about
-# 113 MB, so 40 are about 4.5 GB (docs/classroom.md)
-MAX_PAGES = 40
+# lesson pages (kernels) a class server opens at once: a lesson 3 page's kernel is 111 MB
+# resident (measured), so 32 are about 3.6 GB: a class of 30 on an 8 GB laptop (docs/classroom.md)
+MAX_PAGES = 32
 VOILA_EXTENSIONS = ("voila.server_extension", "voila")
 _LESSON_FILE = re.compile(r"(\d{2})_[\w-]+\.ipynb")
 
@@ -58,7 +58,9 @@ def render_paths(folder: Path, root: Path, base_url: str = "/") -> dict[int, str
     if not folder.is_relative_to(root):
         return {}
     inside = folder.relative_to(root).as_posix()
-    prefix = base_url.rstrip("/") + "/voila/render/" + ("" if inside == "." else inside + "/")
+    prefix = (
+        base_url.rstrip("/") + "/voila/render/" + ("" if inside == "." else quote(inside) + "/")
+    )
     return {number: prefix + quote(name) for number, name in lesson_notebooks(folder).items()}
 
 

@@ -2,8 +2,8 @@
 a cap on how many, and none left behind by a closed page.
 
 `housing-lab class --lesson N` serves the lesson as an app (Voila, housing_lab/apps/server.py)
-to every phone and laptop in the room, and each lesson page is a Python kernel (about 113 MB
-for lesson 3). Anyone on the Wi-Fi can request a page, so the lesson pages are gated as the
+to every phone and laptop in the room, and each lesson page is a Python kernel (111 MB for
+lesson 3). Anyone on the Wi-Fi can request a page, so the lesson pages are gated as the
 room pages are (`room_kernels.GatedRoomPage`): a plain request gets a small page whose script
 sends the class code and the device's anonymous key (the join link's ``#fragment``, or this
 tab's storage) to the server, which joins the device to the class (refused for an unknown or

@@ -193,9 +193,9 @@ function render() {
       ? element(
           "p",
           { class: "hl-class-app-note" },
-          "Answer here, or ",
+          STAY ? "The lesson's app is full for now: answer here, or " : "Answer here, or ",
           element("a", { href: lesson, class: "hl-class-app-link", text: "open the lesson" }),
-          " to run the model yourself.",
+          STAY ? " again later." : " to run the model yourself.",
         )
       : null,
     element("p", { class: "hl-class-error", role: "alert" }),
