@@ -226,3 +226,53 @@ def test_in_the_apps_voila_a_class_starts_from_this_computer_only(in_voila) -> N
     }
     status, refused = phone.call("POST", "create", {"lesson": 3, "page": join_page}, away)
     assert status == 403 and refused["error"] == NOT_HERE
+
+
+def test_the_class_command_serves_the_lesson_as_an_app(tmp_path, monkeypatch, capsys) -> None:
+    """`housing-lab class --lesson 3`: the class is made, its links printed, and Voila on the
+    lessons folder is started with the class pages, the gate and the cap (captured here, not
+    run); `--lesson-pages 0` serves the light pages alone."""
+    from housing_lab.cli import main
+    from housing_lab.commands import lessons
+    from housing_lab.server import class_app
+
+    started: list[tuple[list[str], dict[str, str] | None]] = []
+    monkeypatch.setattr(lessons, "run_server", lambda c, dry, env=None: started.append((c, env)))
+    monkeypatch.setattr(class_app, "serve", lambda *a: started.append((["light", *a], None)))
+    store = "sqlite:///" + str(tmp_path / "rooms.sqlite")
+    port = str(free_port())
+    common = ["class", "--lesson", "3", "--store", store, "--no-browser", "--port", port]
+    main([*common, "--lesson-pages", "5"])
+    command, env = started.pop()
+    assert command[1:3] == ["-m", "housing_lab.apps.server"]
+    for option in (
+        "--HousingLabVoila.start_page=03_policies.ipynb",
+        "--HousingLabVoila.class_polls=True",
+        "--HousingLabVoila.gate_lessons=True",
+        "--LessonKernels.max_pages=5",
+        f"--port={port}",
+        "--Voila.port_retries=0",
+    ):
+        assert option in command
+    assert env is not None and env["HOUSING_LAB_ROOMS"] == store  # the pages' kernels' store
+    assert "Devices open 03_policies.ipynb as an app (at most 5)." in capsys.readouterr().out
+    main([*common, "--lesson-pages", "0"])
+    assert started.pop()[0][0] == "light"
+    assert "Devices answer on the join page (no lesson app)." in capsys.readouterr().out
+
+
+def test_the_app_command_offers_class_polls(monkeypatch, capsys) -> None:
+    from housing_lab.cli import main
+    from housing_lab.commands import classroom
+    from housing_lab.commands.lessons import class_poll_options
+
+    assert class_poll_options(None) == ["--HousingLabVoila.class_polls=True"]
+    assert "--HousingLabVoila.gate_lessons=True" not in class_poll_options("127.0.0.1")
+    monkeypatch.setattr(classroom, "lan_host", lambda: "192.168.1.20")
+    wifi = class_poll_options("0.0.0.0")
+    assert "--Voila.ip=0.0.0.0" in wifi and "--HousingLabVoila.gate_lessons=True" in wifi
+    assert "--HousingLabVoila.link_host=192.168.1.20" in wifi
+    assert main(["app", "3", "--dry-run", "--host", "0.0.0.0"]) == 0
+    assert "--HousingLabVoila.gate_lessons=True" in capsys.readouterr().out
+    assert main(["app", "3", "--dry-run", "--host", "a b"]) == 2
+    assert "'a b'" in capsys.readouterr().err
