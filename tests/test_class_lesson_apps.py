@@ -154,7 +154,8 @@ def test_the_start_link_is_on_lesson_pages_asked_for_from_this_computer() -> Non
         _, headers, first = transform.transform_first_chunk(200, headers, chunks[0], False)
         return first + b"".join(transform.transform_chunk(c, False) for c in chunks[1:])
 
-    page = [b"<html><head></head>", b'<body class="x">', b"<main>lesson</main></body></html>"]
+    # Voila sends small pieces: the <body> tag may come cut in two
+    page = [b"<html><head></head><bo", b'dy class="x">', b"<main>lesson</main></body></html>"]
     shown = sent("/base/voila/render/03_policies.ipynb", "127.0.0.1", page)
     assert shown.count(START_LINK.encode()) == 1
     assert shown.index(b"hl-class-start-bar") > shown.index(b'<body class="x">')

@@ -21,6 +21,7 @@ from housing_lab.server.lesson_apps import lesson_number
 
 START_LINK = "Start a class poll"
 _BODY_TAG = re.compile(rb"<body[^>]*>")
+HOLD_BYTES = 256_000  # a page with no <body> tag in its first this many bytes is sent as it is
 
 
 def start_control(base_url: str, lesson: int) -> bytes:
@@ -40,7 +41,10 @@ def start_control(base_url: str, lesson: int) -> bytes:
 
 
 class StartControl(tornado.web.OutputTransform):
-    """Puts `start_control` after the <body> tag of a lesson page this computer asked for."""
+    """Puts `start_control` after the <body> tag of a lesson page this computer asked for.
+
+    Voila sends its page in small pieces (a tag may be cut in two), so the page is held back
+    until its <body> tag has come whole (at most `HOLD_BYTES`), then sent with the link."""
 
     def __init__(self, request: Any) -> None:
         super().__init__(request)
@@ -50,6 +54,7 @@ class StartControl(tornado.web.OutputTransform):
         self._control = start_control(base, lesson) if lesson else b""
         if request.remote_ip not in LOOPBACK:
             self._control = b""
+        self._held = b""
 
     def transform_first_chunk(self, status_code, headers, chunk, finishing):  # type: ignore[no-untyped-def]
         if not headers.get("Content-Type", "").startswith("text/html") or status_code != 200:
@@ -61,8 +66,12 @@ class StartControl(tornado.web.OutputTransform):
     def transform_chunk(self, chunk: bytes, finishing: bool) -> bytes:
         if not self._control:
             return chunk
-        found = _BODY_TAG.search(chunk)
-        if found is None:
-            return chunk
+        self._held += chunk
+        found = _BODY_TAG.search(self._held)
+        if found is None and not finishing and len(self._held) < HOLD_BYTES:
+            return b""
+        held, self._held = self._held, b""
         control, self._control = self._control, b""
-        return chunk[: found.end()] + control + chunk[found.end() :]
+        if found is None:
+            return held
+        return held[: found.end()] + control + held[found.end() :]
