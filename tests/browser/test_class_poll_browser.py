@@ -191,6 +191,15 @@ def test_projector_and_three_devices_poll_one_lesson(browser, tmp_path) -> None:
             found = axe().Axe().run(page).response["violations"]
             blocking = [describe(v) for v in found if v["impact"] in BLOCKING]
             assert blocking == [], blocking
+        # a device's lesson page has no "Start a class poll" link (the teacher's pages do)
+        assert lesson.locator(".hl-class-start-link").count() == 0
+        # what that link opens on the teacher's computer: the projector page, ready to start
+        projector.goto(f"http://127.0.0.1:{port}/housing-lab/class?lesson=3")
+        assert projector.locator("#lesson").input_value() == "3"
+        projector.click(".hl-class-start")
+        projector.wait_for_selector(".hl-class-question")
+        assert projector.locator(".hl-class-joined").inner_text() == "0 joined"
+        assert code not in projector.url and "#key=" not in projector.url
         for _, watch in [(projector, projector_watch), *devices.values()]:
             watch.check()
         for context in contexts:
