@@ -264,12 +264,12 @@ def test_the_class_command_serves_the_lesson_as_an_app(tmp_path, monkeypatch, ca
 
 def test_the_app_command_offers_class_polls(monkeypatch, capsys) -> None:
     from housing_lab.cli import main
-    from housing_lab.commands import classroom
     from housing_lab.commands.lessons import class_poll_options
+    from housing_lab.rooms import links
 
     assert class_poll_options(None) == ["--HousingLabVoila.class_polls=True"]
     assert "--HousingLabVoila.gate_lessons=True" not in class_poll_options("127.0.0.1")
-    monkeypatch.setattr(classroom, "lan_host", lambda: "192.168.1.20")
+    monkeypatch.setattr(links, "lan_host", lambda: "192.168.1.20")
     wifi = class_poll_options("0.0.0.0")
     assert "--Voila.ip=0.0.0.0" in wifi and "--HousingLabVoila.gate_lessons=True" in wifi
     assert "--HousingLabVoila.link_host=192.168.1.20" in wifi

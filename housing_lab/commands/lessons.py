@@ -340,14 +340,14 @@ def class_poll_options(host: str | None) -> list[str]:
     options = ["--HousingLabVoila.class_polls=True"]
     if host is None:
         return options
-    from housing_lab.commands.classroom import link_host
-    from housing_lab.rooms.links import check_host
+    from housing_lab.rooms.links import check_host, lan_host
 
     check_host(host)
     options.append(f"--Voila.ip={host}")
     if host not in ("127.0.0.1", "::1", "localhost"):
+        every = host in ("0.0.0.0", "::", "")  # the links name the LAN address, as `classroom`'s
         options += ["--HousingLabVoila.gate_lessons=True"]
-        options.append(f"--HousingLabVoila.link_host={link_host(host)}")
+        options.append(f"--HousingLabVoila.link_host={lan_host() if every else host}")
     return options
 
 
