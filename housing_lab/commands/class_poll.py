@@ -296,6 +296,17 @@ def lesson_app_command(notebook: Path, host: str, port: int, link: str, pages: i
 
 
 def _open_when_ready(url: str) -> None:
-    """Open the projector page a moment after the server starts listening."""
-    time.sleep(min(1.0, BROWSER_WAIT_SECONDS))
+    """Open the projector page once the server answers (Voila takes a few seconds to start),
+    or after `BROWSER_WAIT_SECONDS` whatever happens."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    deadline = time.monotonic() + BROWSER_WAIT_SECONDS
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 80), 1):
+                break
+        except OSError:
+            time.sleep(0.3)
     webbrowser.open(url)

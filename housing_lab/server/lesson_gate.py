@@ -78,10 +78,9 @@ def light_page(base_url: str, code: str) -> str:
 def admit(code: object, device: object, store_url: str | None) -> Admission:
     """Join the device to the class (the store's one line for an unknown or closed class or a
     malformed key) and say whose page a ticket is for: the class and the device's hash."""
-    from housing_lab.rooms.class_poll import ClassStore
+    from housing_lab.server.class_poll import polls_for
 
-    with ClassStore(store_url or None) as polls:
-        view = polls.join(code, device)
+    view = polls_for(store_url or None).join(code, device)  # the server's one store
     return Admission(room=view["class"], holder=hash_token(str(device)))
 
 
@@ -164,13 +163,26 @@ _GATE = """<!doctype html>
   const fragment = new URLSearchParams(window.location.hash.replace(/^#/, ""));
   let code = fragment.get("class") || "";
   let device = fragment.get("device") || "";
-  if (!code || !device) {
+  if (!code) {
     try {
       const kept = JSON.parse(window.sessionStorage.getItem(slot) || "{}");
       code = kept.class || ""; device = kept.device || "";
     } catch (error) { code = ""; device = ""; }
   }
-  if (!code || !device) { say(words.noClass); return; }
+  if (!code) { say(words.noClass); return; }
+  if (!device) {
+    // a lesson address with #class=CODE only: this browser's key for the class (the join
+    // page's slot), else a new random one
+    const deviceSlot = "housing-lab-class-device:" + code.trim().toUpperCase();
+    try { device = window.localStorage.getItem(deviceSlot) || ""; } catch (error) { device = ""; }
+    if (!/^[A-Za-z0-9_-]{16,100}$/.test(device)) {
+      const bytes = new Uint8Array(24);
+      window.crypto.getRandomValues(bytes);
+      device = btoa(String.fromCharCode(...bytes)).replace(/[+]/g, "-").replace(/[/]/g, "_")
+        .replace(/=+$/, "");
+    }
+    try { window.localStorage.setItem(deviceSlot, device); } catch (error) { /* this tab */ }
+  }
   fetch(window.location.pathname + "?" + query.toString(), {
     method: "POST",
     credentials: "same-origin",
