@@ -3,13 +3,16 @@
 Routes, under ``{base_url}housing-lab/class``:
 
 - ``""`` the projector page (``?class=CODE#key=TOKEN``; without a class, a form that starts
-  one, on a Jupyter server only) and ``/join`` the devices' page (``?class=CODE``);
+  one, ``?lesson=N`` chosen: for a Jupyter server's user, or in the apps' Voila for a page on
+  the computer it runs on) and ``/join`` the devices' page (``?class=CODE``), which sends a
+  device on to its lesson's app page when the server has one (`LESSON_APPS_SETTING`), or
+  stays (``&light=1``) as the light answer page;
 - ``/static/NAME`` their JavaScript and CSS (housing_lab/server/class_page/), nothing from a
   CDN;
 - ``/api/teacher`` GET the tally, POST ``{"class", "action": "show" | "hide" | "reveal" |
   "vote-again" | "close", "question"}``; ``/api/qr`` GET the join link's QR code (SVG);
   ``/api/device`` GET what a device may see, POST ``{"class", "action": "join" | "answer",
-  "question", "choice"}``; ``/api/create`` POST ``{"lesson", "page"}`` (Jupyter only).
+  "question", "choice"}``; ``/api/create`` POST ``{"lesson", "page"}`` (as the start form).
 
 The teacher's token travels in the ``X-Housing-Lab-Key`` header and a device's key in
 ``X-Housing-Lab-Device``, never in a URL, so no access log holds them; the pages read them from
@@ -17,9 +20,10 @@ the link's ``#fragment`` and the browser's storage. A refusal is ``{"error": one
 status 400 (403 for a wrong token). The store calls run on a small thread pool, so a slow
 database never stalls the server's event loop.
 
-The same mixins make two handler sets: one for a Jupyter server (`jupyter_routes`: the
-server's login guards every route, JupyterHub's included) and one for the standalone server of
-`housing-lab class` (`standalone_routes`, in `class_app`).
+The same mixins make three handler sets: one for a Jupyter server (`login_routes`: the
+server's login guards every route, JupyterHub's included), one inside the apps' Voila of
+`housing-lab class` and `housing-lab app` (`voila_routes`, housing_lab/apps/server.py) and one
+for the light pages' own server (`standalone_routes`, in `class_app`).
 """
 
 from __future__ import annotations
