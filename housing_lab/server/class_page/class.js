@@ -283,11 +283,19 @@ function startForm() {
       }
     },
   });
+  const origin = new URL(body.dataset.linkOrigin || window.location.origin);
+  const local = ["127.0.0.1", "localhost", "[::1]"].includes(origin.hostname);
   app.replaceChildren(
     element("h1", { text: "Class poll" }),
     element("p", { text: "Pool the class's predictions for one lesson on the projector." }),
     pick,
     start,
+    local
+      ? element("p", {
+          class: "hl-class-local",
+          text: `The join link will name ${origin.hostname}, this computer only: phones cannot open it. To let the class join, serve on the Wi-Fi: housing-lab app N --host 0.0.0.0 (or housing-lab class --lesson N --host 0.0.0.0).`,
+        })
+      : null,
     element("p", { class: "hl-class-error", role: "alert" }),
   );
 }
