@@ -10,6 +10,7 @@ import asyncio
 import json
 import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -105,6 +106,13 @@ class FakeManager:
         self.running.remove(kernel_id)
 
 
+def run(coroutine: Any) -> Any:
+    """Run a coroutine on a thread of its own: a browser test earlier in the same process may
+    have left Playwright's event loop running on this one."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
+
+
 def test_lesson_pages_are_capped_and_a_device_may_reload_its_own() -> None:
     manager = FakeManager()
     kernels = LessonKernels(manager, max_pages=2, sweep_every=0)
@@ -115,12 +123,12 @@ def test_lesson_pages_are_capped_and_a_device_may_reload_its_own() -> None:
             manager.running.append(f"k{number}")
             await kernels.started(f"k{number}", device)
 
-    asyncio.run(open_pages())
+    run(open_pages())
     assert kernels.full(devices[2])  # a third device: the light page
     assert not kernels.full(devices[0])  # a reload of a page already open
-    asyncio.run(kernels.sweep())
+    run(kernels.sweep())
     manager.running.remove("k1")  # a page closed: its kernel gone
-    asyncio.run(kernels.sweep())
+    run(kernels.sweep())
     assert not kernels.full(devices[2])
     assert LessonKernels(FakeManager(), max_pages=0).full(devices[0])
 
