@@ -7,24 +7,44 @@ the chosen notebook at "/", and keeps the page offline and the terminal quiet: t
 stylesheets Voila's template asks a CDN for are dropped (Voila's own bundle carries the icons),
 the served notebooks are trusted (they are ours), and only the address is printed.
 
+With `class_polls` on (`housing-lab app` and `housing-lab class`), it also serves the class
+poll's pages and API (housing_lab/server/class_poll.py) and each lesson page shown on this
+computer carries a "Start a class poll" link to the projector page; a class's join link then
+opens the lesson here as an app in class mode (housing_lab/server/lesson_apps.py). With
+`gate_lessons` on (a server the Wi-Fi reaches) a lesson page starts a kernel only for a device
+of an open class, few per device and `LessonKernels.max_pages` in all
+(housing_lab/server/lesson_gate.py).
+
     python -m housing_lab.apps.server FOLDER --HousingLabVoila.start_page=01_start_here.ipynb
 """
 
 from __future__ import annotations
 
+import os
 import pathlib
 import re
 import sys
 import tempfile
-from typing import Any
+from typing import Any, ClassVar
 
 import nbformat
 import tornado.web
 from traitlets import Bool, Unicode
 from voila.app import Voila
+from voila.tornado.handler import TornadoVoilaHandler
 
+from housing_lab.apps.class_start import StartControl
 from housing_lab.apps.pages import IMAGE_TYPES, Folders, docs_beside, file_for, render_markdown
-from housing_lab.server.room_kernels import quiet_tornado_notices
+from housing_lab.server.class_poll import (
+    LESSON_APPS_SETTING,
+    LINK_HOST_SETTING,
+    LOOPBACK,
+    STORE_SETTING,
+    voila_routes,
+)
+from housing_lab.server.lesson_apps import render_paths
+from housing_lab.server.lesson_gate import LESSON_KERNELS_KEY, GatedLessonPage, LessonKernels
+from housing_lab.server.room_kernels import STORE_ENV, quiet_tornado_notices
 
 # A temporary folder's longest path that still leaves room for Voila's kernel sockets in it
 # ("/voila_XXXXXXXX/kernel-<uuid>-ipc-1" adds 65 bytes; a Unix socket's path stays under 104).
@@ -46,6 +66,9 @@ class _DropCdnLinks(tornado.web.OutputTransform):
 
     def transform_chunk(self, chunk: bytes, finishing: bool) -> bytes:
         return _CDN_STYLESHEET.sub(b"", chunk) if self._html else chunk
+
+
+TRUST_LOOPBACK_SETTING = "housing_lab_trust_loopback"
 
 
 class _StartHandler(tornado.web.RequestHandler):
@@ -127,6 +150,32 @@ class HousingLabVoila(QuietVoila):
         "", config=True, help="the lessons folder (for the rules page; default: the folder)"
     )
     docs_dir = Unicode("", config=True, help="the docs folder (default: beside the lessons)")
+    class_polls = Bool(
+        False, config=True, help="serve class polls and a Start control on each lesson page"
+    )
+    gate_lessons = Bool(
+        False, config=True, help="a lesson page's kernel only for a device of an open class"
+    )
+    trust_loopback = Bool(
+        True, config=True, help="with gate_lessons: this computer's own pages are not gated"
+    )
+    link_host = Unicode("", config=True, help="the host class links name (the LAN address)")
+    classes: ClassVar[list] = [*QuietVoila.classes, LessonKernels]
+
+    def init_settings(self) -> dict[str, Any]:
+        settings = super().init_settings()
+        if self.class_polls:
+            lessons = self.folders().lessons
+            settings["transforms"] = [*settings["transforms"], StartControl]
+            settings[STORE_SETTING] = os.environ.get(STORE_ENV) or None
+            settings[LESSON_APPS_SETTING] = render_paths(
+                lessons, pathlib.Path(self.root_dir), self.base_url
+            )
+            settings[LINK_HOST_SETTING] = self.link_host
+        if self.gate_lessons:
+            settings[LESSON_KERNELS_KEY] = LessonKernels(self.kernel_manager, parent=self)
+            settings[TRUST_LOOPBACK_SETTING] = self.trust_loopback
+        return settings
 
     def folders(self) -> Folders:
         lessons = pathlib.Path(self.lessons_dir or self.root_dir).resolve()
@@ -141,7 +190,28 @@ class HousingLabVoila(QuietVoila):
         if self.start_page:
             target = f"{self.base_url.rstrip('/')}/voila/render/{self.start_page}"
             ours.append((self.base_url, _StartHandler, {"target": target}))
-        return ours + super().init_handlers()
+        if self.class_polls:
+            ours += voila_routes(self.base_url)
+        theirs = super().init_handlers()
+        if self.gate_lessons:
+            gated = TornadoVoilaHandler, LessonPageHandler
+            theirs = [
+                (route, gated[1] if handler is gated[0] else handler, *rest)
+                for route, handler, *rest in theirs
+            ]
+        return ours + theirs
+
+
+class LessonPageHandler(GatedLessonPage, TornadoVoilaHandler):
+    """Voila's lesson page behind the class's gate (this computer's own pages pass, when
+    `trust_loopback` is on)."""
+
+    async def get(self, path: str | None = None) -> None:
+        trusted = self.settings.get(TRUST_LOOPBACK_SETTING)
+        if trusted and self.request.remote_ip in LOOPBACK:
+            await TornadoVoilaHandler.get(self, path)
+            return
+        await super().get(path)
 
 
 def quiet_arguments() -> list[str]:

@@ -1,10 +1,14 @@
 """`housing-lab class ...`: a lesson's predictions pooled on the projector (docs/classroom.md).
 
 `housing-lab class --lesson 3 --host 0.0.0.0` creates a class poll and serves its projector
-page and the devices' join page (`server.class_app`, a small Tornado server: no kernel per
-device). The sub-commands are for scripts: `create`, `answer`, `tally`, `show`, `reveal`,
-`vote-again`, `close`, `export`. Each prints one JSON document; a refusal (unknown question or
-choice, wrong token, closed class) is one line on stderr, exit 2, and records nothing.
+page, the devices' join page and the lesson as an app (Voila on the lessons folder,
+housing_lab/apps/server.py): the join link opens the lesson on each device in class mode, one
+gated kernel per device, at most `--lesson-pages` of them; beyond that, and without Voila or
+the lessons folder, a device answers on the light join page (`server.class_app`'s small
+Tornado server when there is no Voila: no kernel per device). The sub-commands are for
+scripts: `create`, `answer`, `tally`, `show`, `reveal`, `vote-again`, `close`, `export`. Each
+prints one JSON document; a refusal (unknown question or choice, wrong token, closed class) is
+one line on stderr, exit 2, and records nothing.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from housing_lab.commands import arguments
 from housing_lab.commands.classroom import link_host, serve_port
 from housing_lab.errors import HousingLabError
 from housing_lab.outputs import check_new, write_atomic
+from housing_lab.server.lesson_apps import MAX_PAGES
 
 CLASS_PORT = 8871  # `housing-lab app` serves lessons on 8870, `classroom` rooms on 8866
 ROUTE = "/housing-lab/class"  # the same path as the Jupyter server extension's
@@ -52,6 +57,13 @@ def register(groups: argparse._SubParsersAction) -> None:
         help=f"the port (default {CLASS_PORT}, or the next free one)",
     )
     _store_argument(parser)
+    parser.add_argument(
+        "--lesson-pages",
+        type=arguments.count(0, 1000, "--lesson-pages"),
+        default=MAX_PAGES,
+        help=f"devices that get the lesson as an app (a kernel of about 111 MB each; default "
+        f"{MAX_PAGES}); the others answer on the light page; 0: light pages only",
+    )
     parser.add_argument("--no-browser", action="store_true", help="do not open the projector")
     parser.set_defaults(func=_serve)
     commands = parser.add_subparsers(dest="command", required=False)
@@ -201,7 +213,9 @@ def _serve(args: argparse.Namespace) -> int:
 
     if args.lesson is None:
         raise HousingLabError("name the lesson: housing-lab class --lesson 3 --host 0.0.0.0")
+    from housing_lab.commands.lessons import run_server
     from housing_lab.server.class_app import serve
+    from housing_lab.server.room_kernels import STORE_ENV
 
     check_host(args.host)
     port = serve_port(args.host, args.port, CLASS_PORT)
@@ -220,15 +234,79 @@ def _serve(args: argparse.Namespace) -> int:
             "with --host 0.0.0.0 (the laptop's address on the Wi-Fi).",
             file=sys.stderr,
         )
+    lesson_app = _lesson_app(args.lesson, args.lesson_pages)
+    if lesson_app is None:
+        print("Devices answer on the join page (no lesson app).", flush=True)
+    else:
+        print(f"Devices open {lesson_app.name} as an app (at most {args.lesson_pages}).")
     print("Ctrl-C stops the server; the class stays in the store.", flush=True)
     if not args.no_browser and not os.environ.get("CI"):
         threading.Thread(
             target=_open_when_ready, args=(created["teacher"]["url"],), daemon=True
         ).start()
-    return serve(args.host, port, args.store)
+    if lesson_app is None:
+        return serve(args.host, port, args.store)
+    command = lesson_app_command(lesson_app, args.host, port, host, args.lesson_pages)
+    return run_server(command, False, {**os.environ, STORE_ENV: polls.url})
+
+
+def _lesson_app(lesson: int, pages: int) -> Path | None:
+    """The lesson notebook to serve as an app, or None (light pages only: `--lesson-pages 0`,
+    no Voila, or no lessons folder; said on stderr)."""
+    import importlib.util
+
+    from housing_lab.commands.lessons import find_lesson, lessons_folder
+
+    if pages == 0:
+        return None
+    if importlib.util.find_spec("voila") is None:
+        print("Voila is not installed: pip install 'housing-lab[lessons]'.", file=sys.stderr)
+        return None
+    try:
+        return find_lesson(lessons_folder(), str(lesson))
+    except HousingLabError as error:
+        print(f"No lesson app: {error}", file=sys.stderr)
+        return None
+
+
+def lesson_app_command(notebook: Path, host: str, port: int, link: str, pages: int) -> list[str]:
+    """Voila on the lesson's folder (housing_lab/apps/server.py) serving the class pages too,
+    every lesson page gated (a kernel only for a device of an open class), on `port` only (the
+    links name it), quiet: the command prints the class's links itself."""
+    folder = notebook.parent
+    return [
+        sys.executable,
+        "-m",
+        "housing_lab.apps.server",
+        str(folder),
+        f"--HousingLabVoila.start_page={notebook.name}",
+        f"--HousingLabVoila.lessons_dir={folder}",
+        "--HousingLabVoila.class_polls=True",
+        "--HousingLabVoila.gate_lessons=True",
+        f"--HousingLabVoila.link_host={link}",
+        "--HousingLabVoila.say_address=False",
+        f"--LessonKernels.max_pages={pages}",
+        f"--Voila.ip={host}",
+        f"--port={port}",
+        "--Voila.port_retries=0",
+        "--no-browser",
+        "--theme=light",
+        "--show_tracebacks=False",
+    ]
 
 
 def _open_when_ready(url: str) -> None:
-    """Open the projector page a moment after the server starts listening."""
-    time.sleep(min(1.0, BROWSER_WAIT_SECONDS))
+    """Open the projector page once the server answers (Voila takes a few seconds to start),
+    or after `BROWSER_WAIT_SECONDS` whatever happens."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    deadline = time.monotonic() + BROWSER_WAIT_SECONDS
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 80), 1):
+                break
+        except OSError:
+            time.sleep(0.3)
     webbrowser.open(url)

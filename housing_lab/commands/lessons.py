@@ -68,6 +68,12 @@ def register(groups: argparse._SubParsersAction) -> None:
         "or .ipynb path",
     )
     app.add_argument("--lessons", help="the lessons folder (as for `lab`)")
+    app.add_argument(
+        "--host",
+        default=None,
+        help="address to serve on (default this computer only); 0.0.0.0 lets a class poll "
+        "started from a lesson page reach the devices on the Wi-Fi",
+    )
     _server_options(app, APP_PORT)
     app.set_defaults(func=run_app)
 
@@ -327,6 +333,24 @@ def _free_port_from(port: int, tries: int = 50) -> int:
     raise HousingLabError(f"no free port between {port} and {port + tries - 1}: pass --port")
 
 
+def class_poll_options(host: str | None) -> list[str]:
+    """The app's class polls: a "Start a class poll" link on each lesson page shown on this
+    computer; served to the Wi-Fi (`--host 0.0.0.0`), the links name the LAN address and a
+    device's lesson page needs its class's join link (housing_lab/server/lesson_gate.py)."""
+    options = ["--HousingLabVoila.class_polls=True"]
+    if host is None:
+        return options
+    from housing_lab.rooms.links import check_host, lan_host
+
+    check_host(host)
+    options.append(f"--Voila.ip={host}")
+    if host not in ("127.0.0.1", "::1", "localhost"):
+        every = host in ("0.0.0.0", "::", "")  # the links name the LAN address, as `classroom`'s
+        options += ["--HousingLabVoila.gate_lessons=True"]
+        options.append(f"--HousingLabVoila.link_host={lan_host() if every else host}")
+    return options
+
+
 def run_app(args: argparse.Namespace) -> int:
     """Voila on the notebook's folder (housing_lab/apps/server.py), opening the notebook: its
     links (the rules page, the next lesson, the docs) open as pages too."""
@@ -348,6 +372,7 @@ def run_app(args: argparse.Namespace) -> int:
     ]
     if rules is not None:
         command.append(f"--HousingLabVoila.lessons_dir={rules}")
+    command += class_poll_options(args.host)
     command.append(f"--port={args.port or APP_PORT}")
     if args.no_browser:
         command.append("--no-browser")

@@ -1,4 +1,6 @@
-"""`housing-lab class`'s own server: the class poll's handlers (`class_poll`) on Tornado alone.
+"""`housing-lab class`'s light server: the class poll's handlers (`class_poll`) on Tornado alone,
+when it serves no lesson app (`--lesson-pages 0`, no Voila, no lessons folder; otherwise the
+lessons' Voila serves the same handlers: housing_lab/apps/server.py).
 
 Phones join without any login, so this server opens nothing but the class pages and their
 API (no Jupyter contents, kernels or terminals), as `housing-lab classroom` serves its room

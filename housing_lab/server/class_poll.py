@@ -3,13 +3,16 @@
 Routes, under ``{base_url}housing-lab/class``:
 
 - ``""`` the projector page (``?class=CODE#key=TOKEN``; without a class, a form that starts
-  one, on a Jupyter server only) and ``/join`` the devices' page (``?class=CODE``);
+  one, ``?lesson=N`` chosen: for a Jupyter server's user, or in the apps' Voila for a page on
+  the computer it runs on) and ``/join`` the devices' page (``?class=CODE``), which sends a
+  device on to its lesson's app page when the server has one (`LESSON_APPS_SETTING`), or
+  stays (``&light=1``) as the light answer page;
 - ``/static/NAME`` their JavaScript and CSS (housing_lab/server/class_page/), nothing from a
   CDN;
 - ``/api/teacher`` GET the tally, POST ``{"class", "action": "show" | "hide" | "reveal" |
   "vote-again" | "close", "question"}``; ``/api/qr`` GET the join link's QR code (SVG);
   ``/api/device`` GET what a device may see, POST ``{"class", "action": "join" | "answer",
-  "question", "choice"}``; ``/api/create`` POST ``{"lesson", "page"}`` (Jupyter only).
+  "question", "choice"}``; ``/api/create`` POST ``{"lesson", "page"}`` (as the start form).
 
 The teacher's token travels in the ``X-Housing-Lab-Key`` header and a device's key in
 ``X-Housing-Lab-Device``, never in a URL, so no access log holds them; the pages read them from
@@ -17,9 +20,10 @@ the link's ``#fragment`` and the browser's storage. A refusal is ``{"error": one
 status 400 (403 for a wrong token). The store calls run on a small thread pool, so a slow
 database never stalls the server's event loop.
 
-The same mixins make two handler sets: one for a Jupyter server (`jupyter_routes`: the
-server's login guards every route, JupyterHub's included) and one for the standalone server of
-`housing-lab class` (`standalone_routes`, in `class_app`).
+The same mixins make three handler sets: one for a Jupyter server (`login_routes`: the
+server's login guards every route, JupyterHub's included), one inside the apps' Voila of
+`housing-lab class` and `housing-lab app` (`voila_routes`, housing_lab/apps/server.py) and one
+for the light pages' own server (`standalone_routes`, in `class_app`).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from tornado import web
 from tornado.ioloop import IOLoop
@@ -46,6 +51,12 @@ STATIC = {"class.js": "text/javascript", "class.css": "text/css", "join.js": "te
 TEACHER_HEADER = "X-Housing-Lab-Key"
 DEVICE_HEADER = "X-Housing-Lab-Device"
 STORE_SETTING = "housing_lab_class_store"  # the store URL (None: the default one)
+# each lesson's app address on this server ({3: "/voila/render/03_policies.ipynb"}): the join
+# page sends a device on to its class's lesson (server/lesson_apps.py); none: the light page
+LESSON_APPS_SETTING = "housing_lab_lesson_apps"
+# the host links made from a page name (the laptop's LAN address), if not the page's own
+LINK_HOST_SETTING = "housing_lab_link_host"
+LOOPBACK = ("127.0.0.1", "::1")
 MAX_BODY = 10_000  # bytes of one API request: real ones are under 200
 WORKERS = 4
 _EXECUTOR = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="housing-lab-class")
@@ -83,7 +94,7 @@ PAGE = """<!DOCTYPE html>
 <link rel="stylesheet" href="{static}class.css">
 </head>
 <body class="{kind}" data-api="{api}" data-xsrf="{xsrf}" data-join-path="{join_path}"
- data-can-create="{can_create}">
+ data-can-create="{can_create}" data-lesson-apps="{lesson_apps}" data-link-origin="{origin}">
 <main id="app" aria-live="polite"><p>Loading...</p></main>
 <script src="{static}{script}"></script>
 </body>
@@ -97,6 +108,13 @@ class _ClassHandler:
     # with tornado's RequestHandler (or Jupyter's JupyterHandler) after it in the class's bases
     route_base: str = "/"
     can_create: bool = False
+    loopback_create: bool = False  # a class may be started from this computer only
+
+    def may_create(self) -> bool:
+        """Whether this request may start a class: a logged-in user of a Jupyter server, or
+        (a server without a login) a page on the computer the server runs on."""
+        remote = str(self.request.remote_ip or "")  # type: ignore[attr-defined]
+        return self.can_create or (self.loopback_create and remote in LOOPBACK)
 
     async def _call(self, work: Callable[[Any], Any]) -> Any:
         """`work(polls)` on a worker thread; a refusal becomes one JSON line (400 or 403)."""
@@ -148,13 +166,25 @@ class _PageHandler(_ClassHandler):
             api=html.escape(base + ROUTE + "/api/"),
             xsrf=html.escape(xsrf),
             join_path=html.escape(hub_join_path(own_path)),
-            can_create="yes" if self.can_create else "no",
+            can_create="yes" if self.may_create() else "no",
             script="class.js" if self.kind == "projector" else "join.js",
+            lesson_apps=html.escape(json.dumps(self.settings.get(LESSON_APPS_SETTING) or {})),
+            origin=html.escape(self._link_origin()),
         )
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.set_header("Cache-Control", "no-store")
         self.set_header("Referrer-Policy", "no-referrer")
         self.finish(page)
+
+    def _link_origin(self) -> str:
+        """The origin links started from this page name: the server's LAN host (a setting) on
+        the port this page came through; "" for the page's own origin."""
+        host = self.settings.get(LINK_HOST_SETTING)
+        if not host:
+            return ""
+        port = urlsplit("//" + self.request.host).port
+        named = f"[{host}]" if ":" in host and not host.startswith("[") else host
+        return f"{self.request.protocol}://{named}" + (f":{port}" if port else "")
 
 
 class _JoinPageHandler(_PageHandler):
@@ -251,10 +281,16 @@ class _DeviceHandler(_ClassHandler):
             self._json(done)
 
 
+NOT_HERE = "a class poll is started on the computer that serves it (the teacher's)"
+
+
 class _CreateHandler(_ClassHandler):
     """Start a class from the projector page (a Jupyter server's logged-in user only)."""
 
     async def post(self) -> None:
+        if not self.may_create():
+            self._json({"error": NOT_HERE}, 403)
+            return
         data = self._body()
         if data is None:
             return
@@ -274,14 +310,19 @@ HANDLERS: tuple[tuple[str, type], ...] = (
 )
 
 
-def _routes(base: str, root: type, login: bool) -> list[tuple]:
+def _routes(base: str, root: type, login: bool, loopback_create: bool = False) -> list[tuple]:
     """The handlers on `root` (tornado's or Jupyter's); with `login`, every method needs the
     server's logged-in user (a Jupyter server lets undecorated handlers through) and a class
-    can be started from the page."""
+    can be started from the page; with `loopback_create`, from a page on this computer."""
     made = []
-    handlers = HANDLERS + ((("/api/create", _CreateHandler),) if login else ())
+    creating = login or loopback_create
+    handlers = HANDLERS + ((("/api/create", _CreateHandler),) if creating else ())
     for suffix, mixin in handlers:
-        extra: dict[str, Any] = {"route_base": base, "can_create": login}
+        extra: dict[str, Any] = {
+            "route_base": base,
+            "can_create": login,
+            "loopback_create": loopback_create,
+        }
         if login:
             for method in ("get", "post"):
                 if hasattr(mixin, method):
@@ -297,6 +338,21 @@ def standalone_routes() -> list[tuple]:
     return _routes("/", web.RequestHandler, False)
 
 
+class _XsrfChecked(web.RequestHandler):
+    """A handler that checks the XSRF cookie and header of every POST itself, for a server
+    (Voila) whose application leaves `xsrf_cookies` off."""
+
+    def prepare(self) -> None:
+        if self.request.method == "POST":
+            self.check_xsrf_cookie()
+
+
+def voila_routes(base: str) -> list[tuple]:
+    """The routes inside `housing-lab class`'s and `app`'s Voila (no login: devices join by the
+    code; the teacher's actions need the token; a class is started from this computer only)."""
+    return _routes(base, _XsrfChecked, False, loopback_create=True)
+
+
 def login_routes(base: str, root: type) -> list[tuple]:
     """The routes on `root`, a handler class with a login (Jupyter's `JupyterHandler`)."""
     return _routes(base, root, True)
@@ -306,6 +362,9 @@ def add_class_poll(server_app: Any) -> None:
     """Add the class poll's routes to a running Jupyter server (its base URL, its login)."""
     from jupyter_server.base.handlers import JupyterHandler
 
+    from housing_lab.server.lesson_apps import jupyter_lesson_apps
+
     base = server_app.web_app.settings["base_url"]
+    server_app.web_app.settings[LESSON_APPS_SETTING] = jupyter_lesson_apps(server_app)
     server_app.web_app.add_handlers(".*$", login_routes(base, JupyterHandler))
     server_app.log.info("housing-lab: the class poll is at %s%s", base, ROUTE)

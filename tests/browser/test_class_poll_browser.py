@@ -1,10 +1,14 @@
-"""A class poll as a class runs it: `housing-lab class --lesson 3` serving, the projector at
-1920x1080 and three devices (two phones at 390x844, a Chromebook at 1366x768) on their own
-browser contexts. Answers reach the projector's count within a second (median), the
-distribution appears only when the teacher shows it, a second vote is kept apart from the
-first, and the reveal reaches every device. No kernel is started: pages and API are Tornado's.
-Screenshots: the projector at 1920x1080 and 1366x768, a phone, the Chromebook. And a lesson's
-question in class mode on a Voila page (the session's Voila)."""
+"""A class poll as a class runs it: `housing-lab class --lesson 3 --lesson-pages 1` serving,
+the projector at 1920x1080 and three devices (two phones at 390x844, a Chromebook at 1366x768)
+on their own browser contexts, each opening the one join link. The first phone lands in
+lesson 3 as an app in class mode (through the lesson gate: a kernel for a device of an open
+class); the lesson pages are then full, so the others land on the light answer page (no
+kernel). Answers reach the projector's count within a second (median), the distribution
+appears only when the teacher shows it, a second vote is kept apart from the first, and the
+reveal reaches every device and unlocks the lesson's "Run the model". Screenshots: the
+projector at 1920x1080 and 1366x768, the join flow (the lesson app at 390x844 and 1366x768,
+the light page on a phone and the Chromebook). And a lesson's question in class mode on a
+Voila page (the session's Voila)."""
 
 from __future__ import annotations
 
@@ -20,12 +24,14 @@ import pytest
 
 from housing_lab.rooms.class_poll import ClassStore
 
-from .harness import PageWatch, axe, free_port, screenshot, server, write_notebook
+from .harness import SCREENSHOTS, PageWatch, axe, free_port, screenshot, server, write_notebook
 from .test_accessibility import BLOCKING, describe
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 DEVICES = {"phone-1": (390, 844), "chromebook": (1366, 768), "phone-2": (390, 844)}
+IN_THE_APP = "phone-1"  # the first to join gets the one lesson page (`--lesson-pages 1`)
+WORDS = {"more": "More", "same": "The same", "fewer": "Fewer"}
 QUESTION = "l3-vacancy-control"
 FIRST_VOTE = {"phone-1": "more", "chromebook": "same", "phone-2": "same"}
 SECOND_VOTE = {"phone-1": "more", "chromebook": "more", "phone-2": "same"}
@@ -43,6 +49,13 @@ def wait_until(check: Callable[[], Any], seconds: float, what: str) -> float:
     raise AssertionError(f"not within {seconds} s: {what}")
 
 
+def screen(page: Any, shown: Any, name: str) -> None:
+    """What the device's screen shows with `shown` scrolled into view (a lesson page is long)."""
+    shown.scroll_into_view_if_needed()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
 def answered(projector: Any) -> int:
     text = projector.locator(".hl-class-count-now").inner_text()
     return int(text) if text.isdigit() else -1
@@ -52,30 +65,47 @@ def test_projector_and_three_devices_poll_one_lesson(browser, tmp_path) -> None:
     port = free_port()
     store = "sqlite:///" + str(tmp_path / "rooms.sqlite")
     command = [sys.executable, "-m", "housing_lab.cli", "class", "--lesson", "3"]
-    command += ["--port", str(port), "--store", store, "--no-browser"]
+    command += ["--port", str(port), "--store", store, "--no-browser", "--lesson-pages", "1"]
     log = tmp_path / "class.log"
     ready = f"http://127.0.0.1:{port}/housing-lab/class/static/class.css"
     contexts = []
-    with server(command, ready, dict(os.environ), log):
+    # the test's pages all come from this computer: gate them as the Wi-Fi's would be
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "voila.json").write_text('{"HousingLabVoila": {"trust_loopback": false}}')
+    with server(command, ready, {**os.environ, "JUPYTER_CONFIG_DIR": str(config)}, log):
         printed = log.read_text()
         teacher_url = re.search(r"Teacher \(projector\): (\S+)", printed).group(1)
         join_url = re.search(r"Students join: (\S+)", printed).group(1)
         code = re.search(r"class=([A-Z0-9]+)", join_url).group(1)
         token = teacher_url.split("#key=", 1)[1]
 
-        def open_page(url: str, size: tuple[int, int]) -> tuple[Any, PageWatch]:
+        def open_page(url: str, size: tuple[int, int], ready: str) -> tuple[Any, PageWatch]:
             context = browser.new_context(viewport={"width": size[0], "height": size[1]})
             contexts.append(context)
             page = context.new_page()
             watch = PageWatch()
             watch.attach(page)
             page.goto(url)
-            page.wait_for_selector(".hl-class-question")
+            page.wait_for_selector(ready, timeout=120_000)
             return page, watch
 
-        projector, projector_watch = open_page(teacher_url, (1920, 1080))
+        projector, projector_watch = open_page(teacher_url, (1920, 1080), ".hl-class-question")
         assert "#key=" not in projector.url  # the token leaves the address bar
-        devices = {who: open_page(join_url, size) for who, size in DEVICES.items()}
+        in_app = ".hl-predict:has-text('Enact vacancy control') .hl-predict-lock"
+        devices = {
+            who: open_page(join_url, size, in_app if who == IN_THE_APP else ".hl-class-question")
+            for who, size in DEVICES.items()
+        }
+        lesson = devices[IN_THE_APP][0]
+        assert "/voila/render/03_policies.ipynb" in lesson.url
+        assert f"#class={code}&device=" in lesson.url  # class mode: the fragment, no query
+        question = lesson.locator(".hl-predict").filter(has_text="Enact vacancy control")
+        question.locator(".hl-predict-lock").filter(has_text="Send my answer").wait_for()
+        screen(lesson, question, "class-poll-join-lesson-390x844")
+        light = {who: page for who, (page, _) in devices.items() if who != IN_THE_APP}
+        for page in light.values():  # the lesson pages are full: the light page, no kernel
+            assert "light=1" in page.url and "/voila/" not in page.url
         wait_until(
             lambda: projector.locator(".hl-class-joined").inner_text() == "3 joined",
             SEE_WITHIN,
@@ -85,8 +115,11 @@ def test_projector_and_three_devices_poll_one_lesson(browser, tmp_path) -> None:
         def vote(choices: dict[str, str], round_: int) -> list[float]:
             seen = []
             for count, (who, choice) in enumerate(choices.items(), start=1):
-                page = devices[who][0]
-                page.click(f"[data-question='{QUESTION}'] input[value='{choice}']")
+                if who == IN_THE_APP:  # the lesson's own question, from its kernel
+                    question.locator("label").filter(has_text=WORDS[choice]).click()
+                    question.locator(".hl-predict-lock").click()
+                else:
+                    light[who].click(f"[data-question='{QUESTION}'] input[value='{choice}']")
                 seen.append(
                     wait_until(
                         lambda count=count: answered(projector) == count,
@@ -98,7 +131,7 @@ def test_projector_and_three_devices_poll_one_lesson(browser, tmp_path) -> None:
 
         delays = vote(FIRST_VOTE, 1)
         assert projector.locator(".hl-class-chart").count() == 0  # not shown yet
-        for page, _ in devices.values():
+        for page in light.values():
             assert page.locator(".hl-class-chart").count() == 0
             assert "%" not in page.locator(f"[data-question='{QUESTION}']").inner_text()
 
@@ -106,7 +139,7 @@ def test_projector_and_three_devices_poll_one_lesson(browser, tmp_path) -> None:
         projector.wait_for_selector(".hl-class-chart")
         more = projector.locator("[data-choice='more'] .round-1 .hl-class-count").inner_text()
         assert more.startswith("1 ")
-        for page, _ in devices.values():
+        for page in light.values():
             page.wait_for_selector(f"[data-question='{QUESTION}'] .hl-class-chart")
 
         projector.click(".hl-class-again")
@@ -116,8 +149,9 @@ def test_projector_and_three_devices_poll_one_lesson(browser, tmp_path) -> None:
             "the second vote on the projector",
         )
         assert projector.locator(".hl-class-chart").count() == 0  # hidden again
-        for page, _ in devices.values():
+        for page in light.values():
             page.wait_for_selector(f"[data-question='{QUESTION}'] .hl-class-round-note")
+        question.filter(has_text="Vote again").wait_for(timeout=SEE_WITHIN * 1000)
         delays += vote(SECOND_VOTE, 2)
         assert statistics.median(delays) < 1.0, delays
 
@@ -134,22 +168,38 @@ def test_projector_and_three_devices_poll_one_lesson(browser, tmp_path) -> None:
             assert rows.locator(".round-2 .hl-class-count").inner_text().startswith(second)
 
         projector.click(".hl-class-reveal")
-        for who, (page, _) in devices.items():
+        run = question.locator(".hl-predict-run")
+        wait_until(run.is_enabled, 2 * SEE_WITHIN, "the reveal unlocking the lesson's run")
+        for who, page in light.items():
             answer = page.locator(f"[data-question='{QUESTION}'] .hl-class-answer")
             answer.wait_for(timeout=SEE_WITHIN * 1000)
             verdict = "You were right." if SECOND_VOTE[who] == "more" else "You chose The same."
             assert answer.inner_text() == f"Answer: More. {verdict}"
             assert page.locator(f"[data-question='{QUESTION}'] input:disabled").count() == 3
 
+        run.click()
+        question.locator(".hl-quiz-feedback").filter(has_text="Right").wait_for(timeout=30_000)
         screenshot(projector, "class-poll-projector-1920x1080")
         projector.set_viewport_size({"width": 1366, "height": 768})
         screenshot(projector, "class-poll-projector-1366x768")
-        screenshot(devices["phone-1"][0], "class-poll-phone-390x844")
-        screenshot(devices["chromebook"][0], "class-poll-chromebook-1366x768")
-        for page in (projector, devices["phone-1"][0]):
+        screen(lesson, question, "class-poll-join-lesson-revealed-390x844")
+        lesson.set_viewport_size({"width": 1366, "height": 768})
+        screen(lesson, question, "class-poll-join-lesson-1366x768")
+        screenshot(light["phone-2"], "class-poll-phone-390x844")
+        screenshot(light["chromebook"], "class-poll-chromebook-1366x768")
+        for page in (projector, light["phone-2"]):
             found = axe().Axe().run(page).response["violations"]
             blocking = [describe(v) for v in found if v["impact"] in BLOCKING]
             assert blocking == [], blocking
+        # a device's lesson page has no "Start a class poll" link (the teacher's pages do)
+        assert lesson.locator(".hl-class-start-link").count() == 0
+        # what that link opens on the teacher's computer: the projector page, ready to start
+        projector.goto(f"http://127.0.0.1:{port}/housing-lab/class?lesson=3")
+        assert projector.locator("#lesson").input_value() == "3"
+        projector.click(".hl-class-start")
+        projector.wait_for_selector(".hl-class-question")
+        assert projector.locator(".hl-class-joined").inner_text() == "0 joined"
+        assert code not in projector.url and "#key=" not in projector.url
         for _, watch in [(projector, projector_watch), *devices.values()]:
             watch.check()
         for context in contexts:

@@ -265,14 +265,17 @@ function startForm() {
   const pick = element(
     "select",
     { id: "lesson", "aria-label": "Lesson" },
-    ...[1, 2, 3, 4, 5, 6, 7, 8].map((n) => element("option", { value: n, text: `Lesson ${n}` })),
+    ...[1, 2, 3, 4, 5, 6, 7, 8].map((n) =>
+      element("option", { value: n, text: `Lesson ${n}`, selected: String(n) === params.get("lesson") }),
+    ),
   );
   const start = element("button", {
     class: "hl-class-start",
     text: "Start a class poll",
     onclick: async () => {
       try {
-        const page = window.location.origin + body.dataset.joinPath;
+        // the links name the laptop's address on the Wi-Fi when the server knows it
+        const page = (body.dataset.linkOrigin || window.location.origin) + body.dataset.joinPath;
         const made = await call("POST", "create", { lesson: Number(pick.value), page });
         window.location.replace(made.teacher.url); // a new query: the page loads afresh
       } catch (error) {
@@ -280,11 +283,19 @@ function startForm() {
       }
     },
   });
+  const origin = new URL(body.dataset.linkOrigin || window.location.origin);
+  const local = ["127.0.0.1", "localhost", "[::1]"].includes(origin.hostname);
   app.replaceChildren(
     element("h1", { text: "Class poll" }),
     element("p", { text: "Pool the class's predictions for one lesson on the projector." }),
     pick,
     start,
+    local
+      ? element("p", {
+          class: "hl-class-local",
+          text: `The join link will name ${origin.hostname}, this computer only: phones cannot open it. To let the class join, serve on the Wi-Fi: housing-lab app N --host 0.0.0.0 (or housing-lab class --lesson N --host 0.0.0.0).`,
+        })
+      : null,
     element("p", { class: "hl-class-error", role: "alert" }),
   );
 }

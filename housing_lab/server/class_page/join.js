@@ -12,6 +12,10 @@ const app = document.getElementById("app");
 const params = new URLSearchParams(window.location.search);
 const code = (params.get("class") || "").trim().toUpperCase();
 const KEY_PATTERN = /^[A-Za-z0-9_-]{16,100}$/;
+// each lesson's app on this server ({"3": "/voila/render/03_policies.ipynb"}); `light=1` in the
+// address (the lesson pages are full, or the teacher wants this page) keeps the device here
+const LESSON_APPS = JSON.parse(body.dataset.lessonApps || "{}");
+const STAY = params.get("light") === "1";
 let device = "";
 let last = "";
 let view = null;
@@ -173,10 +177,27 @@ function card(question, number) {
   );
 }
 
+function lessonApp() {
+  // the lesson as an app, in class mode: the class and this device's key after "#"
+  const path = LESSON_APPS[String(view.lesson)];
+  if (!path) return "";
+  return `${path}#${new URLSearchParams({ class: code, device })}`;
+}
+
 function render() {
   const focused = document.activeElement && document.activeElement.id;
+  const lesson = lessonApp();
   app.replaceChildren(
     element("h1", { text: `Lesson ${view.lesson}: class ${view.class}` }),
+    lesson && !view.closed
+      ? element(
+          "p",
+          { class: "hl-class-app-note" },
+          STAY ? "The lesson's app is full for now: answer here, or " : "Answer here, or ",
+          element("a", { href: lesson, class: "hl-class-app-link", text: "open the lesson" }),
+          STAY ? " again later." : " to run the model yourself.",
+        )
+      : null,
     element("p", { class: "hl-class-error", role: "alert" }),
     ...view.questions.map((question, index) => card(question, index + 1)),
   );
@@ -206,6 +227,10 @@ async function start() {
   }
   try {
     view = await call("POST", "device", { class: code, action: "join" });
+    if (!STAY && !view.closed && lessonApp()) {
+      window.location.replace(lessonApp()); // the lesson app in class mode (its own kernel)
+      return;
+    }
     last = JSON.stringify(view);
     render();
   } catch (error) {
