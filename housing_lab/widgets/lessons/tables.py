@@ -31,8 +31,8 @@ CSS = """<style>
 .hl-tables table.hl-table th, .hl-tables table.hl-table td {border: 1px solid #bcccdc;
   padding: 5px 10px; vertical-align: top; white-space: normal; overflow-wrap: anywhere;
   text-align: left; line-height: 1.35}
-.hl-tables table.hl-table thead th {background: #eef1f4; vertical-align: bottom;
-  overflow-wrap: normal}
+.hl-tables table.hl-table thead th {background: #eef1f4; vertical-align: bottom}
+.hl-tables table.hl-table th {overflow-wrap: normal}
 .hl-tables {max-width: 100%; overflow-x: auto}
 .hl-tables table.hl-table tbody th {background: #fafbfc; font-weight: 600}
 .hl-tables table.hl-table td {max-width: 34em}
