@@ -24,6 +24,7 @@ from housing_lab.rooms import open_store
 from housing_lab.rooms.links import room_links, save_links
 
 from .harness import FOREIGN_ERRORS, SCREENSHOTS, PageWatch, free_port, server
+from .servers import ROOM_CULLING
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -66,8 +67,9 @@ def test_the_room_page_is_served_by_any_jupyter_server(browser, tmp_path: pathli
         "--ServerApp.base_url=/user/ms-lee/",
         f"--IdentityProvider.token={login}",
         f"--ServerApp.root_dir={tmp_path}",
-        "--RoomKernels.cull_after=3",  # 40 s by default
-        "--RoomKernels.sweep_every=1",
+        # 40 s by default; shorter here, but not so short that a page slow to connect on a
+        # loaded machine loses its kernel before it draws (3 s did, once in a whole run)
+        *ROOM_CULLING,
     ]
     log = tmp_path / "server.log"
     with server(command, f"{root}api/status?token={login}", env, log):
@@ -117,7 +119,7 @@ def test_the_room_page_is_served_by_any_jupyter_server(browser, tmp_path: pathli
         bare.goto(links["teams"]["Blue"].replace("#key=", "&key="))  # an old link: key in query
         wait_text(bare, "old kind")
         assert len(kernels()) == len(pages)  # none of the three started a kernel
-        # a closed page's kernel is shut down (3 s after, here), the server's others stay
+        # a closed page's kernel is shut down (CULL_AFTER s after, here), the server's others stay
         pages.pop("teacher-1366").context.close()
         deadline = time.monotonic() + 30
         while len(kernels()) > len(pages) and time.monotonic() < deadline:
