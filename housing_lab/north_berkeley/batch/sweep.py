@@ -32,6 +32,7 @@ from housing_lab.north_berkeley.batch.evaluator import (
     policy_mask,
 )
 from housing_lab.north_berkeley.card_rules import CARD_IDS
+from housing_lab.north_berkeley.engine.legal import ruled_out
 from housing_lab.north_berkeley.engine.movein import OUTCOMES
 from housing_lab.north_berkeley.errors import OverBudgetError, ScenarioFormatError
 from housing_lab.north_berkeley.model import Model, asked_model, check_model, dollars
@@ -49,7 +50,7 @@ from housing_lab.north_berkeley.scenario import (
     check_tile,
     scenario_from_dict,
 )
-from housing_lab.north_berkeley.solver.inputs import Number, coalition, ruled_out
+from housing_lab.north_berkeley.solver.inputs import Number, coalition
 
 Progress = Callable[[int, int], None]
 ModelLike = Model | Mapping[str, Any] | None

@@ -16,7 +16,7 @@ from itertools import combinations
 import numpy as np
 
 from housing_lab.north_berkeley.batch.boards import Boards
-from housing_lab.north_berkeley.batch.encoding import allowed_table
+from housing_lab.north_berkeley.batch.encoding import refused_table
 from housing_lab.north_berkeley.batch.evaluator import BatchEvaluator, policy_mask
 from housing_lab.north_berkeley.policies import AFFORDABLE_100, POLICIES
 
@@ -36,7 +36,7 @@ class ChangeSets:
 
 def _refused(evaluator: BatchEvaluator) -> Array:
     """(squares, tiles + 1): True where `affordable_100` refuses the tile on the square."""
-    return ~allowed_table(evaluator.layout, evaluator.catalogue, (AFFORDABLE_100,))
+    return refused_table(evaluator.layout, evaluator.catalogue)
 
 
 def change_sets(

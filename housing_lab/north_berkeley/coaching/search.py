@@ -56,7 +56,6 @@ from housing_lab.north_berkeley.policies import (
     AFFORDABLE_100,
     INCOMES,
     MATCHING_FUNDS,
-    MATCHING_FUNDS_LOW_HOMES,
     POLICIES,
     VACANCY_CONTROL,
     RuleOptions,
@@ -157,7 +156,7 @@ def _atoms(card: str, model: Model = RULEBOOK) -> tuple:
     whether matching funds would halve the housing (7 low income homes); under a city budget,
     spending over it too, so that every board of a state is within the budget or none is (a
     state's least cost is then the best answer among boards within it)."""
-    specs = [card_atoms(card), {"new_low": (MATCHING_FUNDS_LOW_HOMES,)}]
+    specs = [card_atoms(card), encoding.HALVING_ATOMS]
     budget = model.city_budget()
     if budget is not None:
         specs.append({"spending": ((budget, True),)})  # "over the budget"
@@ -167,10 +166,7 @@ def _atoms(card: str, model: Model = RULEBOOK) -> tuple:
 
 def _violations(evaluator: BatchEvaluator) -> Array:
     """(squares, tiles + 1): 1 where `affordable_100` refuses the tile on the square."""
-    refused = np.ones((len(evaluator.squares), evaluator.empty + 1), dtype=np.int64)
-    for s, codes in enumerate(allowed_codes(evaluator, frozenset({AFFORDABLE_100}))):
-        refused[s, list(codes)] = 0
-    return refused
+    return encoding.refused_table(evaluator.layout, evaluator.catalogue).astype(np.int64)
 
 
 def _some(values: Array) -> Array:

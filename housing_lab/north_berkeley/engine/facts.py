@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from housing_lab.north_berkeley.card_rules import fact_value
-from housing_lab.north_berkeley.engine.legal import housing_halved, tile_cost
+from housing_lab.north_berkeley.engine import legal
 from housing_lab.north_berkeley.engine.tile_facts import TILE_COUNTS, square_tags, tile_counts
 from housing_lab.north_berkeley.policies import INCOMES, VACANCY_CONTROL
 from housing_lab.north_berkeley.scenario import Scenario
@@ -32,15 +32,6 @@ def new_home_counts(counts: Mapping[str, int]) -> dict[str, int]:
     """New homes by type (market, middle, low, total) from the board's counts."""
     homes = {kind: counts[f"new_{kind}"] for kind in ("market", "middle", "low")}
     return {**homes, "total": sum(homes.values())}
-
-
-def spending(scenario: Scenario, new_low: int) -> Fraction:
-    """Sum of tile costs; with matching funds and >= 7 low homes, housing tiles cost half."""
-    halved = housing_halved(scenario.policies, new_low)
-    total = Fraction(0)
-    for tile_id in scenario.tiles.values():
-        total += tile_cost(scenario.catalogue[tile_id], halved)
-    return total
 
 
 @dataclass(frozen=True)
@@ -105,7 +96,9 @@ def board_facts(scenario: Scenario, occupancy: Mapping[str, str | None]) -> Boar
     model = scenario.assumptions
     per_income = len(layout.existing_ids) // len(INCOMES)  # each income starts with as many
     return BoardFacts(
-        spending=spending(scenario, counts["new_low"]),
+        spending=legal.spending(
+            scenario.tiles, scenario.policies, scenario.catalogue, counts["new_low"]
+        ),
         new_homes=new_home_counts(counts),
         housed=housed,
         unhoused={

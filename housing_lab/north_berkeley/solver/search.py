@@ -29,19 +29,17 @@ from housing_lab.north_berkeley.batch.arrays import (
 )
 from housing_lab.north_berkeley.batch.arrays import move_in_counts as _move_in_counts
 from housing_lab.north_berkeley.batch.encoding import (
+    HALVING_ATOMS,
     allowed_codes,
     cost_columns,
     halved,
+    may_halve,
     set_move_in_inputs,
 )
 from housing_lab.north_berkeley.batch.evaluator import FEATURES, BatchEvaluator
 from housing_lab.north_berkeley.card_rules import card_facts
 from housing_lab.north_berkeley.model import RULEBOOK, Model
-from housing_lab.north_berkeley.policies import (
-    MATCHING_FUNDS,
-    MATCHING_FUNDS_LOW_HOMES,
-    VACANCY_CONTROL,
-)
+from housing_lab.north_berkeley.policies import VACANCY_CONTROL
 from housing_lab.north_berkeley.solver.atoms import (
     NEW_HOMES_GROUP_FACTS,
     POLICY_DEPENDENT,
@@ -78,8 +76,8 @@ def _atoms(problem: Problem, pareto: bool, least_cost: bool = False) -> Atoms:
     specs = [card_atoms(card) for card in problem.cards]
     if pareto:
         specs.append({"housed_low": None})
-    if any(MATCHING_FUNDS in s for s in problem.policy_sets):
-        specs.append({"new_low": (MATCHING_FUNDS_LOW_HOMES,)})
+    if may_halve(problem.policy_sets):
+        specs.append(HALVING_ATOMS)
     merged = merge(specs)
     if least_cost:
         merged.pop("spending", None)
@@ -199,7 +197,7 @@ def search_groups(
         groups.append(Group(NEW_HOMES, _signature(NEW_HOMES, atoms, policy_sets, mover, singles)))
     if "spending" in atoms:
         thresholds = spending_thresholds(atoms["spending"], evaluator.scale)
-        halves = any(MATCHING_FUNDS in s for s in policy_sets)
+        halves = may_halve(policy_sets)
 
         def spending(values: Array) -> Array:
             housing, other = values.T
@@ -243,7 +241,7 @@ def _base(
     )
     housing = evaluator.features[:, :, FEATURES.index("housing_cost")]
     other = evaluator.features[:, :, FEATURES.index("other_cost")]
-    costs = cost_columns(housing, other, any(MATCHING_FUNDS in s for s in policy_sets))
+    costs = cost_columns(housing, other, may_halve(policy_sets))
     return BoardSpace(evaluator.features, FEATURES, np.stack(costs, axis=2), allowed, groups)
 
 
