@@ -69,6 +69,50 @@ def test_layers_import_only_downwards(package: str) -> None:
     assert not wrong, wrong
 
 
+NB = "housing_lab.north_berkeley"
+# North Berkeley's vocabulary: the modules the engine stands on (they import none of the rest)
+NB_BELOW_ENGINE = tuple(f"{NB}.{m}" for m in ("errors", "incomes", "layout", "model", "policies"))
+NB_BELOW_ENGINE += (f"{NB}.rules", f"{NB}.tiles")
+# within a package: a part -> the parts of ours it must never import (each layer only downwards)
+INNER_LAYERS = {
+    f"{NB}.engine": tuple(
+        m
+        for m in MODULES
+        if under(m, NB) and m != NB and not under(m, f"{NB}.engine") and m not in NB_BELOW_ENGINE
+    ),
+    **{m: (f"{NB}.engine", f"{NB}.scenario", f"{NB}.board") for m in NB_BELOW_ENGINE},
+    f"{NB}.batch": (f"{NB}.solver", f"{NB}.coaching", f"{NB}.play", f"{NB}.board"),
+    f"{NB}.solver": (f"{NB}.coaching", f"{NB}.play", f"{NB}.board"),
+    "housing_lab.streetcar": ("housing_lab.streetcar.play",),
+}
+
+
+@pytest.mark.parametrize("part", sorted(INNER_LAYERS))
+def test_layers_within_the_engines_import_only_downwards(part: str) -> None:
+    """North Berkeley: the vocabulary, then `engine/` (one board scored exactly), then the
+    board, the game, the batch, then the solver, then the coach; Streetcar: the rules, then
+    `play/` (bots, search, experiments). `housing_lab.streetcar` itself re-exports `play`'s
+    names, so its rules are its modules outside `play/` other than the package's front."""
+    banned = INNER_LAYERS[part]
+    wrong = [
+        f"{module} imports {name}"
+        for module in MODULES
+        if under(module, part)
+        and module != "housing_lab.streetcar"
+        and not under(module, "housing_lab.streetcar.play")
+        for name in sorted(imported_names(module))
+        if any(under(name, b) for b in banned)
+    ]
+    assert not wrong, wrong
+
+
+def test_the_inner_layer_check_can_see_a_wrong_import() -> None:
+    assert "housing_lab.north_berkeley.scenario" in INNER_LAYERS[f"{NB}.engine"]
+    assert "housing_lab.north_berkeley.constituents" in INNER_LAYERS[f"{NB}.engine"]
+    assert f"{NB}.engine.legal" not in INNER_LAYERS[f"{NB}.engine"]
+    assert f"{NB}.batch.evaluator" in imported_names(f"{NB}.solver.search")
+
+
 def test_only_the_widgets_import_the_widget_libraries() -> None:
     allowed = ("housing_lab.widgets", "housing_lab.server", "housing_lab.apps")
     wrong = [
@@ -82,8 +126,8 @@ def test_only_the_widgets_import_the_widget_libraries() -> None:
 
 
 def test_the_test_can_see_a_wrong_import() -> None:
-    assert "housing_lab.north_berkeley.scenario" in imported_names(
-        "housing_lab.north_berkeley.engine.movein"
+    assert "housing_lab.north_berkeley.engine.legal" in imported_names(
+        "housing_lab.north_berkeley.scenario"
     )
     assert under("housing_lab.widgets.lab.board", "housing_lab.widgets")
     assert not under("housing_lab.widgetsx", "housing_lab.widgets")

@@ -15,7 +15,7 @@ from housing_lab._data import DataFileError
 from housing_lab.north_berkeley.batch.arrays import ArrayFacts, card_scores
 from housing_lab.north_berkeley.batch.evaluator import default_evaluator
 from housing_lab.north_berkeley.batch.sweep import random_boards
-from housing_lab.north_berkeley.card_rules import (
+from housing_lab.north_berkeley.engine.card_rules import (
     BASE_FACTS,
     CARD_RULES,
     DERIVED_FACTS,

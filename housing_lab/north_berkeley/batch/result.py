@@ -14,8 +14,8 @@ import numpy as np
 
 from housing_lab.north_berkeley.batch.arrays import NOBODY, MoveInCounts
 from housing_lab.north_berkeley.batch.boards import Array, Boards, EvaluatorFacts
-from housing_lab.north_berkeley.card_rules import CARD_IDS
 from housing_lab.north_berkeley.engine import output
+from housing_lab.north_berkeley.engine.card_rules import CARD_IDS
 from housing_lab.north_berkeley.engine.output import money
 from housing_lab.north_berkeley.model import Model, model_or_rulebook
 from housing_lab.north_berkeley.policies import ADU, INCOMES, POLICIES, RuleOptions

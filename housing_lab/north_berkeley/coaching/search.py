@@ -44,12 +44,12 @@ from housing_lab.north_berkeley.batch.evaluator import (
     policies_of,
     policy_mask,
 )
-from housing_lab.north_berkeley.card_rules import CARD_IDS
 from housing_lab.north_berkeley.coaching.candidates import (
     ChangeSets,
     change_sets,
     first_in_order,
 )
+from housing_lab.north_berkeley.engine.card_rules import CARD_IDS
 from housing_lab.north_berkeley.model import RULEBOOK, Model
 from housing_lab.north_berkeley.policies import (
     ADU,

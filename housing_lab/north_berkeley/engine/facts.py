@@ -11,14 +11,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from housing_lab.north_berkeley.card_rules import fact_value
 from housing_lab.north_berkeley.engine import legal
+from housing_lab.north_berkeley.engine.card_rules import fact_value
+from housing_lab.north_berkeley.engine.scenario_view import ScenarioView
 from housing_lab.north_berkeley.engine.tile_facts import TILE_COUNTS, square_tags, tile_counts
 from housing_lab.north_berkeley.policies import INCOMES, VACANCY_CONTROL
-from housing_lab.north_berkeley.scenario import Scenario
 
 
-def board_counts(scenario: Scenario) -> dict[str, int]:
+def board_counts(scenario: ScenarioView) -> dict[str, int]:
     """Every counted fact of the board: what each placed tile adds on its square, summed."""
     counts = dict.fromkeys(TILE_COUNTS, 0)
     for square, tile_id in scenario.tiles.items():
@@ -84,7 +84,7 @@ _READERS: dict[str, Callable[[BoardFacts], int | Fraction]] = {
 }
 
 
-def board_facts(scenario: Scenario, occupancy: Mapping[str, str | None]) -> BoardFacts:
+def board_facts(scenario: ScenarioView, occupancy: Mapping[str, str | None]) -> BoardFacts:
     """Facts of `scenario` with `occupancy` (home id -> income or None) as who lives where."""
     layout = scenario.layout
     counts = board_counts(scenario)

@@ -18,9 +18,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from housing_lab.north_berkeley.engine.scenario_view import ScenarioView
 from housing_lab.north_berkeley.errors import IllegalActionError
 from housing_lab.north_berkeley.policies import ADU, INCOMES, VACANCY_CONTROL
-from housing_lab.north_berkeley.scenario import Scenario
 
 EventKind = Literal["placed", "displaced", "left"]
 OUTCOMES = ("stayed", "newcomer_housed", "rehoused", "displaced_left", "newcomer_left")
@@ -206,7 +206,7 @@ class MoveInResult:
         return {r for r in self.occupants.values() if r is not None}
 
 
-def new_homes_of(scenario: Scenario) -> tuple[NewHome, ...]:
+def new_homes_of(scenario: ScenarioView) -> tuple[NewHome, ...]:
     """Every quadrant of every placed tile, squares in layout order, quadrants in printed order."""
     homes = []
     for square in scenario.layout.squares:
@@ -218,7 +218,7 @@ def new_homes_of(scenario: Scenario) -> tuple[NewHome, ...]:
     return tuple(homes)
 
 
-def initial_residents(scenario: Scenario) -> tuple[dict[str, Resident], dict[str, str]]:
+def initial_residents(scenario: ScenarioView) -> tuple[dict[str, Resident], dict[str, str]]:
     """Every resident (36 under the rulebook) and the starting placement (existing home id ->
     resident id)."""
     model = scenario.assumptions
@@ -242,7 +242,7 @@ def initial_residents(scenario: Scenario) -> tuple[dict[str, Resident], dict[str
 class _MoveIn:
     """The algorithm's working state; `run_move_in` is the public entry point."""
 
-    def __init__(self, scenario: Scenario, low_income_in_adus: bool, displaced_first: bool):
+    def __init__(self, scenario: ScenarioView, low_income_in_adus: bool, displaced_first: bool):
         self.scenario = scenario
         self.low_income_in_adus = low_income_in_adus
         self.displaced_first = displaced_first
@@ -357,7 +357,7 @@ class _MoveIn:
 
 
 def run_move_in(
-    scenario: Scenario, low_income_in_adus: bool = False, displaced_first: bool = True
+    scenario: ScenarioView, low_income_in_adus: bool = False, displaced_first: bool = True
 ) -> MoveInResult:
     """Run the whole move-in (high, then middle, then low income) on a validated scenario."""
     return _MoveIn(scenario, low_income_in_adus, displaced_first).run()

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from housing_lab.north_berkeley.card_rules import base_facts, fact_value
+from housing_lab.north_berkeley.engine.card_rules import base_facts, fact_value
 from housing_lab.north_berkeley.solver.atoms import (
     NEW_HOME_DERIVED,
     NEW_HOMES_GROUP_FACTS,

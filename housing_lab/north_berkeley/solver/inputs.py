@@ -5,14 +5,13 @@ Every mistake is a one-line `HousingLabError` naming the bad value, raised befor
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TypedDict
 
 from housing_lab.north_berkeley.batch.evaluator import GAME_POLICY_SETS, BatchEvaluator
-from housing_lab.north_berkeley.constituents import check_card
+from housing_lab.north_berkeley.constituents import Number, coalition
 from housing_lab.north_berkeley.engine.legal import halving_enacted, ruled_out, tile_cost
 from housing_lab.north_berkeley.errors import OverBudgetError, ScenarioFormatError
 from housing_lab.north_berkeley.model import (
@@ -32,8 +31,6 @@ from housing_lab.north_berkeley.scenario import (
 )
 from housing_lab.north_berkeley.tiles import Catalogue
 from housing_lab.numbers import check_seed
-
-Number = int | float
 
 
 class Where(TypedDict, total=False):
@@ -66,44 +63,6 @@ class Problem:
     def assumptions(self) -> Model:
         """The model the boards are scored under (the rulebook's unless one was asked for)."""
         return model_or_rulebook(self.model)
-
-
-def coalition(
-    cards: Sequence[str] | Mapping[str, Number] | str | None,
-    weights: Sequence[Number] | None = None,
-    required: bool = True,
-) -> tuple[tuple[str, ...], tuple[Number, ...]]:
-    """Card ids and weights: a list (weights 1 unless given), a mapping card -> weight, or
-    a comma-separated string."""
-    if cards is None:
-        cards = []
-    if isinstance(cards, str):
-        cards = [c.strip() for c in cards.split(",") if c.strip()]
-    if isinstance(cards, Mapping):
-        if weights is not None:
-            raise ScenarioFormatError("give weights either in the card mapping or as weights")
-        cards, weights = list(cards), list(cards.values())
-    ids = tuple(check_card(card) for card in cards)
-    if not ids and required:
-        raise ScenarioFormatError("a coalition needs at least one constituent card")
-    for card in ids:
-        if ids.count(card) > 1:
-            raise ScenarioFormatError(f"card {card!r} is listed twice")
-    if weights is None:
-        return ids, (1,) * len(ids)
-    weights = list(weights)
-    if len(weights) != len(ids):
-        raise ScenarioFormatError(
-            f"{len(weights)} weights given for {len(ids)} card(s) ({', '.join(ids)})"
-        )
-    for weight in weights:
-        if (
-            isinstance(weight, bool)
-            or not isinstance(weight, (int, float))
-            or not math.isfinite(weight)
-        ):
-            raise ScenarioFormatError(f"a weight must be a finite number, got {weight!r}")
-    return ids, tuple(weights)
 
 
 def _policy_set(policies: Iterable[str]) -> frozenset[str]:

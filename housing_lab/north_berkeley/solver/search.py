@@ -37,7 +37,7 @@ from housing_lab.north_berkeley.batch.encoding import (
     set_move_in_inputs,
 )
 from housing_lab.north_berkeley.batch.evaluator import FEATURES, BatchEvaluator
-from housing_lab.north_berkeley.card_rules import card_facts
+from housing_lab.north_berkeley.engine.card_rules import card_facts
 from housing_lab.north_berkeley.model import RULEBOOK, Model
 from housing_lab.north_berkeley.policies import VACANCY_CONTROL
 from housing_lab.north_berkeley.solver.atoms import (
