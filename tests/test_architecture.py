@@ -5,6 +5,7 @@ the widgets (and the room page the Jupyter server serves) import the widget libr
 from __future__ import annotations
 
 import ast
+import functools
 import re
 
 import pytest
@@ -178,3 +179,113 @@ def test_no_exported_name_is_shadowed_by_a_subpackage() -> None:
         facade = importlib.import_module(package)
         shadowed = [n for n in facade.__all__ if isinstance(getattr(facade, n), types.ModuleType)]
         assert not shadowed, (package, shadowed)
+
+
+# --- the map is true: docs/architecture.md names every module, docstrings name real ones ------
+REPO = MODULES["housing_lab"].parents[1]
+MAP = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+MAP_LINE = re.compile(r"^- `([\w/.]+)`: \S", re.MULTILINE)
+CODE_NAME = re.compile(r"`([a-z][\w./]*)`")
+PATH_NAME = re.compile(r"(?<![\w/`.-])([\w/]+\.py)\b")
+# stale names in files other engineers were editing when this check came (issue 42): the lead
+# rewords them at the merge and deletes the entry
+ELSEWHERE = {
+    ("housing_lab.widgets.classroom.page", "classroom_streetcar.py"),
+    ("housing_lab.widgets.classroom.streetcar", "streetcar_view.board_traits"),
+    ("housing_lab.widgets.table.coach", "coach_words"),
+    ("housing_lab.widgets.table.screen", "game_table_views"),
+    ("housing_lab.widgets.table.screen", "game_table_coach.TableAdvice.to_view"),
+    ("housing_lab.widgets.table.table", "game_table_files"),
+}
+
+
+def map_name(module: str) -> str:
+    """How the map writes a module: its path under housing_lab/, a package as its folder."""
+    path = MODULES[module].relative_to(REPO / "housing_lab")
+    if path.name == "__init__.py":
+        return "housing_lab/" if path.parent == type(path)(".") else f"{path.parent}/"
+    return str(path)
+
+
+def test_the_map_has_a_line_for_every_module_and_none_for_a_gone_one() -> None:
+    listed = MAP_LINE.findall(MAP)
+    names = {map_name(module) for module in MODULES}
+    assert sorted(names - set(listed)) == [], "modules without a line in docs/architecture.md"
+    assert sorted(set(listed) - names) == [], "lines in docs/architecture.md for no module"
+
+
+@functools.cache
+def source_names() -> tuple[frozenset[str], dict[str, tuple[str, ...]]]:
+    """Every name the package's code defines or uses (identifiers, attributes, arguments and
+    identifier-like strings such as JSON keys), and each module's docstrings."""
+    names: set[str] = set()
+    docs: dict[str, tuple[str, ...]] = {}
+    for module, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        texts = []
+        for node in ast.walk(tree):
+            for attr in ("id", "attr", "name", "arg"):
+                value = getattr(node, attr, None)
+                if isinstance(value, str):
+                    names.add(value)
+            is_text = isinstance(node, ast.Constant) and isinstance(node.value, str)
+            if is_text and node.value.isidentifier():
+                names.add(node.value)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                text = ast.get_docstring(node, clean=False)
+                if text:
+                    texts.append(text)
+        docs[module] = tuple(texts)
+    return frozenset(names), docs
+
+
+def gone_names(text: str, names: frozenset[str]) -> list[str]:
+    """The modules `text` names that do not exist: a `prefix_rest` name whose prefix is one of
+    our modules or packages (`batch_rules`, `coach_words`: the flat names of before) that is
+    neither a module nor a name the code uses, and a file path `x.py` found nowhere."""
+    shorts = {module.rpartition(".")[2] for module in MODULES}
+    prefixes = shorts | {"coach", "game", "nb"}
+    gone = []
+    for token in CODE_NAME.findall(text):
+        first = re.split(r"[./]", token)[0]
+        if token.endswith(".py"):
+            continue  # a path: checked below
+        if "_" in first and first.split("_")[0] in prefixes and first not in shorts | names:
+            gone.append(token)
+    for path in PATH_NAME.findall(text):
+        if not path.startswith("open_spiel/") and not any(
+            f == path or f.endswith("/" + path) for f in repo_files()
+        ):
+            gone.append(path)
+    return gone
+
+
+@functools.cache
+def repo_files() -> tuple[str, ...]:
+    return tuple(
+        str(p.relative_to(REPO))
+        for folder in ("housing_lab", "tests", "tools", "benchmarks")
+        for p in (REPO / folder).rglob("*.py")
+    )
+
+
+def test_docstrings_name_only_modules_that_exist() -> None:
+    names, docs = source_names()
+    wrong = [
+        (module, name)
+        for module, texts in docs.items()
+        for text in texts
+        for name in gone_names(text, names)
+        if (module, name) not in ELSEWHERE
+    ]
+    assert not wrong, wrong
+
+
+def test_the_name_check_can_see_a_gone_module() -> None:
+    names, _ = source_names()
+    assert gone_names("the numpy formulas (`batch_rules.card_scores`)", names) == [
+        "batch_rules.card_scores"
+    ]
+    assert gone_names("see tests/test_encoding.py", names) == ["tests/test_encoding.py"]
+    assert gone_names("(`batch.arrays.card_scores`, `coaching.words`, greedy.py)", names) == []
+    assert gone_names("`legal_actions` and `play_game`", names) == []

@@ -6,7 +6,7 @@ Policy sets are bit masks (bit i is `POLICIES[i]`); each (square, tile) has a ro
 square takes under a policy set; spending is counted in whole 1/scale dollars with matching
 funds applied; the move-in reads ADU slots, whether displacing is allowed and who lives in the
 houses and apartments. Each of these is the array form of one scalar rule (`engine.legal`,
-`engine.facts`, `engine.movein`); tests/north_berkeley/test_encoding.py checks them against the
+`engine.facts`, `engine.movein`); tests/north_berkeley/test_legal.py checks them against the
 scalar engine on random boards.
 """
 

@@ -1,7 +1,7 @@
 """What the batch evaluator returns: arrays per board, and the RULES.md result dict of any board.
 
 `existing_after` (who lives in each existing home and ADU after move-in) is not stored: the
-move-in counts give it (`batch_rules.MoveInCounts.existing_after`).
+move-in counts give it (`batch.arrays.MoveInCounts.existing_after`).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ A change sets one square to a tile or empties it, or enacts or repeals one polic
 `affordable_100` refuses (the engine's `tile_allowed`) are left out. With k = 2 there are about
 8,600 sets on the printed board: the batch evaluator scores them all in milliseconds, so small
 answers (and the best single change for a hand) are found by enumeration; the coach's search
-(`coach_search`) is needed only beyond.
+(`coaching.search`) is needed only beyond.
 """
 
 from __future__ import annotations

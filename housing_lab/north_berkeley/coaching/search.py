@@ -1,6 +1,6 @@
 """The coach's search: the fewest changes to a board (and its policies) that reach a card's goal.
 
-The solver's board space (`solver_space.BoardSpace`) steps through the squares keeping only what
+The solver's board space (`solver.space.BoardSpace`) steps through the squares keeping only what
 a question can see of the partial sums, each state with the least cost of the boards reaching it.
 The coach keeps in the state everything the card sees (spending through the card's thresholds
 too) and makes the cost "changes, then spending": changes x `unit` + spending, where a change is
@@ -72,7 +72,7 @@ from housing_lab.north_berkeley.solver.space import BoardSpace, Group
 Array = np.ndarray
 VIOLATIONS = "violations"  # tiles `affordable_100` would refuse where they stand
 GOALS = ("win", "no-loss")
-# The move-in reads two policies (`solver_search.move_in`: ADU slots, vacancy control), and
+# The move-in reads two policies (`solver.search.move_in`: ADU slots, vacancy control), and
 # spending one more (matching funds): one policy set of each kind tells the states apart as all
 # 16 would (the brute-force tests check the answers), in a quarter of the time.
 SIGNATURE_POLICY_SETS = tuple(
@@ -333,7 +333,7 @@ def _split_scores(
 @lru_cache(maxsize=256)
 def search(evaluator: BatchEvaluator, question: Question, enumerated: int = ENUMERATED) -> Found:
     """The fewest changes (then the least spending, then the tie order) reaching the goal:
-    every set of at most `enumerated` changes is scored first (`coach_enumerate`), the board
+    every set of at most `enumerated` changes is scored first (`coaching.candidates.change_sets`), the board
     space is searched only when none of them answers. Answers are cached (a widget asking
     again after an undo gets its answer at once)."""
     if enumerated >= 0:

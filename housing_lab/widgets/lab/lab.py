@@ -5,7 +5,7 @@ everything: whether a change is legal and why not (`refusal`, in the words shown
 (`palette`), the result (`result`) and undo (`push`/`pop`: every change, a tile, a policy, a
 reshuffle, a load, the coach's advice, is one action on the board's stack). A refused change
 shows the engine's words and leaves everything as it was. After a change the lab compares the
-result before and after (`nb_changes`): one sentence says what changed, the chart outlines the
+result before and after (`widgets.lab.changes`): one sentence says what changed, the chart outlines the
 previous housed counts and the board marks the squares and homes that changed.
 
 One screen (docs/nb_lab.md): the board with its palette on the left; the last change, the
