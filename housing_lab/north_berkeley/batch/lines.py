@@ -2,8 +2,9 @@
 
 Each section of a line is `output.member(key, value)` with the value made by the schema's
 helpers (`engine.output`), in `output.KEYS` order: byte for byte the
-`json.dumps(score_scenario(...).to_dict())` of the scalar engine (tests/reliability/test_cli_stream.py
-checks this on random boards). `nb score` and `nb sample` write their lines with it.
+`json.dumps(score_scenario(...).to_dict())` of the scalar engine
+(tests/reliability/test_cli_stream.py checks this on random boards). `nb score` and `nb sample`
+write their lines with it.
 """
 
 from __future__ import annotations

@@ -333,8 +333,9 @@ def _split_scores(
 @lru_cache(maxsize=256)
 def search(evaluator: BatchEvaluator, question: Question, enumerated: int = ENUMERATED) -> Found:
     """The fewest changes (then the least spending, then the tie order) reaching the goal:
-    every set of at most `enumerated` changes is scored first (`coaching.candidates.change_sets`), the board
-    space is searched only when none of them answers. Answers are cached (a widget asking
+    every set of at most `enumerated` changes is scored first
+    (`coaching.candidates.change_sets`), the board space is searched only when none of them
+    answers. Answers are cached (a widget asking
     again after an undo gets its answer at once)."""
     if enumerated >= 0:
         found = _enumerated(evaluator, question, enumerated)

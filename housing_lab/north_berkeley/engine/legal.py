@@ -167,7 +167,7 @@ def tile_cost(tile: Tile, halved: bool) -> Fraction:
 
 
 def new_low_homes(tiles: Mapping[str, str], catalogue: Catalogue) -> int:
-    return sum(catalogue[t].count("low") for t in tiles.values())
+    return sum(catalogue[t].homes.count("low") for t in tiles.values())
 
 
 def spending(
