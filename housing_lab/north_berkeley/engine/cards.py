@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from housing_lab.errors import shown
-from housing_lab.north_berkeley.engine.card_rules import CARD_IDS, CARD_RULES, holds
+from housing_lab.north_berkeley.engine.card_rules import CARD_IDS, CARD_RULES, CardRule, holds
 from housing_lab.north_berkeley.engine.facts import BoardFacts
 from housing_lab.north_berkeley.errors import UnknownIdError
 
@@ -32,11 +32,13 @@ def check_card(card_id: object) -> str:
 
 
 def score_card(card_id: str, facts: BoardFacts) -> CardScore:
-    rule = CARD_RULES[check_card(card_id)]
-    return CardScore(
-        plus=bool(holds(rule.plus, facts.value)), minus=bool(holds(rule.minus, facts.value))
-    )
+    return _score(CARD_RULES[check_card(card_id)], facts)
 
 
 def score_all(facts: BoardFacts) -> dict[str, CardScore]:
-    return {card_id: score_card(card_id, facts) for card_id in CARD_IDS}
+    return {card_id: _score(CARD_RULES[card_id], facts) for card_id in CARD_IDS}
+
+
+def _score(rule: CardRule, facts: BoardFacts) -> CardScore:
+    value = facts.value
+    return CardScore(plus=bool(holds(rule.plus, value)), minus=bool(holds(rule.minus, value)))

@@ -7,6 +7,7 @@ Computing them once and letting each card read them keeps every card a few claus
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -60,7 +61,18 @@ class BoardFacts:
 
     def value(self, fact: str) -> int | Fraction:
         """Any fact a card declaration names (`card_rules`), derived relations included."""
-        return fact_value(fact, lambda name: _READERS[name](self))
+        return fact_value(fact, self._base)
+
+    def _base(self, name: str) -> int | Fraction:
+        """A base fact, read once per board (the 22 cards read some several times)."""
+        known = self._known
+        if name not in known:
+            known[name] = _READERS[name](self)
+        return known[name]
+
+    @functools.cached_property
+    def _known(self) -> dict[str, int | Fraction]:
+        return {}
 
 
 def _counted(name: str) -> Callable[[BoardFacts], int]:

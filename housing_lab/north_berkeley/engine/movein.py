@@ -14,7 +14,7 @@ vacancy control covers.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -112,8 +112,11 @@ class MoveInResult:
         return counts
 
     def outcome_of(self, resident_id: str) -> str:
+        return self._outcome(resident_id, self._housed_ids())
+
+    def _outcome(self, resident_id: str, housed_ids: set[str]) -> str:
         resident = self.residents[resident_id]
-        housed = resident_id in self._housed_ids()
+        housed = resident_id in housed_ids
         if resident.newcomer:
             return "newcomer_housed" if housed else "newcomer_left"
         if resident_id not in self.displaced:
@@ -123,8 +126,9 @@ class MoveInResult:
     def outcomes(self) -> dict[str, dict[str, int]]:
         """Per income, how many stayed / newcomer housed / rehoused / left (5 outcomes)."""
         table = {income: dict.fromkeys(OUTCOMES, 0) for income in INCOMES}
+        housed_ids = self._housed_ids()
         for resident_id, resident in self.residents.items():
-            table[resident.income][self.outcome_of(resident_id)] += 1
+            table[resident.income][self._outcome(resident_id, housed_ids)] += 1
         return table
 
     def vacant(self) -> dict[str, int]:
@@ -169,12 +173,28 @@ class MoveInResult:
                 occupants[str(event.home)] = None
         return occupants
 
-    def incomes_after(self, count: int | None = None) -> dict[str, str | None]:
-        """Home id -> income of whoever lives there (None: vacant) after `count` events."""
+    def incomes_by_step(self) -> list[dict[str, str | None]]:
+        """`incomes_after(count)` for every count from 0 to all events, in one pass over the
+        log (the frames a replay steps through)."""
+        occupants = self.occupancy_after(0)
+        frames = [self._incomes(occupants)]
+        for event in self.events:
+            if event.kind == "placed":
+                occupants[str(event.home)] = event.resident
+            elif event.kind == "displaced":
+                occupants[str(event.home)] = None
+            frames.append(self._incomes(occupants))
+        return frames
+
+    def _incomes(self, occupants: Mapping[str, str | None]) -> dict[str, str | None]:
         return {
             home: None if resident is None else self.residents[resident].income
-            for home, resident in self.occupancy_after(count).items()
+            for home, resident in occupants.items()
         }
+
+    def incomes_after(self, count: int | None = None) -> dict[str, str | None]:
+        """Home id -> income of whoever lives there (None: vacant) after `count` events."""
+        return self._incomes(self.occupancy_after(count))
 
     def outcomes_after(self, count: int | None = None) -> dict[str, dict[str, int]]:
         """Per income, how many residents stand in each `PROGRESS` category after `count`
