@@ -109,6 +109,7 @@ class ResultLines:
         units = result.spending_units
         new_homes, housed = result.new_homes, result.housed
         residents = result.residents  # the model's; the cache of "unhoused" is kept per model
+        unhoused = result.unhoused  # residents - housed, worked out by the result
         displaced, outcomes, vacant = result.displaced, result.outcomes, result.vacant
         housed_keys = _packed(housed, 5)
         # 15 outcome counts: 4 bits each while no count passes 15 (the rulebook's 8 newcomers),
@@ -135,9 +136,7 @@ class ResultLines:
             "unhoused": (
                 f"unhoused{residents}",
                 housed_keys,
-                lambda i: output.by_income(
-                    [total - h for total, h in zip(residents, housed[i].tolist(), strict=True)]
-                ),
+                lambda i: output.by_income(unhoused[i].tolist()),
             ),
             "displaced": (
                 "displaced",

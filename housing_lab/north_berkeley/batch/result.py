@@ -124,6 +124,7 @@ class BatchResult:
             self.spending_units[index].tolist(),
             self.new_homes[index].tolist(),
             self.housed[index].tolist(),
+            self.unhoused[index].tolist(),
             self.displaced[index].tolist(),
             after,
             has_adu,
@@ -133,10 +134,10 @@ class BatchResult:
             self.vacant[index].tolist(),
             strict=True,
         )
-        residents = self.residents
         model = self.model
         out = []
-        for spend, new, housed, displaced, codes, adu, plus, minus, outcomes, vacant in rows:
+        for row in rows:
+            spend, new, housed, unhoused, displaced, codes, adu, plus, minus, outcomes, vacant = row
             names = [None if c == NOBODY else INCOMES[c] for c in codes]
             existing_after = dict(zip(homes, names, strict=False))
             if adu:
@@ -145,9 +146,7 @@ class BatchResult:
                 "spending": money(Fraction(spend, scale)),
                 "new_homes": output.new_homes(new),
                 "housed": output.by_income(housed),
-                "unhoused": output.by_income(
-                    [total - h for total, h in zip(residents, housed, strict=True)]
-                ),
+                "unhoused": output.by_income(unhoused),
                 "displaced": output.by_income(displaced),
                 "existing_after": existing_after,
                 "constituents": {
