@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 
 from housing_lab.streetcar import Game, GreedyBot, RandomBot, play_game
-from housing_lab.streetcar.match import play_match, summarise
+from housing_lab.streetcar.play.match import play_match, summarise
 
 
 def per_call(action: Callable[[], object], calls: int, repeats: int) -> float:

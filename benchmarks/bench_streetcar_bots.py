@@ -29,7 +29,7 @@ sys.path.insert(0, tree)
 import housing_lab
 assert housing_lab.__file__.startswith(tree), housing_lab.__file__
 from housing_lab.streetcar import Game, GreedyBot, RandomBot
-from housing_lab.streetcar.mcts import MctsBot
+from housing_lab.streetcar.play.mcts import MctsBot
 
 digest = hashlib.sha256()
 

@@ -18,7 +18,6 @@ from typing import Any, TextIO
 import numpy as np
 
 from housing_lab.commands import arguments, nb_arguments
-from housing_lab.commands.score_stream import ResultLines, chunk_sizes
 from housing_lab.errors import HousingLabError, shown
 from housing_lab.jsonio import JsonInputError, load_path, loads
 from housing_lab.north_berkeley.batch.evaluator import (
@@ -26,6 +25,8 @@ from housing_lab.north_berkeley.batch.evaluator import (
     GAME_POLICY_SETS,
     default_evaluator,
 )
+from housing_lab.north_berkeley.batch.lines import ResultLines
+from housing_lab.north_berkeley.batch.stream import chunk_sizes
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.model import RULEBOOK, SWITCH_KEYS, Model
 from housing_lab.north_berkeley.policies import RuleOptions

@@ -16,7 +16,7 @@ from housing_lab.jsonio import JsonInputError, load_path
 from housing_lab.outputs import not_a_file, report_stop, write_text
 from housing_lab.streetcar import BOTS, Board, Game, Rules
 from housing_lab.streetcar.errors import RecordError
-from housing_lab.streetcar.match import MatchSummary, check_series, play_match
+from housing_lab.streetcar.play.match import MatchSummary, check_series, play_match
 from housing_lab.streetcar.record import final_block, replay, to_record
 
 MAX_GAMES = 100_000

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from housing_lab.north_berkeley.card_rules import (
+from housing_lab.north_berkeley.constituents import cards, check_card
+from housing_lab.north_berkeley.engine.card_rules import (
     BASE_FACTS,
     CARD_RULES,
     DERIVED_FACTS,
@@ -27,7 +28,6 @@ from housing_lab.north_berkeley.card_rules import (
     Clause,
     Condition,
 )
-from housing_lab.north_berkeley.constituents import cards, check_card
 from housing_lab.north_berkeley.engine.facts import BoardFacts
 
 __all__ = ["FACT_WORDS", "CardStanding", "SideStanding", "card_standing", "dollars"]

@@ -1,27 +1,34 @@
-"""The 22 constituent cards: each a +1 and a -1 condition on the board facts.
+"""The 22 constituent cards as students read them (names, printed +1 and -1 texts), and a
+coalition of them as a question names it (card ids and weights, checked).
 
-The conditions are data (`data/constituents.toml`, read by `card_rules`); this module is the
-reference check of them on one board's `BoardFacts`. A card can score both +1 and -1 (net 0).
+The conditions are data (`data/constituents.toml`, read by `engine.card_rules`); deciding them
+on a board is the engine's (`engine.cards`, whose names are kept importable from here).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from housing_lab.errors import shown
-from housing_lab.north_berkeley.card_rules import (
-    CARD_IDS,
-    CARD_RULES,
-    Condition,
-    card_texts,
-    holds,
-)
-from housing_lab.north_berkeley.engine.facts import BoardFacts
-from housing_lab.north_berkeley.errors import UnknownIdError
+from housing_lab.north_berkeley.engine.card_rules import CARD_IDS, CARD_RULES, Condition, card_texts
+from housing_lab.north_berkeley.engine.cards import CardScore, check_card, score_all, score_card
+from housing_lab.north_berkeley.errors import ScenarioFormatError
 
-__all__ = ["CARD_IDS", "Card", "CardScore", "cards", "check_card", "score_all", "score_card"]
+__all__ = [
+    "CARD_IDS",
+    "Card",
+    "CardScore",
+    "Number",
+    "cards",
+    "check_card",
+    "coalition",
+    "score_all",
+    "score_card",
+]
+
+Number = int | float
 
 
 @dataclass(frozen=True)
@@ -32,19 +39,6 @@ class Card:
     minus_text: str
     plus: Condition
     minus: Condition
-
-
-@dataclass(frozen=True)
-class CardScore:
-    plus: bool
-    minus: bool
-
-    @property
-    def score(self) -> int:
-        return int(self.plus) - int(self.minus)
-
-    def to_dict(self) -> dict[str, bool | int]:
-        return {"plus": self.plus, "minus": self.minus, "score": self.score}
 
 
 @cache
@@ -68,18 +62,39 @@ def cards() -> Mapping[str, Card]:
     return {card.id: card for card in _cards()}
 
 
-def check_card(card_id: object) -> str:
-    if not isinstance(card_id, str) or card_id not in CARD_RULES:  # a list is no id
-        raise UnknownIdError(f"unknown constituent card {shown(card_id)}")
-    return str(card_id)
-
-
-def score_card(card_id: str, facts: BoardFacts) -> CardScore:
-    rule = CARD_RULES[check_card(card_id)]
-    return CardScore(
-        plus=bool(holds(rule.plus, facts.value)), minus=bool(holds(rule.minus, facts.value))
-    )
-
-
-def score_all(facts: BoardFacts) -> dict[str, CardScore]:
-    return {card_id: score_card(card_id, facts) for card_id in CARD_IDS}
+def coalition(
+    cards: Sequence[str] | Mapping[str, Number] | str | None,
+    weights: Sequence[Number] | None = None,
+    required: bool = True,
+) -> tuple[tuple[str, ...], tuple[Number, ...]]:
+    """Card ids and weights: a list (weights 1 unless given), a mapping card -> weight, or
+    a comma-separated string."""
+    if cards is None:
+        cards = []
+    if isinstance(cards, str):
+        cards = [c.strip() for c in cards.split(",") if c.strip()]
+    if isinstance(cards, Mapping):
+        if weights is not None:
+            raise ScenarioFormatError("give weights either in the card mapping or as weights")
+        cards, weights = list(cards), list(cards.values())
+    ids = tuple(check_card(card) for card in cards)
+    if not ids and required:
+        raise ScenarioFormatError("a coalition needs at least one constituent card")
+    for card in ids:
+        if ids.count(card) > 1:
+            raise ScenarioFormatError(f"card {card!r} is listed twice")
+    if weights is None:
+        return ids, (1,) * len(ids)
+    weights = list(weights)
+    if len(weights) != len(ids):
+        raise ScenarioFormatError(
+            f"{len(weights)} weights given for {len(ids)} card(s) ({', '.join(ids)})"
+        )
+    for weight in weights:
+        if (
+            isinstance(weight, bool)
+            or not isinstance(weight, (int, float))
+            or not math.isfinite(weight)
+        ):
+            raise ScenarioFormatError(f"a weight must be a finite number, got {weight!r}")
+    return ids, tuple(weights)

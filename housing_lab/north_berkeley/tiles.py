@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -24,15 +24,14 @@ class Tile:
     kind: str
     homes: tuple[str, ...]
     cost: Fraction
+    # read for every tile of every palette: plain values, worked out once from `homes`;
+    # `affordable_only`: the tile may stand on a phase-2 square under `affordable_100`
+    is_housing: bool = field(init=False, repr=False)
+    affordable_only: bool = field(init=False, repr=False)
 
-    @property
-    def is_housing(self) -> bool:
-        return bool(self.homes)
-
-    @property
-    def affordable_only(self) -> bool:
-        """True when the tile may stand on a phase-2 square under `affordable_100`."""
-        return "market" not in self.homes
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "is_housing", bool(self.homes))
+        object.__setattr__(self, "affordable_only", "market" not in self.homes)
 
     def count(self, home_type: str) -> int:
         return self.homes.count(home_type)

@@ -2,7 +2,7 @@
 valid key (the page's kernel says so with `record_join`); the projector lists them
 (`joined_teams`), so a teacher sees at a glance who still needs the join code.
 
-Kept in the rooms' database (a table of its own, `room_joins`, beside the rooms' tables, made
+Kept in the rooms' database (a table of its own, room_joins, beside the rooms' tables, made
 the first time a store is asked), so every server of a hub, and a page opened on any of them,
 agrees. A join is not an action: it is not in the game's log, and a page's poll of the log is
 unchanged by it.
@@ -83,7 +83,7 @@ def joined_teams(store: RoomStore, room: object, token: object) -> dict[str, flo
 
 
 def _sql_store(store: RoomStore) -> SQLRoomStore:
-    """The store, its `room_joins` table made if this database has none yet."""
+    """The store, its room_joins table made if this database has none yet."""
     if not isinstance(store, SQLRoomStore):  # every backend is one; a guard for others
         raise RoomError(f"store {store.url} cannot record who joined")
     if store in _ready:

@@ -8,12 +8,12 @@
 
 Modules: `hexgrid` (coordinates and names), `board` (geometry tables), `rules` (kit and
 options), `moves`, `lines` (line legality), `buildings` (the cube rule), `game` (state, push,
-pop), `scoring` and `goals`, `position` (constructed positions), `record` (game record JSON),
-`bots`, `greedy`, `mcts` (search, with `RolloutEvaluator`) and `match` (series of bot games).
+pop), `scoring` and `goals`, `position` (constructed positions), `record` (game record JSON);
+beside the rules, `play/`: `bots`, `greedy`, `mcts` (search, with `RolloutEvaluator`), `match`
+(series of bot games) and `line_experiment`.
 """
 
 from housing_lab.streetcar.board import Board
-from housing_lab.streetcar.bots import BOTS, Bot, RandomBot, make_bot, play_game
 from housing_lab.streetcar.buildings import Building, building_for
 from housing_lab.streetcar.errors import (
     BoardError,
@@ -22,13 +22,14 @@ from housing_lab.streetcar.errors import (
     StreetcarError,
 )
 from housing_lab.streetcar.game import Game
-from housing_lab.streetcar.greedy import GreedyBot
 from housing_lab.streetcar.hexgrid import Edge, Hex, Vertex
-from housing_lab.streetcar.line_experiment import line_experiment
-from housing_lab.streetcar.line_experiment import summary as line_experiment_summary
-from housing_lab.streetcar.match import MatchGame, MatchSummary, play_match, summarise
-from housing_lab.streetcar.mcts import Evaluator, MctsBot, RolloutEvaluator, greedy_evaluator
 from housing_lab.streetcar.moves import Move
+from housing_lab.streetcar.play.bots import BOTS, Bot, RandomBot, make_bot, play_game
+from housing_lab.streetcar.play.greedy import GreedyBot
+from housing_lab.streetcar.play.line_experiment import line_experiment
+from housing_lab.streetcar.play.line_experiment import summary as line_experiment_summary
+from housing_lab.streetcar.play.match import MatchGame, MatchSummary, play_match, summarise
+from housing_lab.streetcar.play.mcts import Evaluator, MctsBot, RolloutEvaluator, greedy_evaluator
 from housing_lab.streetcar.record import (
     final_block,
     read_record,

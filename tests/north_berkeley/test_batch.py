@@ -21,8 +21,8 @@ from housing_lab.north_berkeley.batch.evaluator import (
     policy_mask,
 )
 from housing_lab.north_berkeley.batch.sweep import random_boards
-from housing_lab.north_berkeley.card_rules import BASE_FACTS, card_facts
 from housing_lab.north_berkeley.constituents import CARD_IDS
+from housing_lab.north_berkeley.engine.card_rules import BASE_FACTS, card_facts
 from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.engine.tile_facts import TILE_COUNTS, square_tags, tile_counts
 from housing_lab.north_berkeley.layout import layout_from_dict

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from housing_lab.north_berkeley.card_rules import CARD_RULES, CardRule, Clause, Condition
 from housing_lab.north_berkeley.card_standing import card_standing, dollars
 from housing_lab.north_berkeley.constituents import CARD_IDS, score_card
+from housing_lab.north_berkeley.engine.card_rules import CARD_RULES, CardRule, Clause, Condition
 from housing_lab.north_berkeley.engine.scoring import facts_as_is, score_scenario
 from housing_lab.north_berkeley.errors import UnknownIdError
 from housing_lab.north_berkeley.play.autoplay import play_random_game

@@ -15,7 +15,8 @@ from housing_lab._data import DataFileError
 from housing_lab.north_berkeley.batch.arrays import ArrayFacts, card_scores
 from housing_lab.north_berkeley.batch.evaluator import default_evaluator
 from housing_lab.north_berkeley.batch.sweep import random_boards
-from housing_lab.north_berkeley.card_rules import (
+from housing_lab.north_berkeley.constituents import CARD_IDS, cards, score_card
+from housing_lab.north_berkeley.engine.card_rules import (
     BASE_FACTS,
     CARD_RULES,
     DERIVED_FACTS,
@@ -24,7 +25,6 @@ from housing_lab.north_berkeley.card_rules import (
     card_texts,
     rules_from_dict,
 )
-from housing_lab.north_berkeley.constituents import CARD_IDS, cards, score_card
 from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.scenario import make_scenario
 from housing_lab.north_berkeley.solver import atoms as solver_atoms

@@ -24,7 +24,6 @@ from housing_lab.north_berkeley.batch.evaluator import (
     policy_mask,
 )
 from housing_lab.north_berkeley.batch.sweep import random_boards
-from housing_lab.north_berkeley.card_rules import CARD_IDS
 from housing_lab.north_berkeley.coaching import search as coach_search
 from housing_lab.north_berkeley.coaching.exact import (
     Change,
@@ -33,6 +32,7 @@ from housing_lab.north_berkeley.coaching.exact import (
     coach,
 )
 from housing_lab.north_berkeley.coaching.words import changes_words, coach_sentence, hand_sentence
+from housing_lab.north_berkeley.engine.card_rules import CARD_IDS
 from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.errors import ScenarioFormatError, UnknownIdError
 from housing_lab.north_berkeley.layout import default_layout, layout_from_dict
@@ -347,7 +347,7 @@ def test_unreachable_goal_says_why() -> None:
 
 def test_unreachable_after_a_changed_declaration(monkeypatch) -> None:
     """A card whose +1 no board meets: the coach says so instead of answering."""
-    from housing_lab.north_berkeley.card_rules import CARD_RULES, CardRule, Clause, Condition
+    from housing_lab.north_berkeley.engine.card_rules import CARD_RULES, CardRule, Clause, Condition
 
     impossible = Condition("all", (Clause("new_total", ">=", 100),))
     coach_search.clear_cache()

@@ -11,9 +11,9 @@ import pytest
 
 from housing_lab.north_berkeley.batch.boards import Boards
 from housing_lab.north_berkeley.batch.evaluator import policies_of, policy_mask
-from housing_lab.north_berkeley.card_rules import CARD_IDS
 from housing_lab.north_berkeley.coaching import search as coach_search
 from housing_lab.north_berkeley.coaching.exact import best_change_for_hand, coach
+from housing_lab.north_berkeley.engine.card_rules import CARD_IDS
 from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.model import Model
 from housing_lab.north_berkeley.policies import AFFORDABLE_100, POLICIES

@@ -14,7 +14,8 @@ from housing_lab.errors import HousingLabError
 from housing_lab.north_berkeley import Game, make_scenario
 from housing_lab.north_berkeley.batch import encoding
 from housing_lab.north_berkeley.batch.evaluator import default_evaluator
-from housing_lab.north_berkeley.engine.facts import board_counts, spending
+from housing_lab.north_berkeley.engine import legal
+from housing_lab.north_berkeley.engine.facts import board_counts
 from housing_lab.north_berkeley.errors import UnknownIdError
 from housing_lab.north_berkeley.layout import default_layout
 from housing_lab.north_berkeley.policies import POLICIES
@@ -139,7 +140,9 @@ def test_encoding_agrees_with_the_scalar_engine_on_random_boards() -> None:
     displacing = encoding.can_displace(boards.policies)
     for i, scenario in enumerate(scenarios):
         counts = board_counts(scenario)
-        assert Fraction(int(units[i]), evaluator.scale) == spending(scenario, counts["new_low"])
+        assert Fraction(int(units[i]), evaluator.scale) == legal.spending(
+            scenario.tiles, scenario.policies, scenario.catalogue, counts["new_low"]
+        )
         assert encoding.policies_of(int(boards.policies[i])) == sorted(
             scenario.policies, key=POLICIES.index
         )

@@ -227,6 +227,9 @@ def test_occupancy_after_replays_to_the_final_placement() -> None:
     }
     assert move_in.occupancy_after(0)["adu-1"] is None
     assert move_in.occupancy_after()["adu-1"] is not None
+    frames = move_in.incomes_by_step()  # the replay's frames, in one pass
+    assert frames == [move_in.incomes_after(n) for n in range(len(move_in.events) + 1)]
+    assert frames[-1] != frames[0]
 
 
 @pytest.mark.parametrize("count", [-1, 41, 2.0, True, "3"])

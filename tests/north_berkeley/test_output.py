@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from housing_lab.commands.score_stream import ResultLines
 from housing_lab.north_berkeley.batch.evaluator import ALL_POLICY_SETS, default_evaluator
+from housing_lab.north_berkeley.batch.lines import ResultLines
 from housing_lab.north_berkeley.batch.sweep import random_boards
 from housing_lab.north_berkeley.engine import output
 from housing_lab.north_berkeley.engine.scoring import score_scenario

@@ -11,12 +11,12 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from housing_lab.commands.score_stream import BoardRows, ResultLines, score_batched
+from housing_lab.commands.score_stream import score_batched
 from housing_lab.jsonio import MAX_LINE_BYTES, documents
 from housing_lab.north_berkeley.batch.evaluator import ALL_POLICY_SETS, default_evaluator
+from housing_lab.north_berkeley.batch.lines import ResultLines
+from housing_lab.north_berkeley.batch.stream import BoardRows
 from housing_lab.north_berkeley.batch.sweep import random_boards
 from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.layout import default_layout, layout_from_dict
@@ -151,15 +151,6 @@ def test_score_memory_stays_flat_on_a_large_input(tmp_path: Path) -> None:
     first, peak_mb, code = _run_measured(["nb", "score", "-"], stdin_path=path)
     assert code == 0 and peak_mb < 300, peak_mb
     assert first < 30, first
-
-
-@pytest.mark.slow
-@settings(max_examples=300, deadline=None)
-@given(seed=st.integers(min_value=0, max_value=2**64 - 1))
-def test_the_written_out_shuffle_is_the_engines_shuffle(seed: int) -> None:
-    rows = BoardRows(default_evaluator())
-    assert rows.shuffled.__wrapped__ == rows._shuffled_fast  # the fast path is the one in use
-    assert rows._shuffled_fast(seed) == rows._shuffled(seed)
 
 
 @pytest.mark.parametrize("events", [False, True], ids=["batched", "events"])

@@ -31,8 +31,8 @@ from housing_lab.errors import HousingLabError
 from housing_lab.rooms import open_store
 from housing_lab.rooms.store import MAX_WAIT_S
 from housing_lab.streetcar import Game, Rules, make_bot, to_record
-from housing_lab.streetcar.bots import RandomBot
-from housing_lab.streetcar.mcts import MctsBot
+from housing_lab.streetcar.play.bots import RandomBot
+from housing_lab.streetcar.play.mcts import MctsBot
 from tests.rooms.test_store_faults import made_room
 
 MAX_LINE = 1000

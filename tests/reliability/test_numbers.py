@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from housing_lab.errors import HousingLabError
 from housing_lab.numbers import check_number
 from housing_lab.rooms import RoomError, open_store
-from housing_lab.streetcar.mcts import MctsBot
+from housing_lab.streetcar.play.mcts import MctsBot
 
 ODD = [math.nan, math.inf, -math.inf, 10**400, -(10**400), "5", None, [5], True]
 
@@ -68,7 +68,7 @@ def test_streetcar_rules_refuse_penalties_no_score_can_hold(penalty) -> None:
 
 @pytest.mark.parametrize("name", [["mcts"], None, 5, "x" * 10_000])
 def test_make_bot_refuses_names_that_are_not_bots_in_one_short_line(name) -> None:
-    from housing_lab.streetcar.bots import make_bot
+    from housing_lab.streetcar.play.bots import make_bot
 
     with pytest.raises(HousingLabError, match="unknown bot") as caught:
         make_bot(name)  # type: ignore[arg-type]

@@ -1,6 +1,6 @@
 """The reference greedy bot: GreedyBot as first written, plainly, before it was made fast.
 
-`GreedyBot` (housing_lab/streetcar/greedy.py) computes the same thing with per-intersection
+`GreedyBot` (housing_lab/streetcar/play/greedy.py) computes the same thing with per-intersection
 caches and set operations; the tests play many seeded games with both and require the same moves
 (every tie-break draws the RNG in the same order). Only the two computing steps differ, so the
 reference replaces those two and keeps GreedyBot's choice, goal re-scoring and ranking.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from housing_lab.streetcar.errors import StreetcarError
-from housing_lab.streetcar.line_experiment import (
+from housing_lab.streetcar.play.line_experiment import (
     OneLinePlayer,
     line_experiment,
     play_arm,

@@ -18,8 +18,8 @@ from housing_lab.streetcar import (
     make_bot,
     play_game,
 )
-from housing_lab.streetcar.match import play_match, summarise
-from housing_lab.streetcar.mcts import MctsBot, RolloutEvaluator, greedy_evaluator
+from housing_lab.streetcar.play.match import play_match, summarise
+from housing_lab.streetcar.play.mcts import MctsBot, RolloutEvaluator, greedy_evaluator
 
 RING2 = [(q, r) for q in range(-2, 3) for r in range(-2, 3) if abs(q + r) <= 2]  # 19 hexes
 RING3 = [(q, r) for q in range(-3, 4) for r in range(-3, 4) if abs(q + r) <= 3]  # 37 hexes

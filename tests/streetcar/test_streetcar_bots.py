@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from housing_lab.streetcar import Board, Game, GreedyBot, RandomBot, Rules, make_bot, play_game
-from housing_lab.streetcar.match import play_match, summarise
+from housing_lab.streetcar.play.match import play_match, summarise
 
 RING2 = [(q, r) for q in range(-2, 3) for r in range(-2, 3) if abs(q + r) <= 2]  # 19 hexes
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from housing_lab.streetcar import BOTS, Board, Game, Move, RandomBot, make_bot
-from housing_lab.streetcar import bots as bot_registry
+from housing_lab.streetcar.play import bots as bot_registry
 from housing_lab.widgets import StreetcarLab
 from housing_lab.widgets.streetcar.board import edge_keys, hex_key
 from housing_lab.widgets.streetcar.controls import opponent_choices

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from housing_lab.north_berkeley.card_rules import (
+from housing_lab.north_berkeley.engine.card_rules import (
     BASE_FACTS,
     CARD_IDS,
     CARD_RULES,

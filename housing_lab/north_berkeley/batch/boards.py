@@ -1,7 +1,8 @@
 """The batch evaluator's input type, and what its result needs to know of the evaluator.
 
-Kept apart from `batch` so that `batch_result` can name both without importing `batch` (which
-imports `batch_result`): the two modules share these types instead of importing each other.
+Kept apart from `batch.evaluator` so that `batch.result` can name both without importing the
+evaluator (which imports `batch.result`): the two share these types instead of importing each
+other.
 """
 
 from __future__ import annotations

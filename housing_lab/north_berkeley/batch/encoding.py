@@ -6,7 +6,7 @@ Policy sets are bit masks (bit i is `POLICIES[i]`); each (square, tile) has a ro
 square takes under a policy set; spending is counted in whole 1/scale dollars with matching
 funds applied; the move-in reads ADU slots, whether displacing is allowed and who lives in the
 houses and apartments. Each of these is the array form of one scalar rule (`engine.legal`,
-`engine.facts`, `engine.movein`); tests/north_berkeley/test_encoding.py checks them against the
+`engine.facts`, `engine.movein`); tests/north_berkeley/test_legal.py checks them against the
 scalar engine on random boards.
 """
 
@@ -17,12 +17,13 @@ from math import lcm
 
 import numpy as np
 
-from housing_lab.north_berkeley.engine.legal import tile_allowed
+from housing_lab.north_berkeley.engine.legal import halving_enacted, tile_allowed
 from housing_lab.north_berkeley.engine.tile_facts import TILE_COUNTS, square_tags, tile_counts
 from housing_lab.north_berkeley.layout import Layout
 from housing_lab.north_berkeley.model import HOME_KINDS, RULEBOOK, Model
 from housing_lab.north_berkeley.policies import (
     ADU,
+    AFFORDABLE_100,
     MATCHING_FUNDS,
     MATCHING_FUNDS_LOW_HOMES,
     POLICIES,
@@ -84,6 +85,12 @@ def allowed_table(layout: Layout, catalogue: Catalogue, policies: Collection[str
     return table
 
 
+def refused_table(layout: Layout, catalogue: Catalogue) -> Array:
+    """(squares, tiles + 1) booleans: True where `affordable_100` refuses the tile code on the
+    square (the one table the coach, its candidates and the `nb score` stream read)."""
+    return ~allowed_table(layout, catalogue, (AFFORDABLE_100,))
+
+
 def allowed_codes(
     layout: Layout, catalogue: Catalogue, policies: Collection[str], empty: bool = False
 ) -> tuple[tuple[int, ...], ...]:
@@ -101,8 +108,18 @@ def halved(policies: Array | Collection[str], new_low: Array) -> Array:
     if isinstance(policies, np.ndarray):
         enacted = (policies & policy_bit(MATCHING_FUNDS)) > 0
     else:
-        enacted = np.full(np.shape(new_low), MATCHING_FUNDS in policies)
+        enacted = np.full(np.shape(new_low), halving_enacted(policies))
     return enacted & (new_low >= MATCHING_FUNDS_LOW_HOMES)
+
+
+# the fact and threshold that decide the halving: a search keeps boards on either side apart
+HALVING_ATOMS = {"new_low": (MATCHING_FUNDS_LOW_HOMES,)}
+
+
+def may_halve(policy_sets: Iterable[Collection[str]]) -> bool:
+    """Whether matching funds may halve the housing under any of `policy_sets` (a search then
+    keeps two cost columns, `cost_columns`)."""
+    return any(halving_enacted(s) for s in policy_sets)
 
 
 def spending_units(housing: Array, other: Array, halve: Array) -> Array:

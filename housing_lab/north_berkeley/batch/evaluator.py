@@ -5,7 +5,7 @@ order, `evaluator.empty` for an empty square), a policy bit mask (bit i is `POLI
 income codes of the existing residents (`INCOMES` order) in layout order of the homes. Every card
 reads only a few numbers per board; those are sums over squares of per-(square, tile)
 contributions, which the evaluator packs into one 64-bit word per (square, tile) and adds (one
-table look-up per square), then runs the move-in closed forms of `batch_rules` and the 22 card
+table look-up per square), then runs the move-in closed forms of `batch.arrays` and the 22 card
 formulas on whole arrays.
 
     from housing_lab.north_berkeley.batch.evaluator import default_evaluator
@@ -48,7 +48,7 @@ from housing_lab.north_berkeley.batch.encoding import (
     vacancy_control,
 )
 from housing_lab.north_berkeley.batch.result import BatchResult
-from housing_lab.north_berkeley.card_rules import CARD_IDS
+from housing_lab.north_berkeley.engine.card_rules import CARD_IDS
 from housing_lab.north_berkeley.engine.tile_facts import TILE_COUNTS
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.layout import Layout, default_layout

@@ -1,7 +1,7 @@
 """What the batch evaluator returns: arrays per board, and the RULES.md result dict of any board.
 
 `existing_after` (who lives in each existing home and ADU after move-in) is not stored: the
-move-in counts give it (`batch_rules.MoveInCounts.existing_after`).
+move-in counts give it (`batch.arrays.MoveInCounts.existing_after`).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import numpy as np
 
 from housing_lab.north_berkeley.batch.arrays import NOBODY, MoveInCounts
 from housing_lab.north_berkeley.batch.boards import Array, Boards, EvaluatorFacts
-from housing_lab.north_berkeley.card_rules import CARD_IDS
 from housing_lab.north_berkeley.engine import output
+from housing_lab.north_berkeley.engine.card_rules import CARD_IDS
 from housing_lab.north_berkeley.engine.output import money
 from housing_lab.north_berkeley.model import Model, model_or_rulebook
 from housing_lab.north_berkeley.policies import ADU, INCOMES, POLICIES, RuleOptions
@@ -124,6 +124,7 @@ class BatchResult:
             self.spending_units[index].tolist(),
             self.new_homes[index].tolist(),
             self.housed[index].tolist(),
+            self.unhoused[index].tolist(),
             self.displaced[index].tolist(),
             after,
             has_adu,
@@ -133,10 +134,10 @@ class BatchResult:
             self.vacant[index].tolist(),
             strict=True,
         )
-        residents = self.residents
         model = self.model
         out = []
-        for spend, new, housed, displaced, codes, adu, plus, minus, outcomes, vacant in rows:
+        for row in rows:
+            spend, new, housed, unhoused, displaced, codes, adu, plus, minus, outcomes, vacant = row
             names = [None if c == NOBODY else INCOMES[c] for c in codes]
             existing_after = dict(zip(homes, names, strict=False))
             if adu:
@@ -145,9 +146,7 @@ class BatchResult:
                 "spending": money(Fraction(spend, scale)),
                 "new_homes": output.new_homes(new),
                 "housed": output.by_income(housed),
-                "unhoused": output.by_income(
-                    [total - h for total, h in zip(residents, housed, strict=True)]
-                ),
+                "unhoused": output.by_income(unhoused),
                 "displaced": output.by_income(displaced),
                 "existing_after": existing_after,
                 "constituents": {

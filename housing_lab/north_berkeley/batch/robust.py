@@ -31,8 +31,8 @@ from housing_lab.errors import shown
 from housing_lab.north_berkeley.batch.boards import Boards
 from housing_lab.north_berkeley.batch.evaluator import default_evaluator
 from housing_lab.north_berkeley.batch.sweep import random_boards
-from housing_lab.north_berkeley.card_rules import CARD_IDS
 from housing_lab.north_berkeley.constituents import cards
+from housing_lab.north_berkeley.engine.card_rules import CARD_IDS
 from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.errors import (
     NorthBerkeleyError,

@@ -1,5 +1,5 @@
 """The coach's answers (`coach.coach`, `coach.best_change_for_hand`): plain values, with the
-JSON the command line prints. Kept apart so that `coach_words` can name them without importing
+JSON the command line prints. Kept apart so that `coaching.words` can name them without importing
 the coach itself."""
 
 from __future__ import annotations

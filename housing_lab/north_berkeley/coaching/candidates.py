@@ -4,7 +4,7 @@ A change sets one square to a tile or empties it, or enacts or repeals one polic
 `affordable_100` refuses (the engine's `tile_allowed`) are left out. With k = 2 there are about
 8,600 sets on the printed board: the batch evaluator scores them all in milliseconds, so small
 answers (and the best single change for a hand) are found by enumeration; the coach's search
-(`coach_search`) is needed only beyond.
+(`coaching.search`) is needed only beyond.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from itertools import combinations
 import numpy as np
 
 from housing_lab.north_berkeley.batch.boards import Boards
-from housing_lab.north_berkeley.batch.encoding import allowed_table
+from housing_lab.north_berkeley.batch.encoding import refused_table
 from housing_lab.north_berkeley.batch.evaluator import BatchEvaluator, policy_mask
 from housing_lab.north_berkeley.policies import AFFORDABLE_100, POLICIES
 
@@ -36,7 +36,7 @@ class ChangeSets:
 
 def _refused(evaluator: BatchEvaluator) -> Array:
     """(squares, tiles + 1): True where `affordable_100` refuses the tile on the square."""
-    return ~allowed_table(evaluator.layout, evaluator.catalogue, (AFFORDABLE_100,))
+    return refused_table(evaluator.layout, evaluator.catalogue)
 
 
 def change_sets(

@@ -30,7 +30,6 @@ from housing_lab.north_berkeley.batch.evaluator import (
     default_evaluator,
     policies_of,
 )
-from housing_lab.north_berkeley.card_rules import CARD_IDS
 from housing_lab.north_berkeley.coaching.answers import Change, CoachAnswer, HandAdvice
 from housing_lab.north_berkeley.coaching.candidates import first_in_order
 from housing_lab.north_berkeley.coaching.search import (
@@ -44,6 +43,7 @@ from housing_lab.north_berkeley.coaching.search import (
 )
 from housing_lab.north_berkeley.coaching.words import no_better_change, unreachable_reason
 from housing_lab.north_berkeley.constituents import check_card
+from housing_lab.north_berkeley.engine.card_rules import CARD_IDS
 from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.layout import default_layout

@@ -1,6 +1,6 @@
 """The coach's search: the fewest changes to a board (and its policies) that reach a card's goal.
 
-The solver's board space (`solver_space.BoardSpace`) steps through the squares keeping only what
+The solver's board space (`solver.space.BoardSpace`) steps through the squares keeping only what
 a question can see of the partial sums, each state with the least cost of the boards reaching it.
 The coach keeps in the state everything the card sees (spending through the card's thresholds
 too) and makes the cost "changes, then spending": changes x `unit` + spending, where a change is
@@ -44,19 +44,18 @@ from housing_lab.north_berkeley.batch.evaluator import (
     policies_of,
     policy_mask,
 )
-from housing_lab.north_berkeley.card_rules import CARD_IDS
 from housing_lab.north_berkeley.coaching.candidates import (
     ChangeSets,
     change_sets,
     first_in_order,
 )
+from housing_lab.north_berkeley.engine.card_rules import CARD_IDS
 from housing_lab.north_berkeley.model import RULEBOOK, Model
 from housing_lab.north_berkeley.policies import (
     ADU,
     AFFORDABLE_100,
     INCOMES,
     MATCHING_FUNDS,
-    MATCHING_FUNDS_LOW_HOMES,
     POLICIES,
     VACANCY_CONTROL,
     RuleOptions,
@@ -73,7 +72,7 @@ from housing_lab.north_berkeley.solver.space import BoardSpace, Group
 Array = np.ndarray
 VIOLATIONS = "violations"  # tiles `affordable_100` would refuse where they stand
 GOALS = ("win", "no-loss")
-# The move-in reads two policies (`solver_search.move_in`: ADU slots, vacancy control), and
+# The move-in reads two policies (`solver.search.move_in`: ADU slots, vacancy control), and
 # spending one more (matching funds): one policy set of each kind tells the states apart as all
 # 16 would (the brute-force tests check the answers), in a quarter of the time.
 SIGNATURE_POLICY_SETS = tuple(
@@ -157,7 +156,7 @@ def _atoms(card: str, model: Model = RULEBOOK) -> tuple:
     whether matching funds would halve the housing (7 low income homes); under a city budget,
     spending over it too, so that every board of a state is within the budget or none is (a
     state's least cost is then the best answer among boards within it)."""
-    specs = [card_atoms(card), {"new_low": (MATCHING_FUNDS_LOW_HOMES,)}]
+    specs = [card_atoms(card), encoding.HALVING_ATOMS]
     budget = model.city_budget()
     if budget is not None:
         specs.append({"spending": ((budget, True),)})  # "over the budget"
@@ -167,10 +166,7 @@ def _atoms(card: str, model: Model = RULEBOOK) -> tuple:
 
 def _violations(evaluator: BatchEvaluator) -> Array:
     """(squares, tiles + 1): 1 where `affordable_100` refuses the tile on the square."""
-    refused = np.ones((len(evaluator.squares), evaluator.empty + 1), dtype=np.int64)
-    for s, codes in enumerate(allowed_codes(evaluator, frozenset({AFFORDABLE_100}))):
-        refused[s, list(codes)] = 0
-    return refused
+    return encoding.refused_table(evaluator.layout, evaluator.catalogue).astype(np.int64)
 
 
 def _some(values: Array) -> Array:
@@ -337,8 +333,9 @@ def _split_scores(
 @lru_cache(maxsize=256)
 def search(evaluator: BatchEvaluator, question: Question, enumerated: int = ENUMERATED) -> Found:
     """The fewest changes (then the least spending, then the tie order) reaching the goal:
-    every set of at most `enumerated` changes is scored first (`coach_enumerate`), the board
-    space is searched only when none of them answers. Answers are cached (a widget asking
+    every set of at most `enumerated` changes is scored first
+    (`coaching.candidates.change_sets`), the board space is searched only when none of them
+    answers. Answers are cached (a widget asking
     again after an undo gets its answer at once)."""
     if enumerated >= 0:
         found = _enumerated(evaluator, question, enumerated)

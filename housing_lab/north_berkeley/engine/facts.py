@@ -7,18 +7,19 @@ Computing them once and letting each card read them keeps every card a few claus
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from housing_lab.north_berkeley.card_rules import fact_value
-from housing_lab.north_berkeley.engine.legal import housing_halved, tile_cost
+from housing_lab.north_berkeley.engine import legal
+from housing_lab.north_berkeley.engine.card_rules import fact_value
+from housing_lab.north_berkeley.engine.scenario_view import ScenarioView
 from housing_lab.north_berkeley.engine.tile_facts import TILE_COUNTS, square_tags, tile_counts
 from housing_lab.north_berkeley.policies import INCOMES, VACANCY_CONTROL
-from housing_lab.north_berkeley.scenario import Scenario
 
 
-def board_counts(scenario: Scenario) -> dict[str, int]:
+def board_counts(scenario: ScenarioView) -> dict[str, int]:
     """Every counted fact of the board: what each placed tile adds on its square, summed."""
     counts = dict.fromkeys(TILE_COUNTS, 0)
     for square, tile_id in scenario.tiles.items():
@@ -32,15 +33,6 @@ def new_home_counts(counts: Mapping[str, int]) -> dict[str, int]:
     """New homes by type (market, middle, low, total) from the board's counts."""
     homes = {kind: counts[f"new_{kind}"] for kind in ("market", "middle", "low")}
     return {**homes, "total": sum(homes.values())}
-
-
-def spending(scenario: Scenario, new_low: int) -> Fraction:
-    """Sum of tile costs; with matching funds and >= 7 low homes, housing tiles cost half."""
-    halved = housing_halved(scenario.policies, new_low)
-    total = Fraction(0)
-    for tile_id in scenario.tiles.values():
-        total += tile_cost(scenario.catalogue[tile_id], halved)
-    return total
 
 
 @dataclass(frozen=True)
@@ -69,7 +61,18 @@ class BoardFacts:
 
     def value(self, fact: str) -> int | Fraction:
         """Any fact a card declaration names (`card_rules`), derived relations included."""
-        return fact_value(fact, lambda name: _READERS[name](self))
+        return fact_value(fact, self._base)
+
+    def _base(self, name: str) -> int | Fraction:
+        """A base fact, read once per board (the 22 cards read some several times)."""
+        known = self._known
+        if name not in known:
+            known[name] = _READERS[name](self)
+        return known[name]
+
+    @functools.cached_property
+    def _known(self) -> dict[str, int | Fraction]:
+        return {}
 
 
 def _counted(name: str) -> Callable[[BoardFacts], int]:
@@ -93,7 +96,7 @@ _READERS: dict[str, Callable[[BoardFacts], int | Fraction]] = {
 }
 
 
-def board_facts(scenario: Scenario, occupancy: Mapping[str, str | None]) -> BoardFacts:
+def board_facts(scenario: ScenarioView, occupancy: Mapping[str, str | None]) -> BoardFacts:
     """Facts of `scenario` with `occupancy` (home id -> income or None) as who lives where."""
     layout = scenario.layout
     counts = board_counts(scenario)
@@ -105,7 +108,9 @@ def board_facts(scenario: Scenario, occupancy: Mapping[str, str | None]) -> Boar
     model = scenario.assumptions
     per_income = len(layout.existing_ids) // len(INCOMES)  # each income starts with as many
     return BoardFacts(
-        spending=spending(scenario, counts["new_low"]),
+        spending=legal.spending(
+            scenario.tiles, scenario.policies, scenario.catalogue, counts["new_low"]
+        ),
         new_homes=new_home_counts(counts),
         housed=housed,
         unhoused={

@@ -107,16 +107,23 @@ def refusal(
     return None if reason is None else reason.words
 
 
-def affordable_violations(
-    tiles: Mapping[str, str], layout: Layout, catalogue: Catalogue
+def ruled_out(
+    tiles: Mapping[str, str], policies: Collection[str], layout: Layout, catalogue: Catalogue
 ) -> list[str]:
-    """Phase-2 squares holding a tile with market homes, in layout order."""
+    """The squares (layout order) whose tiles `policies` forbid (affordable_100 on phase 2)."""
     return [
         square
         for square in layout.squares
         if square in tiles
-        and not tile_allowed(catalogue[tiles[square]], (AFFORDABLE_100,), layout.phase_of(square))
+        and not tile_allowed(catalogue[tiles[square]], policies, layout.phase_of(square))
     ]
+
+
+def affordable_violations(
+    tiles: Mapping[str, str], layout: Layout, catalogue: Catalogue
+) -> list[str]:
+    """Phase-2 squares holding a tile with market homes, in layout order."""
+    return ruled_out(tiles, (AFFORDABLE_100,), layout, catalogue)
 
 
 def enact_refusal(
@@ -141,9 +148,16 @@ def policy_refusal(
     return None if reason is None else reason.words
 
 
+def halving_enacted(policies: Collection[str]) -> bool:
+    """Matching funds enacted: housing costs half once enough low income homes are built
+    (at their cheapest, the most a board of these policies can hope for)."""
+    return MATCHING_FUNDS in policies
+
+
 def housing_halved(policies: Collection[str], new_low: int) -> bool:
-    """Matching funds in effect: enacted, and at least 7 low income homes built."""
-    return MATCHING_FUNDS in policies and new_low >= MATCHING_FUNDS_LOW_HOMES
+    """Matching funds in effect: enacted, and at least 7 low income homes built (the one
+    scalar statement of the halving; `batch.encoding.halved` is its array form)."""
+    return halving_enacted(policies) and new_low >= MATCHING_FUNDS_LOW_HOMES
 
 
 def tile_cost(tile: Tile, halved: bool) -> Fraction:
@@ -153,12 +167,20 @@ def tile_cost(tile: Tile, halved: bool) -> Fraction:
 
 
 def new_low_homes(tiles: Mapping[str, str], catalogue: Catalogue) -> int:
-    return sum(catalogue[t].count("low") for t in tiles.values())
+    return sum(catalogue[t].homes.count("low") for t in tiles.values())
 
 
-def spending(tiles: Mapping[str, str], policies: Collection[str], catalogue: Catalogue) -> Fraction:
-    """What a board costs the city, matching funds applied (at least 7 low income homes)."""
-    halved = housing_halved(policies, new_low_homes(tiles, catalogue))
+def spending(
+    tiles: Mapping[str, str],
+    policies: Collection[str],
+    catalogue: Catalogue,
+    new_low: int | None = None,
+) -> Fraction:
+    """What a board costs the city, matching funds applied (at least 7 low income homes);
+    `new_low`, the board's new low income homes, when the caller has counted them."""
+    if new_low is None:
+        new_low = new_low_homes(tiles, catalogue)
+    halved = housing_halved(policies, new_low)
     return sum((tile_cost(catalogue[t], halved) for t in tiles.values()), Fraction(0))
 
 

@@ -14,13 +14,13 @@ vacancy control covers.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from housing_lab.north_berkeley.engine.scenario_view import ScenarioView
 from housing_lab.north_berkeley.errors import IllegalActionError
 from housing_lab.north_berkeley.policies import ADU, INCOMES, VACANCY_CONTROL
-from housing_lab.north_berkeley.scenario import Scenario
 
 EventKind = Literal["placed", "displaced", "left"]
 OUTCOMES = ("stayed", "newcomer_housed", "rehoused", "displaced_left", "newcomer_left")
@@ -112,8 +112,11 @@ class MoveInResult:
         return counts
 
     def outcome_of(self, resident_id: str) -> str:
+        return self._outcome(resident_id, self._housed_ids())
+
+    def _outcome(self, resident_id: str, housed_ids: set[str]) -> str:
         resident = self.residents[resident_id]
-        housed = resident_id in self._housed_ids()
+        housed = resident_id in housed_ids
         if resident.newcomer:
             return "newcomer_housed" if housed else "newcomer_left"
         if resident_id not in self.displaced:
@@ -123,8 +126,9 @@ class MoveInResult:
     def outcomes(self) -> dict[str, dict[str, int]]:
         """Per income, how many stayed / newcomer housed / rehoused / left (5 outcomes)."""
         table = {income: dict.fromkeys(OUTCOMES, 0) for income in INCOMES}
+        housed_ids = self._housed_ids()
         for resident_id, resident in self.residents.items():
-            table[resident.income][self.outcome_of(resident_id)] += 1
+            table[resident.income][self._outcome(resident_id, housed_ids)] += 1
         return table
 
     def vacant(self) -> dict[str, int]:
@@ -169,12 +173,28 @@ class MoveInResult:
                 occupants[str(event.home)] = None
         return occupants
 
-    def incomes_after(self, count: int | None = None) -> dict[str, str | None]:
-        """Home id -> income of whoever lives there (None: vacant) after `count` events."""
+    def incomes_by_step(self) -> list[dict[str, str | None]]:
+        """`incomes_after(count)` for every count from 0 to all events, in one pass over the
+        log (the frames a replay steps through)."""
+        occupants = self.occupancy_after(0)
+        frames = [self._incomes(occupants)]
+        for event in self.events:
+            if event.kind == "placed":
+                occupants[str(event.home)] = event.resident
+            elif event.kind == "displaced":
+                occupants[str(event.home)] = None
+            frames.append(self._incomes(occupants))
+        return frames
+
+    def _incomes(self, occupants: Mapping[str, str | None]) -> dict[str, str | None]:
         return {
             home: None if resident is None else self.residents[resident].income
-            for home, resident in self.occupancy_after(count).items()
+            for home, resident in occupants.items()
         }
+
+    def incomes_after(self, count: int | None = None) -> dict[str, str | None]:
+        """Home id -> income of whoever lives there (None: vacant) after `count` events."""
+        return self._incomes(self.occupancy_after(count))
 
     def outcomes_after(self, count: int | None = None) -> dict[str, dict[str, int]]:
         """Per income, how many residents stand in each `PROGRESS` category after `count`
@@ -206,7 +226,7 @@ class MoveInResult:
         return {r for r in self.occupants.values() if r is not None}
 
 
-def new_homes_of(scenario: Scenario) -> tuple[NewHome, ...]:
+def new_homes_of(scenario: ScenarioView) -> tuple[NewHome, ...]:
     """Every quadrant of every placed tile, squares in layout order, quadrants in printed order."""
     homes = []
     for square in scenario.layout.squares:
@@ -218,7 +238,7 @@ def new_homes_of(scenario: Scenario) -> tuple[NewHome, ...]:
     return tuple(homes)
 
 
-def initial_residents(scenario: Scenario) -> tuple[dict[str, Resident], dict[str, str]]:
+def initial_residents(scenario: ScenarioView) -> tuple[dict[str, Resident], dict[str, str]]:
     """Every resident (36 under the rulebook) and the starting placement (existing home id ->
     resident id)."""
     model = scenario.assumptions
@@ -242,7 +262,7 @@ def initial_residents(scenario: Scenario) -> tuple[dict[str, Resident], dict[str
 class _MoveIn:
     """The algorithm's working state; `run_move_in` is the public entry point."""
 
-    def __init__(self, scenario: Scenario, low_income_in_adus: bool, displaced_first: bool):
+    def __init__(self, scenario: ScenarioView, low_income_in_adus: bool, displaced_first: bool):
         self.scenario = scenario
         self.low_income_in_adus = low_income_in_adus
         self.displaced_first = displaced_first
@@ -357,7 +377,7 @@ class _MoveIn:
 
 
 def run_move_in(
-    scenario: Scenario, low_income_in_adus: bool = False, displaced_first: bool = True
+    scenario: ScenarioView, low_income_in_adus: bool = False, displaced_first: bool = True
 ) -> MoveInResult:
     """Run the whole move-in (high, then middle, then low income) on a validated scenario."""
     return _MoveIn(scenario, low_income_in_adus, displaced_first).run()

@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from housing_lab.north_berkeley.constituents import CardScore, check_card, score_all
 from housing_lab.north_berkeley.engine import output
+from housing_lab.north_berkeley.engine.cards import CardScore, check_card, score_all
 from housing_lab.north_berkeley.engine.facts import BoardFacts, board_facts
 from housing_lab.north_berkeley.engine.movein import (
     OUTCOMES,
@@ -16,15 +16,15 @@ from housing_lab.north_berkeley.engine.movein import (
     run_move_in,
 )
 from housing_lab.north_berkeley.engine.output import money
+from housing_lab.north_berkeley.engine.scenario_view import ScenarioView
 from housing_lab.north_berkeley.policies import INCOMES, RuleOptions
-from housing_lab.north_berkeley.scenario import Scenario
 
 
 @dataclass(frozen=True)
 class ScenarioResult:
     """Everything the engine knows after move-in; `to_dict` is the RULES.md output format."""
 
-    scenario: Scenario
+    scenario: ScenarioView
     move_in: MoveInResult
     facts: BoardFacts
     cards: Mapping[str, CardScore]
@@ -63,9 +63,9 @@ class ScenarioResult:
         )
 
 
-def score_scenario(scenario: Scenario, options: RuleOptions | None = None) -> ScenarioResult:
+def score_scenario(scenario: ScenarioView, options: RuleOptions | None = None) -> ScenarioResult:
     """Run the move-in on a validated scenario and score all 22 cards, under the scenario's
-    model or the one `options` carry (`Scenario.under`: two different ones are refused)."""
+    model or the one `options` carry (`ScenarioView.under`: two different ones are refused)."""
     options = options or RuleOptions()
     scenario = scenario.under(options.given_model)
     move_in = run_move_in(scenario, options.low_income_in_adus, options.displaced_first)
@@ -73,12 +73,12 @@ def score_scenario(scenario: Scenario, options: RuleOptions | None = None) -> Sc
     return ScenarioResult(scenario, move_in, facts, score_all(facts))
 
 
-def facts_as_is(scenario: Scenario) -> BoardFacts:
+def facts_as_is(scenario: ScenarioView) -> BoardFacts:
     """The board as it stands: only the existing residents live there (no move-in)."""
     return board_facts(scenario, dict(scenario.existing))
 
 
-def score_as_is(scenario: Scenario) -> dict[str, CardScore]:
+def score_as_is(scenario: ScenarioView) -> dict[str, CardScore]:
     """Cards on the board as it stands: only the existing residents live there (no move-in)."""
     return score_all(facts_as_is(scenario))
 

@@ -20,9 +20,9 @@ Contribution = Callable[[Tile, Collection[str]], int]
 
 # fact name -> what `tile` adds to it on a square with `tags`
 TILE_COUNTS: dict[str, Contribution] = {
-    "new_market": lambda tile, tags: tile.count("market"),
-    "new_middle": lambda tile, tags: tile.count("middle"),
-    "new_low": lambda tile, tags: tile.count("low"),
+    "new_market": lambda tile, tags: tile.homes.count("market"),
+    "new_middle": lambda tile, tags: tile.homes.count("middle"),
+    "new_low": lambda tile, tags: tile.homes.count("low"),
     "parks": lambda tile, tags: int(tile.kind == "park"),
     "garages": lambda tile, tags: int(tile.kind == "garage"),
     "towers": lambda tile, tags: int(tile.kind == "tower"),
@@ -36,7 +36,7 @@ TILE_COUNTS: dict[str, Contribution] = {
     "tower_on_corner": lambda tile, tags: int(tile.kind == "tower" and "corner" in tags),
     # housing with no low or middle income home: "every square with housing has one" is 0 of these
     "market_only_squares": lambda tile, tags: int(
-        tile.is_housing and tile.count("market") == len(tile.homes)
+        tile.is_housing and tile.homes.count("market") == len(tile.homes)
     ),
 }
 

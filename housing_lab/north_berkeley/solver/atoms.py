@@ -20,7 +20,7 @@ import math
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 
-from housing_lab.north_berkeley.card_rules import (
+from housing_lab.north_berkeley.engine.card_rules import (
     CARD_RULES,
     DERIVED_FACTS,
     MONEY_FACTS,

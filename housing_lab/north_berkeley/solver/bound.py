@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from housing_lab.north_berkeley.batch.encoding import HALVING_ATOMS, may_halve
 from housing_lab.north_berkeley.batch.evaluator import BatchEvaluator
-from housing_lab.north_berkeley.policies import MATCHING_FUNDS, MATCHING_FUNDS_LOW_HOMES
 from housing_lab.north_berkeley.solver.atoms import (
     POLICY_DEPENDENT,
     Spec,
@@ -68,7 +68,7 @@ class Bounds:
         scorer,
     ) -> None:
         self.space, self.policy_sets = space, policy_sets
-        halves = any(MATCHING_FUNDS in s for s in policy_sets)
+        halves = may_halve(policy_sets)
         # Without a spending group (the states keep least costs instead), spending is bounded
         # below by a state's least cost plus the least the squares left can cost: the pseudo
         # group SPENT holds the classes of that bound among all the cards' thresholds, for
@@ -100,7 +100,7 @@ class Bounds:
         for card, weight in zip(cards, weights, strict=True):
             atoms = card_atoms(card)
             if halves and "spending" in atoms:
-                atoms = merge([atoms, {"new_low": (MATCHING_FUNDS_LOW_HOMES,)}])
+                atoms = merge([atoms, HALVING_ATOMS])
             self.tables.append(self._table(evaluator, card, weight, atoms, facts_of, scorer))
         # cards reading the same view of a group share its reachable sets
         interned: dict[tuple[int, bytes], Array] = {}

@@ -1,6 +1,6 @@
 """The exact solver: "what is possible?" for a coalition of cards, over every board at once.
 
-There are 15^9 boards for each policy set; the search (`solver_search`) reduces them to the few
+There are 15^9 boards for each policy set; the search (`solver.search`) reduces them to the few
 sums the coalition's cards read, so every answer here is exact, not sampled, and comes back in
 well under a second. Three questions:
 

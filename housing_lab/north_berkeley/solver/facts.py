@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from housing_lab.north_berkeley.card_rules import base_facts, fact_value
+from housing_lab.north_berkeley.engine.card_rules import base_facts, fact_value
 from housing_lab.north_berkeley.solver.atoms import (
     NEW_HOME_DERIVED,
     NEW_HOMES_GROUP_FACTS,
@@ -24,7 +24,7 @@ from housing_lab.north_berkeley.solver.atoms import (
 Array = np.ndarray
 NEW_HOMES = ("new_market", "new_middle", "new_low")
 SPENDING = ("housing_cost", "other_cost")
-# (market, middle, low, policies) -> the move-in facts (solver_atoms.MOVE_IN_FACTS)
+# (market, middle, low, policies) -> the move-in facts (solver.atoms.MOVE_IN_FACTS)
 MoveIn = Callable[[Array, Array, Array, frozenset[str]], dict[str, Array]]
 
 

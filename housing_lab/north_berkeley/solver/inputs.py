@@ -5,17 +5,15 @@ Every mistake is a one-line `HousingLabError` naming the bad value, raised befor
 
 from __future__ import annotations
 
-import math
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TypedDict
 
 from housing_lab.north_berkeley.batch.evaluator import GAME_POLICY_SETS, BatchEvaluator
-from housing_lab.north_berkeley.constituents import check_card
-from housing_lab.north_berkeley.engine.legal import tile_cost
+from housing_lab.north_berkeley.constituents import Number, coalition
+from housing_lab.north_berkeley.engine.legal import halving_enacted, ruled_out, tile_cost
 from housing_lab.north_berkeley.errors import OverBudgetError, ScenarioFormatError
-from housing_lab.north_berkeley.layout import Layout
 from housing_lab.north_berkeley.model import (
     Model,
     asked_model,
@@ -23,19 +21,16 @@ from housing_lab.north_berkeley.model import (
     model_or_rulebook,
     one_model,
 )
-from housing_lab.north_berkeley.policies import MATCHING_FUNDS, RuleOptions, check_policy
+from housing_lab.north_berkeley.policies import RuleOptions, check_policy
 from housing_lab.north_berkeley.scenario import (
     affordable_error,
     check_existing,
     check_square,
     check_tile,
     shuffled_existing,
-    tile_allowed,
 )
 from housing_lab.north_berkeley.tiles import Catalogue
 from housing_lab.numbers import check_seed
-
-Number = int | float
 
 
 class Where(TypedDict, total=False):
@@ -70,56 +65,6 @@ class Problem:
         return model_or_rulebook(self.model)
 
 
-def coalition(
-    cards: Sequence[str] | Mapping[str, Number] | str | None,
-    weights: Sequence[Number] | None = None,
-    required: bool = True,
-) -> tuple[tuple[str, ...], tuple[Number, ...]]:
-    """Card ids and weights: a list (weights 1 unless given), a mapping card -> weight, or
-    a comma-separated string."""
-    if cards is None:
-        cards = []
-    if isinstance(cards, str):
-        cards = [c.strip() for c in cards.split(",") if c.strip()]
-    if isinstance(cards, Mapping):
-        if weights is not None:
-            raise ScenarioFormatError("give weights either in the card mapping or as weights")
-        cards, weights = list(cards), list(cards.values())
-    ids = tuple(check_card(card) for card in cards)
-    if not ids and required:
-        raise ScenarioFormatError("a coalition needs at least one constituent card")
-    for card in ids:
-        if ids.count(card) > 1:
-            raise ScenarioFormatError(f"card {card!r} is listed twice")
-    if weights is None:
-        return ids, (1,) * len(ids)
-    weights = list(weights)
-    if len(weights) != len(ids):
-        raise ScenarioFormatError(
-            f"{len(weights)} weights given for {len(ids)} card(s) ({', '.join(ids)})"
-        )
-    for weight in weights:
-        if (
-            isinstance(weight, bool)
-            or not isinstance(weight, (int, float))
-            or not math.isfinite(weight)
-        ):
-            raise ScenarioFormatError(f"a weight must be a finite number, got {weight!r}")
-    return ids, tuple(weights)
-
-
-def ruled_out(
-    tiles: Mapping[str, str], policies: Collection[str], layout: Layout, catalogue: Catalogue
-) -> list[str]:
-    """The squares (layout order) whose `tiles` `policies` forbid (affordable_100 on phase 2)."""
-    return [
-        square
-        for square in layout.squares
-        if square in tiles
-        and not tile_allowed(catalogue[tiles[square]], policies, layout.phase_of(square))
-    ]
-
-
 def _policy_set(policies: Iterable[str]) -> frozenset[str]:
     if isinstance(policies, str):
         raise ScenarioFormatError(f"policies must be a list of policy ids, got {policies!r}")
@@ -144,7 +89,7 @@ def _refuse_fixed_over_budget(
         return
     cheapest = min(
         sum(
-            (tile_cost(catalogue[tile], MATCHING_FUNDS in policies) for tile in fixed.values()),
+            (tile_cost(catalogue[tile], halving_enacted(policies)) for tile in fixed.values()),
             Fraction(0),
         )
         for policies in candidates

@@ -1,16 +1,16 @@
 """The solver's search: reduce every board to what a coalition's cards can see, and score it.
 
 No card needs the board itself: each reads a few sums (homes by type, spending, garages, homes on
-Greenway squares, ...) through thresholds (`solver_atoms`), and the move-in depends only on the
+Greenway squares, ...) through thresholds (`solver.atoms`), and the move-in depends only on the
 numbers of new homes by type and on who lives where. The search builds one `BoardSpace` per set
 of allowed tiles (`scenario.tile_allowed`: `affordable_100` limits phase-2 squares), whose groups'
 signatures are those atoms under every candidate policy set, then scores its final states for
-each policy set with the batch card check (`batch_rules`), the same code the batch evaluator
+each policy set with the batch card check (`batch.arrays`), the same code the batch evaluator
 uses.
 
 Each question (`goal`) may search less: states score at their least cost when no card can
 prefer a dearer board (`_least_cost`), and the last layers of large searches drop states whose
-bounds (`solver_bound`) show no completion can matter (`_keep`).
+bounds (`solver.bound`) show no completion can matter (`_keep`).
 """
 
 from __future__ import annotations
@@ -29,19 +29,17 @@ from housing_lab.north_berkeley.batch.arrays import (
 )
 from housing_lab.north_berkeley.batch.arrays import move_in_counts as _move_in_counts
 from housing_lab.north_berkeley.batch.encoding import (
+    HALVING_ATOMS,
     allowed_codes,
     cost_columns,
     halved,
+    may_halve,
     set_move_in_inputs,
 )
 from housing_lab.north_berkeley.batch.evaluator import FEATURES, BatchEvaluator
-from housing_lab.north_berkeley.card_rules import card_facts
+from housing_lab.north_berkeley.engine.card_rules import card_facts
 from housing_lab.north_berkeley.model import RULEBOOK, Model
-from housing_lab.north_berkeley.policies import (
-    MATCHING_FUNDS,
-    MATCHING_FUNDS_LOW_HOMES,
-    VACANCY_CONTROL,
-)
+from housing_lab.north_berkeley.policies import VACANCY_CONTROL
 from housing_lab.north_berkeley.solver.atoms import (
     NEW_HOMES_GROUP_FACTS,
     POLICY_DEPENDENT,
@@ -78,8 +76,8 @@ def _atoms(problem: Problem, pareto: bool, least_cost: bool = False) -> Atoms:
     specs = [card_atoms(card) for card in problem.cards]
     if pareto:
         specs.append({"housed_low": None})
-    if any(MATCHING_FUNDS in s for s in problem.policy_sets):
-        specs.append({"new_low": (MATCHING_FUNDS_LOW_HOMES,)})
+    if may_halve(problem.policy_sets):
+        specs.append(HALVING_ATOMS)
     merged = merge(specs)
     if least_cost:
         merged.pop("spending", None)
@@ -143,7 +141,7 @@ def _mover(
     low_income_in_adus: bool,
     model: Model = RULEBOOK,
 ) -> MoveIn:
-    """The move-in facts of new-home counts under a policy set (`solver_facts.MoveIn`)."""
+    """The move-in facts of new-home counts under a policy set (`solver.facts.MoveIn`)."""
 
     def moved(market: Array, middle: Array, low: Array, policies: frozenset[str]) -> dict:
         counts = move_in(
@@ -199,7 +197,7 @@ def search_groups(
         groups.append(Group(NEW_HOMES, _signature(NEW_HOMES, atoms, policy_sets, mover, singles)))
     if "spending" in atoms:
         thresholds = spending_thresholds(atoms["spending"], evaluator.scale)
-        halves = any(MATCHING_FUNDS in s for s in policy_sets)
+        halves = may_halve(policy_sets)
 
         def spending(values: Array) -> Array:
             housing, other = values.T
@@ -243,7 +241,7 @@ def _base(
     )
     housing = evaluator.features[:, :, FEATURES.index("housing_cost")]
     other = evaluator.features[:, :, FEATURES.index("other_cost")]
-    costs = cost_columns(housing, other, any(MATCHING_FUNDS in s for s in policy_sets))
+    costs = cost_columns(housing, other, may_halve(policy_sets))
     return BoardSpace(evaluator.features, FEATURES, np.stack(costs, axis=2), allowed, groups)
 
 
@@ -401,7 +399,7 @@ def _check_facts(facts: ArrayFacts, cards: tuple[str, ...]) -> None:
     """Every fact the cards read must be in the state (a missing one would read as None)."""
     for card in cards:
         for name in card_facts(card):
-            if getattr(facts, name) is None:  # pragma: no cover - a bug in solver_atoms
+            if getattr(facts, name) is None:  # pragma: no cover - a bug in solver.atoms
                 raise RuntimeError(f"the search dropped {name!r}, which {card} reads")
 
 
@@ -615,7 +613,7 @@ def search(
     """Every candidate policy set's final states, scored (in `problem.policy_sets` order).
 
     With `goal` ("best", "nonnegative", "pareto": see `_keep`), only the final states that
-    can matter to that question, found by pruning the layers with `solver_bound` bounds."""
+    can matter to that question, found by pruning the layers with `solver.bound` bounds."""
     atoms = _atoms(problem, pareto, _least_cost(problem, goal))
     placement = resident_placement(evaluator, problem.existing)
     adus = problem.options.low_income_in_adus

@@ -16,7 +16,7 @@
   the final scores (or the team asks: "Show me the final result").
 - No token or a wrong one: one line, nothing from the room.
 
-A Streetcar room shows the shared Streetcar board on every page (`classroom_streetcar.py`):
+A Streetcar room shows the shared Streetcar board on every page (`widgets/classroom/streetcar.py`):
 the team to move plays its turn on it by clicking, the others watch; there are no buttons.
 
 The page holds nothing but the store's view for its own token, so no other team's hidden cards

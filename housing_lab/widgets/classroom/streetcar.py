@@ -4,8 +4,8 @@ A room's store sends each page a view, not an engine `Game`; Streetcar has no hi
 information, so the view holds the whole position (houses, buildings, lines and removals per
 team, the turn). `game_from_view` rebuilds the engine's position from it
 (`Game.from_position`), and the board's traits come from the same pure function as in
-StreetcarLab (`streetcar_view.board_traits`), so legal first lines, their partners and the
-removable houses are the engine's, never re-derived here.
+StreetcarLab (`board_traits` of `widgets/streetcar/view.py`), so legal first lines, their
+partners and the removable houses are the engine's, never re-derived here.
 
 The team to move plays as in StreetcarLab: two lines (held by a `TurnStager`, checked by the
 engine), then a house; the whole turn goes to the store as one `act`. Everyone else sees the

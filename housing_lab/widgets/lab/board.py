@@ -46,8 +46,7 @@ def catalogue_state(catalogue: Catalogue) -> list[dict[str, Any]]:
 def move_in_frames(result: ScenarioResult) -> list[dict[str, str | None]]:
     """Who lives where (home -> income) after 0, 1, ... all move-in events, as the engine says:
     the replay shows these frames and does not replay the log itself."""
-    move_in = result.move_in
-    return [move_in.incomes_after(count) for count in range(len(move_in.events) + 1)]
+    return result.move_in.incomes_by_step()
 
 
 def event_sentence(row: dict[str, str]) -> str:
@@ -144,8 +143,9 @@ class NorthBerkeleyBoard(ActionWidget):
                 self.catalogue = catalogue_state(scenario.catalogue)
             self.tiles = dict(scenario.to_dict()["tiles"])
             self.policies = sorted(scenario.policies)
-            self.occupants = move_in.incomes_after()
+            frames = move_in_frames(result)
+            self.occupants = dict(frames[-1])
             self.events = [event.to_dict() for event in move_in.events]
             self.event_texts = [event_sentence(row) for row in event_rows(move_in, scenario)]
-            self.frames = move_in_frames(result)
+            self.frames = frames
             self.replay_index = -1

@@ -1,6 +1,6 @@
 """Ask the coach: pick a card and a goal, read the fewest changes that reach it, apply them.
 
-The exact coach (`north_berkeley.coaching`) does the work and `coach_words` says its answer with
+The exact coach (`north_berkeley.coaching`) does the work and `coaching.words` says its answer with
 names as printed; this panel only asks, shows, and swaps the scenario when the student presses
 **Apply** (undoable). It stands alone (a board view of its own, no lab), so a lesson can put it
 under any board: `CoachPanel(scenario, "urbanists")`.

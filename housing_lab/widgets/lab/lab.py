@@ -5,7 +5,7 @@ everything: whether a change is legal and why not (`refusal`, in the words shown
 (`palette`), the result (`result`) and undo (`push`/`pop`: every change, a tile, a policy, a
 reshuffle, a load, the coach's advice, is one action on the board's stack). A refused change
 shows the engine's words and leaves everything as it was. After a change the lab compares the
-result before and after (`nb_changes`): one sentence says what changed, the chart outlines the
+result before and after (`changes.py`): one sentence says what changed, the chart outlines the
 previous housed counts and the board marks the squares and homes that changed.
 
 One screen (docs/nb_lab.md): the board with its palette on the left; the last change, the
@@ -202,6 +202,8 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         self._board = Board.from_scenario(start, self.options)
         self._result_dict = self._result.to_dict()
         self._previous: ScenarioResult | None = None
+        # the seed, policies and undo shown: set on the controls only when they change
+        self._shown_controls: tuple[int, frozenset[str], bool] | None = None
         self._names = display_names(self.catalogue)
         self.last_change = FIRST_HINT
         self.last_change_shown = FIRST_HINT
@@ -560,7 +562,6 @@ class NorthBerkeleyLab(ipywidgets.VBox):
             f"title='{html.escape(self.last_change, quote=True)}'>"
             f"<b>What changed:</b> {html.escape(self.last_change_shown)}</div>"
         )
-        self.coach_panel.show_undo(self._board.can_pop)
         with self.board.hold_sync():
             self.board.show_result(self._result)
             self.board.changed = self._changed_places()
@@ -577,12 +578,17 @@ class NorthBerkeleyLab(ipywidgets.VBox):
                 sorted(self._scenario.policies),
                 self.last_change,
             ) + ("" if self.model.is_rulebook else f" {self.model.describe()}.")
-        self.policy_panel.show(self._scenario.policies)
+        controls = (self._scenario.seed, self._scenario.policies, self._board.can_pop)
+        if controls != self._shown_controls:  # most clicks on the board change none of them
+            self._shown_controls = controls
+            self.policy_panel.show(self._scenario.policies)
+            self.toolbar.show_seed(self._scenario.seed)
+            self.coach_panel.show_undo(self._board.can_pop)
         if self._homes_chart is not None:
             self._homes_chart.update(result)
         self.scoreboard.update(score_as_is(self._scenario), self._result.cards)
-        self.toolbar.show_seed(self._scenario.seed)
-        self._show_compare()
+        if self.tabs.selected_index == COMPARE_TAB:  # else drawn when its tab is shown
+            self._show_compare()
 
     def _changed_places(self) -> list[str]:
         """Squares whose tile changed and homes whose resident changed in the last change."""
@@ -654,6 +660,8 @@ class NorthBerkeleyLab(ipywidgets.VBox):
             self._homes_box.children = (self.homes_chart,)
         if change["new"] == ASSUMPTIONS_TAB:
             self._assumptions.get()
+        if change["new"] == COMPARE_TAB:
+            self._show_compare()
 
     def _on_board_action(self, action: dict[str, Any]) -> None:
         """Clicks from the browser: refused ones only show the message."""

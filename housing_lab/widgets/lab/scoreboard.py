@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import html
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import ipywidgets
 
-from housing_lab.north_berkeley.constituents import CARD_IDS, CardScore, cards, check_card
+from housing_lab.north_berkeley.constituents import CARD_IDS, Card, CardScore, cards, check_card
 from housing_lab.widgets.lab.changes import score_word
 
 
@@ -34,11 +36,17 @@ def net_reason(score: CardScore, plus_text: str, minus_text: str) -> str:
     return "neither condition holds"
 
 
+@functools.cache
+def _deck() -> Mapping[str, Card]:
+    """The cards' names and texts, read once (they are the printed deck's)."""
+    return MappingProxyType(dict(cards()))
+
+
 def scoreboard_rows(
     now: Mapping[str, CardScore], after: Mapping[str, CardScore], hand: Sequence[str]
 ) -> list[dict[str, Any]]:
     """The table as data (tests read this; the HTML is drawn from it)."""
-    deck = cards()
+    deck = _deck()
     return [
         {
             "card": card,

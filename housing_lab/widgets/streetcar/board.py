@@ -139,7 +139,7 @@ class StreetcarBoard(ActionWidget):
     bot_move = traitlets.Dict().tag(sync=True)  # the bot's last move, to show after a pause
     last_move = traitlets.Dict().tag(sync=True)  # {"player", "lines", "remove"}: highlighted
     hint = traitlets.Dict().tag(sync=True)  # a suggested move to highlight ({}: none)
-    names = traitlets.Dict().tag(sync=True)  # "q,r" -> place name ("E3"), streetcar_places.py
+    names = traitlets.Dict().tag(sync=True)  # "q,r" -> place name ("E3"), places.py
     rows = traitlets.Dict().tag(sync=True)  # row letter -> [westmost, eastmost] hex "q,r"
     line_turns = traitlets.Dict().tag(sync=True)  # drawn edge -> the turn it was drawn on
 

@@ -1,10 +1,11 @@
 """A hint in the Streetcar lab: the move a bot would play, shown (never played) with its reason.
 
-The bot is found by name in the engine's registry (`streetcar.bots.BOTS` through `make_bot`), so
-any bot registered there (random, greedy, mcts...) can give hints. It is built fresh with the
-lab's seed for every hint, so the same position always gets the same hint, and the hint is
-exactly `make_bot(name, seed).choose(game)`: what that bot would play here. The reason is worked
-out by the engine too: the move is pushed on a copy and the scores and connections compared.
+The bot is found by name in the engine's registry (`streetcar.play.bots.BOTS`, through
+`make_bot`), so any bot registered there (random, greedy, mcts...) can give hints. It is built
+fresh with the lab's seed for every hint, so the same position always gets the same hint, and
+the hint is exactly `make_bot(name, seed).choose(game)`: what that bot would play here. The
+reason is worked out by the engine too: the move is pushed on a copy and the scores and
+connections compared.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ Label = Callable[[str], str]
 
 def describe_move(label: str, move: Move, colour: str | None, game: Game) -> str:
     """One sentence about a move just pushed (game is the position after it), with places
-    named as the board labels them (streetcar_places.py), never coordinates."""
+    named as the board labels them (places.py), never coordinates."""
     names = place_names(game.board)
     if move.lines:
         text = f"{label} drew {describe_lines(names, move.lines)}"

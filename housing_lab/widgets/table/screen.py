@@ -2,7 +2,7 @@
 
 Rebuilt from the engine after each change, so the screen can never drift from the game: the
 stage decides which decision the panel draws (the decision builders live in
-`game_table_views`) and which parts `TableScreen` puts on screen.
+`widgets/table/views.py`) and which parts `TableScreen` puts on screen.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def table_view(
     advice: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Everything both panels draw (the browser gets it as the `view` trait); `advice`: the
-    coach's answer on screen (`game_table_coach.TableAdvice.to_view`), or None."""
+    coach's answer on screen (`TableAdvice.to_view` in `widgets/table/coach.py`), or None."""
     view: dict[str, Any] = {
         "stage": stage,
         "has_game": game is not None,

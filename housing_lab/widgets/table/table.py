@@ -9,7 +9,7 @@ and move-in played out wave by wave before the final scoreboard.
 The table owns its parts: `panel` and `teams_panel` (the phase panel, one `TablePanel` drawn
 twice), `board` (the `NorthBerkeleyBoard`), `playback` (a `MoveInPlayback`, with the move-in
 `chart`) and `screen` (a `TableScreen`: what the parts show and which are on screen); files and
-handouts come from `game_table_files`. A click goes: the panel's message -> `_on_panel_action`
+handouts come from `widgets/table/files.py`. A click goes: the panel's message -> `_on_panel_action`
 here -> the decision method here -> the engine.
 
 >>> table = GameTable(teams=["A", "B", "C"], seed=3)

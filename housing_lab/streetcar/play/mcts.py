@@ -33,9 +33,9 @@ from typing import Protocol
 from housing_lab.numbers import check_number
 from housing_lab.streetcar.errors import StreetcarError
 from housing_lab.streetcar.game import Game
-from housing_lab.streetcar.greedy import GreedyBot
 from housing_lab.streetcar.moves import Move
-from housing_lab.streetcar.seeded import SeededBot
+from housing_lab.streetcar.play.greedy import GreedyBot
+from housing_lab.streetcar.play.seeded import SeededBot
 
 DEFAULT_ITERATIONS = 24
 SCALE = 20.0  # score margin that counts as a clear win (value tanh(margin / SCALE))

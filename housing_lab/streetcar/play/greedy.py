@@ -18,8 +18,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from housing_lab.streetcar.moves import Move
+from housing_lab.streetcar.play.seeded import SeededBot
 from housing_lab.streetcar.scoring import breakdowns, connected_hexes, line_components
-from housing_lab.streetcar.seeded import SeededBot
 
 if TYPE_CHECKING:
     from housing_lab.streetcar.game import Game

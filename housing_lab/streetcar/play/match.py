@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from housing_lab.streetcar.board import Board
-from housing_lab.streetcar.bots import SEARCH_BOTS, make_bot, play_game
 from housing_lab.streetcar.errors import StreetcarError
 from housing_lab.streetcar.game import Game
+from housing_lab.streetcar.play.bots import SEARCH_BOTS, make_bot, play_game
 from housing_lab.streetcar.rules import PLAYERS, Rules
 
 

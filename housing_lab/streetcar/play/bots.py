@@ -16,11 +16,11 @@ from housing_lab.errors import shown
 from housing_lab.streetcar.board import Board
 from housing_lab.streetcar.errors import StreetcarError
 from housing_lab.streetcar.game import Game
-from housing_lab.streetcar.greedy import GreedyBot
-from housing_lab.streetcar.mcts import MctsBot
 from housing_lab.streetcar.moves import Move
+from housing_lab.streetcar.play.greedy import GreedyBot
+from housing_lab.streetcar.play.mcts import MctsBot
+from housing_lab.streetcar.play.seeded import SeededBot
 from housing_lab.streetcar.rules import Rules
-from housing_lab.streetcar.seeded import SeededBot
 
 
 class Bot(Protocol):

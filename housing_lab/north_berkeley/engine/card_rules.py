@@ -8,7 +8,7 @@ text, as clauses `[fact, comparison, threshold]` combined with `all` or `any`:
 A fact is a board number (`BASE_FACTS`) or a named relation between them (`DERIVED_FACTS`, a
 linear combination such as 2 (low + middle) - total). Everything that decides a card reads this
 one declaration: the scalar check (`constituents.score_card`), the numpy formulas
-(`batch_rules.card_scores`) and the solver's thresholds (`solver_atoms.card_atoms`).
+(`batch.arrays.card_scores`) and the solver's thresholds (`solver.atoms.card_atoms`).
 
 Comparisons follow RULES.md: "under $X" is `<`, "over $X" is `>`, "at least" `>=`, "less than"
 `<`, "no more than" `<=`. Spending thresholds stay exact (Fractions; the batch compares whole
