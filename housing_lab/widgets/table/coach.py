@@ -2,10 +2,11 @@
 
 The answer is the exact coach's (`north_berkeley.coaching`) on the board as it stands; the words
 are those of `north_berkeley/coaching/words.py`. What the table adds is the game around it:
-whose cards may be coached (a hidden hand only once revealed) and which suggestions the
-table may play now. A suggestion is played only as engine actions (`place`/`clear` on the
-squares of the current phase) that the engine's `Board` accepts in turn (`Board.first_refusal`): the engine decides, and a policy
-change is advice only (policies are decided in the policy step, not at the table).
+whose cards may be coached (a hidden hand only once revealed) and which suggestions the table
+may play now. A suggestion is played only as engine actions (`place`/`clear` on the squares of
+the current phase) that the engine's `Board` accepts in turn (`Board.first_refusal`): the
+engine decides, and a policy change is advice only (policies are decided in the policy step,
+not at the table).
 """
 
 from __future__ import annotations
