@@ -1,0 +1,78 @@
+"""Store paths that are not a plain file in a folder (issue 43, the third hunt's stores): each is
+one line naming the real cause, never a traceback, "File exists" or a full disk that is not
+full; and a path that is a real file name (bytes that are not UTF-8) is a store like any."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from housing_lab.rooms import RoomError, open_store
+
+
+def refused(path: str | Path) -> str:
+    with pytest.raises(RoomError) as caught:
+        open_store(f"sqlite:///{path}")
+    message = str(caught.value)
+    assert "\n" not in message
+    return message
+
+
+def test_a_loop_of_symbolic_links_is_one_line(tmp_path) -> None:
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    assert refused(tmp_path / "a") == f"store '{tmp_path}/a' is a loop of symbolic links"
+    assert refused(tmp_path / "a" / "rooms.sqlite") == (
+        f"cannot make store '{tmp_path}/a/rooms.sqlite': '{tmp_path}/a' is a loop of "
+        "symbolic links, not a folder"
+    )
+
+
+def test_a_link_to_a_missing_file_is_refused_not_made(tmp_path) -> None:
+    """A store linked to an unmounted USB stick must not become a new, empty store there."""
+    (tmp_path / "rooms.sqlite").symlink_to("/media/usb-stick/rooms.sqlite")
+    assert refused(tmp_path / "rooms.sqlite") == (
+        f"store '{tmp_path}/rooms.sqlite' is a symbolic link to "
+        "'/media/usb-stick/rooms.sqlite', which does not exist"
+    )
+
+
+@pytest.mark.parametrize(("make", "kind"), [("file", "a file"), ("fifo", "a named pipe (FIFO)")])
+def test_a_folder_that_is_a_file_or_fifo_is_named(tmp_path, make, kind) -> None:
+    parent = tmp_path / "notafolder"
+    if make == "file":
+        parent.write_text("notes\n", encoding="utf-8")
+    else:
+        os.mkfifo(parent)
+    assert refused(parent / "deeper" / "rooms.sqlite") == (
+        f"cannot make store '{parent}/deeper/rooms.sqlite': '{parent}' is {kind}, not a folder"
+    )
+
+
+def test_a_folder_that_cannot_hold_files_is_not_a_full_disk() -> None:
+    """/proc reports 0 blocks free (it has no blocks at all): that is no full disk."""
+    message = refused("/proc/rooms.sqlite")
+    assert "full" not in message
+    assert message == "cannot make store '/proc/rooms.sqlite': No such file or directory"
+    assert refused("/proc/self/rooms/r.sqlite") == (
+        "cannot make the folder of store '/proc/self/rooms/r.sqlite': No such file or directory"
+    )
+
+
+def test_a_nul_character_is_one_line() -> None:
+    assert refused("rooms\x00.sqlite") == (
+        "store 'rooms\\x00.sqlite' has a NUL character in its name, which no file name holds"
+    )
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="Linux file names are bytes")
+def test_a_file_name_that_is_not_utf8_is_a_store(tmp_path) -> None:
+    path = os.fsdecode(os.fsencode(tmp_path) + b"/r\xe9sum\xe9.sqlite")  # Latin-1 bytes
+    with open_store(f"sqlite:///{path}") as store:
+        room = store.create_room(["Red", "Blue"], seed=3)
+    with open_store(f"sqlite:///{path}") as store:
+        assert store.view(room["room"], room["teacher"]["token"])["seq"] == 0
+    assert os.listdir(os.fsencode(tmp_path)) == [b"r\xe9sum\xe9.sqlite"]
