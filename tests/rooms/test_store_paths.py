@@ -76,3 +76,31 @@ def test_a_file_name_that_is_not_utf8_is_a_store(tmp_path) -> None:
     with open_store(f"sqlite:///{path}") as store:
         assert store.view(room["room"], room["teacher"]["token"])["seq"] == 0
     assert os.listdir(os.fsencode(tmp_path)) == [b"r\xe9sum\xe9.sqlite"]
+
+
+@pytest.mark.parametrize(
+    "url", ["sqlite:///rooms.sqlite?mode=ro", "sqlite:///rooms.sqlite?check_same_thread=false"]
+)
+def test_options_after_a_question_mark_are_refused_not_made_into_a_file_name(
+    tmp_path, monkeypatch, url
+) -> None:
+    """SQLAlchemy and SQLite read `?mode=ro` as an option: a store named 'rooms.sqlite?mode=ro'
+    would be a new, empty store where the teacher meant to read the class's."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(RoomError) as caught:
+        open_store(url)
+    assert str(caught.value) == (
+        f"store URL '{url}' has options after '?', which a room store takes none of "
+        "(name the file alone: sqlite:///rooms.sqlite)"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("path", ["rooms.sqlite ", " rooms.sqlite", "rooms.sqlite\n", "  "])
+def test_spaces_around_a_store_path_are_refused(tmp_path, monkeypatch, path) -> None:
+    """A space copied at the end of a path would make a second store beside the class's."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(RoomError, match=r"has spaces around its file name") as caught:
+        open_store("sqlite:///" + path)
+    assert "\n" not in str(caught.value)
+    assert list(tmp_path.iterdir()) == []
