@@ -6,9 +6,9 @@ Each act runs in a real process of its own, killed at a random moment of its lif
 processes are forked from this one with the command's modules already imported and run
 `housing_lab.cli.main` (the console script's whole code path from its arguments on): a fresh
 interpreter spends about 0.2 s starting and importing and 10 ms on the store, so kills timed
-over its life would nearly all land before the store is touched, and 200 of them would take
-40 s; forked, the store work is most of the process's life, and 200 kills take a few seconds.
-Twenty real `python -m housing_lab.cli room act` processes are killed too (the last test), each
+over its life would nearly all land before the store is touched, and 150 of them would take
+30 s; forked, the store work is most of the process's life, and 150 kills take a few seconds.
+Eight real `python -m housing_lab.cli room act` processes are killed too (the last test), each
 at a random moment after it opened the store file.
 """
 
@@ -141,13 +141,13 @@ def forked_act(room: Room, delay: float | None) -> float:
     return lived
 
 
-@pytest.mark.slow  # 200 processes (SQLite) or 100 (PostgreSQL): 3-6 s each
+@pytest.mark.slow  # 150 processes (SQLite) or 50 (PostgreSQL): 3-4 s each (idle machine)
 def test_a_killed_act_leaves_view_log_and_export_agreeing(store_url) -> None:
     room = Room(store_url)
     build_parser()  # built once, here: the children share it, as they share the imports
     span = 1.3 * statistics.median(forked_act(room, None) for _ in range(3))
     rng = random.Random(43)
-    for _ in range(200 if store_url.startswith("sqlite") else 100):
+    for _ in range(150 if store_url.startswith("sqlite") else 50):
         forked_act(room, rng.uniform(0, span))
     print(room.landed, f"over {span * 1000:.1f} ms")
     assert room.landed["before"] and room.landed["completed"], room.landed  # kills spanned it
@@ -162,7 +162,7 @@ def has_open(pid: int, path: str) -> bool:
         return False
 
 
-@pytest.mark.slow  # 20 real `housing-lab` processes: about 4 s
+@pytest.mark.slow  # 8 real `housing-lab` processes: about 2 s (idle machine)
 @pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs Linux's /proc")
 def test_a_real_housing_lab_room_act_killed_while_it_uses_the_store(tmp_path) -> None:
     """The command itself, in a fresh interpreter, killed at a random moment after it opened
@@ -170,7 +170,7 @@ def test_a_real_housing_lab_room_act_killed_while_it_uses_the_store(tmp_path) ->
     path = str(tmp_path / "rooms.sqlite")
     room = Room("sqlite:///" + path)
     rng = random.Random(4)
-    for _ in range(20):
+    for _ in range(8):
         process = subprocess.Popen(
             [sys.executable, "-m", "housing_lab.cli", *room.argv()],
             stdout=subprocess.PIPE,
