@@ -34,6 +34,7 @@ SCHEMA = sql.schema(real="REAL", integer="INTEGER")
 # folder without one is read as immutable, which is safe because nobody can write it either).
 READ_WRITE = ("", "mode=ro", "mode=ro&immutable=1")
 READ_ONLY = READ_WRITE[1:]
+SIDE_FILES = ("-journal", "-wal", "-shm")  # what SQLite keeps beside a database file
 FULL_BELOW = 256 * 1024  # bytes left on a disk too full for SQLite (its journal and pages)
 LIST_TABLES = "SELECT name FROM sqlite_master WHERE type = 'table'"
 TABLE_COLUMNS = "SELECT name FROM pragma_table_info(?)"
@@ -168,6 +169,14 @@ def _check_file(path: Path, name: str) -> bool:
     link = _broken_link(path)
     if link is not None:  # never made at the link's end: a USB stick not mounted, say
         raise RoomError(f"store {name} is {link}")
+    for side in SIDE_FILES:  # SQLite opens these itself, and retries a FIFO's open for ever
+        other = Path(f"{path}{side}")
+        kind = not_a_file(other) or ("a folder" if other.is_dir() else None)
+        if kind is not None:
+            raise RoomError(
+                f"cannot open store {name}: {quote_path(other)} beside it is {kind}, not "
+                "SQLite's own file (move it away)"
+            )
     try:
         if not path.exists():
             _make_folder(path.parent, name)

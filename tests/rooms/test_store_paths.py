@@ -11,6 +11,9 @@ from pathlib import Path
 import pytest
 
 from housing_lab.rooms import RoomError, open_store
+from tests.reliability.test_pipes_devices_full import returns
+
+from .test_store_faults import made_room
 
 
 def refused(path: str | Path) -> str:
@@ -104,3 +107,25 @@ def test_spaces_around_a_store_path_are_refused(tmp_path, monkeypatch, path) -> 
         open_store("sqlite:///" + path)
     assert "\n" not in str(caught.value)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("side", ["-journal", "-wal", "-shm"])
+@pytest.mark.parametrize("kind", ["a named pipe (FIFO)", "a folder"])
+def test_sqlites_own_files_beside_the_store_that_are_not_files_are_named(
+    tmp_path, side, kind
+) -> None:
+    """SQLite opens rooms.sqlite-journal, -wal and -shm itself: a FIFO there hung every view
+    (SQLite retries the open, so not even SIGTERM ended it), a FIFO as -wal took an act that
+    was then lost, a folder was called a read-only store."""
+    path = tmp_path / "rooms.sqlite"
+    code, teacher, url = made_room(path)
+    for leftover in ("-wal", "-shm"):
+        Path(f"{path}{leftover}").unlink(missing_ok=True)
+    other = Path(f"{path}{side}")
+    os.mkfifo(other) if kind.endswith("(FIFO)") else other.mkdir()
+    with pytest.raises(RoomError) as caught:
+        returns(lambda: open_store(url).view(code, teacher))
+    assert str(caught.value) == (
+        f"cannot open store '{path}': '{other}' beside it is {kind}, not SQLite's own file "
+        "(move it away)"
+    )
