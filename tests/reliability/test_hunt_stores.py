@@ -5,7 +5,8 @@
 - Acts interleaved with every read (view, seq, wait, log, export) on two connections to one
   store, each keeping its own replay of the room.
 - Odd store URLs given to `housing-lab room create`: devices, a folder, a FIFO, links, a
-  folder on the way that is a file, a missing folder, random relative names.
+  folder on the way that is a file, a missing folder, a FIFO or folder where SQLite keeps its
+  own files, random relative names.
 
 The contract: an act is accepted (logged once, under the next number) or refused in one line
 with nothing logged; every reading of a room agrees with its log and with a bare engine replay
@@ -255,6 +256,8 @@ def odd_things(folder: Path) -> dict[str, Path]:
         "link to nowhere": folder / "to-nowhere",
         "link loop": folder / "loop",
         "missing": folder / "missing" / "deeper",
+        "beside a fifo": folder / "journal-fifo.sqlite",  # SQLite's journal there is a FIFO
+        "beside a folder": folder / "wal-folder.sqlite",  # and its WAL file a folder
     }
     made["folder"].mkdir()
     os.mkfifo(made["fifo"])
@@ -265,11 +268,20 @@ def odd_things(folder: Path) -> dict[str, Path]:
     made["link to null"].symlink_to("/dev/null")
     made["link to nowhere"].symlink_to(folder / "gone" / "rooms.sqlite")
     made["link loop"].symlink_to(made["link loop"])
+    made["beside a fifo"].touch()
+    os.mkfifo(f"{made['beside a fifo']}-journal")
+    made["beside a folder"].touch()
+    os.mkdir(f"{made['beside a folder']}-wal")
     return made | {name: Path(f"/dev/{name}") for name in ("null", "zero", "full", "stdin")}
 
 
 def state_of(path: Path) -> tuple[Any, ...]:
-    """What a thing is and holds, without opening anything that is not a regular file."""
+    """What a thing and SQLite's files beside it are and hold (nothing but regular files is
+    opened)."""
+    return tuple(one_state(Path(f"{path}{side}")) for side in ("", "-journal", "-wal"))
+
+
+def one_state(path: Path) -> tuple[Any, ...]:
     try:
         info = os.lstat(path)
     except OSError:
@@ -285,7 +297,8 @@ def state_of(path: Path) -> tuple[Any, ...]:
 
 ODD = [
     "folder", "fifo", "text", "empty", "link to folder", "link to fifo", "link to null",
-    "link to nowhere", "link loop", "missing", "null", "zero", "full", "stdin",
+    "link to nowhere", "link loop", "missing", "beside a fifo", "beside a folder", "null",
+    "zero", "full", "stdin",
 ]  # fmt: skip
 GROWS = {"folder", "missing", "empty"}  # where an accepted store may be made
 SUFFIXES = ["", "/", "/rooms.sqlite", "/a/rooms.sqlite", "/.", "//"]
