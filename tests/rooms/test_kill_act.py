@@ -8,8 +8,8 @@ processes are forked from this one with the command's modules already imported a
 interpreter spends about 0.2 s starting and importing and 10 ms on the store, so kills timed
 over its life would nearly all land before the store is touched, and 150 of them would take
 30 s; forked, the store work is most of the process's life, and 150 kills take a few seconds.
-Eight real `python -m housing_lab.cli room act` processes are killed too (the last test), each
-at a random moment after it opened the store file.
+Eight real `python -m housing_lab.cli room act` processes are killed too (the third test), each
+at a random moment after it opened the store file, and forty `room create`s (the last test).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import json
 import os
 import random
 import signal
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -183,3 +184,37 @@ def test_a_real_housing_lab_room_act_killed_while_it_uses_the_store(tmp_path) ->
         process.kill()
         room.check(process.communicate()[0].decode())
     print(room.landed)
+
+
+@pytest.mark.slow  # 40 forked processes: about 1 s
+def test_a_killed_room_create_leaves_no_room_without_its_tokens(tmp_path) -> None:
+    """`room create` killed at random moments, on a new store and on one with rooms: the store
+    opens; every room in it has its row and all its tokens, or does not exist; a room whose
+    links were printed opens with them."""
+    build_parser()
+    rng = random.Random(7)
+    printed = []
+    for number in range(40):
+        url = f"sqlite:///{tmp_path / f'rooms{number % 4}.sqlite'}"  # new, then with rooms
+        pid, read = forked_cli(["room", "create", "--teams", "Red,Blue", "--store", url])
+        time.sleep(rng.uniform(0, 0.03))
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        out = output_of(read)
+        if out.endswith("\n"):
+            printed.append((url, json.loads(out)))
+        with sqlite3.connect(url.removeprefix("sqlite:///")) as db:
+            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+            if "rooms" in tables:
+                holders = db.execute(
+                    "SELECT rooms.code, COUNT(room_tokens.holder) FROM rooms "
+                    "LEFT JOIN room_tokens ON room_tokens.room = rooms.code GROUP BY rooms.code"
+                ).fetchall()
+                assert all(count == 3 for _, count in holders), holders
+        with open_store(url) as store:
+            store.create_room(TEAMS, seed=1)
+    assert 0 < len(printed) < 40  # kills came both before and after the links were printed
+    for url, room in printed:
+        with open_store(url) as store:
+            for token in tokens_of(room).values():
+                assert store.view(room["room"], token)["seq"] == 0
