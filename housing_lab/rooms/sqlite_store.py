@@ -13,6 +13,7 @@ another writer holding the lock past `BUSY_TIMEOUT_S` ("the store is busy").
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -33,6 +34,7 @@ SCHEMA = sql.schema(real="REAL", integer="INTEGER")
 # folder without one is read as immutable, which is safe because nobody can write it either).
 READ_WRITE = ("", "mode=ro", "mode=ro&immutable=1")
 READ_ONLY = READ_WRITE[1:]
+SIDE_FILES = ("-journal", "-wal", "-shm")  # what SQLite keeps beside a database file
 FULL_BELOW = 256 * 1024  # bytes left on a disk too full for SQLite (its journal and pages)
 LIST_TABLES = "SELECT name FROM sqlite_master WHERE type = 'table'"
 TABLE_COLUMNS = "SELECT name FROM pragma_table_info(?)"
@@ -57,6 +59,9 @@ class SQLiteStore(SQLRoomStore):
                 break
             except sqlite3.OperationalError as error:
                 self._full = self._full or disk_full(self.path)
+                if not self.path.exists() and not self._full:  # the system's words, not SQLite's
+                    why = _why_not_made(self.path, self.name) or self._explain(error)
+                    raise RoomError(why) from None
                 if not _cannot_write(error) or self._modes[1:] == () or not self.path.exists():
                     raise RoomError(self._explain(error)) from None
                 self.close()  # a read-only file, folder or mount (or a full disk): read only
@@ -128,7 +133,7 @@ class SQLiteStore(SQLRoomStore):
         return connection
 
     def _connect(self) -> sqlite3.Connection:
-        target = f"file:{quote(str(self.path.resolve()))}"
+        target = f"file:{quote(os.fsencode(self.path.resolve()))}"  # any bytes Linux allows
         if self._modes[0]:
             target += "?" + self._modes[0]
         connection = sqlite3.connect(target, timeout=BUSY_TIMEOUT_S, isolation_level=None, uri=True)
@@ -156,12 +161,25 @@ def _check_file(path: Path, name: str) -> bool:
 
     A missing file is made (with its folder); an empty one is a new store.
     """
+    if "\x00" in str(path):
+        raise RoomError(f"store {name} has a NUL character in its name, which no file name holds")
     kind = not_a_file(path)  # looked up without opening: a FIFO would hang, a device never end
     if kind is not None:
         raise RoomError(f"store {name} is {kind}, not a room store file")
+    link = _broken_link(path)
+    if link is not None:  # never made at the link's end: a USB stick not mounted, say
+        raise RoomError(f"store {name} is {link}")
+    for side in SIDE_FILES:  # SQLite opens these itself, and retries a FIFO's open for ever
+        other = Path(f"{path}{side}")
+        kind = not_a_file(other) or ("a folder" if other.is_dir() else None)
+        if kind is not None:
+            raise RoomError(
+                f"cannot open store {name}: {quote_path(other)} beside it is {kind}, not "
+                "SQLite's own file (move it away)"
+            )
     try:
         if not path.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
+            _make_folder(path.parent, name)
             return False
         if path.is_dir():
             raise RoomError(f"store {name} is a folder, not a room store file")
@@ -175,12 +193,50 @@ def _check_file(path: Path, name: str) -> bool:
     return not writable
 
 
+def _broken_link(path: Path) -> str | None:
+    """What a symbolic link that leads to no file is, in words; None for anything else."""
+    try:
+        os.stat(path)
+        return None
+    except OSError as error:
+        if not os.path.islink(path):
+            return None  # missing (it is made), or a folder above it says why
+        if error.errno == errno.ELOOP:
+            return "a loop of symbolic links"
+    return f"a symbolic link to {quote_path(os.readlink(path))}, which does not exist"
+
+
+def _make_folder(folder: Path, name: str) -> None:
+    """Make the store's folder (and those above it), or say which of them is no folder."""
+    existing = next(p for p in (folder, *folder.parents) if os.path.lexists(p))
+    if not existing.is_dir():
+        what = _broken_link(existing) or not_a_file(existing) or "a file"
+        raise RoomError(f"cannot make store {name}: {quote_path(existing)} is {what}, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise RoomError(f"cannot make the folder of store {name}: {error.strerror}") from None
+
+
+def _why_not_made(path: Path, name: str) -> str | None:
+    """Why a store file that does not exist cannot be made (the system's words, which SQLite's
+    "unable to open database file" hides), or None if it can be."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+    except OSError as error:
+        return f"cannot make store {name}: {error.strerror or error}"
+    path.unlink()
+    return None
+
+
 def disk_full(path: Path, room: int = FULL_BELOW) -> bool:
     """Whether the disk holding `path` has less than `room` bytes left for this user (a
     read-only mount, which often reports 0 bytes free, is not full)."""
     try:
         disk = os.statvfs(path if path.is_dir() else path.parent)
     except OSError:
+        return False
+    if disk.f_blocks == 0:  # /proc, /sys: no disk at all, so none that is full
         return False
     return not disk.f_flag & os.ST_RDONLY and disk.f_bavail * disk.f_frsize < room
 

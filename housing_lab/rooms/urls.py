@@ -84,6 +84,13 @@ def parse_store_url(url: object) -> tuple[str, str]:
             raise RoomError(
                 f"store {shown(url)} names no file (an in-memory store would not be shared)"
             )
+        if "?" in path:  # SQLAlchemy and SQLite read ?mode=ro as an option, not a file name
+            raise RoomError(
+                f"store URL {shown(url)} has options after '?', which a room store takes none "
+                "of (name the file alone: sqlite:///rooms.sqlite)"
+            )
+        if path != path.strip():  # copied with a space: a second store beside the class's
+            raise RoomError(f"store URL {shown(url)} has spaces around its file name")
         return "sqlite", path
     if url.startswith(("postgresql://", "postgres://")):
         return "postgresql", url

@@ -151,12 +151,15 @@ def test_disk_full_reads_the_free_space(tmp_path, monkeypatch) -> None:
         f_frsize = 4096
         f_bavail = 0
         f_flag = 0
+        f_blocks = 10**6
 
     monkeypatch.setattr(sqlite_store.os, "statvfs", lambda path: Disk)
     assert sqlite_store.disk_full(tmp_path / "rooms.sqlite")
     Disk.f_flag = os.ST_RDONLY  # a read-only mount often reports no free space: not full
     assert not sqlite_store.disk_full(tmp_path / "rooms.sqlite")
     Disk.f_flag, Disk.f_bavail = 0, 10**6
+    assert not sqlite_store.disk_full(tmp_path / "rooms.sqlite")
+    Disk.f_blocks = Disk.f_bavail = 0  # /proc, /sys: no blocks at all, so no full disk
     assert not sqlite_store.disk_full(tmp_path / "rooms.sqlite")
 
 
