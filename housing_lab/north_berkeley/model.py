@@ -300,13 +300,16 @@ class Model:
             said.append(f"city budget {dollars(self.budget)}")
         return said
 
+    def changes(self) -> str:
+        """What differs from the rulebook, in one phrase ("city budget $15; vacancy control
+        covers apartments only"); "" for the rulebook."""
+        return "; ".join(self.differences())
+
     def describe(self) -> str:
         """One line for a screen or a screenshot: "Not the rulebook: ..." or "The rulebook's
         assumptions"."""
-        differences = self.differences()
-        if not differences:
-            return "The rulebook's assumptions"
-        return "Not the rulebook: " + "; ".join(differences)
+        changes = self.changes()
+        return f"Not the rulebook: {changes}" if changes else "The rulebook's assumptions"
 
 
 RULEBOOK = Model()

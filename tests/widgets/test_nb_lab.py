@@ -315,3 +315,15 @@ def test_one_tile_placed_enters_few_files_and_scores_the_board_once() -> None:
     assert len(scored) == 1, scored
     assert "widgets/lab/compare.py" not in entered  # its tab is not shown
     assert len(entered) <= CLICK_FILES, sorted(entered)
+
+
+def test_a_new_model_is_said_in_the_model_s_own_words() -> None:
+    """The lab names what changed as the model says it (`Model.changes`), not by cutting the
+    front off `describe()`, and the rulebook in words of its own."""
+    lab = NorthBerkeleyLab(seed=1)
+    lab.set_model({"budget": 15, "vacancy_control_protects": ["apartments"]})
+    assert lab.board.message == f"Assumptions changed: {lab.model.changes()}."
+    assert "city budget $15" in lab.board.message and "Not the rulebook" not in lab.board.message
+    lab.set_model(None)
+    assert lab.board.message == "Back to the rulebook's assumptions."
+    assert lab.model.changes() == ""

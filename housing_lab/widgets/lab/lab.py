@@ -370,7 +370,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         done = (
             "Back to the rulebook's assumptions."
             if checked.is_rulebook
-            else f"Assumptions changed: {checked.describe()[len('Not the rulebook: ') :]}."
+            else f"Assumptions changed: {checked.changes()}."
         )
         self._try(model=_kept_model(checked), done=done)
 
