@@ -4,8 +4,8 @@ The bot is found by name in the engine's registry (`streetcar.play.bots.BOTS`, t
 `make_bot`), so any bot registered there (random, greedy, mcts...) can give hints. It is built
 fresh with the lab's seed for every hint, so the same position always gets the same hint, and
 the hint is exactly `make_bot(name, seed).choose(game)`: what that bot would play here. The
-reason is worked out by the engine too: the move is pushed on a copy and the scores and
-connections compared.
+reason is the engine's too (`streetcar.effects.move_effect`: the score before and after, the
+buildings the move newly reaches, the house it removes); this module only words it.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 from housing_lab.errors import HousingLabError, shown
 from housing_lab.streetcar import BOTS, Game, Move, ScoreBreakdown, StreetcarError, make_bot
-from housing_lab.streetcar.scoring import connected_hexes
+from housing_lab.streetcar.effects import move_effect
 from housing_lab.widgets.common import signed
 from housing_lab.widgets.streetcar.board import edge_keys, hex_key
 from housing_lab.widgets.streetcar.places import (
@@ -86,30 +86,20 @@ def suggest(game: Game, bot: object = DEFAULT_HINT_BOT, seed: int = 0) -> Hint:
     name = check_bot_name(bot)
     if game.is_over():
         raise HousingLabError("the game is over: there is no move to suggest")
-    player, p = game.current_player, game.player_index
     move = make_bot(name, seed).choose(game.copy())
-    trial = game.copy()
-    before_items = trial.score_breakdown()[player]
-    before = before_items.total
-    index = game.board.hex_index
-    reached = connected_hexes(trial, p)
-    had = {b.hex for b in trial.buildings if index[b.hex] in reached}
-    colour = None if move.remove is None else trial.houses.get(move.remove)
-    trial.push(move)  # the bot's move is legal; the engine checks it anyway
-    after_items = trial.score_breakdown()[player]
-    after = after_items.total
-    now = connected_hexes(trial, p)
+    effect = move_effect(game, move)  # the engine says what the move does; nothing is played
     names = place_names(game.board)
-    built = {b.hex for b in trial.last_buildings()}
     connects = tuple(
-        f"the {'new ' if b.hex in built else ''}{building_name(b)} building at {names[b.hex]}"
-        for b in trial.buildings
-        if index[b.hex] in now and b.hex not in had
+        f"the {'new ' if b.hex in effect.built else ''}{building_name(b)} building at "
+        f"{names[b.hex]}"
+        for b in effect.newly_connected
     )
-    cubes = 0 if colour is None else after_items.connected_cubes[colour]
-    why_score = score_change_words(before_items, after_items, game.rules.penalty)
+    colour = effect.removed_colour
+    before, after = effect.before.total, effect.after.total
+    cubes = 0 if colour is None else effect.after.connected_cubes[colour]
+    why_score = score_change_words(effect.before, effect.after, game.rules.penalty)
     reason = _reason(name, move, colour, names, connects, cubes, before, after, why_score)
-    return Hint(name, player, move, after - before, after, connects, reason)
+    return Hint(name, effect.player, move, effect.points, after, connects, reason)
 
 
 def _reason(
