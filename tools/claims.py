@@ -205,6 +205,18 @@ def _board(board_key: str) -> tuple[dict[str, str], list[str], dict[str, str] | 
     return board["tiles"], board.get("policies", []), None, board.get("seed", 0)
 
 
+def _displacers(move_in: Any) -> dict[str, int]:
+    """Who displaced whom, from the move-in log: `low_displaced_by_high` counts low income
+    residents whom a high income resident displaced (lesson 1: four people displace four,
+    and the displaced middle income residents displace the rest)."""
+    counts = {f"{v}_displaced_by_{d}": 0 for v in INCOMES for d in INCOMES}
+    for event in move_in.events:
+        if event.kind == "displaced" and event.by is not None:
+            by = move_in.residents[event.by].income
+            counts[f"{event.income}_displaced_by_{by}"] += 1
+    return counts
+
+
 @functools.cache
 def _score(board_key: str, policies_key: str, model_key: str) -> dict[str, Any]:
     from housing_lab.north_berkeley import make_scenario, score_scenario
@@ -215,7 +227,8 @@ def _score(board_key: str, policies_key: str, model_key: str) -> dict[str, Any]:
     wanted = policies + [p for p in extra if p not in policies]
     try:
         scenario = make_scenario(tiles, wanted, existing, seed, model=_model(json.loads(model_key)))
-        return _result_fields(score_scenario(scenario).to_dict())
+        scored = score_scenario(scenario)
+        return {**_result_fields(scored.to_dict()), **_displacers(scored.move_in)}
     except (OverBudgetError, AffordableOnlyError):  # over the budget, or a policy refuses it
         return {"built": False}
 
