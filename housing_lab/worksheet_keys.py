@@ -48,7 +48,10 @@ TICKET_KEYS: dict[int, tuple[str, ...]] = {
     4: (
         "Money: Fiscal Conservatives against public housing (it costs money). Who is housed: "
         "People Concerned About Property Values against Affordable Housing Organizations. "
-        "Place: Stop the Shadows against the Urbanists (tall buildings).",
+        "Place: Stop the Shadows against the Urbanists (tall buildings). On random boards "
+        "they rarely both score +1 (0.6% of 200,000), but placement solves it: the exact "
+        "solver finds a board where both score +1, with the towers and midrises kept off the "
+        "two squares next to Virginia Street.",
         "Full marks for naming a card, what its goal needs (a tile, a square or a policy), what "
         "the coalition gives up for it, and a check (explorer or coach) that no card of the "
         "coalition drops below 0.",

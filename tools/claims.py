@@ -291,6 +291,17 @@ def _random_boards(n: int, seed: int) -> Any:
 
 
 @functools.cache
+def _both_percent(cards_key: str, n: int, seed: int, model_key: str) -> float:
+    """The share (%, one decimal) of `n` random boards on which every card scores +1: how
+    often a coalition wins by chance, beside the solver's best board (lesson 4)."""
+    from housing_lab.north_berkeley import sweep
+
+    boards = sweep(_random_boards(n, seed), model=_model(json.loads(model_key)))
+    plus = (boards[json.loads(cards_key)] == 1).all(axis=1)
+    return round(100 * float(plus.mean()), 1)
+
+
+@functools.cache
 def _ranking(policies_key: str, n: int, seed: int, model_key: str) -> dict[str, Any]:
     from housing_lab.north_berkeley import policy_set_name, sweep
 
@@ -409,7 +420,11 @@ def answer(claim: Claim, setting: str) -> dict[str, Any]:
             return _several([_coach(board, card, goal, model) for card in query["cards"]])
         return _coach(board, query["card"], goal, model)
     if kind == "solve":
-        return _solve(_as_key(query["cards"]), _as_key(query.get("without", [])), model)
+        best = _solve(_as_key(query["cards"]), _as_key(query.get("without", [])), model)
+        if "random" not in query:
+            return best
+        n, seed = query["random"]["n"], query["random"]["seed"]
+        return {**best, "both_percent": _both_percent(_as_key(query["cards"]), n, seed, model)}
     return _ranking(_as_key(query["policies"]), query["n"], query["seed"], model)
 
 
