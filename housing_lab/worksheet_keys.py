@@ -75,9 +75,12 @@ TICKET_KEYS: dict[int, tuple[str, ...]] = {
         "they drive, would tell you.",
     ),
     7: (
-        "A real group from the debrief table that the card stands for (e.g. the Developer: the "
-        "market-rate builder in the approved team), or, for Refuse Capitalism, Eco-Primitivists "
-        "or Tech Corporations, that the card had no organised voice in the real hearings.",
+        "No: in the model it houses fewer low income residents on average. Without market rate "
+        "homes in phase 2 the high income newcomers, who come anyway, displace existing "
+        "residents, low income residents first, and the subsidised homes cost more. It rests on "
+        "instant filtering (an empty market rate home is also a home a low income newcomer may "
+        "take) and fixed demand; a real all-affordable building also needs money, which the "
+        "model never runs out of.",
         "The 24 newcomers and the residents who were displaced: future residents rarely speak "
         "at hearings, which is why cities and the state set affordable shares by law.",
     ),
@@ -124,3 +127,31 @@ MEMO_RUBRIC = (
     ),
 )
 MEMO_TOTAL = 2 * len(MEMO_RUBRIC)
+
+# Keys to the written tasks some worksheets carry (worksheets.Worksheet.tasks), in their order.
+TASK_KEYS: dict[int, tuple[str, ...]] = {
+    7: (
+        "The group whose cards' final scores add up highest, and the one lowest, quoting the "
+        "scores from the table's final screen and naming what on the board caused them (a "
+        "tile, a square, a policy).",
+        "A name from the table for each card, e.g. the Developer: AvalonBay, the market-rate "
+        "builder in the approved team; Affordable Housing Organizations: BRIDGE Housing, East "
+        "Bay Asian Local Development Corporation and Insight Housing; Labor Unions: construction "
+        "workers, whose prevailing wages AB 2011 requires; Stop the Shadows: neighbours asking "
+        "for buildings that step down towards the houses. For a card with no real voice (Refuse "
+        "Capitalism, Eco-Primitivists, Tech Corporations, Real Estate Speculators, Landlords, "
+        "People Concerned About Property Values, the North Berkeley Business Improvement "
+        "District), a statement a hearing could hear: the card's goal, who gains from it and "
+        "who pays.",
+        "Like: someone outside the table decides, and the table loses control over what is "
+        "built. Unlike: the real state acted by law, in advance and for every such site (AB "
+        "2923's minimum heights, densities and affordable share; AB 2011's approval by right "
+        "against written standards), not by drawing random tiles after a deadline; real "
+        "preemption is predictable, the game's is a gamble.",
+        "Any card whose goal matches a feature of the real plan (739 homes, more than half "
+        "affordable, 3 to 8 stories, a parking garage), e.g. a card that wants affordable homes "
+        "or kept parking, and any card whose goal the plan goes against, e.g. one that wants no "
+        "tall buildings or no public spending; full marks for naming the feature of the plan "
+        "that decides it.",
+    ),
+}
