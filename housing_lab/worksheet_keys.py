@@ -92,7 +92,8 @@ TICKET_KEYS: dict[int, tuple[str, ...]] = {
         "Control, goes to ADUs once vacancy control covers apartments only.)",
         "One assumption with its evidence and source: filtering is real but slower and partial "
         "(45 to 70 people leave below-median-income neighbourhoods per new building housing "
-        "100, mostly within three years, S19), so partial filtering is closer than instant or "
+        "100, mostly within three years, S19, the published study), so partial filtering is "
+        "closer than instant or "
         "none; demand follows jobs (about 277,000 jobs against 45,000 homes permitted in two "
         "Bay Area counties, S34), so fixed demand understates it in a boom and overstates it in "
         "a slump; Costa-Hawkins forbids vacancy control altogether and exempts houses (S13), so "
@@ -130,6 +131,15 @@ MEMO_TOTAL = 2 * len(MEMO_RUBRIC)
 
 # Keys to the written tasks some worksheets carry (worksheets.Worksheet.tasks), in their order.
 TASK_KEYS: dict[int, tuple[str, ...]] = {
+    5: (
+        "Full marks for a rule that acts by law and in advance, not by random tiles, tied to "
+        "one real tool, e.g. SB 35: when the timer ends with the table behind its target, any "
+        "proposal that meets written standards (a minimum height, a share of affordable homes, "
+        "prevailing wages) is approved without a vote; or AB 2923: a minimum density and "
+        "affordable share fixed before the table sits down; and for naming, from the cards' "
+        "printed goals, one card it pleases (e.g. the Urbanists, who want midrises and towers) "
+        "and one it does not (e.g. Stop the Shadows), with the reason.",
+    ),
     7: (
         "The group whose cards' final scores add up highest, and the one lowest, quoting the "
         "scores from the table's final screen and naming what on the board caused them (a "

@@ -138,6 +138,10 @@ WORKSHEETS = (
             "When is it rational for a table to let the state decide?",
             "Why can the model not show what matching funds are really for?",
         ),
+        tasks=(
+            "Design a \"call the state\" rule closer to California's, using the lesson's table "
+            "of the state's tools. Which cards would it please, and which not?",
+        ),
     ),
     Worksheet(
         6,

@@ -53,7 +53,7 @@ from housing_lab.errors import HousingLabError
 
 CLAIMS_DIR = pathlib.Path(__file__).parent / "lesson_sources" / "claims"
 PLACEHOLDER = re.compile(r"\{\{claim:([a-z0-9-]+)\}\}")
-KINDS = ("score", "solve", "ranking", "coach", "streetcar")
+KINDS = ("score", "solve", "ranking", "coach", "streetcar", "fills")
 INCOMES = ("high", "middle", "low")
 
 
@@ -116,7 +116,7 @@ def load(path: pathlib.Path) -> list[Claim]:
         if query.get("kind") not in KINDS:
             raise ClaimError(f"{path.name}: claim {name}: query kind must be one of {KINDS}")
         named = query.get("boards", [query.get("board")])
-        if query["kind"] in ("score", "coach") and any(b not in boards for b in named):
+        if query["kind"] in ("score", "coach", "fills") and any(b not in boards for b in named):
             unknown_board = next(b for b in named if b not in boards)
             raise ClaimError(f"{path.name}: claim {name}: unknown board {unknown_board!r}")
         claims.append(
@@ -302,6 +302,23 @@ def _both_percent(cards_key: str, n: int, seed: int, model_key: str) -> float:
 
 
 @functools.cache
+def _fills(board_key: str, n: int, seed: int, model_key: str) -> dict[str, Any]:
+    """The state's `n` random fills of the empty squares of a board (lesson 5's explorer:
+    `state_fills` scored by `sweep`), averaged: low income housed, spending."""
+    from housing_lab.north_berkeley import state_fills, sweep
+
+    tiles, policies, _, _ = _board(board_key)
+    model = _model(json.loads(model_key))
+    boards = sweep(state_fills(tiles, n, seed=seed, policies=policies, model=model), model=model)
+    return {
+        "mean_low": round(float(boards["housed_low"].mean()), 2),
+        "median_low": float(boards["housed_low"].median()),
+        "all_low_percent": round(100 * float((boards["housed_low"] == 12).mean()), 1),
+        "spending": round(float(boards["spending"].mean()), 2),
+    }
+
+
+@functools.cache
 def _ranking(policies_key: str, n: int, seed: int, model_key: str) -> dict[str, Any]:
     from housing_lab.north_berkeley import policy_set_name, sweep
 
@@ -418,7 +435,15 @@ def answer(claim: Claim, setting: str) -> dict[str, Any]:
         board, goal = _as_key(claim.boards[query["board"]]), query.get("goal", "win")
         if "cards" in query:
             return _several([_coach(board, card, goal, model) for card in query["cards"]])
+        if "goals" in query:  # one card, several goals (win, no-loss)
+            return _several([_coach(board, query["card"], g, model) for g in query["goals"]])
         return _coach(board, query["card"], goal, model)
+    if kind == "fills":  # `boards`: each measure a list, as for `score`
+        names = query.get("boards", [query.get("board")])
+        answers = [
+            _fills(_as_key(claim.boards[b]), query["n"], query["seed"], model) for b in names
+        ]
+        return _several(answers) if "boards" in query else answers[0]
     if kind == "solve":
         best = _solve(_as_key(query["cards"]), _as_key(query.get("without", [])), model)
         if "random" not in query:

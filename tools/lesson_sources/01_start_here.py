@@ -43,7 +43,7 @@ North Berkeley BART is a real station, and the game's streets (Sacramento, Delaw
 Virginia) are the edges of its real parking lots, about 8 acres in all. In 2018 California passed
 **AB 2923**, which lets BART build housing on land it owns next to its stations and sets minimum
 zoning there: at North Berkeley, room for at least 7 stories and 75 homes per acre, at most one
-parking space for every two homes, and a share of the homes (at least 20%) affordable. Five
+parking space for every two homes, and a share of the homes (20%) affordable. Five
 years of planning followed: public meetings, the city's zoning for the site and its design
 rules. Then the builders applied under another state law, **AB 2011** (2022), which makes such
 housing a use "by right": in 2024 the city approved a plan of 739 homes in 13

@@ -383,7 +383,7 @@ always "what does the evidence say about each one?"
 
 | assumption | what the evidence says | source |
 |:---|:---|:---|
-| **Instant filtering** | Real but slower and partial: a new market rate building housing 100 people leads 45 to 70 people to leave below-median-income neighbourhoods, mostly within three years, through chains of moves. Neither the rulebook (instant) nor no filtering (never) is right; partial filtering is closer. | S19 |
+| **Instant filtering** | Real but slower and partial: in Mast's published study (2021; the 2019 working paper counted per 100 units and said five years), a new market rate building housing 100 people leads 45 to 70 people to leave below-median-income neighbourhoods, mostly within three years, through chains of moves. Neither the rulebook (instant) nor no filtering (never) is right; partial filtering is closer. | S19 |
 | **Fixed demand** | Demand follows jobs: from 2008 to 2019 San Francisco and San Mateo counties added about 277,000 jobs while permitting about 45,000 homes (2010-2019). People come whether or not homes are built, but how many depends on the economy, in both directions. | S34 |
 | **Total vacancy control** | Not allowed in California: Costa-Hawkins (phased in 1996-98, complete from 1 January 1999) resets rents between tenants and exempts houses and newer buildings; AB 1482 (2019) caps rises statewide but allows resets. In San Francisco, landlords of the buildings rent control newly covered in 1994 cut their own rental housing by 15% (selling to owner-occupants, redeveloping): a cut in those buildings, not in the city's whole stock. | S13, S33, S17 |
 | **No budget** | Affordable homes need scarce public money, such as Measure O's $135 million. | S31 |
