@@ -131,6 +131,23 @@ MEMO_TOTAL = 2 * len(MEMO_RUBRIC)
 
 # Keys to the written tasks some worksheets carry (worksheets.Worksheet.tasks), in their order.
 TASK_KEYS: dict[int, tuple[str, ...]] = {
+    8: (
+        "High income only: 3 low income residents housed (the rulebook: 11), and 12 new market "
+        "rate homes left empty.",
+        "12 low income residents housed with 4 high income newcomers, and 5 with 14: demand cuts "
+        "both ways.",
+        "Apartments only: 4 residents of the houses are displaced on the public housing board (0 "
+        "under the rulebook's total ban).",
+        "The tiles that would take the board's spending over the budget turn grey, the most "
+        "expensive first; clicking one, the lab says in one line that the board would spend that "
+        "much, over the city budget. A budget below what the board already spends is refused in "
+        "one line naming both (Not changed: the board already spends ..., more than ...).",
+        "Answer 1 (no filtering) changes it most: the market rate board no longer houses nearly as"
+        " many low income residents as the public housing board, so the conclusion rested on "
+        "instant filtering; answer 2 shows it also rests on fixed demand. Answer 3 changes what "
+        "vacancy control can promise, not lesson 3's comparison of the boards; full marks for one "
+        "changed answer with its assumption.",
+    ),
     5: (
         "Full marks for a rule that acts by law and in advance, not by random tiles, tied to "
         "one real tool, e.g. SB 35: when the timer ends with the table behind its target, any "

@@ -172,6 +172,20 @@ WORKSHEETS = (
             "Pick one of the four assumptions (filtering, demand, Costa-Hawkins, budget). What "
             "does the real evidence say, and is the rulebook or the switch closer to it?",
         ),
+        tasks=(
+            "First lab, Assumptions: who can rent a new market-rate home? Choose High income only."
+            " How many low income residents are housed, and how many new market rate homes are "
+            "left empty?",
+            "First lab, back to the rulebook: set High income newcomers to 4, then to 14. How many"
+            " low income residents are housed each time?",
+            "Second lab (the public housing board, Vacancy Control enacted): choose apartments "
+            "only for vacancy control. How many residents are displaced?",
+            "First lab: tick Limit what the city can spend and lower the budget. Which tiles turn "
+            "grey, and what does the lab say when you click one?",
+            "Which of your four answers would change lesson 3's conclusion? Say which assumption "
+            "it rested on.",
+        ),
+        tasks_heading="Your turn: flip the switches yourself",
     ),
 )
 

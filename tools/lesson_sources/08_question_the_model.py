@@ -12,7 +12,7 @@ CELLS = [
 3. tell a board that fails from a coalition that fails: score again, or solve again;
 4. weigh each assumption against real evidence, and explain why *a model is an argument*.
 
-*Time: 40 minutes. Do lessons 3 and 4 first.*
+*Time: 40 minutes. Do lessons 3, 4 and 5 first: this lesson re-runs lesson 5's ranking.*
 """,
     ),
     (
@@ -319,7 +319,9 @@ real choice is among the other policies.
 ## A budget: matching funds finally matter
 
 Lesson 3 said matching funds "change nothing" because the model has no budget. Give the city
-a budget of $15, and try the public housing board with and without matching funds:
+a budget of $15, and try the public housing board with and without matching funds. (Lesson 5's
+ranking used $10, a limit on its random boards; $15 is chosen here because it lies between what
+this one board costs with matching funds and without them.)
 """,
     ),
     (
@@ -348,17 +350,18 @@ affordable homes.
 
 ## Your turn: flip the switches yourself (no code)
 
-The lab below holds lesson 3's market rate board. Open its **Assumptions** tab and change one
-answer at a time; the chart and the cards' scores follow. Write each result on your worksheet
-before you press **Back to the rulebook**.
+The first lab below holds lesson 3's market rate board, the second lesson 3's public housing
+board with Vacancy Control. Open a lab's **Assumptions** tab and change one answer at a time;
+the chart and the cards' scores follow. Write each result on worksheet 8 before you press
+**Back to the rulebook**.
 
 1. *Who can rent a new market-rate home?* Choose **High income only**. Low income housed: ___.
    New market rate homes left empty (on the board, homes with no resident in them): ___.
 2. Back to the rulebook. *How many newcomers of each income?* Set **High income** to 4, then
    to 14. Low income housed: ___ and ___.
-3. Back to the rulebook. Enact **Vacancy Control** (the **Policies** tab), then choose
-   **No: apartments only**. Residents displaced: ___.
-4. Tick **Limit what the city can spend**, and lower the budget. Which tiles turn grey, and
+3. In the **second lab** (the public housing board, Vacancy Control already enacted), choose
+   **No: apartments only** for vacancy control. Residents displaced: ___. {{claim:l8-market-board-no-displacement}}
+4. Back in the first lab, tick **Limit what the city can spend**, and lower the budget. Which tiles turn grey, and
    what does the lab say when you click one?
 5. Which of your four answers would change lesson 3's conclusion? Say which assumption it
    rested on.
@@ -369,7 +372,10 @@ before you press **Back to the rulebook**.
         r"""
 from housing_lab.widgets import NorthBerkeleyLab
 
-NorthBerkeleyLab(scenario={"tiles": MARKET_RATE, "policies": [], "seed": 3})
+from IPython.display import display
+
+display(NorthBerkeleyLab(scenario={"tiles": MARKET_RATE, "policies": [], "seed": 3}))
+NorthBerkeleyLab(scenario={"tiles": PUBLIC_HOUSING, "policies": ["vacancy_control"], "seed": 3})
 """,
     ),
     (
