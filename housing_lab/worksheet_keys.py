@@ -55,6 +55,13 @@ TICKET_KEYS: dict[int, tuple[str, ...]] = {
         "Full marks for naming a card, what its goal needs (a tile, a square or a policy), what "
         "the coalition gives up for it, and a check (explorer or coach) that no card of the "
         "coalition drops below 0.",
+        "A card and its row of the table, e.g. Labor Unions: construction workers, whose "
+        "prevailing wages AB 2011 requires; Stop the Shadows: neighbours wary of the project, who "
+        "asked for buildings stepping down towards the houses across the street; the Urbanists: "
+        "residents who in 2022 urged 12 stories rather than 7; Affordable Housing Organizations: "
+        "BRIDGE Housing, East Bay Asian Local Development Corporation and Insight Housing, the "
+        "affordable builders of the approved plan; or one of the seven cards with no real voice, "
+        "named as such.",
     ),
     5: (
         "When the table's best deal is worse for your cards than what the state's random fill "

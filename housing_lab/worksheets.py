@@ -129,6 +129,9 @@ WORKSHEETS = (
         (
             "Name a conflict about money, one about who is housed, and one about place.",
             "Which card would you add to your coalition, and what would you trade for it?",
+            "Pick one card from your hand and name the real actor in the table The real debate "
+            "that it stands for, and what that actor asked for (or say that the card had no real "
+            "voice).",
         ),
     ),
     Worksheet(
