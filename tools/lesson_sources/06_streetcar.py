@@ -245,6 +245,23 @@ lesson_table(rows, index="Player", title="One finished game, scored the rulebook
 >
 > The full list: [What the model leaves out](../docs/model_limits.md).
 
+## Upzoning in real cities: predict first
+
+In the game every removed limit makes a building appear. Before you read what real cities
+found, answer this:
+""",
+    ),
+    (
+        "code",
+        r"""
+from housing_lab.widgets import ChoiceQuestion
+
+ChoiceQuestion("l6-minneapolis-share")
+""",
+    ),
+    (
+        "md",
+        r"""
 ## Upzoning in real cities: what the evidence says
 
 The game's scoring rewards the buildings that appear where a limit is removed. Whether removing
