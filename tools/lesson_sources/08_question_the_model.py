@@ -320,8 +320,8 @@ real choice is among the other policies.
 
 Lesson 3 said matching funds "change nothing" because the model has no budget. Give the city
 a budget of $15, and try the public housing board with and without matching funds. (Lesson 5's
-ranking used $10, a limit on its random boards; $15 is chosen here because it lies between what
-this one board costs with matching funds and without them.)
+ranking used a budget of 10 dollars, a limit on its random boards; this one is chosen because it
+lies between what this one board costs with matching funds and without them.)
 """,
     ),
     (
@@ -370,9 +370,9 @@ the chart and the cards' scores follow. Write each result on worksheet 8 before 
     (
         "code",
         r"""
-from housing_lab.widgets import NorthBerkeleyLab
-
 from IPython.display import display
+
+from housing_lab.widgets import NorthBerkeleyLab
 
 display(NorthBerkeleyLab(scenario={"tiles": MARKET_RATE, "policies": [], "seed": 3}))
 NorthBerkeleyLab(scenario={"tiles": PUBLIC_HOUSING, "policies": ["vacancy_control"], "seed": 3})
