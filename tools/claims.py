@@ -24,16 +24,20 @@ Queries (`kind`): `score` (one board, exactly; `boards` instead of `board` score
 each measure of the answer is then the list of their values, in order: `{low[0]} → {low[1]}` for
 a before and after; `baseline` adds `same_housed` and `spending_before`, comparing with the same
 boards under the baseline's policies), `solve` (the exact solver's best board for a coalition;
-`without` leaves out the policy sets holding a policy), `ranking` (lesson 5's policy sweep: the
-single policies ranked by their average low income residents housed over `n` random boards drawn
-with `seed`, and the one under which most existing residents are displaced), `coach` (the
-coach's fewest changes for `card` to reach `goal` on a board, and how many of the board's single
-changes reach it; `cards` gives lists, as `boards` does), `streetcar` (lesson 6: `experiment =
-"lines"`, the controlled line experiment, or `"match"`, a seeded match of `bots`). A claim whose
-query takes over a second says `slow = true`. Answers are flat dicts of numbers, booleans and
-words. A board names its tiles, policies and seed; or `solve` (the rulebook's best board for
-those cards); or `game` (the final board of `play_random_game(teams, seed)`, with `policies`
-added to those the game enacted).
+`without` leaves out the policy sets holding a policy; `random = {n, seed}` adds `both_percent`,
+the share of that many random boards on which every card scores +1), `ranking` (lesson 5's
+policy sweep: the single policies ranked by their average low income residents housed over `n`
+random boards drawn with `seed`, and the one under which most existing residents are displaced),
+`coach` (the coach's fewest changes for `card` to reach `goal` on a board, and how many of the
+board's single changes reach it; `cards`, or `goals` for one card, gives lists, as `boards`
+does), `fills` (lesson 5's explorer: `n` state fills, drawn with `seed`, of a board's empty
+squares: `mean_low`, `median_low`, `all_low_percent`, `spending`; `boards` gives lists),
+`streetcar` (lesson 6: `experiment = "lines"`, the controlled line experiment, or `"match"`, a
+seeded match of `bots`). A `score` answer also counts who displaced whom from the move-in log
+(`low_displaced_by_high`, ...). A claim whose query takes over a second says `slow = true`.
+Answers are flat dicts of numbers, booleans and words. A board names its tiles, policies and
+seed; or `solve` (the rulebook's best board for those cards); or `game` (the final board of
+`play_random_game(teams, seed)`, with `policies` added to those the game enacted).
 """
 
 from __future__ import annotations
