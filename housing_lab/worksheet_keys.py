@@ -48,10 +48,20 @@ TICKET_KEYS: dict[int, tuple[str, ...]] = {
     4: (
         "Money: Fiscal Conservatives against public housing (it costs money). Who is housed: "
         "People Concerned About Property Values against Affordable Housing Organizations. "
-        "Place: Stop the Shadows against the Urbanists (tall buildings).",
+        "Place: Stop the Shadows against the Urbanists (tall buildings). On random boards "
+        "they rarely both score +1 (0.6% of 200,000), but placement solves it: the exact "
+        "solver finds a board where both score +1, with the towers and midrises kept off the "
+        "two squares next to Virginia Street.",
         "Full marks for naming a card, what its goal needs (a tile, a square or a policy), what "
         "the coalition gives up for it, and a check (explorer or coach) that no card of the "
         "coalition drops below 0.",
+        "A card and its row of the table, e.g. Labor Unions: construction workers, whose "
+        "prevailing wages AB 2011 requires; Stop the Shadows: neighbours wary of the project, who "
+        "asked for buildings stepping down towards the houses across the street; the Urbanists: "
+        "residents who in 2022 urged 12 stories rather than 7; Affordable Housing Organizations: "
+        "BRIDGE Housing, East Bay Asian Local Development Corporation and Insight Housing, the "
+        "affordable builders of the approved plan; or one of the seven cards with no real voice, "
+        "named as such.",
     ),
     5: (
         "When the table's best deal is worse for your cards than what the state's random fill "
@@ -72,9 +82,12 @@ TICKET_KEYS: dict[int, tuple[str, ...]] = {
         "they drive, would tell you.",
     ),
     7: (
-        "A real group from the debrief table that the card stands for (e.g. the Developer: the "
-        "market-rate builder in the approved team), or, for Refuse Capitalism, Eco-Primitivists "
-        "or Tech Corporations, that the card had no organised voice in the real hearings.",
+        "No: in the model it houses fewer low income residents on average. Without market rate "
+        "homes in phase 2 the high income newcomers, who come anyway, displace existing "
+        "residents, low income residents first, and the subsidised homes cost more. It rests on "
+        "instant filtering (an empty market rate home is also a home a low income newcomer may "
+        "take) and fixed demand; a real all-affordable building also needs money, which the "
+        "model never runs out of.",
         "The 24 newcomers and the residents who were displaced: future residents rarely speak "
         "at hearings, which is why cities and the state set affordable shares by law.",
     ),
@@ -86,7 +99,8 @@ TICKET_KEYS: dict[int, tuple[str, ...]] = {
         "Control, goes to ADUs once vacancy control covers apartments only.)",
         "One assumption with its evidence and source: filtering is real but slower and partial "
         "(45 to 70 people leave below-median-income neighbourhoods per new building housing "
-        "100, mostly within three years, S19), so partial filtering is closer than instant or "
+        "100, mostly within three years, S19, the published study), so partial filtering is "
+        "closer than instant or "
         "none; demand follows jobs (about 277,000 jobs against 45,000 homes permitted in two "
         "Bay Area counties, S34), so fixed demand understates it in a boom and overstates it in "
         "a slump; Costa-Hawkins forbids vacancy control altogether and exempts houses (S13), so "
@@ -121,3 +135,57 @@ MEMO_RUBRIC = (
     ),
 )
 MEMO_TOTAL = 2 * len(MEMO_RUBRIC)
+
+# Keys to the written tasks some worksheets carry (worksheets.Worksheet.tasks), in their order.
+TASK_KEYS: dict[int, tuple[str, ...]] = {
+    8: (
+        "High income only: 3 low income residents housed (the rulebook: 11), and 12 new market "
+        "rate homes left empty.",
+        "12 low income residents housed with 4 high income newcomers, and 5 with 14: demand cuts "
+        "both ways.",
+        "Apartments only: 4 residents of the houses are displaced on the public housing board (0 "
+        "under the rulebook's total ban).",
+        "The tiles that would take the board's spending over the budget turn grey, the most "
+        "expensive first; clicking one, the lab says in one line that the board would spend that "
+        "much, over the city budget. A budget below what the board already spends is refused in "
+        "one line naming both (Not changed: the board already spends ..., more than ...).",
+        "Answer 1 (no filtering) changes it most: the market rate board no longer houses nearly as"
+        " many low income residents as the public housing board, so the conclusion rested on "
+        "instant filtering; answer 2 shows it also rests on fixed demand. Answer 3 changes what "
+        "vacancy control can promise, not lesson 3's comparison of the boards; full marks for one "
+        "changed answer with its assumption.",
+    ),
+    5: (
+        "Full marks for a rule that acts by law and in advance, not by random tiles, tied to "
+        "one real tool, e.g. SB 35: when the timer ends with the table behind its target, any "
+        "proposal that meets written standards (a minimum height, a share of affordable homes, "
+        "prevailing wages) is approved without a vote; or AB 2923: a minimum density and "
+        "affordable share fixed before the table sits down; and for naming, from the cards' "
+        "printed goals, one card it pleases (e.g. the Urbanists, who want midrises and towers) "
+        "and one it does not (e.g. Stop the Shadows), with the reason.",
+    ),
+    7: (
+        "The group whose cards' final scores add up highest, and the one lowest, quoting the "
+        "scores from the table's final screen and naming what on the board caused them (a "
+        "tile, a square, a policy).",
+        "A name from the table for each card, e.g. the Developer: AvalonBay, the market-rate "
+        "builder in the approved team; Affordable Housing Organizations: BRIDGE Housing, East "
+        "Bay Asian Local Development Corporation and Insight Housing; Labor Unions: construction "
+        "workers, whose prevailing wages AB 2011 requires; Stop the Shadows: neighbours asking "
+        "for buildings that step down towards the houses. For a card with no real voice (Refuse "
+        "Capitalism, Eco-Primitivists, Tech Corporations, Real Estate Speculators, Landlords, "
+        "People Concerned About Property Values, the North Berkeley Business Improvement "
+        "District), a statement a hearing could hear: the card's goal, who gains from it and "
+        "who pays.",
+        "Like: someone outside the table decides, and the table loses control over what is "
+        "built. Unlike: the real state acted by law, in advance and for every such site (AB "
+        "2923's minimum heights, densities and affordable share; AB 2011's approval by right "
+        "against written standards), not by drawing random tiles after a deadline; real "
+        "preemption is predictable, the game's is a gamble.",
+        "Any card whose goal matches a feature of the real plan (739 homes, more than half "
+        "affordable, 3 to 8 stories, a parking garage), e.g. a card that wants affordable homes "
+        "or kept parking, and any card whose goal the plan goes against, e.g. one that wants no "
+        "tall buildings or no public spending; full marks for naming the feature of the plan "
+        "that decides it.",
+    ),
+}

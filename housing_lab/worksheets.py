@@ -50,6 +50,10 @@ class Worksheet:
     lesson: int
     title: str
     exit_ticket: tuple[str, ...]
+    # Questions the lesson asks the class to answer in writing (lesson 7's debrief, lesson 8's
+    # "Your turn"), with space on the sheet and keys in worksheet_keys.TASK_KEYS.
+    tasks: tuple[str, ...] = ()
+    tasks_heading: str = "In the lesson"
 
     @property
     def predictions(self) -> tuple[Question, ...]:
@@ -78,6 +82,21 @@ CLASSROOM_GAME_MINUTES = 35
 # lesson taught.
 CONCEPT_CHECK_MINUTES = 10
 UNIT_MINUTES = sum(LESSON_MINUTES.values()) + 2 * CONCEPT_CHECK_MINUTES
+
+# Lesson 7's debrief, its four steps as the lesson prints them (tests/test_assessment.py).
+DEBRIEF_7 = (
+    "Sort the cards: sort your team's cards into the four groups of the table. Which group did "
+    "your table's board serve best, and which worst? Quote the final scores.",
+    "Map to real people: for two of your cards, name who stood for them in the real debate "
+    "(the table's last column). If a card had no real voice, what would a real group with that "
+    "view have said at a hearing?",
+    "The state: AB 2923 (2018) set minimum heights, densities and an affordable share before "
+    "any plan was drawn, and AB 2011 (2022) let the city approve the project without a public "
+    'hearing. How is that like, and unlike, "calling the state" in the game?',
+    "The real plan: name one card whose goal the real plan (739 homes, more than half "
+    "affordable, 3 to 8 stories, a parking garage) would meet, and one it would not, with the "
+    "feature of the plan that decides each.",
+)
 
 WORKSHEETS = (
     Worksheet(
@@ -110,6 +129,9 @@ WORKSHEETS = (
         (
             "Name a conflict about money, one about who is housed, and one about place.",
             "Which card would you add to your coalition, and what would you trade for it?",
+            "Pick one card from your hand and name the real actor in the table The real debate "
+            "that it stands for, and what that actor asked for (or say that the card had no real "
+            "voice).",
         ),
     ),
     Worksheet(
@@ -118,6 +140,10 @@ WORKSHEETS = (
         (
             "When is it rational for a table to let the state decide?",
             "Why can the model not show what matching funds are really for?",
+        ),
+        tasks=(
+            "Design a \"call the state\" rule closer to California's, using the lesson's table "
+            "of the state's tools. Which cards would it please, and which not?",
         ),
     ),
     Worksheet(
@@ -133,9 +159,12 @@ WORKSHEETS = (
         7,
         "A classroom game",
         (
-            "Which real stakeholder did your team's cards stand for?",
+            "In the model, did 100% Affordable in phase 2 help low income residents? Give the "
+            "mechanism, and one assumption the answer rests on.",
             "Who was affected by your table's board but had no card?",
         ),
+        tasks=DEBRIEF_7,
+        tasks_heading="Debrief (15 minutes, with your team)",
     ),
     Worksheet(
         8,
@@ -146,6 +175,20 @@ WORKSHEETS = (
             "Pick one of the four assumptions (filtering, demand, Costa-Hawkins, budget). What "
             "does the real evidence say, and is the rulebook or the switch closer to it?",
         ),
+        tasks=(
+            "First lab, Assumptions: who can rent a new market-rate home? Choose High income only."
+            " How many low income residents are housed, and how many new market rate homes are "
+            "left empty?",
+            "First lab, back to the rulebook: set High income newcomers to 4, then to 14. How many"
+            " low income residents are housed each time?",
+            "Second lab (the public housing board, Vacancy Control enacted): choose apartments "
+            "only for vacancy control. How many residents are displaced?",
+            "First lab: tick Limit what the city can spend and lower the budget. Which tiles turn "
+            "grey, and what does the lab say when you click one?",
+            "Which of your four answers would change lesson 3's conclusion? Say which assumption "
+            "it rested on.",
+        ),
+        tasks_heading="Your turn: flip the switches yourself",
     ),
 )
 
@@ -188,6 +231,13 @@ def worksheet_html(lesson: object) -> str:
             "<div class='label'>What the model did (numbers)</div><div class='box'></div>"
             "<div class='label'>Why (the mechanism)</div><div class='box'></div></div>"
         )
+    if sheet.tasks:
+        parts.append(f"<h2>{html.escape(sheet.tasks_heading)}</h2>")
+        for number, task in enumerate(sheet.tasks, start=1):
+            parts.append(
+                f"<div class='q'><b>{number}. {html.escape(task)}</b><div class='box'></div>"
+                "<div class='box'></div></div>"
+            )
     parts.append("<div class='ticket'><h2>Exit ticket</h2>")
     for number, question in enumerate(sheet.exit_ticket, start=1):
         parts.append(f"<p><b>{number}. {html.escape(question)}</b></p><div class='box'></div>")
@@ -220,13 +270,23 @@ def answer_key_html() -> str:
     """The teacher's key: each prediction's answer with the engine's numbers, then the exit
     tickets' model answers (worksheet_keys), the check-yourself questions' keys (the lessons'
     data files), and the rubrics."""
-    from housing_lab.worksheet_keys import MEMO_RUBRIC, MEMO_TOTAL, TICKET_KEYS, TICKET_RUBRIC
+    from housing_lab.worksheet_keys import (
+        MEMO_RUBRIC,
+        MEMO_TOTAL,
+        TASK_KEYS,
+        TICKET_KEYS,
+        TICKET_RUBRIC,
+    )
 
     parts = ["<h1>Answer key</h1>", _rubric(TICKET_RUBRIC, "Marking an exit ticket (0 to 2)")]
     for sheet in WORKSHEETS:
         parts.append(f"<h2>Lesson {sheet.lesson} · {html.escape(sheet.title)}</h2>")
         parts.append("<h3>Predict, then run</h3>")
         parts += [_qa(question.prompt, prediction_key(question)) for question in sheet.predictions]
+        if sheet.tasks:
+            parts.append(f"<h3>{html.escape(sheet.tasks_heading)}</h3>")
+            for task, answer in zip(sheet.tasks, TASK_KEYS[sheet.lesson], strict=True):
+                parts.append(_qa(task, answer))
         parts.append("<h3>Exit ticket</h3>")
         for question, answer in zip(sheet.exit_ticket, TICKET_KEYS[sheet.lesson], strict=True):
             parts.append(_qa(question, answer))

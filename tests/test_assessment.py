@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from housing_lab.worksheet_keys import MEMO_RUBRIC, TICKET_KEYS, TICKET_RUBRIC
+from housing_lab.worksheet_keys import MEMO_RUBRIC, TASK_KEYS, TICKET_KEYS, TICKET_RUBRIC
 from housing_lab.worksheets import WORKSHEETS
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -24,6 +24,17 @@ def test_every_exit_ticket_question_has_a_key_in_the_guide() -> None:
         assert len(keys) == len(sheet.exit_ticket), sheet.lesson
         for question, key in zip(sheet.exit_ticket, keys, strict=True):
             assert f"*Exit ticket:* {question} **Key:** {key}" in GUIDE, question
+
+
+def test_every_written_task_has_a_key_in_the_guide() -> None:
+    """Lesson 7's debrief and the other tasks a worksheet prints: one key each, word for word
+    in the guide (and printed in the answer key)."""
+    assert {s.lesson for s in WORKSHEETS if s.tasks} == set(TASK_KEYS)
+    for sheet in WORKSHEETS:
+        keys = TASK_KEYS.get(sheet.lesson, ())
+        assert len(keys) == len(sheet.tasks), sheet.lesson
+        for task, key in zip(sheet.tasks, keys, strict=True):
+            assert f"*Task:* {task} **Key:** {key}" in GUIDE, task
 
 
 def test_every_lesson_has_check_yourself_keys_in_the_guide() -> None:
@@ -46,7 +57,7 @@ def test_the_printed_answer_key_carries_every_key_and_rubric() -> None:
     from housing_lab.worksheets import answer_key_html
 
     page = html.unescape(answer_key_html())
-    for keys in TICKET_KEYS.values():
+    for keys in [*TICKET_KEYS.values(), *TASK_KEYS.values()]:
         assert all(key in page for key in keys)
     for sheet in WORKSHEETS:
         assert all(question.key in page for question in sheet.check_yourself)

@@ -74,10 +74,18 @@ def test_an_answer_the_engine_contradicts_is_refused() -> None:
 
     from housing_lab.questions.experiments import check_outcome
 
-    asked = question("l7-add-vacancy-control")
+    asked = question("l7-affordable-100")
     outcome = run_experiment(asked.id)
-    with pytest.raises(HousingLabError, match="the model answers 'same' to 'l7-add-vac"):
+    with pytest.raises(HousingLabError, match="the model answers 'fewer' to 'l7-affordable-100'"):
         check_outcome(replace(asked, answer="more"), outcome)
+
+
+def test_affordable_100_displaces_more_and_costs_more_in_lesson_7() -> None:
+    """The explanation and the keys say why 100% Affordable houses fewer low income residents
+    behind lesson 7's phase 1: more residents displaced, more public money."""
+    numbers = re.findall(r"(\d+\.\d+) → \$?(\d+\.\d+)", run_experiment("l7-affordable-100").result)
+    (low, low_100), (lost, lost_100), (cost, cost_100) = [tuple(map(float, n)) for n in numbers]
+    assert low_100 < low and lost_100 > lost and cost_100 > cost
 
 
 GOOD = {

@@ -24,16 +24,20 @@ Queries (`kind`): `score` (one board, exactly; `boards` instead of `board` score
 each measure of the answer is then the list of their values, in order: `{low[0]} → {low[1]}` for
 a before and after; `baseline` adds `same_housed` and `spending_before`, comparing with the same
 boards under the baseline's policies), `solve` (the exact solver's best board for a coalition;
-`without` leaves out the policy sets holding a policy), `ranking` (lesson 5's policy sweep: the
-single policies ranked by their average low income residents housed over `n` random boards drawn
-with `seed`, and the one under which most existing residents are displaced), `coach` (the
-coach's fewest changes for `card` to reach `goal` on a board, and how many of the board's single
-changes reach it; `cards` gives lists, as `boards` does), `streetcar` (lesson 6: `experiment =
-"lines"`, the controlled line experiment, or `"match"`, a seeded match of `bots`). A claim whose
-query takes over a second says `slow = true`. Answers are flat dicts of numbers, booleans and
-words. A board names its tiles, policies and seed; or `solve` (the rulebook's best board for
-those cards); or `game` (the final board of `play_random_game(teams, seed)`, with `policies`
-added to those the game enacted).
+`without` leaves out the policy sets holding a policy; `random = {n, seed}` adds `both_percent`,
+the share of that many random boards on which every card scores +1), `ranking` (lesson 5's
+policy sweep: the single policies ranked by their average low income residents housed over `n`
+random boards drawn with `seed`, and the one under which most existing residents are displaced),
+`coach` (the coach's fewest changes for `card` to reach `goal` on a board, and how many of the
+board's single changes reach it; `cards`, or `goals` for one card, gives lists, as `boards`
+does), `fills` (lesson 5's explorer: `n` state fills, drawn with `seed`, of a board's empty
+squares: `mean_low`, `median_low`, `all_low_percent`, `spending`; `boards` gives lists),
+`streetcar` (lesson 6: `experiment = "lines"`, the controlled line experiment, or `"match"`, a
+seeded match of `bots`). A `score` answer also counts who displaced whom from the move-in log
+(`low_displaced_by_high`, ...). A claim whose query takes over a second says `slow = true`.
+Answers are flat dicts of numbers, booleans and words. A board names its tiles, policies and
+seed; or `solve` (the rulebook's best board for those cards); or `game` (the final board of
+`play_random_game(teams, seed)`, with `policies` added to those the game enacted).
 """
 
 from __future__ import annotations
@@ -53,7 +57,7 @@ from housing_lab.errors import HousingLabError
 
 CLAIMS_DIR = pathlib.Path(__file__).parent / "lesson_sources" / "claims"
 PLACEHOLDER = re.compile(r"\{\{claim:([a-z0-9-]+)\}\}")
-KINDS = ("score", "solve", "ranking", "coach", "streetcar")
+KINDS = ("score", "solve", "ranking", "coach", "streetcar", "fills")
 INCOMES = ("high", "middle", "low")
 
 
@@ -116,7 +120,7 @@ def load(path: pathlib.Path) -> list[Claim]:
         if query.get("kind") not in KINDS:
             raise ClaimError(f"{path.name}: claim {name}: query kind must be one of {KINDS}")
         named = query.get("boards", [query.get("board")])
-        if query["kind"] in ("score", "coach") and any(b not in boards for b in named):
+        if query["kind"] in ("score", "coach", "fills") and any(b not in boards for b in named):
             unknown_board = next(b for b in named if b not in boards)
             raise ClaimError(f"{path.name}: claim {name}: unknown board {unknown_board!r}")
         claims.append(
@@ -205,6 +209,18 @@ def _board(board_key: str) -> tuple[dict[str, str], list[str], dict[str, str] | 
     return board["tiles"], board.get("policies", []), None, board.get("seed", 0)
 
 
+def _displacers(move_in: Any) -> dict[str, int]:
+    """Who displaced whom, from the move-in log: `low_displaced_by_high` counts low income
+    residents whom a high income resident displaced (lesson 1: four people displace four,
+    and the displaced middle income residents displace the rest)."""
+    counts = {f"{v}_displaced_by_{d}": 0 for v in INCOMES for d in INCOMES}
+    for event in move_in.events:
+        if event.kind == "displaced" and event.by is not None:
+            by = move_in.residents[event.by].income
+            counts[f"{event.income}_displaced_by_{by}"] += 1
+    return counts
+
+
 @functools.cache
 def _score(board_key: str, policies_key: str, model_key: str) -> dict[str, Any]:
     from housing_lab.north_berkeley import make_scenario, score_scenario
@@ -215,7 +231,8 @@ def _score(board_key: str, policies_key: str, model_key: str) -> dict[str, Any]:
     wanted = policies + [p for p in extra if p not in policies]
     try:
         scenario = make_scenario(tiles, wanted, existing, seed, model=_model(json.loads(model_key)))
-        return _result_fields(score_scenario(scenario).to_dict())
+        scored = score_scenario(scenario)
+        return {**_result_fields(scored.to_dict()), **_displacers(scored.move_in)}
     except (OverBudgetError, AffordableOnlyError):  # over the budget, or a policy refuses it
         return {"built": False}
 
@@ -275,6 +292,34 @@ def _random_boards(n: int, seed: int) -> Any:
     from housing_lab.north_berkeley import random_boards
 
     return random_boards(n, seed=seed)
+
+
+@functools.cache
+def _both_percent(cards_key: str, n: int, seed: int, model_key: str) -> float:
+    """The share (%, one decimal) of `n` random boards on which every card scores +1: how
+    often a coalition wins by chance, beside the solver's best board (lesson 4)."""
+    from housing_lab.north_berkeley import sweep
+
+    boards = sweep(_random_boards(n, seed), model=_model(json.loads(model_key)))
+    plus = (boards[json.loads(cards_key)] == 1).all(axis=1)
+    return round(100 * float(plus.mean()), 1)
+
+
+@functools.cache
+def _fills(board_key: str, n: int, seed: int, model_key: str) -> dict[str, Any]:
+    """The state's `n` random fills of the empty squares of a board (lesson 5's explorer:
+    `state_fills` scored by `sweep`), averaged: low income housed, spending."""
+    from housing_lab.north_berkeley import state_fills, sweep
+
+    tiles, policies, _, _ = _board(board_key)
+    model = _model(json.loads(model_key))
+    boards = sweep(state_fills(tiles, n, seed=seed, policies=policies, model=model), model=model)
+    return {
+        "mean_low": round(float(boards["housed_low"].mean()), 2),
+        "median_low": float(boards["housed_low"].median()),
+        "all_low_percent": round(100 * float((boards["housed_low"] == 12).mean()), 1),
+        "spending": round(float(boards["spending"].mean()), 2),
+    }
 
 
 @functools.cache
@@ -394,9 +439,21 @@ def answer(claim: Claim, setting: str) -> dict[str, Any]:
         board, goal = _as_key(claim.boards[query["board"]]), query.get("goal", "win")
         if "cards" in query:
             return _several([_coach(board, card, goal, model) for card in query["cards"]])
+        if "goals" in query:  # one card, several goals (win, no-loss)
+            return _several([_coach(board, query["card"], g, model) for g in query["goals"]])
         return _coach(board, query["card"], goal, model)
+    if kind == "fills":  # `boards`: each measure a list, as for `score`
+        names = query.get("boards", [query.get("board")])
+        answers = [
+            _fills(_as_key(claim.boards[b]), query["n"], query["seed"], model) for b in names
+        ]
+        return _several(answers) if "boards" in query else answers[0]
     if kind == "solve":
-        return _solve(_as_key(query["cards"]), _as_key(query.get("without", [])), model)
+        best = _solve(_as_key(query["cards"]), _as_key(query.get("without", [])), model)
+        if "random" not in query:
+            return best
+        n, seed = query["random"]["n"], query["random"]["seed"]
+        return {**best, "both_percent": _both_percent(_as_key(query["cards"]), n, seed, model)}
     return _ranking(_as_key(query["policies"]), query["n"], query["seed"], model)
 
 

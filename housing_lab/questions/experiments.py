@@ -210,23 +210,33 @@ def line_reaches() -> Outcome:
     )
 
 
-@experiment("l7-add-vacancy-control")
-def add_vacancy_control(game: Any = None) -> Outcome:
-    """`game`: the lesson's computer-played game (three teams, seed 7), if already played."""
-    from housing_lab.north_berkeley import make_scenario, play_random_game, score_scenario
+STATE_FILLS_7 = 2_000  # lesson 7: the state's random fills of phase 2 behind the game's phase 1
+
+
+@experiment("l7-affordable-100")
+def affordable_in_phase_2(game: Any = None) -> Outcome:
+    """`game`: the lesson's computer-played game (three teams, seed 7), if already played.
+    Its phase 1 stays; the state fills phase 2 at random, without and with 100% Affordable."""
+    from housing_lab.north_berkeley import play_random_game, state_fills, sweep
 
     if game is None:
         game = play_random_game(["Red", "Blue", "Green"], seed=7)
     final = game.scenario()
-    before = score_scenario(final).to_dict()
-    policies = list(dict.fromkeys([*final.policies, "vacancy_control"]))
-    after = score_scenario(make_scenario(final.tiles, policies, final.existing)).to_dict()
+    phase_1 = {s: final.tiles[s] for s in game.layout.phases[1] if s in final.tiles}
+
+    def fills(policies: list[str]) -> tuple[float, float, float]:
+        boards = sweep(
+            state_fills(phase_1, STATE_FILLS_7, 7, policies=policies, existing=final.existing)
+        )
+        displaced = boards["displaced_low"] + boards["displaced_middle"]
+        return boards["housed_low"].mean(), displaced.mean(), boards["spending"].mean()
+
+    (low, lost, cost), (low_100, lost_100, cost_100) = fills([]), fills(["affordable_100"])
     return Outcome(
-        direction(before["housed"]["low"], after["housed"]["low"]),
-        f"low income housed {before['housed']['low']} → {after['housed']['low']}. On this "
-        f"board {before['displaced']['low']} low income and {before['displaced']['middle']} "
-        f"middle income residents were displaced, and {sum(before['vacant'].values())} homes "
-        "(ADUs included) stayed empty.",
+        _gap(low_100 - low, 0.5, "more", "about-the-same", "fewer"),
+        f"over {STATE_FILLS_7:,} state fills of phase 2, low income residents housed "
+        f"{low:.2f} → {low_100:.2f} on average (of 12); existing residents displaced "
+        f"{lost:.2f} → {lost_100:.2f}; public spending ${cost:.2f} → ${cost_100:.2f}.",
     )
 
 

@@ -57,10 +57,12 @@ def test_a_lesson_question_hands_its_inputs_to_the_experiment() -> None:
     from housing_lab.north_berkeley import play_random_game
 
     game = play_random_game(["Red", "Blue", "Green"], seed=7)
-    question = PredictThenRun("l7-add-vacancy-control", game=game)
-    question.choice.value = "The same"
+    question = PredictThenRun("l7-affordable-100", game=game)
+    question.choice.value = "Fewer"
     question.commit()
-    assert question.reveal() and "low income housed 5 → 5" in question.feedback.value
+    assert question.reveal() and "low income residents housed 11.00 → 9.17" in (
+        question.feedback.value
+    )
 
 
 @pytest.mark.parametrize(
@@ -68,7 +70,7 @@ def test_a_lesson_question_hands_its_inputs_to_the_experiment() -> None:
     [
         (lambda: PredictThenRun("l9-nothing"), "no lesson question 'l9-nothing'"),
         (lambda: PredictThenRun("l2-workforce-midrise"), "not a predict-then-run question"),
-        (lambda: PredictThenRun("l7-add-vacancy-control", board=1), "takes \\['game'\\]"),
+        (lambda: PredictThenRun("l7-affordable-100", board=1), "takes \\['game'\\]"),
         (lambda: PredictThenRun("l3-vacancy-control", seed=1), "takes nothing, not \\['seed'\\]"),
         (lambda: ChoiceQuestion("l1-why-low-income"), "open question, not choice"),
         (lambda: reveal("l2-workforce-midrise"), "choice question, not open"),

@@ -43,7 +43,7 @@ North Berkeley BART is a real station, and the game's streets (Sacramento, Delaw
 Virginia) are the edges of its real parking lots, about 8 acres in all. In 2018 California passed
 **AB 2923**, which lets BART build housing on land it owns next to its stations and sets minimum
 zoning there: at North Berkeley, room for at least 7 stories and 75 homes per acre, at most one
-parking space for every two homes, and a share of the homes (at least 20%) affordable. Five
+parking space for every two homes, and a share of the homes (20%) affordable. Five
 years of planning followed: public meetings, the city's zoning for the site and its design
 rules. Then the builders applied under another state law, **AB 2011** (2022), which makes such
 housing a use "by right": in 2024 the city approved a plan of 739 homes in 13
@@ -139,6 +139,15 @@ PredictThenRun("l1-swap-tower")
   Compare the lab's numbers with what the model said in the prediction above.
 * Tick the **Vacancy Control** policy. What happens to displacement?
   {{claim:l1-try-vacancy-control}}
+
+**Is that how it works in reality?** The prediction's answer comes from one assumption of the
+game: the high income newcomers arrive whether or not homes are built for them (*fixed
+demand*), so every home closed to them pushes them into the existing homes. In a real city some
+of them would look elsewhere, and the pressure on the existing residents would be smaller.
+{{claim:l1-fewer-newcomers}} Real cities also rarely choose one tower or the other: North
+Berkeley's plan mixes market rate and affordable homes (more than half affordable), as AB 2923
+asks, and pays for the affordable ones with public money. Lesson 6 looks at what studies find
+when market rate homes are built, and lesson 8 lets you change the demand yourself.
 """,
     ),
     (

@@ -150,7 +150,11 @@ bar_chart(
 
 * {{claim:l3-vacancy-control-stops-displacement}} Who pays for it?
   {{claim:l3-vacancy-control-high-income}}
-* **ADUs** add 6 small homes at no public cost. Who gets them first?
+* **ADUs** add 6 small homes at no public cost, but in these rules only high and middle
+  income residents may live in an ADU: the printed rulebook's low income step lists new
+  buildings only. ADUs help low income residents only indirectly, when a newcomer who takes an
+  ADU does not displace anyone. {{claim:l3-adus-not-for-low-income}} Real ADUs are rented to
+  whoever the owner chooses, often below the price of a new apartment.
 * {{claim:l3-matching-funds-change-no-one}}
 * {{claim:l3-affordable-100-refused}} it works by limiting *what can be
   built* in phase 2, not by changing the move-in.

@@ -98,9 +98,9 @@ lottery, and mostly *before* a city decides anything:
 
 | The state's tool | What it does | Like what in the game? |
 |---|---|---|
-| **RHNA and the housing element** (since 1969) | The state's housing department (HCD) sets each region's housing need by income level; the region divides it among its cities; each city must plan, in the *housing element* of its general plan, where that many homes can go. | A target the table must meet, set from outside |
-| **AB 2923** (2018) | Minimum zoning on BART's own land; at North Berkeley, room for 7 stories and 75 homes per acre, at most one parking space for two homes, at least 20% affordable. The city had to zone to match. | Rules on what may be built, fixed before the table sits down |
-| **SB 35** (2017) | In a city behind on its RHNA targets, a housing project that meets the zoning's written standards must be approved without discretionary review. In 2018, 70% of California's cities and counties had met neither their market-rate nor their affordable targets. | A deadline with teeth: fall behind, and projects go through without the table |
+| **RHNA and the housing element** (the housing element since 1969; the regional allocation, RHNA, in its current form since 1980) | The state's housing department (HCD) sets each region's housing need by income level; the region divides it among its cities; each city must plan, in the *housing element* of its general plan, where that many homes can go. | A target the table must meet, set from outside |
+| **AB 2923** (2018) | Minimum zoning on BART's own land; at North Berkeley, room for 7 stories and 75 homes per acre, at most one parking space for two homes, and 20% of the homes affordable (as reports of the law give it; BART's own 2016 policy asks at least 20% in each station development). The city had to zone to match. | Rules on what may be built, fixed before the table sits down |
+| **SB 35** (2017) | In a city behind on its RHNA targets, a housing project that meets the zoning's written (objective) standards must be approved without discretionary review or appeals, if it meets three conditions. **Affordability:** at least 10% of its homes affordable where the city is behind on its market-rate target, at least 50% where it met that target but not its lower-income one. **Labour:** construction workers paid prevailing wages. **Site:** not on excluded land (for example farmland, wetlands, hazard zones, a historic site, or homes rented to tenants in recent years). In 2018, 70% of California's cities and counties had met neither their market-rate nor their affordable targets, so projects there needed only 10%; 27.5% had met only their market-rate targets, so projects needed 50%. | A deadline with teeth: fall behind, and projects go through without the table |
 | **AB 2011** (2022) | Housing on land zoned for offices, shops or parking is allowed "by right" if it meets affordability and labour standards (prevailing wages), after a *ministerial* review: staff check the project against written standards, with no hearing that could say no. | **How the real North Berkeley plan was approved (2024)**: 739 homes in about ten months, without a public hearing on the project |
 | **SB 9** (2021) | A single-family lot may hold two homes and be split in two, approved ministerially. | Lesson 6: removing a single-family limit |
 | **SB 10** (2021) | A city *may choose* to zone areas near transit for up to 10 homes per parcel, without the usual environmental review. | A tool the state offers, not one it imposes |
@@ -109,10 +109,11 @@ lottery, and mostly *before* a city decides anything:
 What the game gets right: when a table cannot or will not agree, someone else decides, and the
 table loses control. What it leaves out: the real state does not draw buildings at random. It
 sets rules in advance (how many homes, how dense, how affordable, how fast), so the local
-decision shrinks to checking a project against written standards. *Discuss:* using the table,
-design a "call the state" rule that is closer to California's. Which cards would it please?
+decision shrinks to checking a project against written standards. *Discuss, then write on
+worksheet 5:* using the table, design a "call the state" rule that is closer to California's.
+Which cards would it please, and which not?
 
-*Sources: S1, S3, S8, S22, S29, S30 and S35 to S38 in [the source list](../docs/sources.md).*
+*Sources: S1 to S3, S8, S9, S22, S29, S30, S35 to S39 in [the source list](../docs/sources.md).*
 
 ## The whole board by chance: 100,000 random boards
 

@@ -245,6 +245,23 @@ lesson_table(rows, index="Player", title="One finished game, scored the rulebook
 >
 > The full list: [What the model leaves out](../docs/model_limits.md).
 
+## Upzoning in real cities: predict first
+
+In the game every removed limit makes a building appear. Before you read what real cities
+found, answer this:
+""",
+    ),
+    (
+        "code",
+        r"""
+from housing_lab.widgets import ChoiceQuestion
+
+ChoiceQuestion("l6-minneapolis-share")
+""",
+    ),
+    (
+        "md",
+        r"""
 ## Upzoning in real cities: what the evidence says
 
 The game's scoring rewards the buildings that appear where a limit is removed. Whether removing
@@ -256,7 +273,8 @@ closely:
   strong evidence that it increased building: about 26,900 more homes consented by 2021 than the
   earlier trend, about 5% of the city's homes, roughly double the pace before the change. Other
   economists dispute how large the effect was.
-* **Minneapolis** dropped minimum parking requirements from 2009, allowed ADUs, and in its 2040
+* **Minneapolis** began cutting its minimum parking requirements in 2009 and later ended them
+  (citywide in 2021), allowed ADUs, and in its 2040
   plan (in effect 2020) allowed more homes near transit and commercial streets and small
   multi-home buildings on every residential lot. From 2017 to 2022 its housing stock grew 12%
   while rents rose about 1%; in the rest of Minnesota, 4% and 14% (an analysis by the Pew

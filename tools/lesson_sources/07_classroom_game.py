@@ -84,43 +84,47 @@ print(log["tie_break"])
         r"""
 from housing_lab.widgets import PredictThenRun
 
-PredictThenRun("l7-add-vacancy-control", game=game)
+PredictThenRun("l7-affordable-100", game=game)
 """,
     ),
     (
         "md",
         r"""
-## Debrief: who are these constituents in real life?
+## Debrief: who are these constituents in real life? (15 minutes)
 
 Most cards stand for people who spoke, wrote or built in the real North Berkeley BART debate
-(lesson 1). A few are the game designers' exaggerations of a position rather than real
-participants: **Refuse Capitalism**, **Eco-Primitivists** and **Tech Corporations** had no
-organised voice in the station hearings we could find. Treat them as "what if someone argued
-this?". After the game, sort your cards into the four groups below and answer the questions
-with your team.
+(lesson 4's table *The real debate* says who asked for what). Seven are the game designers'
+exaggerations of a position rather than real participants: in the sources we found no organised
+group speaking as **Refuse Capitalism**, **Eco-Primitivists**, **Tech Corporations**, **Real
+Estate Speculators**, **Landlords**, **People Concerned About Property Values** or the **North
+Berkeley Business Improvement District** (marked *no real voice* below). Treat them as "what if
+someone argued this?".
 
 | Group | Cards in the game | Who that was in the real debate |
 |---|---|---|
-| **Homes for people who need them** | Affordable Housing Organizations, Anti-Gentrification Activists, Refuse Capitalism, Inclusionary Housing for All, Middle Class Millennials | The non-profit affordable housing developers in the team that won approval; residents who made their support depend on how affordable the homes would be |
-| **Builders and money** | Developer, Labor Unions, Tech Corporations, Real Estate Speculators, Landlords, Fiscal Conservatives, North Berkeley Business Improvement District | The market-rate builder in the same team; the city and voters paying for subsidised homes; BART, which owns the land |
-| **Neighbours and the place** | Stop the Shadows, Save Our Views, Friends of Neighborhood Character, People Concerned About Property Values, Neighbors for More Parks, Eco-Primitivists | Neighbours who asked for lower buildings stepping down towards the houses across the street, and for open space |
-| **Getting around** | East Bay Park and Ride Coalition, Save Our Parking, The Bike Lobby, Urbanists | BART riders who drive to the station (the plan keeps a smaller garage for them); people who wanted fewer cars and more homes by transit |
+| **Homes for people who need them** | Affordable Housing Organizations, Anti-Gentrification Activists, Inclusionary Housing for All, Middle Class Millennials; *no real voice:* Refuse Capitalism | The non-profit builders in the team that won approval (BRIDGE Housing, East Bay Asian Local Development Corporation, Insight Housing), whose homes are affordable to households at 20% to 70% of area median income; residents who made their support depend on how affordable the homes would be; residents speaking for people priced out ("our kids who can't afford to live here") |
+| **Builders and money** | Developer, Labor Unions, Fiscal Conservatives; *no real voice:* Tech Corporations, Real Estate Speculators, Landlords, North Berkeley Business Improvement District | AvalonBay, the market-rate builder in the same team (358 market-rate homes); construction workers, whose prevailing wages AB 2011 requires; the city council and the voters of Measure O, who pay the local share of the subsidised homes; BART, which owns the land |
+| **Neighbours and the place** | Stop the Shadows, Save Our Views, Friends of Neighborhood Character, Neighbors for More Parks; *no real voice:* People Concerned About Property Values, Eco-Primitivists | Neighbours wary of the project (the first public meeting, 2018, and the hearings after it), who asked for buildings in scale with the low-rise streets, stepping down towards the houses across the street, and for open space |
+| **Getting around** | East Bay Park and Ride Coalition, Save Our Parking, The Bike Lobby, Urbanists | BART riders who drive to the station (the plan keeps a smaller garage for them; a council member saw less parking as a step towards fewer cars); residents who wanted more homes by transit, in 2022 up to 12 stories rather than 7 |
 
-1. Which group did your table's board serve best, and which worst? Use the scores.
-2. Which people affected by the board had **no card**? (Think of the 24 newcomers.)
-3. In real life the state stepped in twice: AB 2923 (2018) set minimum heights, densities and
-   an affordable share before any plan was drawn, and AB 2011 (2022) let the city approve the
-   project without a public hearing (lesson 5). How is that like, and unlike, "calling the
-   state" in the game?
-4. Pick one card whose goal the real plan (739 homes, more than half affordable, 3 to 8
-   stories, a parking garage) would meet, and one it would not.
-5. Which card in your hand has no real group behind it? What would a real group with that view
-   have said at a hearing?
+Run the debrief in four steps, with your team; write your answers on worksheet 7.
 
-Lesson 4's table *The real debate* says who asked for what. Keys to the five questions are in
-the teacher's guide (*Debrief for the classroom game*).
+1. **Sort the cards (3 min).** Sort your team's cards into the four groups of the table. Which
+   group did your table's board serve best, and which worst? Quote the final scores.
+2. **Map to real people (4 min).** For two of your cards, name who stood for them in the real
+   debate (the table's last column). If a card had no real voice, what would a real group with
+   that view have said at a hearing?
+3. **The state (4 min).** In real life the state stepped in twice: AB 2923 (2018) set minimum
+   heights, densities and an affordable share before any plan was drawn, and AB 2011 (2022) let
+   the city approve the project without a public hearing (lesson 5). How is that like, and
+   unlike, "calling the state" in the game?
+4. **The real plan (4 min).** Name one card whose goal the real plan (739 homes, more than half
+   affordable, 3 to 8 stories, a parking garage) would meet, and one it would not, with the
+   feature of the plan that decides each.
 
-*Sources: S1 to S4, S25 to S27, S29 and S31 in [the source list](../docs/sources.md).*
+Keys to the four steps are in the teacher's guide (*Debrief for the classroom game*).
+
+*Sources: S1 to S4, S25 to S27, S29, S31, S36 and S39 in [the source list](../docs/sources.md).*
 """,
     ),
     (
@@ -165,7 +169,7 @@ exactly. Compare your class's board with it.
 * The rules (who picks first, when the state steps in) shape the outcome as much as the players.
 * Displacement follows from what is built: the move-in shows it resident by resident.
 * Most cards stand for real stakeholders: the debrief maps them onto the real debate, and
-  names the few that do not.
+  names the seven that do not.
 
 **Next:** [Lesson 8, *Question the model*](08_question_the_model.ipynb): change the model's assumptions one at a
 time and see which conclusions survive. Or read

@@ -12,7 +12,7 @@ CELLS = [
 3. tell a board that fails from a coalition that fails: score again, or solve again;
 4. weigh each assumption against real evidence, and explain why *a model is an argument*.
 
-*Time: 40 minutes. Do lessons 3 and 4 first.*
+*Time: 40 minutes. Do lessons 3, 4 and 5 first: this lesson re-runs lesson 5's ranking.*
 """,
     ),
     (
@@ -319,7 +319,9 @@ real choice is among the other policies.
 ## A budget: matching funds finally matter
 
 Lesson 3 said matching funds "change nothing" because the model has no budget. Give the city
-a budget of $15, and try the public housing board with and without matching funds:
+a budget of $15, and try the public housing board with and without matching funds. (Lesson 5's
+ranking used a budget of 10 dollars, a limit on its random boards; this one is chosen because it
+lies between what this one board costs with matching funds and without them.)
 """,
     ),
     (
@@ -348,17 +350,18 @@ affordable homes.
 
 ## Your turn: flip the switches yourself (no code)
 
-The lab below holds lesson 3's market rate board. Open its **Assumptions** tab and change one
-answer at a time; the chart and the cards' scores follow. Write each result on your worksheet
-before you press **Back to the rulebook**.
+The first lab below holds lesson 3's market rate board, the second lesson 3's public housing
+board with Vacancy Control. Open a lab's **Assumptions** tab and change one answer at a time;
+the chart and the cards' scores follow. Write each result on worksheet 8 before you press
+**Back to the rulebook**.
 
 1. *Who can rent a new market-rate home?* Choose **High income only**. Low income housed: ___.
    New market rate homes left empty (on the board, homes with no resident in them): ___.
 2. Back to the rulebook. *How many newcomers of each income?* Set **High income** to 4, then
    to 14. Low income housed: ___ and ___.
-3. Back to the rulebook. Enact **Vacancy Control** (the **Policies** tab), then choose
-   **No: apartments only**. Residents displaced: ___.
-4. Tick **Limit what the city can spend**, and lower the budget. Which tiles turn grey, and
+3. In the **second lab** (the public housing board, Vacancy Control already enacted), choose
+   **No: apartments only** for vacancy control. Residents displaced: ___. {{claim:l8-market-board-no-displacement}}
+4. Back in the first lab, tick **Limit what the city can spend**, and lower the budget. Which tiles turn grey, and
    what does the lab say when you click one?
 5. Which of your four answers would change lesson 3's conclusion? Say which assumption it
    rested on.
@@ -367,9 +370,12 @@ before you press **Back to the rulebook**.
     (
         "code",
         r"""
+from IPython.display import display
+
 from housing_lab.widgets import NorthBerkeleyLab
 
-NorthBerkeleyLab(scenario={"tiles": MARKET_RATE, "policies": [], "seed": 3})
+display(NorthBerkeleyLab(scenario={"tiles": MARKET_RATE, "policies": [], "seed": 3}))
+NorthBerkeleyLab(scenario={"tiles": PUBLIC_HOUSING, "policies": ["vacancy_control"], "seed": 3})
 """,
     ),
     (
@@ -383,7 +389,7 @@ always "what does the evidence say about each one?"
 
 | assumption | what the evidence says | source |
 |:---|:---|:---|
-| **Instant filtering** | Real but slower and partial: a new market rate building housing 100 people leads 45 to 70 people to leave below-median-income neighbourhoods, mostly within three years, through chains of moves. Neither the rulebook (instant) nor no filtering (never) is right; partial filtering is closer. | S19 |
+| **Instant filtering** | Real but slower and partial: in Mast's published study (2021; the 2019 working paper counted per 100 units and said five years), a new market rate building housing 100 people leads 45 to 70 people to leave below-median-income neighbourhoods, mostly within three years, through chains of moves. Neither the rulebook (instant) nor no filtering (never) is right; partial filtering is closer. | S19 |
 | **Fixed demand** | Demand follows jobs: from 2008 to 2019 San Francisco and San Mateo counties added about 277,000 jobs while permitting about 45,000 homes (2010-2019). People come whether or not homes are built, but how many depends on the economy, in both directions. | S34 |
 | **Total vacancy control** | Not allowed in California: Costa-Hawkins (phased in 1996-98, complete from 1 January 1999) resets rents between tenants and exempts houses and newer buildings; AB 1482 (2019) caps rises statewide but allows resets. In San Francisco, landlords of the buildings rent control newly covered in 1994 cut their own rental housing by 15% (selling to owner-occupants, redeveloping): a cut in those buildings, not in the city's whole stock. | S13, S33, S17 |
 | **No budget** | Affordable homes need scarce public money, such as Measure O's $135 million. | S31 |
