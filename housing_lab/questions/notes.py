@@ -3,7 +3,8 @@
 A lesson source marks such a Markdown cell `("after:QUESTION_ID", text)`; the build fills its
 claims and writes it here (`gated/lesson_N.json`: question id -> its notes, in order), and
 the notebook gets a code cell `after_prediction("QUESTION_ID", note=N)` that shows the note
-only once the prediction is committed. So neither the saved notebook nor a cell's source holds the answer.
+only once the prediction is committed. So neither the saved notebook nor a cell's source
+holds the answer.
 """
 
 from __future__ import annotations
