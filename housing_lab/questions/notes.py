@@ -26,7 +26,8 @@ def lesson_notes(lesson: int) -> dict[str, tuple[str, ...]]:
 
 
 def note(question_id: str, number: int) -> str:
-    """The `number`-th (from 1) gated note of a question, as Markdown; one line if none."""
+    """The `number`-th (from 1) gated note of a question, as Markdown; one line if none.
+    A note shown after several predictions is keyed by their ids joined with "+"."""
     lesson = question_id[1 : question_id.index("-")] if "-" in question_id else ""
     notes = lesson_notes(int(lesson)).get(question_id, ()) if lesson.isdigit() else ()
     if not isinstance(number, int) or not 1 <= number <= len(notes):

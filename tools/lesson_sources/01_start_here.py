@@ -85,9 +85,12 @@ Watch the chart *Who is housed?* change. Write down how many residents of each i
     (
         "code",
         r"""
+from housing_lab.north_berkeley import default_catalogue
 from housing_lab.widgets import NorthBerkeleyLab
 
-lab = NorthBerkeleyLab(seed=1)
+# the Low Income Public Housing Tower waits for the prediction below (a full lab is there)
+tiles = {key: tile for key, tile in default_catalogue().items() if key != "tower_public"}
+lab = NorthBerkeleyLab(seed=1, catalogue=tiles)
 lab
 """,
     ),
@@ -131,7 +134,7 @@ PredictThenRun("l1-swap-tower")
 """,
     ),
     (
-        "md",
+        "after:l1-swap-tower",
         r"""
 ### Things to try
 
@@ -139,6 +142,14 @@ PredictThenRun("l1-swap-tower")
   Compare the lab's numbers with what the model said in the prediction above.
 * Tick the **Vacancy Control** policy. What happens to displacement?
   {{claim:l1-try-vacancy-control}}
+""",
+    ),
+    (
+        "code",
+        r"""
+from housing_lab.widgets import after_prediction
+
+after_prediction("l1-swap-tower", NorthBerkeleyLab(seed=1))
 """,
     ),
     (

@@ -48,24 +48,26 @@ def _digest(outputs: Iterable[Any]) -> str:
 
 class AfterPrediction(ipywidgets.VBox):
     """Outputs (widgets, tables, anything Jupyter displays; a str is Markdown) shown only once
-    the prediction `question_id` is committed in this kernel."""
+    the prediction `question_id` is committed in this kernel (a tuple of ids: all of them)."""
 
-    def __init__(self, question_id: str, *outputs: Any) -> None:
-        check_text(question_id, "question")
-        asked = lesson_question(question_id)
-        if asked.kind != "predict":
-            raise HousingLabError(
-                f"question {question_id!r} is a {asked.kind} question, not a prediction"
-            )
-        self.question_id = question_id
+    def __init__(self, question_id: str | tuple[str, ...], *outputs: Any) -> None:
+        self.question_ids = _predictions(question_id)
         self.outputs = tuple(Markdown(o) if isinstance(o, str) else o for o in outputs)
         self.opened = False
+        self._waiting = set(self.question_ids)
         super().__init__([ipywidgets.HTML(WAITING)])
         self.add_class("hl-after")
-        when_committed(question_id, self.open)
+        for asked in self.question_ids:
+            when_committed(asked, lambda asked=asked: self._committed(asked))
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.question_id!r}, {_digest(self.outputs)})"
+        ids = ", ".join(repr(asked) for asked in self.question_ids)
+        return f"{type(self).__name__}({ids}, {_digest(self.outputs)})"
+
+    def _committed(self, question_id: str) -> None:
+        self._waiting.discard(question_id)
+        if not self._waiting:
+            self.open()
 
     def open(self) -> None:
         """Show the outputs (once)."""
@@ -83,9 +85,23 @@ class AfterPrediction(ipywidgets.VBox):
         self.children = tuple(shown)
 
 
-def after_prediction(question_id: str, *outputs: Any, note: int | None = None) -> AfterPrediction:
-    """`outputs` hidden until the prediction `question_id` is committed; `note=N` adds the
-    question's N-th gated note (Markdown the lesson build keeps out of the notebook: see
-    housing_lab/questions/notes.py) after them."""
-    extra = () if note is None else (lesson_note(question_id, note),)
-    return AfterPrediction(question_id, *outputs, *extra)
+def _predictions(question_id: object) -> tuple[str, ...]:
+    """The prediction ids a gate waits for (one id or a tuple of them), each checked."""
+    ids = question_id if isinstance(question_id, tuple) and question_id else (question_id,)
+    for one in ids:
+        check_text(one, "question")
+        asked = lesson_question(one)
+        if asked.kind != "predict":
+            raise HousingLabError(f"question {one!r} is a {asked.kind} question, not a prediction")
+    return ids
+
+
+def after_prediction(
+    question_id: str | tuple[str, ...], *outputs: Any, note: int | None = None
+) -> AfterPrediction:
+    """`outputs` hidden until the prediction `question_id` (or every one of a tuple of ids) is
+    committed; `note=N` adds the N-th gated note for those ids (Markdown that the lesson build
+    keeps out of the notebook: housing_lab/questions/notes.py) after them."""
+    ids = _predictions(question_id)
+    extra = () if note is None else (lesson_note("+".join(ids), note),)
+    return AfterPrediction(ids, *outputs, *extra)
