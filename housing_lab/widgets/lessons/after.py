@@ -67,9 +67,9 @@ class AfterPrediction(ipywidgets.VBox):
     def _committed(self, question_id: str) -> None:
         self._waiting.discard(question_id)
         if not self._waiting:
-            self.open()
+            self.unlock()
 
-    def open(self) -> None:
+    def unlock(self) -> None:
         """Show the outputs (once)."""
         if self.opened:
             return
