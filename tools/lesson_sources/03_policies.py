@@ -101,7 +101,6 @@ PredictThenRun("l3-vacancy-control")
         "code",
         r"""
 PredictThenRun("l3-market-or-public")
-BOTH = ("l3-vacancy-control", "l3-market-or-public")  # what answers them waits for both
 """,
     ),
     (
@@ -112,7 +111,7 @@ from housing_lab.widgets import after_prediction, lesson_table
 
 # an empty cell where the policy is not allowed
 after_prediction(
-    BOTH,
+    ("l3-vacancy-control", "l3-market-or-public"),
     lesson_table(table, money=["Spending ($)"], title="Four policies on three boards (seed 3)"),
 )
 """,
@@ -145,7 +144,7 @@ chart = bar_chart(
     colours=dict(zip(BOARDS, ["#0072B2", "#E69F00", "#009E73"], strict=True)),
     value_max=12,
 )
-after_prediction(BOTH, chart)
+after_prediction(("l3-vacancy-control", "l3-market-or-public"), chart)
 """,
     ),
     (
@@ -205,7 +204,7 @@ for setting, model in DEMAND.items():
     })
 demand = lesson_table(pd.DataFrame(demand_rows).set_index("Demand"),
                       title="Prediction 2's boards when demand changes (seed 3, no policy)")
-after_prediction(BOTH, demand)
+after_prediction(("l3-vacancy-control", "l3-market-or-public"), demand)
 """,
     ),
     (
