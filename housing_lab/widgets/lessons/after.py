@@ -13,6 +13,7 @@ still checks that the hidden output does not change.
 from __future__ import annotations
 
 import hashlib
+import weakref
 from collections.abc import Iterable
 from typing import Any
 
@@ -57,8 +58,16 @@ class AfterPrediction(ipywidgets.VBox):
         self._waiting = set(self.question_ids)
         super().__init__([ipywidgets.HTML(WAITING)])
         self.add_class("hl-after")
+        gate = weakref.ref(self)  # the kernel's registry must not keep a re-run cell's gate
+
         for asked in self.question_ids:
-            when_committed(asked, lambda asked=asked: self._committed(asked))
+
+            def committed(asked: str = asked) -> None:
+                alive = gate()
+                if alive is not None:
+                    alive._committed(asked)
+
+            when_committed(asked, committed)
 
     def __repr__(self) -> str:
         ids = ", ".join(repr(asked) for asked in self.question_ids)
