@@ -56,7 +56,8 @@ class AfterPrediction(ipywidgets.VBox):
         self.outputs = tuple(Markdown(o) if isinstance(o, str) else o for o in outputs)
         self.opened = False
         self._waiting = set(self.question_ids)
-        super().__init__([ipywidgets.HTML(WAITING)])
+        # no margin of its own: a wide table inside keeps the width it has outside a gate
+        super().__init__([ipywidgets.HTML(WAITING)], layout=ipywidgets.Layout(margin="0"))
         self.add_class("hl-after")
         gate = weakref.ref(self)  # the kernel's registry must not keep a re-run cell's gate
 
@@ -87,6 +88,9 @@ class AfterPrediction(ipywidgets.VBox):
         for output in self.outputs:
             if isinstance(output, ipywidgets.Widget):
                 shown.append(output)
+            elif hasattr(output, "_repr_html_") and not isinstance(output, Markdown):
+                table = ipywidgets.HTML(output._repr_html_(), layout=ipywidgets.Layout(margin="0"))
+                shown.append(table)
             else:
                 area = ipywidgets.Output()
                 area.append_display_data(output)
