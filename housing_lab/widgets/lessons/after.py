@@ -28,7 +28,7 @@ from housing_lab.widgets.table.checks import check_text
 
 WAITING = (
     "<div style='padding:6px 10px;border-left:4px solid #bcccdc;color:#486581'>"
-    "&#128274; <b>Make your prediction above first.</b> What is here answers it: it opens "
+    "<b>Make your prediction above first.</b> What is here answers it: it opens "
     "when you lock your prediction in (in a class poll, when your teacher reveals the answer)."
     "</div>"
 )
