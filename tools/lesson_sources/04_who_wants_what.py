@@ -141,7 +141,8 @@ for a, b in pairs:
     rows.append({"Cards": f"{cards()[a].name} + {cards()[b].name}",
                  "Best total": best.score,
                  "Both +1 possible?": "yes" if best.cards[a] == best.cards[b] == 1 else "no"})
-after_prediction("l4-developer-and-affordable", lesson_table(rows, title="The exact solver's best board for four pairs"))
+pairs_table = lesson_table(rows, title="The exact solver's best board for four pairs")
+after_prediction("l4-developer-and-affordable", pairs_table)
 """,
     ),
     (
@@ -336,7 +337,8 @@ for label, scenario in [
                  "Spending ($)": float(out["spending"])})
 switched = lesson_table(pd.DataFrame(rows).set_index(""), money=["Spending ($)"],
                         signed=["Developer", "Affordable Housing Organizations"],
-                        title="The Developer and Affordable Housing Organizations, partial filtering")
+                        title="The Developer and Affordable Housing Organizations, "
+                        "partial filtering")
 after_prediction("l4-developer-and-affordable", switched)
 """,
     ),

@@ -96,6 +96,8 @@ market rate homes* counts the new market rate homes nobody may rent:
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
+from housing_lab.widgets import after_prediction
+
 rows = []
 for name, model in SETTINGS.items():
     market, public = result_of(MARKET_RATE, model), result_of(PUBLIC_HOUSING, model)
@@ -112,8 +114,6 @@ for name, model in SETTINGS.items():
                     "About the same?": "yes" if abs(public["housed"]["low"]
                                                      - market["housed"]["low"]) <= 2 else "no"})
     rows.append(row)
-from housing_lab.widgets import after_prediction
-
 boards_table = lesson_table(rows, index="Setting",
                             title="Lesson 3's boards under each setting (residents of 12)")
 after_prediction("l8-no-filtering", boards_table)
