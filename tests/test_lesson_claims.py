@@ -18,6 +18,7 @@ import sys
 import pytest
 
 from housing_lab._data import read_toml_file
+from housing_lab.questions.notes import lesson_notes
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SOURCES = ROOT / "tools" / "lesson_sources"
@@ -52,8 +53,15 @@ def _words(text: str) -> str:
 
 
 def _notebook_text(path: pathlib.Path) -> str:
+    """A lesson's Markdown, and its gated notes (shown after a prediction: build_lessons.py)."""
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-    return _words(" ".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown"))
+    notes = lesson_notes.__wrapped__(int(path.stem[:2]))
+    return _words(
+        " ".join(
+            ["".join(c["source"]) for c in cells if c["cell_type"] == "markdown"]
+            + [text for texts in notes.values() for text in texts]
+        )
+    )
 
 
 def _strings(value: object) -> list[str]:

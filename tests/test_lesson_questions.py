@@ -6,6 +6,7 @@ print the same questions and answers."""
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import pathlib
@@ -143,6 +144,7 @@ NOTEBOOKS = {int(path.stem[:2]): path for path in sorted((ROOT / "lessons").glob
 CONVERTED = sorted(NOTEBOOKS)
 ASKS = re.compile(r"""\b(PredictThenRun|ChoiceQuestion|reveal)\(\s*["']([a-z0-9-]+)["']""")
 WIDGET = {"predict": "PredictThenRun", "choice": "ChoiceQuestion", "open": "reveal"}
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 TEXT_ARGUMENTS = re.compile(r"\b(answer|explanation|why_not|options|run)\s*=|\bOutcome\(")
 
 
@@ -233,7 +235,7 @@ def test_no_cell_runs_or_shows_an_experiment_before_its_prediction(lesson: int) 
     assert spoiled_before(_cells(lesson), lesson_questions(lesson)) == []
 
 
-@pytest.mark.parametrize(("lesson", "mark"), [(1, "Public Housing Tower** on B1"), (4, "solve(")])
+@pytest.mark.parametrize(("lesson", "mark"), [(3, "lesson_table(table"), (4, "solve(")])
 def test_the_order_rule_sees_a_prediction_asked_too_late(lesson: int, mark: str) -> None:
     cells = _cells(lesson)
     predict = next(q.id for q in lesson_questions(lesson) if q.kind == "predict")
@@ -248,6 +250,100 @@ def test_the_answer_in_sight_test_sees_a_leak() -> None:
     leaked = f"Look: {asked.explanation}"
     assert any(fragment in _plain(leaked) for fragment in _fragments(asked.explanation))
     assert TEXT_ARGUMENTS.search('PredictThenRun("q", ["a", "b"], run, explanation="x")')
+
+
+# --- and nothing after a prediction shows its answer until it is committed ------------------
+# A notebook runs top to bottom (Shift+Enter past the question, an app or a class poll running
+# every cell on load), so what answers a prediction must be inside `after_prediction(...)`,
+# which shows it only once the prediction is committed; its saved output is the gate's repr.
+GATED = re.compile(r"\bafter_prediction\(\s*\(?((?:\s*[\"'][a-z0-9-]+[\"']\s*,?)+)")
+FIGURE = re.compile(r"\$?\d+(?:\.\d+)?(?![\d.%])")  # "100% Affordable" is a name
+
+
+@functools.cache
+def figures(question_id: str) -> tuple[str, ...]:
+    """The engine's figures in a prediction's answer that a lesson would not print by chance:
+    dollars, decimals and counts over 12 (12 residents of each income, so 12 and below are
+    everywhere). Lesson 6's 40 games are too slow for the inner loop: its marks suffice."""
+    if question_id in SLOW:
+        return ()
+    result = run_experiment(question_id).result
+    return tuple(sorted({f for f in FIGURE.findall(result) if "$" in f or "." in f or int(f) > 12}))
+
+
+def _gated_for(cell: dict) -> set[str]:
+    """The predictions a code cell's `after_prediction(...)` waits for."""
+    source = "".join(cell["source"])
+    return {qid for ids in GATED.findall(source) for qid in re.findall(r"[a-z0-9-]+", ids)}
+
+
+def _shown_text(cell: dict) -> str:
+    """What a cell shows in the saved notebook: Markdown, or its outputs' text."""
+    if cell["cell_type"] == "markdown":
+        return _plain("".join(cell["source"]))
+    return _plain(" ".join(_strings(cell.get("outputs", []))))
+
+
+def _holds(text: str, asked: Question) -> list[str]:
+    marks = [m for m in asked.spoiled_by if _plain(m) in text]
+    return marks + [
+        f for f in figures(asked.id) if re.search(rf"(?<![\d.$]){re.escape(f)}(?!\d)", text)
+    ]
+
+
+def shown_ungated_after(cells: list[dict], questions: tuple[Question, ...]) -> list[str]:
+    """Cells after a prediction that show its answer (its figures or a `spoiled_by` mark)
+    without waiting for it; or that run its experiment (a mark in the code) and show anything
+    at all ungated."""
+    found = []
+    for asked in (q for q in questions if q.kind == "predict"):
+        where = next(i for i, c in enumerate(cells) if asked.id in _asked_in(c))
+        for index, cell in enumerate(cells[where + 1 :], start=where + 1):
+            if cell["cell_type"] == "code" and asked.id in _gated_for(cell):
+                gates = [o for o in cell.get("outputs", []) if WIDGET_VIEW in o.get("data", {})]
+                if len(gates) == len(cell.get("outputs", [])):
+                    continue  # every output of the cell is the gate
+            found += [
+                f"cell {index} shows {mark!r} of {asked.id}"
+                for mark in _holds(_shown_text(cell), asked)
+            ]
+            source = _plain("".join(cell["source"])) if cell["cell_type"] == "code" else ""
+            runs = [m for m in asked.spoiled_by if _plain(m) in source]
+            if runs and cell.get("outputs") and asked.id not in _gated_for(cell):
+                found.append(f"cell {index} runs {runs[0]!r} of {asked.id} and shows it ungated")
+    return found
+
+
+@pytest.mark.parametrize("lesson", CONVERTED)
+def test_nothing_after_a_prediction_shows_its_answer_ungated(lesson: int) -> None:
+    assert shown_ungated_after(_cells(lesson), lesson_questions(lesson)) == []
+
+
+def test_the_ungated_answer_rule_sees_a_leak() -> None:
+    """Lesson 8's gated note put back as Markdown, lesson 3's table shown without its gate and
+    lesson 5's averages as plain text: each is found."""
+    from housing_lab.questions.notes import lesson_notes
+
+    cells = _cells(8)
+    where = next(i for i, c in enumerate(cells) if "note=1" in "".join(c["source"]))
+    note = lesson_notes(8)["l8-no-filtering"][0]
+    cells[where] = {"cell_type": "markdown", "source": note}
+    assert any(
+        "With no filtering, the market rate board houses" in line
+        for line in shown_ungated_after(cells, lesson_questions(8))
+    )
+    cells = _cells(3)
+    where = next(i for i, c in enumerate(cells) if "lesson_table(table" in "".join(c["source"]))
+    cells[where] = {**cells[where], "source": "lesson_table(table)"}
+    assert any(
+        "runs 'lesson_table(table'" in line
+        for line in shown_ungated_after(cells, lesson_questions(3))
+    )
+    printed = {"output_type": "stream", "name": "stdout", "text": "ADUs: 10.44 on average"}
+    cells = [*_cells(5), {"cell_type": "code", "source": "print(x)", "outputs": [printed]}]
+    assert shown_ungated_after(cells, lesson_questions(5)) == [
+        f"cell {len(cells) - 1} shows '10.44' of l5-best-single-policy"
+    ]
 
 
 # --- the worksheets and the answer key read the same data -------------------------------------

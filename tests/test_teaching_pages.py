@@ -12,6 +12,7 @@ import re
 import pytest
 
 from housing_lab.errors import HousingLabError, WriteError
+from housing_lab.questions.notes import lesson_notes
 from housing_lab.worksheets import WORKSHEETS, answer_key_html, worksheet_html, write_worksheets
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -125,6 +126,9 @@ def test_every_lesson_predicts_then_runs_and_says_what_is_next(notebook: pathlib
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
     code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
     markdown = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    # and the notes shown after a prediction (housing_lab/questions/notes.py)
+    notes = lesson_notes(int(notebook.stem[:2])).values()
+    markdown += "\n".join(text for texts in notes for text in texts)
     assert "PredictThenRun(" in code
     assert "**Next:**" in markdown.split("## What you learned")[-1]
     if notebook.stem[:2] in {"02", "03", "05", "06"}:

@@ -18,11 +18,18 @@ What a student sees on opening a lesson before running it is the saved notebook,
 A Markdown cell may name a claim as `{{claim:ID}}` (tools/lesson_sources/claims/*.toml): the
 build asks the engine, and writes the claim's sentence in its place, or stops naming every
 difference when the engine no longer agrees (tools/claims.py).
+
+A Markdown cell that answers a prediction is marked `("after:QUESTION_ID", text)` (after several:
+`"after:ID1+ID2"`): the build
+fills its claims, writes it to housing_lab/questions/gated/lesson_N.json and puts in its place a
+code cell `after_prediction("QUESTION_ID", note=N)`, which shows it only once the prediction is
+committed (housing_lab/widgets/lessons/after.py). So no saved notebook holds it.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import pathlib
 import sys
 
@@ -36,6 +43,8 @@ from housing_lab.outputs import write_atomic
 HERE = pathlib.Path(__file__).parent
 SOURCES = HERE / "lesson_sources"
 LESSONS = HERE.parent / "lessons"
+GATED = HERE.parent / "housing_lab" / "questions" / "gated"
+AFTER = "after:"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 NOT_RUN_YET = "Run this cell (Shift+Enter) to show it here."
 CHECKED = "# NBVAL_CHECK_OUTPUT"
@@ -58,14 +67,25 @@ def build(source: pathlib.Path) -> pathlib.Path:
     }
     notebook.metadata["language_info"] = {"name": "python"}
     claims = all_claims()
+    notes: dict[str, list[str]] = {}
     for kind, text in load_cells(source):
         text = text.strip("\n")
-        if kind == "md":
+        if kind == "md" or kind.startswith(AFTER):
             text = fill(text, claims)
+        if kind.startswith(AFTER):
+            question_id = kind.removeprefix(AFTER)
+            notes.setdefault(question_id, []).append(text)
+            ids = ", ".join(f'"{one}"' for one in question_id.split("+"))
+            ids = f"({ids})" if "+" in question_id else ids
+            text = (
+                "from housing_lab.widgets import after_prediction\n\n"
+                f"after_prediction({ids}, note={len(notes[question_id])})"
+            )
         cell = (
             nbformat.v4.new_markdown_cell(text) if kind == "md" else nbformat.v4.new_code_cell(text)
         )
         notebook.cells.append(cell)
+    write_notes(int(source.stem[:2]), notes)  # before the run: the kernel reads them
     target = LESSONS / f"{source.stem}.ipynb"
     NotebookClient(
         notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(LESSONS)}}
@@ -79,6 +99,16 @@ def build(source: pathlib.Path) -> pathlib.Path:
     write_atomic(target, lambda handle: nbformat.write(notebook, handle))  # whole or not at all
     print(f"built {target.relative_to(HERE.parent)}")
     return target
+
+
+def write_notes(lesson: int, notes: dict[str, list[str]]) -> None:
+    """The lesson's gated notes (housing_lab/questions/notes.py), or no file if it has none."""
+    target = GATED / f"lesson_{lesson}.json"
+    if not notes:
+        target.unlink(missing_ok=True)
+        return
+    text = json.dumps(notes, indent=1, ensure_ascii=False) + "\n"
+    write_atomic(target, lambda handle: handle.write(text))
 
 
 def as_opened_before_running(notebook: nbformat.NotebookNode) -> None:

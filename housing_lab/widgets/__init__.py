@@ -7,6 +7,7 @@ from housing_lab.widgets.lab.coach_panel import CoachPanel
 from housing_lab.widgets.lab.lab import NorthBerkeleyLab
 from housing_lab.widgets.lab.policies import PolicyPanel
 from housing_lab.widgets.lab.scoreboard import Scoreboard
+from housing_lab.widgets.lessons.after import AfterPrediction, after_prediction
 from housing_lab.widgets.lessons.charts import INCOME_COLOURS, bar_chart, heat_table
 from housing_lab.widgets.lessons.coalition import CoalitionExplorer
 from housing_lab.widgets.lessons.predict import PredictThenRun
@@ -20,6 +21,7 @@ from housing_lab.widgets.table.table import GameTable
 
 __all__ = [
     "INCOME_COLOURS",
+    "AfterPrediction",
     "ChoiceQuestion",
     "CoachPanel",
     "CoalitionExplorer",
@@ -35,6 +37,7 @@ __all__ = [
     "Scoreboard",
     "StateFillExplorer",
     "StreetcarLab",
+    "after_prediction",
     "bar_chart",
     "heat_table",
     "lesson_table",

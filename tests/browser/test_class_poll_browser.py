@@ -167,6 +167,11 @@ def test_projector_and_three_devices_poll_one_lesson(browser, tmp_path) -> None:
             assert rows.locator(".round-1 .hl-class-count").inner_text().startswith(first)
             assert rows.locator(".round-2 .hl-class-count").inner_text().startswith(second)
 
+        # the app ran every cell on load, the device sent its answer: what answers the
+        # predictions (lesson 3's table, chart and notes) still waits for the reveal
+        gates = lesson.locator(".hl-after")
+        assert gates.count() > 0 and lesson.locator(".hl-after table").count() == 0
+        assert gates.filter(has_text="Make your prediction above first").count() == gates.count()
         projector.click(".hl-class-reveal")
         run = question.locator(".hl-predict-run")
         wait_until(run.is_enabled, 2 * SEE_WITHIN, "the reveal unlocking the lesson's run")

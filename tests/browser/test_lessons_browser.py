@@ -99,6 +99,7 @@ def check_the_lesson(page: Any, lesson: pathlib.Path) -> None:
     progress = wait_for_all_cells(page)
     assert progress["running"] == 0
     assert error_outputs(page) == []
+    commit_every_prediction(page)
     widgets = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jupyter-widgets")
     assert widgets.count() > 0, "no widget rendered"
     screenshot(page, f"lesson-{lesson.stem}")
@@ -109,9 +110,12 @@ def check_the_lesson(page: Any, lesson: pathlib.Path) -> None:
         screenshot(outputs.nth(index), f"lesson-{lesson.stem}-widget-{index + 1}")
     charts = chart_problems(page)
     assert charts["problems"] == [], "\n".join(charts["problems"])
+    # a gated note is the lesson's own Markdown (code names and all), not a widget's words
+    notes_hidden = page.add_style_tag(content=".hl-after .jp-RenderedMarkdown {display: none}")
     widget_text = page.locator(
         ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output .jupyter-widgets"
     ).all_inner_texts()
+    notes_hidden.evaluate("(style) => style.remove()")
     ids = sorted({m for text in widget_text for m in MACHINE_ID.findall(text)})
     assert ids == [], f"machine ids visible in {lesson.stem}'s widgets: {ids}"
     assert unreadable_cells(page.evaluate(TABLE_CELLS)) == []
@@ -121,6 +125,25 @@ def check_the_lesson(page: Any, lesson: pathlib.Path) -> None:
     with contextlib.suppress(PlaywrightTimeout):
         page.wait_for_function(f"({CUT_HEADER_WORDS})().length === 0", timeout=10_000)
     assert page.evaluate(CUT_HEADER_WORDS) == [], "a table header cuts a word across lines"
+
+
+PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+STILL_WAITING = f"""() => Array.from(document.querySelectorAll('{PANEL} .hl-after')).filter(
+  (gate) => gate.textContent.includes("Make your prediction above first")).length"""
+
+
+def commit_every_prediction(page: Any) -> None:
+    """Run all cells shows what answers a prediction only as "make your prediction first"; once
+    each prediction is locked in, the tables, charts and notes it hid are drawn (and checked)."""
+    gates = page.locator(f"{PANEL} .hl-after").count()
+    assert page.evaluate(STILL_WAITING) == gates  # run all, yet nothing gated is shown
+    predictions = page.locator(f"{PANEL} .hl-predict")
+    for index in range(predictions.count()):
+        prediction = predictions.nth(index)
+        prediction.locator("input[type=radio]").first.check()
+        prediction.locator(".hl-predict-lock").click()
+    page.wait_for_function(f"() => ({STILL_WAITING})() === 0", timeout=60_000)
+    page.wait_for_timeout(500)  # the opened gates' tables and charts draw
 
 
 @pytest.mark.browser

@@ -104,3 +104,29 @@ def test_a_closed_class_gives_the_question_back(polls) -> None:
     assert question.prediction == "More" and not question.run_button.disabled
     tick(question)  # the page's ticks change nothing now
     assert question.prediction == "More" and not question.in_class
+
+
+def test_what_answers_a_prediction_opens_at_the_class_polls_reveal(polls) -> None:
+    from housing_lab.widgets import after_prediction
+    from housing_lab.widgets.lessons.predict import forget_commitments
+
+    forget_commitments()
+    made = polls.create_class(3)
+    code, token = made["class"], made["teacher"]["token"]
+    question = PredictThenRun("l3-vacancy-control")
+    gate = after_prediction("l3-vacancy-control", "The table: **4321** empty homes.")
+    page_opened(question, code)
+    question.choice.value = "More"
+    question.lock.click()  # sent to the class: not committed, the answer stays hidden
+    tick(question)
+    assert not gate.opened and "4321" not in repr([c.get_state() for c in gate.children])
+    polls.reveal(code, token, "l3-vacancy-control")
+    tick(question)
+    assert gate.opened and "4321" in repr([c.get_state() for c in gate.children])
+
+    forget_commitments()  # another device that sent nothing: the reveal opens it too
+    silent = PredictThenRun("l3-vacancy-control")
+    gate = after_prediction("l3-vacancy-control", "x")
+    silent.class_link._message(silent.class_link, {"class": code, "device": DEVICE + "2"}, [])
+    assert silent.prediction is None and gate.opened
+    forget_commitments()

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import ipywidgets
 import pytest
 
 from housing_lab.errors import HousingLabError
 from housing_lab.questions import Outcome
-from housing_lab.widgets.lessons.predict import PredictThenRun
+from housing_lab.widgets.lessons.after import AfterPrediction
+from housing_lab.widgets.lessons.predict import PredictThenRun, forget_commitments
 from housing_lab.widgets.lessons.quiz import ChoiceQuestion, reveal
 
 
@@ -95,3 +99,61 @@ def test_a_lesson_choice_question_reads_its_data_file() -> None:
     assert not question.submit() and "exactly 3 houses" in question.feedback.value
     question.choice.value = "1 blue cube"
     assert question.submit() and "missing fourth colour" in question.feedback.value
+
+
+# --- what answers a prediction waits for it (AfterPrediction) -------------------------------
+
+
+@pytest.fixture
+def fresh_kernel() -> Iterator[None]:
+    """No prediction committed yet, as in a kernel just started."""
+    forget_commitments()
+    yield
+    forget_commitments()
+
+
+def _shown(gate: AfterPrediction) -> str:
+    """Everything the gate sends to the page now: its children's synced state."""
+    return repr([child.get_state() for child in gate.children])
+
+
+def test_gated_outputs_reach_the_page_only_after_the_prediction_is_locked_in(
+    fresh_kernel,
+) -> None:
+    from housing_lab.widgets import after_prediction, lesson_table
+
+    table = lesson_table([{"Board": "public", "Low income housed": 777}], title="Gated")
+    chart = ipywidgets.HTML("a chart")
+    gate = after_prediction("l3-vacancy-control", table, "Below: **98765** homes.", chart)
+    assert not gate.opened and "Make your prediction above first" in _shown(gate)
+    assert "777" not in _shown(gate) and "98765" not in _shown(gate)
+    assert "777" not in repr(gate) and "l3-vacancy-control" in repr(gate)  # the saved output
+    PredictThenRun("l3-market-or-public").choice.value = "About the same"  # another question
+    question = PredictThenRun("l3-vacancy-control")
+    question.choice.value = "More"
+    assert not gate.opened  # chosen, not yet locked in
+    question.lock.click()
+    assert gate.opened and "Make your prediction" not in _shown(gate)
+    assert "777" in _shown(gate) and "98765" in _shown(gate) and chart in gate.children
+    later = after_prediction("l3-vacancy-control", "run again after committing")
+    assert later.opened  # a cell run again after the commit shows its output at once
+
+
+def test_a_gate_on_two_predictions_waits_for_both_and_a_bad_id_is_one_line(
+    fresh_kernel,
+) -> None:
+    from housing_lab.widgets import after_prediction
+
+    gate = after_prediction(("l3-vacancy-control", "l3-market-or-public"), "both")
+    for question_id, choice in (("l3-vacancy-control", "More"), ("l3-market-or-public", None)):
+        assert not gate.opened
+        question = PredictThenRun(question_id)
+        question.choice.value = choice or question.options[0]
+        question.commit()
+    assert gate.opened
+    with pytest.raises(HousingLabError, match="'l3-why-empty' is a choice question, not a pre"):
+        after_prediction("l3-why-empty", "x")
+    with pytest.raises(HousingLabError, match="no lesson question"):
+        after_prediction("l3-nothing", "x")
+    with pytest.raises(HousingLabError, match="'l3-vacancy-control' has no note 7"):
+        after_prediction("l3-vacancy-control", note=7)

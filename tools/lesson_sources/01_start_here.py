@@ -85,9 +85,12 @@ Watch the chart *Who is housed?* change. Write down how many residents of each i
     (
         "code",
         r"""
+from housing_lab.north_berkeley import default_catalogue
 from housing_lab.widgets import NorthBerkeleyLab
 
-lab = NorthBerkeleyLab(seed=1)
+# the Low Income Public Housing Tower waits for the prediction below (a full lab is there)
+tiles = {key: tile for key, tile in default_catalogue().items() if key != "tower_public"}
+lab = NorthBerkeleyLab(seed=1, catalogue=tiles)
 lab
 """,
     ),
@@ -131,7 +134,7 @@ PredictThenRun("l1-swap-tower")
 """,
     ),
     (
-        "md",
+        "after:l1-swap-tower",
         r"""
 ### Things to try
 
@@ -148,6 +151,14 @@ of them would look elsewhere, and the pressure on the existing residents would b
 Berkeley's plan mixes market rate and affordable homes (more than half affordable), as AB 2923
 asks, and pays for the affordable ones with public money. Lesson 6 looks at what studies find
 when market rate homes are built, and lesson 8 lets you change the demand yourself.
+""",
+    ),
+    (
+        "code",
+        r"""
+from housing_lab.widgets import after_prediction
+
+after_prediction("l1-swap-tower", NorthBerkeleyLab(seed=1))
 """,
     ),
     (

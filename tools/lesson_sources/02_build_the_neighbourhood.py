@@ -141,6 +141,15 @@ events.insert(0, "Order", range(1, len(events) + 1))
 lesson_table(events.head(12), title=f"The first 12 of {len(events)} move-in events")
 """,
     ),
+    ("md", "## Check yourself: predict, then run"),
+    (
+        "code",
+        r"""
+from housing_lab.widgets import PredictThenRun
+
+PredictThenRun("l2-swap-b1")
+""",
+    ),
     (
         "md",
         r"""
@@ -221,15 +230,6 @@ decisions by owners, and the model has no owners, only tenants. Ask of any real 
 decided, how fast did it happen, and what did the law require before the tenant had to go?
 
 *Sources: S13, S14, S17, S33 and S40 in [the source list](../docs/sources.md).*
-""",
-    ),
-    ("md", "## Check yourself: predict, then run"),
-    (
-        "code",
-        r"""
-from housing_lab.widgets import PredictThenRun
-
-PredictThenRun("l2-swap-b1")
 """,
     ),
     (

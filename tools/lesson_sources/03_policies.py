@@ -107,10 +107,13 @@ PredictThenRun("l3-market-or-public")
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
-from housing_lab.widgets import lesson_table
+from housing_lab.widgets import after_prediction, lesson_table
 
 # an empty cell where the policy is not allowed
-lesson_table(table, money=["Spending ($)"], title="Four policies on three boards (seed 3)")
+after_prediction(
+    ("l3-vacancy-control", "l3-market-or-public"),
+    lesson_table(table, money=["Spending ($)"], title="Four policies on three boards (seed 3)"),
+)
 """,
     ),
     (
@@ -124,7 +127,7 @@ result under it):
     (
         "code",
         r"""
-from housing_lab.widgets import bar_chart
+from housing_lab.widgets import after_prediction, bar_chart
 
 allowed = table[table["Allowed?"] == "yes"]
 policies = [POLICY_LABEL[p] for p in POLICY_SETTINGS]
@@ -133,7 +136,7 @@ refused = {policy: [board for board in BOARDS if pd.isna(low.loc[policy, board])
            for policy in policies}
 labels = [f"{policy} (not allowed on the {', '.join(refused[policy])} board)"
           if refused[policy] else policy for policy in policies]
-bar_chart(
+chart = bar_chart(
     labels,
     {board: low[board].fillna(0).astype(float).tolist() for board in BOARDS},
     title="Low income residents housed (of 12), by policy and board",
@@ -141,10 +144,11 @@ bar_chart(
     colours=dict(zip(BOARDS, ["#0072B2", "#E69F00", "#009E73"], strict=True)),
     value_max=12,
 )
+after_prediction(("l3-vacancy-control", "l3-market-or-public"), chart)
 """,
     ),
     (
-        "md",
+        "after:l3-vacancy-control+l3-market-or-public",
         r"""
 ### Things to notice
 
@@ -202,12 +206,13 @@ for setting, model in DEMAND.items():
         "Public housing board: low income housed": public["housed"]["low"],
         "Market rate homes left empty (market rate board)": market["vacant"]["market"],
     })
-lesson_table(pd.DataFrame(demand_rows).set_index("Demand"),
-             title="Prediction 2's boards when demand changes (seed 3, no policy)")
+demand = lesson_table(pd.DataFrame(demand_rows).set_index("Demand"),
+                      title="Prediction 2's boards when demand changes (seed 3, no policy)")
+after_prediction(("l3-vacancy-control", "l3-market-or-public"), demand)
 """,
     ),
     (
-        "md",
+        "after:l3-vacancy-control+l3-market-or-public",
         r"""
 {{claim:l3-about-the-same}} {{claim:l3-about-the-same-demand}} A conclusion of the model holds
 only as long as the assumptions it needs: "about the same" needs instant filtering *and* the

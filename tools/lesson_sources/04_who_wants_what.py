@@ -90,16 +90,17 @@ PredictThenRun("l4-developer-and-affordable")
         r"""
 import numpy as np
 
-from housing_lab.widgets import bar_chart, heat_table
+from housing_lab.widgets import after_prediction, bar_chart, heat_table
 
 names = [cards()[c].name for c in CARD_IDS]
-heat_table(
+heat = heat_table(
     np.round(both * 100),
     names,
     names,
     title="How often do two constituents both score +1?",
     unit="% of 200,000 random boards; darker means more often",
 )
+after_prediction("l4-developer-and-affordable", heat)
 """,
     ),
     ("md", "Pairs that **never** both won on those 200,000 boards:"),
@@ -113,8 +114,9 @@ never = [
     if both[i, j] == 0
 ]
 pairs_count = len(CARD_IDS) * (len(CARD_IDS) - 1) // 2
-lesson_table(pd.DataFrame(never, columns=["Card", "and card"]),
-             title=f"{len(never)} of {pairs_count} pairs never both scored +1")
+never_table = lesson_table(pd.DataFrame(never, columns=["Card", "and card"]),
+                           title=f"{len(never)} of {pairs_count} pairs never both scored +1")
+after_prediction("l4-developer-and-affordable", never_table)
 """,
     ),
     (
@@ -139,7 +141,8 @@ for a, b in pairs:
     rows.append({"Cards": f"{cards()[a].name} + {cards()[b].name}",
                  "Best total": best.score,
                  "Both +1 possible?": "yes" if best.cards[a] == best.cards[b] == 1 else "no"})
-lesson_table(rows, title="The exact solver's best board for four pairs")
+pairs_table = lesson_table(rows, title="The exact solver's best board for four pairs")
+after_prediction("l4-developer-and-affordable", pairs_table)
 """,
     ),
     (
@@ -159,11 +162,11 @@ for now.
     (
         "code",
         r"""
-from housing_lab.widgets import CoalitionExplorer
+from housing_lab.widgets import CoalitionExplorer, after_prediction
 
 explorer = CoalitionExplorer(["stop_the_shadows", "urbanists", "more_parks"])
 explorer.find()
-explorer
+after_prediction("l4-developer-and-affordable", explorer)
 """,
     ),
     (
@@ -277,7 +280,7 @@ reveal("l4-all-22")
 """,
     ),
     (
-        "md",
+        "after:l4-developer-and-affordable",
         r"""
 > **What the model leaves out.** The coalitions above are coalitions *in the model*:
 >
@@ -332,13 +335,15 @@ for label, scenario in [
                      out["constituents"]["affordable_housing_orgs"]["score"],
                  "Low income housed": out["housed"]["low"],
                  "Spending ($)": float(out["spending"])})
-lesson_table(pd.DataFrame(rows).set_index(""), money=["Spending ($)"],
-             signed=["Developer", "Affordable Housing Organizations"],
-             title="The Developer and Affordable Housing Organizations, partial filtering")
+switched = lesson_table(pd.DataFrame(rows).set_index(""), money=["Spending ($)"],
+                        signed=["Developer", "Affordable Housing Organizations"],
+                        title="The Developer and Affordable Housing Organizations, "
+                        "partial filtering")
+after_prediction("l4-developer-and-affordable", switched)
 """,
     ),
     (
-        "md",
+        "after:l4-developer-and-affordable",
         r"""
 {{claim:l4-partial-filtering-board}} {{claim:l4-partial-filtering-solved}} So the conclusion
 "both can win" survives this switch, but the board that carries it changes: with slower

@@ -175,6 +175,7 @@ PredictThenRun("l5-best-single-policy", boards=everything)
         r"""
 # NBVAL_CHECK_OUTPUT
 from housing_lab.north_berkeley import policy_set_name
+from housing_lab.widgets import after_prediction
 
 sweep_table = (
     everything.groupby("policies", observed=True)[
@@ -183,15 +184,16 @@ sweep_table = (
     .rename(index=policy_set_name, columns=MEASURE_NAMES)
     .rename_axis("Policies enacted")
 )
-lesson_table(sweep_table, money=[MEASURE_NAMES["spending"]], digits=2,
-             title="Averages by policies enacted (residents of 12; spending per board)")
+averages = lesson_table(sweep_table, money=[MEASURE_NAMES["spending"]], digits=2,
+                        title="Averages by policies enacted (residents of 12; spending per board)")
+after_prediction("l5-best-single-policy", averages)
 """,
     ),
     (
         "code",
         r"""
 low_housed = sweep_table[MEASURE_NAMES["housed_low"]].sort_values(ascending=False)
-bar_chart(
+chart = bar_chart(
     list(low_housed.index),
     {"low income": low_housed.tolist()},
     title="Average low income residents housed (of 12), by policies enacted "
@@ -200,6 +202,7 @@ bar_chart(
     value_max=12,
     whole_numbers=False,
 )
+after_prediction("l5-best-single-policy", chart)
 """,
     ),
     (
@@ -230,12 +233,14 @@ for assumption, model in DEFAULT_ASSUMPTIONS.items():
     ranking[assumption] = {policy_set_name(p): low[p] for p in SINGLE}
 ranking = pd.DataFrame(ranking).rename_axis("Policy enacted alone")
 ranking.columns.name = MEASURE_NAMES["housed_low"]
-robustness_heat_table(ranking, digits=2, title="Average low income residents housed (of 12), "
-                      "by the policy enacted alone, under each assumption")
+heat = robustness_heat_table(ranking, digits=2,
+                             title="Average low income residents housed (of 12), "
+                             "by the policy enacted alone, under each assumption")
+after_prediction("l5-best-single-policy", heat)
 """,
     ),
     (
-        "md",
+        "after:l5-best-single-policy",
         r"""
 {{claim:ranking-vacancy-control-first}} {{claim:ranking-costa-hawkins}}
 

@@ -167,16 +167,18 @@ PredictThenRun("l6-line-reaches")
         r"""
 # NBVAL_CHECK_OUTPUT
 from housing_lab.streetcar import line_experiment, line_experiment_summary
+from housing_lab.widgets import after_prediction
 
 GAMES = 40
 fair = line_experiment_summary(line_experiment(GAMES, seed=2))
-lesson_table(pd.DataFrame(
+fair_test = lesson_table(pd.DataFrame(
     {"Average score": [fair[a]["score"] for a in fair],
      "Separate lines": [fair[a]["separate_lines"] for a in fair],
      "Cubes connected": [fair[a]["connected_cubes"] for a in fair],
      "Houses removed": [fair[a]["houses_removed"] for a in fair]},
     index=pd.Index(["Line towards the buildings", "Line away from the buildings"], name="Player"),
 ), title=f"The fair test: averages over {GAMES} games")
+after_prediction("l6-line-reaches", fair_test)
 """,
     ),
     (

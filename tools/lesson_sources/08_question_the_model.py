@@ -96,6 +96,8 @@ market rate homes* counts the new market rate homes nobody may rent:
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
+from housing_lab.widgets import after_prediction
+
 rows = []
 for name, model in SETTINGS.items():
     market, public = result_of(MARKET_RATE, model), result_of(PUBLIC_HOUSING, model)
@@ -112,11 +114,13 @@ for name, model in SETTINGS.items():
                     "About the same?": "yes" if abs(public["housed"]["low"]
                                                      - market["housed"]["low"]) <= 2 else "no"})
     rows.append(row)
-lesson_table(rows, index="Setting", title="Lesson 3's boards under each setting (residents of 12)")
+boards_table = lesson_table(rows, index="Setting",
+                            title="Lesson 3's boards under each setting (residents of 12)")
+after_prediction("l8-no-filtering", boards_table)
 """,
     ),
     (
-        "md",
+        "after:l8-no-filtering",
         r"""
 Read it row by row:
 
@@ -168,9 +172,8 @@ lesson_table(rows, index="Setting", signed=[cards()[c].name for c in PAIR],
     (
         "md",
         r"""
-{{claim:coalition-board-rescored}} It is tempting to conclude that the coalition needs
-instant filtering. But that table tested **one board**. The real question is lesson 4's
-question, asked again under the new assumption: is there *any* board on which both win?
+{{claim:coalition-board-rescored}} Does the coalition itself need instant filtering? Lesson 4
+asked whether there is *any* board on which both win. Ask it again with no filtering:
 """,
     ),
     (
@@ -226,13 +229,14 @@ for name, model in SETTINGS.items():
                  "Empty market homes": best.result["vacant"]["market"],
                  "Without Vacancy Control": f"{both_win(without)}, for "
                  f"{dollars(without.spending)}"})
-lesson_table(rows, index="Setting",
-             title="The best board for the Developer and Affordable Housing Organizations, "
-             "solved again under each setting")
+solved = lesson_table(rows, index="Setting",
+                      title="The best board for the Developer and Affordable Housing "
+                      "Organizations, solved again under each setting")
+after_prediction("l8-coalition", solved)
 """,
     ),
     (
-        "md",
+        "after:l8-coalition",
         r"""
 {{claim:coalition-survives-every-switch}} The coalition survives; lesson 4's *board* did not.
 
@@ -264,8 +268,6 @@ assumption. "Over budget" means the city budget refuses the board.
         "code",
         r"""
 # NBVAL_CHECK_OUTPUT
-from IPython.display import display
-
 from housing_lab.north_berkeley import robustness
 from housing_lab.widgets import robustness_heat_table
 
@@ -277,10 +279,11 @@ BOARDS = {
                                                             model=NO_FILTERING).scenario,
 }
 frame = robustness(BOARDS, SETTINGS)  # every board scored exactly under every setting
-display(robustness_heat_table(frame.heat_table("Low income housed"),
-                              title="Low income residents housed (of 12)"))
-display(robustness_heat_table(frame.heat_table("Middle income housed"),
-                              title="Middle income residents housed (of 12)"))
+after_prediction(("l8-no-filtering", "l8-coalition"),
+                 robustness_heat_table(frame.heat_table("Low income housed"),
+                                       title="Low income residents housed (of 12)"),
+                 robustness_heat_table(frame.heat_table("Middle income housed"),
+                                       title="Middle income residents housed (of 12)"))
 """,
     ),
     (
@@ -370,12 +373,15 @@ the chart and the cards' scores follow. Write each result on worksheet 8 before 
     (
         "code",
         r"""
-from IPython.display import display
-
 from housing_lab.widgets import NorthBerkeleyLab
 
-display(NorthBerkeleyLab(scenario={"tiles": MARKET_RATE, "policies": [], "seed": 3}))
-NorthBerkeleyLab(scenario={"tiles": PUBLIC_HOUSING, "policies": ["vacancy_control"], "seed": 3})
+labs = [
+    NorthBerkeleyLab(scenario={"tiles": MARKET_RATE, "policies": [], "seed": 3}),
+    NorthBerkeleyLab(
+        scenario={"tiles": PUBLIC_HOUSING, "policies": ["vacancy_control"], "seed": 3}
+    ),
+]
+after_prediction(("l8-no-filtering", "l8-coalition"), *labs)  # they would answer both predictions
 """,
     ),
     (
