@@ -83,16 +83,16 @@ Improvement District** in this debate: treat them as "what if someone argued thi
 people with the most at stake had no card and rarely a voice: the future residents of the 739
 homes, the game's 24 newcomers.
 
-### Two real asks as card conditions, and the approved plan
+### Real asks as card conditions, and the approved plan
 
-A card is a yes-or-no condition on the board. Here are two real asks written as conditions the
+A card is a yes-or-no condition on the board. Here are three real asks written as conditions the
 game can check, the cards that come closest, and the approved plan (739 homes in 13 buildings
 of three to eight stories, 381 of them affordable, a parking garage) against the real ask:
 
 | Real ask | As a card condition | Closest cards | Does the approved plan meet it? |
 |---|---|---|---|
 | At most **one parking space for two homes** (AB 2923) | A game garage has no number of spaces, so no card can count them. Nearest: "at most 1 garage" (the Bike Lobby and the Eco-Primitivists lose a point with more than 1) | The Bike Lobby, Eco-Primitivists (a cap); Save Our Parking wants the opposite, a minimum of 1 garage for every 6 new homes | One garage, so the card version holds; the number of spaces is not in our sources, so the real 1-for-2 cap cannot be checked from them |
-| **7 stories** (the council's zoning) **or 12** (many speakers in 2022, allowed with the density bonus) | The game has three heights and no storeys. Reading a tower as the 12-story side and a midrise as the 7-story side: "12" is towers allowed anywhere; "7, stepping down" is no tower, and no tower or midrise next to Virginia Street | Urbanists (at least 6 squares with a midrise or tower); Save Our Views (no tower); Stop the Shadows (nothing tall next to Virginia Street) | Three to eight stories: at its tallest one story above the 7-story zoning, four below 12, so closer to the 7-story side. Where the low buildings stand is not in our sources |
+| **7 stories** (the council's zoning) **or 12** (many speakers in 2022, allowed with the density bonus) | The game has three heights and no story counts. Reading a tower as the 12-story side and a midrise as the 7-story side: "12" is towers allowed anywhere; "7, stepping down" is no tower, and no tower or midrise next to Virginia Street | Urbanists (at least 6 squares with a midrise or tower); Save Our Views (no tower); Stop the Shadows (nothing tall next to Virginia Street) | Three to eight stories: at its tallest one story above the 7-story zoning, four below 12, so closer to the 7-story side. Where the low buildings stand is not in our sources |
 | At least **20% affordable** (AB 2923, BART) | At least one home in five low or middle income | Inclusionary Housing for All (every housing square has a low or middle income home) | Yes: all but AvalonBay's 358 market-rate homes, 381 of 739 (52%), are affordable |
 
 *Sources: S1 to S3, S25 to S27, S29, S31, S36 and S39 in [the source list](../docs/sources.md).*
