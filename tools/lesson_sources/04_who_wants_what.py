@@ -238,8 +238,8 @@ after_prediction("l4-developer-and-affordable", explorer)
   tall buildings.
 * A coalition that looks impossible can sometimes be satisfied by a clever board: the exact
   search finds it.
-* The coach's answer for one card often costs another card a point: small changes have
-  winners and losers too.
+* The coach (under *If you have time*) shows that the smallest change for one card often
+  costs another card a point: small changes have winners and losers too.
 """,
     ),
     ("md", "## Check yourself"),
@@ -535,9 +535,13 @@ panel
 * Constituents want different things: money, who is housed, what is built where.
 * Thousands of random boards show which goals conflict; an exact search proves what is possible.
 * A coalition's best board is a compromise you can look at and argue about.
-* The coach finds the fewest changes that win one group over; its answer is exact, never a guess.
+* If you had time: the coach finds the fewest changes that win one group over, exactly.
 * The real debate had real groups with specific asks (heights, parking, the affordable share);
-  some cards had no real voice, and the future residents had none at all.
+  some cards had no real voice, and the future residents had none at all. Written as card
+  conditions, the approved plan meets the 20% share, sits closer to 7 stories than 12, and keeps
+  one garage.
+* In the model the Developer and Affordable Housing Organizations can both win even without
+  Vacancy Control, which California forbids for ordinary rentals.
 
 **Next:** [Lesson 5, *When the state steps in*](05_state_steps_in.ipynb): the state steps in,
 thousands of times in the game and, in real life, through laws such as AB 2011.
