@@ -540,8 +540,7 @@ panel
   some cards had no real voice, and the future residents had none at all. Written as card
   conditions, the approved plan meets the 20% share, sits closer to 7 stories than 12, and keeps
   one garage.
-* In the model the Developer and Affordable Housing Organizations can both win even without
-  Vacancy Control, which California forbids for ordinary rentals.
+* {{claim:l4-learned-without-vacancy-control}}
 
 **Next:** [Lesson 5, *When the state steps in*](05_state_steps_in.ipynb): the state steps in,
 thousands of times in the game and, in real life, through laws such as AB 2011.
