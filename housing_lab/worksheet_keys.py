@@ -89,7 +89,8 @@ TICKET_KEYS: dict[int, tuple[str, ...]] = {
         "take) and fixed demand; a real all-affordable building also needs money, which the "
         "model never runs out of.",
         "The 24 newcomers and the residents who were displaced: future residents rarely speak "
-        "at hearings, which is why cities and the state set affordable shares by law.",
+        "at hearings, so a board argued over at the table can leave out the people who will "
+        "live in it.",
     ),
     8: (
         "Lesson 3's 'the market rate board houses about as many low income residents as the "
@@ -182,10 +183,15 @@ TASK_KEYS: dict[int, tuple[str, ...]] = {
         "2923's minimum heights, densities and affordable share; AB 2011's approval by right "
         "against written standards), not by drawing random tiles after a deadline; real "
         "preemption is predictable, the game's is a gamble.",
-        "Any card whose goal matches a feature of the real plan (739 homes, more than half "
-        "affordable, 3 to 8 stories, a parking garage), e.g. a card that wants affordable homes "
-        "or kept parking, and any card whose goal the plan goes against, e.g. one that wants no "
-        "tall buildings or no public spending; full marks for naming the feature of the plan "
-        "that decides it.",
+        "The real plan: 52% affordable, three to eight stories, a garage. Lesson 4's solver "
+        "board is its opposite on all three (no affordable home, towers, no garage), although "
+        "in the model it pleases both cards: instant filtering houses the low income residents "
+        "in market rate homes. The table's board: the low and middle income homes among its new "
+        "homes, its tallest tile (tower, midrise or townhouse) and its garages, counted from "
+        "the final screen. Then any card whose goal matches a feature of the real plan, e.g. "
+        "one that wants affordable homes or kept parking, and any card whose goal the plan goes "
+        "against, e.g. one that wants no tall buildings or no public spending; full marks for "
+        "the three numbers for each board and for naming the feature of the plan that decides "
+        "each card.",
     ),
 }

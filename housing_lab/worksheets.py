@@ -93,9 +93,14 @@ DEBRIEF_7 = (
     "The state: AB 2923 (2018) set minimum heights, densities and an affordable share before "
     "any plan was drawn, and AB 2011 (2022) let the city approve the project without a public "
     'hearing. How is that like, and unlike, "calling the state" in the game?',
-    "The real plan: name one card whose goal the real plan (739 homes, more than half "
-    "affordable, 3 to 8 stories, a parking garage) would meet, and one it would not, with the "
-    "feature of the plan that decides each.",
+    "The real plan in numbers: compare your table's final board with the real plan (739 "
+    "homes, 381 of them (52%) affordable, three to eight stories, a parking garage) and with "
+    "lesson 4's solver board for the Developer and Affordable Housing Organizations (5 Market "
+    "Rate Towers and 4 Market Rate Townhouses: 24 of its 24 new homes market rate, none "
+    "affordable, towers, no garage): for each, the share of the new homes that are affordable "
+    "(low or middle income), the tallest building, and the garages. Then name one card whose "
+    "goal the real plan would meet, and one it would not, with the feature of the plan that "
+    "decides each.",
 )
 
 WORKSHEETS = (

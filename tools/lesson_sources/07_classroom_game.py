@@ -102,8 +102,8 @@ someone argued this?".
 
 | Group | Cards in the game | Who that was in the real debate |
 |---|---|---|
-| **Homes for people who need them** | Affordable Housing Organizations, Anti-Gentrification Activists, Inclusionary Housing for All, Middle Class Millennials; *no real voice:* Refuse Capitalism | The non-profit builders in the team that won approval (BRIDGE Housing, East Bay Asian Local Development Corporation, Insight Housing), whose homes are affordable to households at 20% to 70% of area median income; residents who made their support depend on how affordable the homes would be; residents speaking for people priced out ("our kids who can't afford to live here") |
-| **Builders and money** | Developer, Labor Unions, Fiscal Conservatives; *no real voice:* Tech Corporations, Real Estate Speculators, Landlords, North Berkeley Business Improvement District | AvalonBay, the market-rate builder in the same team (358 market-rate homes); construction workers, whose prevailing wages AB 2011 requires; the city council and the voters of Measure O, who pay the local share of the subsidised homes; BART, which owns the land |
+| **Homes for people who need them** | Affordable Housing Organizations, Anti-Gentrification Activists, Inclusionary Housing for All, Middle Class Millennials; *no real voice:* Refuse Capitalism | The voters of Measure O (2018), whose city bonds pay the local share of the affordable homes (no card asks for public money: these cards are the nearest, in what the money is for); the non-profit builders in the team that won approval (BRIDGE Housing, East Bay Asian Local Development Corporation, Insight Housing), whose homes are affordable to households at 20% to 70% of area median income; residents who made their support depend on how affordable the homes would be; residents speaking for people priced out ("our kids who can't afford to live here") |
+| **Builders and money** | Developer, Labor Unions, Fiscal Conservatives; *no real voice:* Tech Corporations, Real Estate Speculators, Landlords, North Berkeley Business Improvement District | AvalonBay, the market-rate builder in the same team (358 market-rate homes); construction workers, whose prevailing wages AB 2011 requires; BART, which owns the land. Fiscal Conservatives stand for a real argument about who pays, but the one vote on paying in our sources went the other way: Berkeley's voters approved Measure O's $135 million of bonds for affordable homes, 77.5% yes |
 | **Neighbours and the place** | Stop the Shadows, Save Our Views, Friends of Neighborhood Character, Neighbors for More Parks; *no real voice:* People Concerned About Property Values, Eco-Primitivists | Neighbours wary of the project (the first public meeting, 2018, and the hearings after it), who asked for buildings in scale with the low-rise streets, stepping down towards the houses across the street, and for open space |
 | **Getting around** | East Bay Park and Ride Coalition, Save Our Parking, The Bike Lobby, Urbanists | BART riders who drive to the station (the plan keeps a smaller garage for them; a council member saw less parking as a step towards fewer cars); residents who wanted more homes by transit, in 2022 up to 12 stories rather than 7 |
 
@@ -111,16 +111,19 @@ Run the debrief in four steps, with your team; write your answers on worksheet 7
 
 1. **Sort the cards (3 min).** Sort your team's cards into the four groups of the table. Which
    group did your table's board serve best, and which worst? Quote the final scores.
-2. **Map to real people (4 min).** For two of your cards, name who stood for them in the real
+2. **Map to real people (3 min).** For two of your cards, name who stood for them in the real
    debate (the table's last column). If a card had no real voice, what would a real group with
    that view have said at a hearing?
-3. **The state (4 min).** In real life the state stepped in twice: AB 2923 (2018) set minimum
+3. **The state (3 min).** In real life the state stepped in twice: AB 2923 (2018) set minimum
    heights, densities and an affordable share before any plan was drawn, and AB 2011 (2022) let
    the city approve the project without a public hearing (lesson 5). How is that like, and
    unlike, "calling the state" in the game?
-4. **The real plan (4 min).** Name one card whose goal the real plan (739 homes, more than half
-   affordable, 3 to 8 stories, a parking garage) would meet, and one it would not, with the
-   feature of the plan that decides each.
+4. **The real plan in numbers (6 min).** Compare your table's final board with the real plan
+   (739 homes, 381 of them (52%) affordable, three to eight stories, a parking garage) and with
+   {{claim:l7-debrief-solver-board}}: for each, the share of the new homes that are affordable
+   (low or middle income), the tallest building, and the garages. Then name one card whose goal
+   the real plan would meet, and one it would not, with the feature of the plan that decides
+   each.
 
 Keys to the four steps are in the teacher's guide (*Debrief for the classroom game*).
 
@@ -144,7 +147,7 @@ reveal("l7-opposite-directions")
 >   real groups have one interest, unequal power and unequal time to attend hearings.
 > * **"Calling the state" draws random tiles;** the real state stepped in with a law (AB 2923:
 >   minimum heights, densities and a share of affordable homes on BART land), years before any
->   plan was approved.
+>   plan was approved. The variant below plays the state as a law.
 > * **The move-in is one day, demand is fixed and empty market rate homes fill at once,** as in
 >   every lesson: a board's low income count leans on those assumptions.
 > * **No money runs out:** real affordable homes need public funds such as Measure O, competed
@@ -157,11 +160,20 @@ reveal("l7-opposite-directions")
 * Play again with **hidden hands**: do teams negotiate differently when they cannot see each
   other's goals?
 * Change the negotiation timer to 5 minutes. Does the state step in more often?
+* **A variant: the state as a law.** Before the game, write one fixed rule on the board, and when
+  a timer runs out do not press **Call the state**: the teacher places the rule's tiles on the
+  empty squares, as the table would. *AB 2923 rule:* every empty square gets a 50% Inclusionary
+  Midrise (the nearest tile to "at least 7 stories and at least 20% affordable"), and no
+  garage. *AB 2011 rule:* when a timer runs out, any team may
+  place, without the table's agreement, tiles that meet a standard written before the game (for
+  example, at least one low or middle income home in every tile) on the empty squares, as the
+  real law approves a project that meets written standards without a hearing. Does the table negotiate differently when it knows what the state will do?
+  (The game table has no button for this: the rule is played by hand.)
 
 ## Going further
 
 Lesson 4 shows, for any set of cards, the best board a coalition could agree on, computed
-exactly. Compare your class's board with it.
+exactly: ask it for your own team's cards and compare with your board.
 
 ## What you learned
 
