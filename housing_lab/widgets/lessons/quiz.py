@@ -75,6 +75,14 @@ class _Question(ipywidgets.VBox):
         return ""
 
 
+def _commit(question_id: str) -> None:
+    """Mark a checked choice question committed (predict.py's registry; imported here because
+    predict.py imports this module)."""
+    from housing_lab.widgets.lessons.predict import _committed
+
+    _committed(question_id)
+
+
 class ChoiceQuestion(_Question):
     """Pick one option of a lesson's question (`ChoiceQuestion("l2-workforce-midrise")`);
     feedback explains the answer, and a wrong option's `why_not` says why it fails
@@ -105,9 +113,13 @@ class ChoiceQuestion(_Question):
 
     def submit(self) -> bool:
         """Check the answer; in class mode (before the reveal) send it to the class instead
-        (returns False: nothing is checked yet)."""
+        (returns False: nothing is checked yet). A checked answer commits the question, so
+        what a lesson gates behind it (`after_prediction`) opens."""
         if not self.in_class:
-            return super().submit()
+            correct = super().submit()
+            if self.choice.value is not None:
+                _commit(self.question.id)
+            return correct
         if self.choice.value is None or self.question is None or self.class_link is None:
             self.feedback.value = "<i>Choose an answer before sending it.</i>"
             return False
@@ -131,6 +143,8 @@ class ChoiceQuestion(_Question):
         sent = self.question.choice(mine).text if mine and self.question else None
         if entry["revealed"]:
             self.check.description = "Check my answer"
+            if self.question is not None:
+                _commit(self.question.id)  # the class has seen the answer: open what waits
             if sent is not None:
                 self.choice.value = sent
                 super().submit()
