@@ -139,7 +139,7 @@ WORKSHEETS = (
         "When the state steps in",
         (
             "When is it rational for a table to let the state decide?",
-            "Why can the model not show what matching funds are really for?",
+            "Under the rulebook, why can the model not show what matching funds are really for?",
         ),
         tasks=(
             "Design a \"call the state\" rule closer to California's, using the lesson's table "

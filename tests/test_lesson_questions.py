@@ -329,7 +329,7 @@ def test_the_ungated_answer_rule_sees_a_leak() -> None:
     note = lesson_notes(8)["l8-no-filtering"][0]
     cells[where] = {"cell_type": "markdown", "source": note}
     assert any(
-        "With no filtering, the market rate board houses" in line
+        "With no filtering, the mostly market rate board houses" in line
         for line in shown_ungated_after(cells, lesson_questions(8))
     )
     cells = _cells(3)
