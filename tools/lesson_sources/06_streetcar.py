@@ -9,11 +9,12 @@ CELLS = [
 1. explain what removing a single-family housing limit does in the game;
 2. predict which building appears where, and with which cubes;
 3. explain why a transit line is worth more when it connects many new buildings;
-4. say what real upzoning did in Auckland and Minneapolis, beyond the game's scoring rule;
+4. say what real upzoning did in Auckland and Minneapolis, and why allowing homes does not
+   build them;
 5. (if you have time) say how a search bot chooses a move, and try to beat it.
 
 *Time: 45 minutes, with starting up, one game against the computer and the exit ticket. The
-search bot is under **If you have time** at the end.*
+greedy-against-random match and the search bot are under **If you have time** at the end.*
 """,
     ),
     (
@@ -184,45 +185,6 @@ after_prediction("l6-line-reaches", fair_test)
     (
         "md",
         r"""
-For comparison, the uncontrolled match: a *greedy* bot that plans lines and removals together
-against a *random* bot, 40 games. Its gap is larger because the random bot also pays for many
-separate lines.
-""",
-    ),
-    (
-        "code",
-        r"""
-# NBVAL_CHECK_OUTPUT
-from housing_lab.streetcar import play_match, summarise
-
-summary_40 = summarise(["greedy", "random"], play_match(["greedy", "random"], 40, seed=2)).to_dict()
-lesson_table(pd.DataFrame(
-    {"Games won (of 40)": summary_40["wins"], "Average score": summary_40["mean_scores"]},
-    index=pd.Index([f"{bot.capitalize()} bot" for bot in summary_40["bots"]], name="Player"),
-), title="Greedy bot against random bot, 40 games")
-""",
-    ),
-    ("md", "One finished game between them, scored the rulebook's way:"),
-    (
-        "code",
-        r"""
-# NBVAL_CHECK_OUTPUT
-from housing_lab.streetcar import make_bot, play_game
-
-finished = play_game([make_bot("greedy", 1), make_bot("random", 2)], seed=3)
-rows = []
-for player, score in finished.score_breakdown().items():
-    row = {"Player": player.capitalize()}
-    row.update({f"{colour.capitalize()}: houses × cubes": f"{score.removed[colour]} × "
-                f"{score.connected_cubes[colour]}" for colour in score.removed})
-    row.update({"Separate lines": score.lines, "Penalty": -score.penalty, "Total": score.total})
-    rows.append(row)
-lesson_table(rows, index="Player", title="One finished game, scored the rulebook's way")
-""",
-    ),
-    (
-        "md",
-        r"""
 ### Things to notice
 
 * A house you remove is worth nothing until your line touches buildings of its colour.
@@ -338,7 +300,52 @@ reveal("l6-real-cities")
     (
         "md",
         r"""
-## If you have time: try to beat the search bot
+## If you have time: greedy against random, and the search bot
+""",
+    ),
+    (
+        "md",
+        r"""
+Set against the controlled experiment above, the uncontrolled match: a *greedy* bot that plans
+lines and removals together against a *random* bot, 40 games. Its gap is larger because the random bot
+also pays for many separate lines.
+""",
+    ),
+    (
+        "code",
+        r"""
+# NBVAL_CHECK_OUTPUT
+from housing_lab.streetcar import play_match, summarise
+
+summary_40 = summarise(["greedy", "random"], play_match(["greedy", "random"], 40, seed=2)).to_dict()
+lesson_table(pd.DataFrame(
+    {"Games won (of 40)": summary_40["wins"], "Average score": summary_40["mean_scores"]},
+    index=pd.Index([f"{bot.capitalize()} bot" for bot in summary_40["bots"]], name="Player"),
+), title="Greedy bot against random bot, 40 games")
+""",
+    ),
+    ("md", "One finished game between them, scored the rulebook's way:"),
+    (
+        "code",
+        r"""
+# NBVAL_CHECK_OUTPUT
+from housing_lab.streetcar import make_bot, play_game
+
+finished = play_game([make_bot("greedy", 1), make_bot("random", 2)], seed=3)
+rows = []
+for player, score in finished.score_breakdown().items():
+    row = {"Player": player.capitalize()}
+    row.update({f"{colour.capitalize()}: houses × cubes": f"{score.removed[colour]} × "
+                f"{score.connected_cubes[colour]}" for colour in score.removed})
+    row.update({"Separate lines": score.lines, "Penalty": -score.penalty, "Total": score.total})
+    rows.append(row)
+lesson_table(rows, index="Player", title="One finished game, scored the rulebook's way")
+""",
+    ),
+    (
+        "md",
+        r"""
+### Try to beat the search bot
 
 The greedy bot looks only at **this turn**: it picks the move that improves its score the most
 right now. The **search bot** (a *Monte Carlo tree search*, MCTS for short) looks
