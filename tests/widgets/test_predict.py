@@ -10,7 +10,8 @@ import pytest
 from housing_lab.errors import HousingLabError
 from housing_lab.questions import Outcome
 from housing_lab.widgets.lessons.after import AfterPrediction
-from housing_lab.widgets.lessons.predict import PredictThenRun, forget_commitments
+from housing_lab.widgets.lessons.commitments import forget_commitments
+from housing_lab.widgets.lessons.predict import PredictThenRun
 from housing_lab.widgets.lessons.quiz import ChoiceQuestion, reveal
 
 

@@ -43,10 +43,10 @@ from housing_lab.errors import HousingLabError
 from housing_lab.north_berkeley import INCOMES, make_scenario, policy_name, score_scenario
 
 BOARDS = {
-    "mostly market rate": {"B1": "tower_market", "C1": "tower_inclusionary_25", "B2": "tower_market",
-                    "C2": "midrise_market", "A1": "townhouse_market",
-                    "A2": "midrise_inclusionary_50", "A3": "tower_inclusionary_25",
-                    "B3": "midrise_market", "C3": "park"},
+    "mostly market rate": {"B1": "tower_market", "C1": "tower_inclusionary_25",
+                           "B2": "tower_market", "C2": "midrise_market", "A1": "townhouse_market",
+                           "A2": "midrise_inclusionary_50", "A3": "tower_inclusionary_25",
+                           "B3": "midrise_market", "C3": "park"},
     "mixed income": {"B1": "tower_inclusionary_50", "C1": "tower_social",
                      "B2": "tower_inclusionary_50", "C2": "midrise_inclusionary_50",
                      "A1": "townhouse_middle", "A2": "midrise_workforce",

@@ -24,7 +24,7 @@ from IPython.display import Markdown
 from housing_lab.errors import HousingLabError
 from housing_lab.questions import question as lesson_question
 from housing_lab.questions.notes import note as lesson_note
-from housing_lab.widgets.lessons.predict import when_committed
+from housing_lab.widgets.lessons.commitments import when_committed
 from housing_lab.widgets.table.checks import check_text
 
 WAITING = (

@@ -18,6 +18,7 @@ from housing_lab.numbers import check_number
 from housing_lab.questions import Question
 from housing_lab.questions import question as lesson_question
 from housing_lab.widgets.lessons.class_link import ClassLink
+from housing_lab.widgets.lessons.commitments import commit
 from housing_lab.widgets.table.checks import check_text
 
 RIGHT = "<span style='color:#1b7837;font-weight:700'>&#10004; Right.</span> "
@@ -75,14 +76,6 @@ class _Question(ipywidgets.VBox):
         return ""
 
 
-def _commit(question_id: str) -> None:
-    """Mark a checked choice question committed (predict.py's registry; imported here because
-    predict.py imports this module)."""
-    from housing_lab.widgets.lessons.predict import _committed
-
-    _committed(question_id)
-
-
 class ChoiceQuestion(_Question):
     """Pick one option of a lesson's question (`ChoiceQuestion("l2-workforce-midrise")`);
     feedback explains the answer, and a wrong option's `why_not` says why it fails
@@ -118,7 +111,7 @@ class ChoiceQuestion(_Question):
         if not self.in_class:
             correct = super().submit()
             if self.choice.value is not None:
-                _commit(self.question.id)
+                commit(self.question.id)
             return correct
         if self.choice.value is None or self.question is None or self.class_link is None:
             self.feedback.value = "<i>Choose an answer before sending it.</i>"
@@ -144,7 +137,7 @@ class ChoiceQuestion(_Question):
         if entry["revealed"]:
             self.check.description = "Check my answer"
             if self.question is not None:
-                _commit(self.question.id)  # the class has seen the answer: open what waits
+                commit(self.question.id)  # the class has seen the answer: open what waits
             if sent is not None:
                 self.choice.value = sent
                 super().submit()
