@@ -30,7 +30,8 @@ from housing_lab.widgets.table.checks import check_text
 WAITING = (
     "<div style='padding:6px 10px;border-left:4px solid #bcccdc;color:#486581'>"
     "<b>Make your prediction above first.</b> What is here answers it: it opens "
-    "when you lock your prediction in (in a class poll, when your teacher reveals the answer)."
+    "when you lock your prediction in or check your answer (in a class poll, when your teacher "
+    "reveals the answer)."
     "</div>"
 )
 
