@@ -250,7 +250,7 @@ closely:
 A rule that allows homes can also be stopped. In 2018 three groups sued Minneapolis under the
 Minnesota Environmental Rights Act (MERA), arguing that building out the plan would harm the
 environment; in June 2022 a county judge ordered the city to stop carrying out the plan until it
-had done an environmental review (the city could keep using it while it appealed). In 2024 the
+complied with that law (the city could keep using it while it appealed). In 2024 the
 state legislature passed a law that a city's comprehensive plan cannot be challenged that way,
 which its backers said ended the suit.
 
