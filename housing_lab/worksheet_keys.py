@@ -66,8 +66,9 @@ TICKET_KEYS: dict[int, tuple[str, ...]] = {
     5: (
         "When the table's best deal is worse for your cards than what the state's random fill "
         "gives on average; the spread of the fills shows the risk of that gamble.",
-        "The model has no budget: any board can be paid for, so matching funds only lower the "
-        "bill. Real matching funds (county and state money that matches local money such as "
+        "Under the rulebook the model has no budget: any board can be paid for, so matching "
+        "funds only lower the bill (a budget, as in lesson 8's switch, only rules boards out). "
+        "Real matching funds (county and state money that matches local money such as "
         "Berkeley's Measure O bond, $135 million, 2018) let a limited local budget build more "
         "affordable homes.",
     ),
@@ -80,6 +81,12 @@ TICKET_KEYS: dict[int, tuple[str, ...]] = {
         "unconnected building scores nothing. For real cities that is an assumption, not a "
         "result: evidence on who rides transit from new homes near stations, and how much less "
         "they drive, would tell you.",
+        "Allowing more homes on a lot does not make its owner build them: building must pay "
+        "(rents or prices high enough to cover land, money and construction), the owner must "
+        "want to build or sell (a lot is also a home its owner may want to keep), and the plan must"
+        " stand (a court paused Minneapolis's plan in 2022). Pew credits about 1% of the new "
+        "homes to that change; most came where larger buildings were allowed near transit and "
+        "parking minimums ended (S42, S44).",
     ),
     7: (
         "No: in the model it houses fewer low income residents on average. Without market rate "
@@ -93,9 +100,9 @@ TICKET_KEYS: dict[int, tuple[str, ...]] = {
         "live in it.",
     ),
     8: (
-        "Lesson 3's 'the market rate board houses about as many low income residents as the "
+        "Lesson 3's 'the mostly market rate board houses about as many low income residents as the "
         "public housing board' rested on instant filtering: with new market rate homes for high "
-        "income newcomers only, the market rate board houses far fewer, the public housing "
+        "income newcomers only, the mostly market rate board houses far fewer, the public housing "
         "board the same. (Or lesson 5's ranking, whose first place under the rulebook, Vacancy "
         "Control, goes to ADUs once vacancy control covers apartments only.)",
         "One assumption with its evidence and source: filtering is real but slower and partial "
@@ -104,8 +111,9 @@ TICKET_KEYS: dict[int, tuple[str, ...]] = {
         "closer than instant or "
         "none; demand follows jobs (about 277,000 jobs against 45,000 homes permitted in two "
         "Bay Area counties, S34), so fixed demand understates it in a boom and overstates it in "
-        "a slump; Costa-Hawkins forbids vacancy control altogether and exempts houses (S13), so "
-        "even the apartments-only switch is generous: the legal reading is no vacancy control; "
+        "a slump; Costa-Hawkins forbids vacancy control for ordinary rentals and exempts houses "
+        "(S13), so even the apartments-only switch is generous: the legal reading is no vacancy "
+        "control; "
         "budgets are limited (Measure O, $135 million, S31), so the budget switch is the "
         "realistic one.",
     ),
@@ -150,10 +158,11 @@ TASK_KEYS: dict[int, tuple[str, ...]] = {
         "expensive first; clicking one, the lab says in one line that the board would spend that "
         "much, over the city budget. A budget below what the board already spends is refused in "
         "one line naming both (Not changed: the board already spends ..., more than ...).",
-        "Answer 1 (no filtering) changes it most: the market rate board no longer houses nearly as"
-        " many low income residents as the public housing board, so the conclusion rested on "
-        "instant filtering; answer 2 shows it also rests on fixed demand. Answer 3 changes what "
-        "vacancy control can promise, not lesson 3's comparison of the boards; full marks for one "
+        "Answer 1 (no filtering) changes it most: the mostly market rate board no longer houses "
+        "nearly as many low income residents as the public housing board, so the conclusion "
+        "rested on instant filtering; answer 2 shows it also rests on fixed demand. Answer 3 "
+        "changes what vacancy control can promise, not lesson 3's comparison of the boards; full "
+        "marks for one "
         "changed answer with its assumption.",
     ),
     5: (

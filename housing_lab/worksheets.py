@@ -144,7 +144,7 @@ WORKSHEETS = (
         "When the state steps in",
         (
             "When is it rational for a table to let the state decide?",
-            "Why can the model not show what matching funds are really for?",
+            "Under the rulebook, why can the model not show what matching funds are really for?",
         ),
         tasks=(
             "Design a \"call the state\" rule closer to California's, using the lesson's table "
@@ -158,6 +158,8 @@ WORKSHEETS = (
             "What did Berkeley's 1916 zoning rule forbid, and what did the city decide in 2021?",
             "In the game's scoring, why is a removed house worth more when a line reaches "
             "it? Is that true of real cities, and what evidence would tell you?",
+            "In the game, every removed limit makes a building appear. Why did ending single-"
+            "family-only zoning in Minneapolis add so few homes? Give two reasons.",
         ),
     ),
     Worksheet(

@@ -281,7 +281,13 @@ def _shown_text(cell: dict) -> str:
     """What a cell shows in the saved notebook: Markdown, or its outputs' text."""
     if cell["cell_type"] == "markdown":
         return _plain("".join(cell["source"]))
-    return _plain(" ".join(_strings(cell.get("outputs", []))))
+    # a widget's saved view is only its model id: random hex, whose digits are no figure
+    # ("f18d" once read as 18 low income residents)
+    outputs = [
+        {**output, "data": {k: v for k, v in output.get("data", {}).items() if k != WIDGET_VIEW}}
+        for output in cell.get("outputs", [])
+    ]
+    return _plain(" ".join(_strings(outputs)))
 
 
 def _holds(text: str, asked: Question) -> list[str]:
@@ -329,7 +335,7 @@ def test_the_ungated_answer_rule_sees_a_leak() -> None:
     note = lesson_notes(8)["l8-no-filtering"][0]
     cells[where] = {"cell_type": "markdown", "source": note}
     assert any(
-        "With no filtering, the market rate board houses" in line
+        "With no filtering, the mostly market rate board houses" in line
         for line in shown_ungated_after(cells, lesson_questions(8))
     )
     cells = _cells(3)

@@ -108,7 +108,7 @@ def test_a_closed_class_gives_the_question_back(polls) -> None:
 
 def test_what_answers_a_prediction_opens_at_the_class_polls_reveal(polls) -> None:
     from housing_lab.widgets import after_prediction
-    from housing_lab.widgets.lessons.predict import forget_commitments
+    from housing_lab.widgets.lessons.commitments import forget_commitments
 
     forget_commitments()
     made = polls.create_class(3)

@@ -10,7 +10,8 @@ import pytest
 from housing_lab.errors import HousingLabError
 from housing_lab.questions import Outcome
 from housing_lab.widgets.lessons.after import AfterPrediction
-from housing_lab.widgets.lessons.predict import PredictThenRun, forget_commitments
+from housing_lab.widgets.lessons.commitments import forget_commitments
+from housing_lab.widgets.lessons.predict import PredictThenRun
 from housing_lab.widgets.lessons.quiz import ChoiceQuestion, reveal
 
 
@@ -139,6 +140,17 @@ def test_gated_outputs_reach_the_page_only_after_the_prediction_is_locked_in(
     assert later.opened  # a cell run again after the commit shows its output at once
 
 
+def test_a_gate_on_a_choice_question_opens_once_an_answer_is_checked(fresh_kernel) -> None:
+    from housing_lab.widgets import after_prediction
+
+    gate = after_prediction("l6-minneapolis-share", "Pew: about **1%**.")
+    question = ChoiceQuestion("l6-minneapolis-share")
+    question.submit()  # nothing chosen: nothing checked, the gate stays shut
+    assert not gate.opened and "1%" not in _shown(gate)
+    question.choice.value = "About a third"
+    assert not question.submit() and gate.opened and "1%" in _shown(gate)
+
+
 def test_a_gate_on_two_predictions_waits_for_both_and_a_bad_id_is_one_line(
     fresh_kernel,
 ) -> None:
@@ -151,8 +163,8 @@ def test_a_gate_on_two_predictions_waits_for_both_and_a_bad_id_is_one_line(
         question.choice.value = choice or question.options[0]
         question.commit()
     assert gate.opened
-    with pytest.raises(HousingLabError, match="'l3-why-empty' is a choice question, not a pre"):
-        after_prediction("l3-why-empty", "x")
+    with pytest.raises(HousingLabError, match="'l3-matching-funds' is an open question: only"):
+        after_prediction("l3-matching-funds", "x")
     with pytest.raises(HousingLabError, match="no lesson question"):
         after_prediction("l3-nothing", "x")
     with pytest.raises(HousingLabError, match="'l3-vacancy-control' has no note 7"):

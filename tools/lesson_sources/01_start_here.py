@@ -147,9 +147,10 @@ PredictThenRun("l1-swap-tower")
 game: the high income newcomers arrive whether or not homes are built for them (*fixed
 demand*), so every home closed to them pushes them into the existing homes. In a real city some
 of them would look elsewhere, and the pressure on the existing residents would be smaller.
-{{claim:l1-fewer-newcomers}} Real cities also rarely choose one tower or the other: North
-Berkeley's plan mixes market rate and affordable homes (more than half affordable), as AB 2923
-asks, and pays for the affordable ones with public money. Lesson 6 looks at what studies find
+{{claim:l1-fewer-newcomers}} {{claim:l1-same-gap}} Real cities also rarely choose one tower or
+the other: North Berkeley's plan mixes market rate and affordable homes (more than half
+affordable, well above the 20% minimum of BART's affordable housing policy, S39) and pays for
+the affordable ones with public money. Lessons 3 and 8 look at what studies find
 when market rate homes are built, and lesson 8 lets you change the demand yourself.
 """,
     ),

@@ -29,7 +29,9 @@ In the game, two policy cards are drawn and the table enacts one or both.
 
 ## How it works: the same boards, every policy
 
-Here are three boards, from "build big, market rate" to "public housing":
+Here are three boards, from "build big, mostly market rate" to "public housing". The mostly
+market rate board has five market rate buildings, two 25% inclusionary towers and a 50%
+inclusionary midrise:
 """,
     ),
     (
@@ -41,10 +43,10 @@ from housing_lab.errors import HousingLabError
 from housing_lab.north_berkeley import INCOMES, make_scenario, policy_name, score_scenario
 
 BOARDS = {
-    "market rate": {"B1": "tower_market", "C1": "tower_inclusionary_25", "B2": "tower_market",
-                    "C2": "midrise_market", "A1": "townhouse_market",
-                    "A2": "midrise_inclusionary_50", "A3": "tower_inclusionary_25",
-                    "B3": "midrise_market", "C3": "park"},
+    "mostly market rate": {"B1": "tower_market", "C1": "tower_inclusionary_25",
+                           "B2": "tower_market", "C2": "midrise_market", "A1": "townhouse_market",
+                           "A2": "midrise_inclusionary_50", "A3": "tower_inclusionary_25",
+                           "B3": "midrise_market", "C3": "park"},
     "mixed income": {"B1": "tower_inclusionary_50", "C1": "tower_social",
                      "B2": "tower_inclusionary_50", "C2": "midrise_inclusionary_50",
                      "A1": "townhouse_middle", "A2": "midrise_workforce",
@@ -120,8 +122,8 @@ after_prediction(
         "md",
         r"""
 Numbers are easier to compare as a picture. Low income residents housed, per policy and board
-(100% Affordable Housing forbids the market rate board's phase-2 buildings, so that board has no
-result under it):
+(100% Affordable Housing forbids the mostly market rate board's phase-2 buildings, so that board
+has no result under it):
 """,
     ),
     (
@@ -158,7 +160,7 @@ after_prediction(("l3-vacancy-control", "l3-market-or-public"), chart)
   income residents may live in an ADU: the printed rulebook's low income step lists new
   buildings only. ADUs help low income residents only indirectly, when a newcomer who takes an
   ADU does not displace anyone. {{claim:l3-adus-not-for-low-income}} Real ADUs are rented to
-  whoever the owner chooses, often below the price of a new apartment.
+  whoever the owner chooses.
 * {{claim:l3-matching-funds-change-no-one}}
 * {{claim:l3-affordable-100-refused}} it works by limiting *what can be
   built* in phase 2, not by changing the move-in.
@@ -172,8 +174,8 @@ after_prediction(("l3-vacancy-control", "l3-market-or-public"), chart)
 > * **Vacancy control is total.** Here it forbids every displacement. Real rent control limits
 >   rent rises and evictions, and in California vacancy control itself is not allowed (below).
 > * **ADUs on every house, at once, for free**; real ADUs are each a homeowner's choice.
-> * **No budget.** Spending is counted but never runs out, so matching funds cannot "build
->   more": they only lower the bill.
+> * **No budget under the rulebook.** Spending is counted but never runs out, so matching funds
+>   cannot "build more": they only lower the bill (lesson 8 adds a budget as a switch).
 >
 > The full list: [What the model leaves out](../docs/model_limits.md). Prediction 2's answer
 > depends on instant filtering: [Lesson 8, *Question the model*](08_question_the_model.ipynb) switches it off and
@@ -199,12 +201,12 @@ DEMAND = {
 demand_rows = []
 for setting, model in DEMAND.items():
     market, public = (score_scenario(make_scenario(BOARDS[board], [], seed=3, model=model))
-                      .to_dict() for board in ["market rate", "public housing"])
+                      .to_dict() for board in ["mostly market rate", "public housing"])
     demand_rows.append({
         "Demand": setting,
-        "Market rate board: low income housed": market["housed"]["low"],
+        "Mostly market rate board: low income housed": market["housed"]["low"],
         "Public housing board: low income housed": public["housed"]["low"],
-        "Market rate homes left empty (market rate board)": market["vacant"]["market"],
+        "Market rate homes left empty (mostly market rate board)": market["vacant"]["market"],
     })
 demand = lesson_table(pd.DataFrame(demand_rows).set_index("Demand"),
                       title="Prediction 2's boards when demand changes (seed 3, no policy)")
@@ -251,7 +253,7 @@ rulebook's demand.
   million bond for affordable housing. That is the city's own, local money; affordable builders
   use it as the local share that county, state, federal and tax-credit funds then match, so each
   local dollar builds more homes. That outside match is what the game's *Matching Funds* card
-  stands for, and why it cannot show much here: the model has no budget.
+  stands for, and why it cannot show much here: under the rulebook the model has no budget.
 * **Inclusionary and 100% affordable:** cities ask new buildings to include a share of
   affordable homes (AB 2923 asks at least 20% on BART land); the approved North Berkeley plan
   is more than half subsidised affordable homes.

@@ -257,10 +257,11 @@ can meet.
 > * **Demand is fixed** at 24 newcomers on every board; real demand responds to what is built.
 > * **Filtering is instant:** empty market rate homes go to middle and low income newcomers at
 >   no subsidy, which flatters boards with many market rate homes.
-> * **Vacancy control is total** here, and not allowed in California since Costa-Hawkins
->   (phased in from 1996, vacancy decontrol complete from 1 January 1999; lesson 3).
-> * **There is no budget**, so the sweep cannot show the real trade-off of matching funds: more
->   affordable homes for the same money.
+> * **Vacancy control is total** here, and not allowed in California for ordinary rentals since
+>   Costa-Hawkins (phased in from 1996, vacancy decontrol complete from 1 January 1999; lesson 3).
+> * **There is no budget under the rulebook**, so the sweep cannot show the real trade-off of
+>   matching funds: more affordable homes for the same money (the budget column of the ranking
+>   above, like lesson 8's budget switch, only leaves out the boards that spend too much).
 > * **The state's random fill** is a game device; a real state steps in through laws such as
 >   AB 2923 (minimum zoning and affordability on BART land) or SB 9, not by drawing tiles.
 >

@@ -9,11 +9,12 @@ CELLS = [
 1. explain what removing a single-family housing limit does in the game;
 2. predict which building appears where, and with which cubes;
 3. explain why a transit line is worth more when it connects many new buildings;
-4. say what real upzoning did in Auckland and Minneapolis, beyond the game's scoring rule;
+4. say what real upzoning did in Auckland and Minneapolis, and why allowing homes does not
+   build them;
 5. (if you have time) say how a search bot chooses a move, and try to beat it.
 
 *Time: 45 minutes, with starting up, one game against the computer and the exit ticket. The
-search bot is under **If you have time** at the end.*
+greedy-against-random match and the search bot are under **If you have time** at the end.*
 """,
     ),
     (
@@ -45,8 +46,8 @@ neighbourhood more affordable and diverse, and your lines connect what they buil
 **Single-family zoning** means a lot may hold only one house: no duplex, no apartment building.
 The first such rule in the United States was written in Berkeley, in 1916, for the Elmwood
 neighbourhood; its authors said it would protect homes from "the less desirable and floating
-renter class", and it worked together with deeds that barred people of colour from buying or
-renting in parts of the city. In February 2021 Berkeley's city council voted 9-0 to end
+renter class", and the council members who ended it in 2021 said that single-family zones had
+kept people out by race and class. In February 2021 Berkeley's city council voted 9-0 to end
 exclusionary zoning: the resolution stated an intent and started a two-year rewrite of the
 city's plan rather than changing any rule that night. The state acted too: **SB 9** (2021,
 in force from January 2022) lets the owner of a single-family lot split it in two and build a
@@ -184,45 +185,6 @@ after_prediction("l6-line-reaches", fair_test)
     (
         "md",
         r"""
-For comparison, the uncontrolled match: a *greedy* bot that plans lines and removals together
-against a *random* bot, 40 games. Its gap is larger because the random bot also pays for many
-separate lines.
-""",
-    ),
-    (
-        "code",
-        r"""
-# NBVAL_CHECK_OUTPUT
-from housing_lab.streetcar import play_match, summarise
-
-summary_40 = summarise(["greedy", "random"], play_match(["greedy", "random"], 40, seed=2)).to_dict()
-lesson_table(pd.DataFrame(
-    {"Games won (of 40)": summary_40["wins"], "Average score": summary_40["mean_scores"]},
-    index=pd.Index([f"{bot.capitalize()} bot" for bot in summary_40["bots"]], name="Player"),
-), title="Greedy bot against random bot, 40 games")
-""",
-    ),
-    ("md", "One finished game between them, scored the rulebook's way:"),
-    (
-        "code",
-        r"""
-# NBVAL_CHECK_OUTPUT
-from housing_lab.streetcar import make_bot, play_game
-
-finished = play_game([make_bot("greedy", 1), make_bot("random", 2)], seed=3)
-rows = []
-for player, score in finished.score_breakdown().items():
-    row = {"Player": player.capitalize()}
-    row.update({f"{colour.capitalize()}: houses × cubes": f"{score.removed[colour]} × "
-                f"{score.connected_cubes[colour]}" for colour in score.removed})
-    row.update({"Separate lines": score.lines, "Penalty": -score.penalty, "Total": score.total})
-    rows.append(row)
-lesson_table(rows, index="Player", title="One finished game, scored the rulebook's way")
-""",
-    ),
-    (
-        "md",
-        r"""
 ### Things to notice
 
 * A house you remove is worth nothing until your line touches buildings of its colour.
@@ -262,7 +224,7 @@ ChoiceQuestion("l6-minneapolis-share")
 """,
     ),
     (
-        "md",
+        "after:l6-minneapolis-share",
         r"""
 ## Upzoning in real cities: what the evidence says
 
@@ -285,12 +247,24 @@ closely:
   changes. The Minneapolis Fed, which tracks the plan, sees little change in where building
   happens yet: such effects take years.
 
-Compare with the game. In Streetcar every removed limit makes a building appear at once; in
-Minneapolis the end of single-family-only zoning produced few homes, and most new homes came where
-larger buildings were allowed near transit. *Discuss:* what evidence would tell you whether
-homes near a new streetcar line are worth more to a city than homes elsewhere?
+A rule that allows homes can also be stopped. In 2018 three groups sued Minneapolis under the
+Minnesota Environmental Rights Act (MERA), arguing that building out the plan would harm the
+environment; in June 2022 a county judge ordered the city to stop carrying out the plan until it
+complied with that law (the city could keep using it while it appealed). In 2024 the
+state legislature passed a law that a city's comprehensive plan cannot be challenged that way,
+which its backers said ended the suit.
 
-*Sources: S41 to S43 in [the source list](../docs/sources.md).*
+| | The game | Auckland (2016) | Minneapolis (2020) |
+|---|---|---|---|
+| What was allowed | one more building where a house is removed | townhouses and apartments on about three quarters of residential land | small multi-home buildings on every lot; more near transit; no parking minimums |
+| What was built | a building at once, every time | about double the earlier pace of building (contested) | about 1% of new homes from the end of single-family-only zoning |
+| Who decides to build | nobody: the rule builds | owners and builders, where it pays | owners and builders, where it pays; courts paused the plan in 2022 |
+
+*Discuss:* the game says "remove a limit, get a building". Name two things a real owner needs
+before a lot that may now hold three homes gets them (money, a builder, rents high enough to pay
+for the work, the owner's wish to sell or build, permits, a plan not stopped in court).
+
+*Sources: S41 to S45 in [the source list](../docs/sources.md).*
 """,
     ),
     ("md", "## Check yourself"),
@@ -315,27 +289,63 @@ reveal("l6-real-cities")
         r"""
 ### Things to try
 
-* Under **Game options**, play against the random bot, then the greedy bot, then the search bot.
-  What does the greedy bot do differently?
+* Under **Game options**, play against the random bot, then the greedy bot. What does the
+  greedy bot do differently?
   *Look for:* it draws only one or two separate lines (each costs 10) and steers them towards
   buildings of the colours it has removed.
 * Play with a classmate on one screen (**Game options**: the opponent *a classmate on this screen*).
 * Lower the penalty for a separate line to 5 (**Game options**). Do you draw more separate lines?
-* Against the search bot, watch which house it removes. Does it ever leave you a building you
-  could have connected?
-
-### Going further
-
-`housing-lab streetcar simulate --games 100 --seed 1 --bots greedy,random --out games/` plays
-many games and saves each as a record you can load back into the lab (**Load game**) and replay.
-`--bots mcts,greedy --iterations 8` pits the search bot against greedy: does a bigger budget
-win more often?
 """,
     ),
     (
         "md",
         r"""
-## If you have time: try to beat the search bot
+## If you have time: greedy against random, and the search bot
+""",
+    ),
+    (
+        "md",
+        r"""
+Set against the controlled experiment above, the uncontrolled match: a *greedy* bot that plans
+lines and removals together against a *random* bot, 40 games. Its gap is larger because the random bot
+also pays for many separate lines.
+""",
+    ),
+    (
+        "code",
+        r"""
+# NBVAL_CHECK_OUTPUT
+from housing_lab.streetcar import play_match, summarise
+
+summary_40 = summarise(["greedy", "random"], play_match(["greedy", "random"], 40, seed=2)).to_dict()
+lesson_table(pd.DataFrame(
+    {"Games won (of 40)": summary_40["wins"], "Average score": summary_40["mean_scores"]},
+    index=pd.Index([f"{bot.capitalize()} bot" for bot in summary_40["bots"]], name="Player"),
+), title="Greedy bot against random bot, 40 games")
+""",
+    ),
+    ("md", "One finished game between them, scored the rulebook's way:"),
+    (
+        "code",
+        r"""
+# NBVAL_CHECK_OUTPUT
+from housing_lab.streetcar import make_bot, play_game
+
+finished = play_game([make_bot("greedy", 1), make_bot("random", 2)], seed=3)
+rows = []
+for player, score in finished.score_breakdown().items():
+    row = {"Player": player.capitalize()}
+    row.update({f"{colour.capitalize()}: houses × cubes": f"{score.removed[colour]} × "
+                f"{score.connected_cubes[colour]}" for colour in score.removed})
+    row.update({"Separate lines": score.lines, "Penalty": -score.penalty, "Total": score.total})
+    rows.append(row)
+lesson_table(rows, index="Player", title="One finished game, scored the rulebook's way")
+""",
+    ),
+    (
+        "md",
+        r"""
+### Try to beat the search bot
 
 The greedy bot looks only at **this turn**: it picks the move that improves its score the most
 right now. The **search bot** (a *Monte Carlo tree search*, MCTS for short) looks
@@ -369,7 +379,13 @@ lesson_table(pd.DataFrame({f"Games won (of {SEARCH_GAMES})": search_match["wins"
 Now play it yourself: you are **Purple**, the search bot is **Red**. It thinks for a moment
 before each move (it uses its full budget of 24 tries a move here). Stuck? Press **Hint**: the
 board shows a suggested move (its lines dashed, its house ringed) and says why, but does
-**not** play it; you decide.
+**not** play it; you decide. Watch which house it removes: does it ever leave you a building
+you could have connected?
+
+`housing-lab streetcar simulate --games 100 --seed 1 --bots greedy,random --out games/` plays
+many games and saves each as a record you can load back into the lab (**Load game**) and replay.
+`--bots mcts,greedy --iterations 8` pits the search bot against greedy: does a bigger budget
+win more often?
 """,
     ),
     (
@@ -388,9 +404,10 @@ search_lab
 * Cubes follow the colours of the houses around them.
 * Lines matter: points come only from buildings your lines connect, and scattered lines cost.
   {{claim:l6-line-that-reaches-wins}}
-* Real upzoning adds homes where building is feasible: Auckland's 2016 upzoning roughly doubled
-  the pace of building (a contested estimate); in Minneapolis most new homes came near transit,
-  few from ending single-family-only zoning.
+* In the game every removed limit builds; in real cities allowing homes does not build them.
+  Auckland's 2016 upzoning roughly doubled the pace of building (a contested estimate); in
+  Minneapolis about 1% of new homes came from ending single-family-only zoning, most came near
+  transit, and a lawsuit paused the plan in 2022.
 * (If you had time) a bot that looks ahead, by trying moves and playing them out, usually beats
   one that only looks at this turn {{claim:l6-search-bot-wins}}
 * Single-family zoning began in Berkeley in 1916; Berkeley and California have been undoing it

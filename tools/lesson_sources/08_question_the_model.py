@@ -9,7 +9,7 @@ CELLS = [
 1. name the assumptions behind lesson 3's, lesson 4's and lesson 5's conclusions;
 2. change one assumption at a time, in code or in the lab's Assumptions tab, and say which
    conclusions survive;
-3. tell a board that fails from a coalition that fails: score again, or solve again;
+3. say when to score one board again and when to solve the question again;
 4. weigh each assumption against real evidence, and explain why *a model is an argument*.
 
 *Time: 40 minutes. Do lessons 3, 4 and 5 first: this lesson re-runs lesson 5's ranking.*
@@ -31,7 +31,7 @@ lab's **Assumptions** tab, below):
 | **Costa-Hawkins:** does vacancy control cover the houses? | houses and apartments | apartments only |
 | **Budget:** how much can the city spend? | no limit | $15 |
 
-Lesson 3 concluded that, *in the model*, the market rate board houses about as many low income
+Lesson 3 concluded that, *in the model*, the mostly market rate board houses about as many low income
 residents as the public housing board. Lesson 4 found a board on which the Developer and
 Affordable Housing Organizations both win. Lesson 5 ranked Vacancy Control first. Do those
 conclusions survive?
@@ -102,8 +102,8 @@ rows = []
 for name, model in SETTINGS.items():
     market, public = result_of(MARKET_RATE, model), result_of(PUBLIC_HOUSING, model)
     row = {"Setting": name,
-           "Market rate board: low income housed": market["housed"]["low"],
-           "Market rate board: empty market rate homes": market["vacant"]["market"]}
+           "Mostly market rate board: low income housed": market["housed"]["low"],
+           "Mostly market rate board: empty market rate homes": market["vacant"]["market"]}
     if public is None:
         row.update({"Public housing board: low income housed": "over budget",
                     "Public housing board: middle income housed": "over budget",
@@ -172,8 +172,9 @@ lesson_table(rows, index="Setting", signed=[cards()[c].name for c in PAIR],
     (
         "md",
         r"""
-{{claim:coalition-board-rescored}} Does the coalition itself need instant filtering? Lesson 4
-asked whether there is *any* board on which both win. Ask it again with no filtering:
+{{claim:coalition-board-rescored}} That is one board. Lesson 4's question was whether there is
+*any* board on which both win. What is the answer with no filtering? Predict before the solver
+runs:
 """,
     ),
     (
@@ -272,7 +273,7 @@ from housing_lab.north_berkeley import robustness
 from housing_lab.widgets import robustness_heat_table
 
 BOARDS = {
-    "Lesson 3: market rate board": make_scenario(MARKET_RATE, [], seed=3),
+    "Lesson 3: mostly market rate board": make_scenario(MARKET_RATE, [], seed=3),
     "Lesson 3: public housing board": make_scenario(PUBLIC_HOUSING, [], seed=3),
     "Lesson 4: the coalition's board": coalition,
     "The coalition's board solved with no filtering": solve(PAIR, seed=0,
@@ -316,8 +317,8 @@ for name, model in [("Vacancy control, rulebook", None),
 ban the card describes.
 
 The same switch changes lesson 5's ranking. {{claim:ranking-costa-hawkins}} In California even
-the apartments-only reading is generous: vacancy control is forbidden outright, so a city's
-real choice is among the other policies.
+the apartments-only reading is generous: vacancy control is forbidden for ordinary rentals,
+apartments too, so a city's real choice is among the other policies.
 
 ## A budget: matching funds finally matter
 
@@ -353,7 +354,7 @@ affordable homes.
 
 ## Your turn: flip the switches yourself (no code)
 
-The first lab below holds lesson 3's market rate board, the second lesson 3's public housing
+The first lab below holds lesson 3's mostly market rate board, the second lesson 3's public housing
 board with Vacancy Control. Open a lab's **Assumptions** tab and change one answer at a time;
 the chart and the cards' scores follow. Write each result on worksheet 8 before you press
 **Back to the rulebook**.
@@ -396,8 +397,8 @@ always "what does the evidence say about each one?"
 | assumption | what the evidence says | source |
 |:---|:---|:---|
 | **Instant filtering** | Real but slower and partial: in Mast's published study (2021; the 2019 working paper counted per 100 units and said five years), a new market rate building housing 100 people leads 45 to 70 people to leave below-median-income neighbourhoods, mostly within three years, through chains of moves. Neither the rulebook (instant) nor no filtering (never) is right; partial filtering is closer. | S19 |
-| **Fixed demand** | Demand follows jobs: from 2008 to 2019 San Francisco and San Mateo counties added about 277,000 jobs while permitting about 45,000 homes (2010-2019). People come whether or not homes are built, but how many depends on the economy, in both directions. | S34 |
-| **Total vacancy control** | Not allowed in California: Costa-Hawkins (phased in 1996-98, complete from 1 January 1999) resets rents between tenants and exempts houses and newer buildings; AB 1482 (2019) caps rises statewide but allows resets. In San Francisco, landlords of the buildings rent control newly covered in 1994 cut their own rental housing by 15% (selling to owner-occupants, redeveloping): a cut in those buildings, not in the city's whole stock. | S13, S33, S17 |
+| **Fixed demand** | Demand follows jobs: from 2008 to 2019 San Francisco and San Mateo counties added about 277,000 jobs while permitting about 45,000 homes (2010-2019). Jobs grew about six times as fast as homes were permitted: demand grew while homes lagged. The analysis does not measure how many people came, or would have come, without homes; that depends on the economy, in both directions. | S34 |
+| **Total vacancy control** | Not allowed in California for ordinary rentals: Costa-Hawkins (phased in 1996-98, complete from 1 January 1999) resets rents between tenants and exempts houses and newer buildings; AB 1482 (2019) caps rises statewide but allows resets. In San Francisco, landlords of the buildings rent control newly covered in 1994 cut their own rental housing by 15% (selling to owner-occupants, redeveloping): a cut in those buildings, not in the city's whole stock. | S13, S33, S17 |
 | **No budget** | Affordable homes need scarce public money, such as Measure O's $135 million. | S31 |
 
 *Sources: [the source list](../docs/sources.md).*

@@ -5,7 +5,8 @@ notebook or an app every cell runs (Shift+Enter past the prediction, or Voila ru
 on load), so the result would sit under the question before the student chose. `AfterPrediction`
 shows "Make your prediction above first" and puts the outputs on the page only once the
 `PredictThenRun` with that id has been committed in this kernel (locked in, or revealed by the
-class poll). Nothing of the outputs is in the widget's state before then, and the saved notebook
+class poll), or the `ChoiceQuestion` with that id has been checked. Nothing of the outputs is in the
+widget's state before then, and the saved notebook
 holds only the widget's repr: the question id and a short digest of what it hides, so that nbval
 still checks that the hidden output does not change.
 """
@@ -23,13 +24,14 @@ from IPython.display import Markdown
 from housing_lab.errors import HousingLabError
 from housing_lab.questions import question as lesson_question
 from housing_lab.questions.notes import note as lesson_note
-from housing_lab.widgets.lessons.predict import when_committed
+from housing_lab.widgets.lessons.commitments import when_committed
 from housing_lab.widgets.table.checks import check_text
 
 WAITING = (
     "<div style='padding:6px 10px;border-left:4px solid #bcccdc;color:#486581'>"
     "<b>Make your prediction above first.</b> What is here answers it: it opens "
-    "when you lock your prediction in (in a class poll, when your teacher reveals the answer)."
+    "when you lock your prediction in or check your answer (in a class poll, when your teacher "
+    "reveals the answer)."
     "</div>"
 )
 
@@ -104,8 +106,11 @@ def _predictions(question_id: object) -> tuple[str, ...]:
     for one in ids:
         check_text(one, "question")
         asked = lesson_question(one)
-        if asked.kind != "predict":
-            raise HousingLabError(f"question {one!r} is a {asked.kind} question, not a prediction")
+        if asked.kind not in ("predict", "choice"):
+            raise HousingLabError(
+                f"question {one!r} is an {asked.kind} question: only a prediction or a choice "
+                "question can open a gate"
+            )
     return ids
 
 

@@ -12,8 +12,8 @@ stay on the Python side until the reveal, so neither the cell's code nor the sav
 shows them.
 
 A kernel remembers which predictions have been committed (locked in, or revealed by the class
-poll): `when_committed` lets an `AfterPrediction` (after.py) keep the output that answers a
-question hidden until then.
+poll; commitments.py): an `AfterPrediction` (after.py) keeps the output that answers a question
+hidden until then.
 """
 
 from __future__ import annotations
@@ -28,40 +28,11 @@ from housing_lab.errors import HousingLabError
 from housing_lab.questions import Outcome, Question, run_experiment
 from housing_lab.questions.experiments import check_inputs
 from housing_lab.widgets.lessons.class_link import ClassLink
+from housing_lab.widgets.lessons.commitments import commit
 from housing_lab.widgets.lessons.quiz import RIGHT, WRONG
 from housing_lab.widgets.table.checks import check_text
 
 GENERIC_WHY_NOT = "Compare your reasoning with the explanation below."
-
-# question ids committed in this kernel, and what waits for each (see `when_committed`)
-_COMMITTED: set[str] = set()
-_WAITING: dict[str, list[Callable[[], None]]] = {}
-
-
-def is_committed(question_id: str) -> bool:
-    """Whether a prediction for this question was locked in (or revealed) in this kernel."""
-    return question_id in _COMMITTED
-
-
-def when_committed(question_id: str, then: Callable[[], None]) -> None:
-    """Call `then` once this question's prediction is committed: now, if it already is."""
-    if question_id in _COMMITTED:
-        then()
-    else:
-        _WAITING.setdefault(question_id, []).append(then)
-
-
-def _committed(question_id: str) -> None:
-    """Mark the question committed and run what waited for it (once each)."""
-    _COMMITTED.add(question_id)
-    for then in _WAITING.pop(question_id, []):
-        then()
-
-
-def forget_commitments() -> None:
-    """Forget every commitment (a fresh kernel's state; for tests)."""
-    _COMMITTED.clear()
-    _WAITING.clear()
 
 
 def _from_data(question_id: str, inputs: dict[str, Any]) -> tuple[Question, Callable[[], Outcome]]:
@@ -199,7 +170,7 @@ class PredictThenRun(ipywidgets.VBox):
             if sent is not None and self.prediction is None:
                 self.choice.value = sent
                 self.commit()
-            _committed(self.question.id)  # the class has seen the answer: open what waits
+            commit(self.question.id)  # the class has seen the answer: open what waits
             self.status.value = "<b>Your teacher revealed the answer.</b> " + (
                 f"Your prediction: <b>{html.escape(sent)}</b>. Run the model to see why."
                 if sent is not None
@@ -235,7 +206,7 @@ class PredictThenRun(ipywidgets.VBox):
         self.status.value = (
             f"Your prediction: <b>{html.escape(self.prediction)}</b>. Now run the model."
         )
-        _committed(self.question.id)
+        commit(self.question.id)
         return self.prediction
 
     def reveal(self) -> bool:

@@ -18,6 +18,7 @@ from housing_lab.numbers import check_number
 from housing_lab.questions import Question
 from housing_lab.questions import question as lesson_question
 from housing_lab.widgets.lessons.class_link import ClassLink
+from housing_lab.widgets.lessons.commitments import commit
 from housing_lab.widgets.table.checks import check_text
 
 RIGHT = "<span style='color:#1b7837;font-weight:700'>&#10004; Right.</span> "
@@ -105,9 +106,13 @@ class ChoiceQuestion(_Question):
 
     def submit(self) -> bool:
         """Check the answer; in class mode (before the reveal) send it to the class instead
-        (returns False: nothing is checked yet)."""
+        (returns False: nothing is checked yet). A checked answer commits the question, so
+        what a lesson gates behind it (`after_prediction`) opens."""
         if not self.in_class:
-            return super().submit()
+            correct = super().submit()
+            if self.choice.value is not None:
+                commit(self.question.id)
+            return correct
         if self.choice.value is None or self.question is None or self.class_link is None:
             self.feedback.value = "<i>Choose an answer before sending it.</i>"
             return False
@@ -131,6 +136,8 @@ class ChoiceQuestion(_Question):
         sent = self.question.choice(mine).text if mine and self.question else None
         if entry["revealed"]:
             self.check.description = "Check my answer"
+            if self.question is not None:
+                commit(self.question.id)  # the class has seen the answer: open what waits
             if sent is not None:
                 self.choice.value = sent
                 super().submit()
