@@ -134,7 +134,8 @@ STILL_WAITING = f"""() => Array.from(document.querySelectorAll('{PANEL} .hl-afte
 
 def commit_every_prediction(page: Any) -> None:
     """Run all cells shows what answers a prediction only as "make your prediction first"; once
-    each prediction is locked in, the tables, charts and notes it hid are drawn (and checked)."""
+    each prediction is locked in (and each choice question checked), the tables, charts and
+    notes it hid are drawn (and checked)."""
     gates = page.locator(f"{PANEL} .hl-after").count()
     assert page.evaluate(STILL_WAITING) == gates  # run all, yet nothing gated is shown
     predictions = page.locator(f"{PANEL} .hl-predict")
@@ -142,6 +143,11 @@ def commit_every_prediction(page: Any) -> None:
         prediction = predictions.nth(index)
         prediction.locator("input[type=radio]").first.check()
         prediction.locator(".hl-predict-lock").click()
+    questions = page.locator(f"{PANEL} .hl-quiz:not(.hl-predict)")  # checked, it opens gates
+    for index in range(questions.count()):
+        question = questions.nth(index)
+        question.locator("input[type=radio]").first.check()
+        question.locator(".hl-quiz-check").click()
     page.wait_for_function(f"() => ({STILL_WAITING})() === 0", timeout=60_000)
     page.wait_for_timeout(500)  # the opened gates' tables and charts draw
 
