@@ -81,12 +81,12 @@ TICKET_KEYS: dict[int, tuple[str, ...]] = {
         "unconnected building scores nothing. For real cities that is an assumption, not a "
         "result: evidence on who rides transit from new homes near stations, and how much less "
         "they drive, would tell you.",
-        "Allowing more homes on a lot does not make its owner build them: building must pay "
-        "(rents or prices high enough to cover land, money and construction), the owner must "
-        "want to build or sell (a lot is also a home its owner may want to keep), and the plan must"
-        " stand (a court paused Minneapolis's plan in 2022). Pew credits about 1% of the new "
-        "homes to that change; most came where larger buildings were allowed near transit and "
-        "parking minimums ended (S42, S44).",
+        "About 1%: Pew credits about 1% of the new homes to that change; most came where larger "
+        "buildings were allowed near transit and parking minimums ended (S42, S44). Allowing "
+        "more homes on a lot does not make its owner build them: building must pay (rents or "
+        "prices high enough to cover land, money and construction), the owner must want to "
+        "build or sell (a lot is also a home its owner may want to keep), and the plan must "
+        "stand (a court paused Minneapolis's plan in 2022).",
     ),
     7: (
         "No: in the model it houses fewer low income residents on average. Without market rate "

@@ -158,8 +158,9 @@ WORKSHEETS = (
             "What did Berkeley's 1916 zoning rule forbid, and what did the city decide in 2021?",
             "In the game's scoring, why is a removed house worth more when a line reaches "
             "it? Is that true of real cities, and what evidence would tell you?",
-            "In the game, every removed limit makes a building appear. Why did ending single-"
-            "family-only zoning in Minneapolis add so few homes? Give two reasons.",
+            "In the game, every removed limit makes a building appear. About what share of "
+            "Minneapolis's new homes came from ending single-family-only zoning, and why? Give "
+            "two reasons.",
         ),
     ),
     Worksheet(

@@ -63,7 +63,7 @@ ChoiceQuestion("l4-real-asks")
 """,
     ),
     (
-        "md",
+        "after:l4-real-asks",
         r"""
 | Who | What they asked for | Cards closest to them |
 |---|---|---|
@@ -371,7 +371,7 @@ after_prediction("l4-developer-and-affordable", legal_table)
 * In the coach (under *If you have time*), choose the Urbanists, then switch the goal to **Avoid losing**. How many
   fewer changes does that need?
 * In the explorer, choose the Developer and Affordable Housing Organizations and pick another
-  **Assumption** (for example *More newcomers*). Do both still score +1? On which board?
+  **Assumption** (for example *More newcomers*). Can both score +1 under it? On which board?
 
 ### Going further
 
@@ -540,8 +540,12 @@ panel
   some cards had no real voice, and the future residents had none at all. Written as card
   conditions, the approved plan meets the 20% share, sits closer to 7 stories than 12, and keeps
   one garage.
-* {{claim:l4-learned-without-vacancy-control}}
-
+""",
+    ),
+    ("after:l4-developer-and-affordable", "* {{claim:l4-learned-without-vacancy-control}}"),
+    (
+        "md",
+        r"""
 **Next:** [Lesson 5, *When the state steps in*](05_state_steps_in.ipynb): the state steps in,
 thousands of times in the game and, in real life, through laws such as AB 2011.
 """,

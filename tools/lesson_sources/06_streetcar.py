@@ -44,10 +44,10 @@ neighbourhood more affordable and diverse, and your lines connect what they buil
 ## The real history: single-family zoning started here
 
 **Single-family zoning** means a lot may hold only one house: no duplex, no apartment building.
-The first such rule in the United States was written in Berkeley, in 1916, for the Elmwood
-neighbourhood; its authors said it would protect homes from "the less desirable and floating
-renter class", and the council members who ended it in 2021 said that single-family zones had
-kept people out by race and class. In February 2021 Berkeley's city council voted 9-0 to end
+What is often called the first such rule in the United States was written in Berkeley, in 1916,
+for the Elmwood neighbourhood; its authors said it would protect homes from "the less desirable
+and floating renter class", and the council members who voted in 2021 to end it said that
+single-family zones had kept people out by race and class. In February 2021 Berkeley's city council voted 9-0 to end
 exclusionary zoning: the resolution stated an intent and started a two-year rewrite of the
 city's plan rather than changing any rule that night. The state acted too: **SB 9** (2021,
 in force from January 2022) lets the owner of a single-family lot split it in two and build a
@@ -402,12 +402,27 @@ search_lab
 
 * Removing single-family limits lets buildings appear where 3 houses surround an empty space.
 * Cubes follow the colours of the houses around them.
+""",
+    ),
+    (
+        "after:l6-line-reaches",
+        r"""
 * Lines matter: points come only from buildings your lines connect, and scattered lines cost.
   {{claim:l6-line-that-reaches-wins}}
+""",
+    ),
+    (
+        "after:l6-minneapolis-share",
+        r"""
 * In the game every removed limit builds; in real cities allowing homes does not build them.
   Auckland's 2016 upzoning roughly doubled the pace of building (a contested estimate); in
   Minneapolis about 1% of new homes came from ending single-family-only zoning, most came near
   transit, and a lawsuit paused the plan in 2022.
+""",
+    ),
+    (
+        "md",
+        r"""
 * (If you had time) a bot that looks ahead, by trying moves and playing them out, usually beats
   one that only looks at this turn {{claim:l6-search-bot-wins}}
 * Single-family zoning began in Berkeley in 1916; Berkeley and California have been undoing it

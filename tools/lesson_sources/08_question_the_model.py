@@ -435,9 +435,19 @@ reveal("l8-what-survived")
 ## What you learned
 
 * Each conclusion leans on assumptions; changing one at a time shows which.
-* {{claim:learned-about-the-same}} {{claim:learned-public-board}}
+""",
+    ),
+    ("after:l8-no-filtering", "* {{claim:learned-about-the-same}} {{claim:learned-public-board}}"),
+    (
+        "after:l8-coalition",
+        r"""
 * A board that fails under a new assumption is not a coalition that fails: solve again.
   {{claim:learned-coalition}}
+""",
+    ),
+    (
+        "md",
+        r"""
 * {{claim:learned-ranking}}
 * With a budget, matching funds stop being a discount and decide what can be built.
 * A model is an argument: check each assumption against real evidence before using its numbers.
