@@ -90,8 +90,8 @@ PredictThenRun("l7-affordable-100", game=game)
     (
         "after:l7-affordable-100",
         r"""
-**And in the real world?** The model's answer rests on its assumptions, and three facts pull
-the other way. All-affordable buildings need public money: Berkeley's Measure O bonds ($135
+**And in the real world?** The model's answer rests on its assumptions, and it leaves out
+three facts. All-affordable buildings need public money: Berkeley's Measure O bonds ($135
 million) are the local share that state, county and tax-credit funds then match (S31), and the
 money runs out, project by project. Real demand is not fixed: it follows jobs (about 277,000
 jobs against 45,000 homes permitted in two Bay Area counties, S34), so it can be larger or
