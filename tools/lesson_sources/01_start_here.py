@@ -149,7 +149,7 @@ demand*), so every home closed to them pushes them into the existing homes. In a
 of them would look elsewhere, and the pressure on the existing residents would be smaller.
 {{claim:l1-fewer-newcomers}} {{claim:l1-same-gap}} But demand is not made by building: it
 follows jobs. From 2008 to 2019 San Francisco and San Mateo counties added about 277,000 jobs
-while permitting about 45,000 homes (S34): demand grew while homes lagged. *Discuss:* Who would
+while permitting about 45,000 homes (2010 to 2019, S34): demand grew while homes lagged. *Discuss:* Who would
 really come if nothing were built? Real cities also rarely choose one tower or
 the other: North Berkeley's plan mixes market rate and affordable homes (more than half
 affordable, well above the 20% minimum of BART's affordable housing policy, S39) and pays for

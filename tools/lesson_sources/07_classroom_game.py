@@ -129,10 +129,11 @@ Run the debrief in four steps, with your team; write your answers on worksheet 7
 2. **Map to real people (3 min).** For two of your cards, name who stood for them in the real
    debate (the table's last column). If a card had no real voice, what would a real group with
    that view have said at a hearing?
-3. **The state (3 min).** In real life the state stepped in twice: AB 2923 (2018) required zoning for
-   at least 7 stories and 75 homes per acre, at most one parking space for every two homes and
-   20% of the homes affordable, before any plan was drawn, and AB 2011 (2022) let the city approve the project without a public hearing (lesson 5). How is that like, and
-   unlike, "calling the state" in the game?
+3. **The state (3 min).** In real life the state stepped in twice: AB 2923 (2018) required zoning
+   for at least 7 stories and 75 homes per acre, at most one parking space for every two homes
+   and 20% of the homes affordable, before any plan was drawn, and AB 2011 (2022) let the city
+   approve the project without a public hearing (lesson 5). How is that like, and unlike,
+   "calling the state" in the game?
 4. **The real plan in numbers (6 min).** Compare your table's final board with the real plan
    (739 homes, 381 of them (52%) affordable, three to eight stories, a parking garage) and with
    {{claim:l7-debrief-solver-board}}: for each, the share of the new homes that are affordable
@@ -180,7 +181,8 @@ reveal("l7-opposite-directions")
   a timer runs out do not press **Call the state**: the teacher places the rule's tiles on the
   empty squares, as the table would. *AB 2923 rule:* every empty square gets a 50% Inclusionary
   Midrise (the nearest tile to "at least 7 stories and at least 20% affordable"), and at
-  most one garage (the law caps parking; it does not ban garages, and the approved plan kept one). *AB 2011 rule:* when a timer runs out, any team may
+  most one garage (the law caps parking; it does not ban garages, and the approved plan kept
+  one). *AB 2011 rule:* when a timer runs out, any team may
   place, without the table's agreement, tiles that meet a standard written before the game (for
   example, at least one low or middle income home in every tile) on the empty squares, as the
   real law approves a project that meets written standards without a hearing. Does the table negotiate differently when it knows what the state will do?
