@@ -189,7 +189,8 @@ TASK_KEYS: dict[int, tuple[str, ...]] = {
         "who pays.",
         "Like: someone outside the table decides, and the table loses control over what is "
         "built. Unlike: the real state acted by law, in advance and for every such site (AB "
-        "2923's minimum heights, densities and affordable share; AB 2011's approval by right "
+        "2923's zoning for at least 7 stories and 75 homes per acre, at most one parking space "
+        "for every two homes and 20% affordable; AB 2011's approval by right "
         "against written standards), not by drawing random tiles after a deadline; real "
         "preemption is predictable, the game's is a gamble.",
         "The real plan: 52% affordable, three to eight stories, a garage. Lesson 4's solver "

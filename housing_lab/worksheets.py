@@ -90,8 +90,9 @@ DEBRIEF_7 = (
     "Map to real people: for two of your cards, name who stood for them in the real debate "
     "(the table's last column). If a card had no real voice, what would a real group with that "
     "view have said at a hearing?",
-    "The state: AB 2923 (2018) set minimum heights, densities and an affordable share before "
-    "any plan was drawn, and AB 2011 (2022) let the city approve the project without a public "
+    "The state: AB 2923 (2018) required zoning for at least 7 stories and 75 homes per acre, at "
+    "most one parking space for every two homes and 20% of the homes affordable, before any "
+    "plan was drawn, and AB 2011 (2022) let the city approve the project without a public "
     'hearing. How is that like, and unlike, "calling the state" in the game?',
     "The real plan in numbers: compare your table's final board with the real plan (739 "
     "homes, 381 of them (52%) affordable, three to eight stories, a parking garage) and with "

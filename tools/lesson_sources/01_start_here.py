@@ -147,7 +147,10 @@ PredictThenRun("l1-swap-tower")
 game: the high income newcomers arrive whether or not homes are built for them (*fixed
 demand*), so every home closed to them pushes them into the existing homes. In a real city some
 of them would look elsewhere, and the pressure on the existing residents would be smaller.
-{{claim:l1-fewer-newcomers}} {{claim:l1-same-gap}} Real cities also rarely choose one tower or
+{{claim:l1-fewer-newcomers}} {{claim:l1-same-gap}} But demand is not made by building: it
+follows jobs. From 2008 to 2019 San Francisco and San Mateo counties added about 277,000 jobs
+while permitting about 45,000 homes (2010 to 2019, S34): demand grew while homes lagged. *Discuss:* Who would
+really come if nothing were built? Real cities also rarely choose one tower or
 the other: North Berkeley's plan mixes market rate and affordable homes (more than half
 affordable, well above the 20% minimum of BART's affordable housing policy, S39) and pays for
 the affordable ones with public money. Lessons 3 and 8 look at what studies find

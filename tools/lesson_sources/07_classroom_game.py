@@ -88,6 +88,21 @@ PredictThenRun("l7-affordable-100", game=game)
 """,
     ),
     (
+        "after:l7-affordable-100",
+        r"""
+**And in the real world?** The model's answer rests on its assumptions, and it leaves out
+three facts. All-affordable buildings need public money: Berkeley's Measure O bonds ($135
+million) are the local share that state, county and tax-credit funds then match (S31), and the
+money runs out, project by project. Real demand is not fixed: it follows jobs (about 277,000
+jobs against 45,000 homes permitted in two Bay Area counties, S34), so it can be larger or
+smaller than the game's 24 newcomers. And the real plan chose neither extreme: more than half
+of its 739 homes affordable, with market rate homes beside them (S3).
+
+*Discuss (3 min):* Which assumption would have to change for 100% Affordable to house more, and
+is it true of Berkeley?
+""",
+    ),
+    (
         "md",
         r"""
 ## Debrief: who are these constituents in real life? (15 minutes)
@@ -114,10 +129,11 @@ Run the debrief in four steps, with your team; write your answers on worksheet 7
 2. **Map to real people (3 min).** For two of your cards, name who stood for them in the real
    debate (the table's last column). If a card had no real voice, what would a real group with
    that view have said at a hearing?
-3. **The state (3 min).** In real life the state stepped in twice: AB 2923 (2018) set minimum
-   heights, densities and an affordable share before any plan was drawn, and AB 2011 (2022) let
-   the city approve the project without a public hearing (lesson 5). How is that like, and
-   unlike, "calling the state" in the game?
+3. **The state (3 min).** In real life the state stepped in twice: AB 2923 (2018) required zoning
+   for at least 7 stories and 75 homes per acre, at most one parking space for every two homes
+   and 20% of the homes affordable, before any plan was drawn, and AB 2011 (2022) let the city
+   approve the project without a public hearing (lesson 5). How is that like, and unlike,
+   "calling the state" in the game?
 4. **The real plan in numbers (6 min).** Compare your table's final board with the real plan
    (739 homes, 381 of them (52%) affordable, three to eight stories, a parking garage) and with
    {{claim:l7-debrief-solver-board}}: for each, the share of the new homes that are affordable
@@ -127,7 +143,7 @@ Run the debrief in four steps, with your team; write your answers on worksheet 7
 
 Keys to the four steps are in the teacher's guide (*Debrief for the classroom game*).
 
-*Sources: S1 to S4, S25 to S27, S29, S31, S36 and S39 in [the source list](../docs/sources.md).*
+*Sources: S1 to S4, S25 to S27, S29, S31, S34, S36 and S39 in [the source list](../docs/sources.md).*
 """,
     ),
     (
@@ -146,7 +162,8 @@ reveal("l7-opposite-directions")
 > * **Teams are not constituents:** a team holds several unrelated cards and wins on their sum;
 >   real groups have one interest, unequal power and unequal time to attend hearings.
 > * **"Calling the state" draws random tiles;** the real state stepped in with a law (AB 2923:
->   minimum heights, densities and a share of affordable homes on BART land), years before any
+>   zoning on BART land for at least 7 stories and 75 homes per acre, at most one parking space
+>   for every two homes, 20% affordable), years before any
 >   plan was approved. The variant below plays the state as a law.
 > * **The move-in is one day, demand is fixed and empty market rate homes fill at once,** as in
 >   every lesson: a board's low income count leans on those assumptions.
@@ -163,8 +180,9 @@ reveal("l7-opposite-directions")
 * **A variant: the state as a law.** Before the game, write one fixed rule on the board, and when
   a timer runs out do not press **Call the state**: the teacher places the rule's tiles on the
   empty squares, as the table would. *AB 2923 rule:* every empty square gets a 50% Inclusionary
-  Midrise (the nearest tile to "at least 7 stories and at least 20% affordable"), and no
-  garage. *AB 2011 rule:* when a timer runs out, any team may
+  Midrise (the nearest tile to "at least 7 stories and at least 20% affordable"), and at
+  most one garage (the law caps parking; it does not ban garages, and the approved plan kept
+  one). *AB 2011 rule:* when a timer runs out, any team may
   place, without the table's agreement, tiles that meet a standard written before the game (for
   example, at least one low or middle income home in every tile) on the empty squares, as the
   real law approves a project that meets written standards without a hearing. Does the table negotiate differently when it knows what the state will do?
