@@ -179,10 +179,11 @@ reveal("l7-opposite-directions")
 * Change the negotiation timer to 5 minutes. Does the state step in more often?
 * **A variant: the state as a law.** Before the game, write one fixed rule on the board, and when
   a timer runs out do not press **Call the state**: the teacher places the rule's tiles on the
-  empty squares, as the table would. *AB 2923 rule:* every empty square gets a 50% Inclusionary
-  Midrise (the nearest tile to "at least 7 stories and at least 20% affordable"), and at
-  most one garage (the law caps parking; it does not ban garages, and the approved plan kept
-  one). *AB 2011 rule:* when a timer runs out, any team may
+  empty squares, as the table would. *AB 2923 rule:* AB 2923 sets what zoning must allow (buildings of at least 7 stories,
+  at most one parking space for two homes) and asks for affordable homes; it does not choose the
+  buildings. So write the standard, not the buildings: the teacher may fill an empty square only
+  with a tile that has at least 20% low or middle income homes, and the board may have at most
+  one garage (the law caps parking; it does not ban garages, and the approved plan kept one). *AB 2011 rule:* when a timer runs out, any team may
   place, without the table's agreement, tiles that meet a standard written before the game (for
   example, at least one low or middle income home in every tile) on the empty squares, as the
   real law approves a project that meets written standards without a hearing. Does the table negotiate differently when it knows what the state will do?
@@ -197,7 +198,8 @@ exactly: ask it for your own team's cards and compare with your board.
 
 * A policy game is a negotiation between goals that conflict.
 * The rules (who picks first, when the state steps in) shape the outcome as much as the players.
-* Displacement follows from what is built: the move-in shows it resident by resident.
+* In the model, displacement follows from what is built (the move-in shows it resident by
+  resident); in reality it also follows rents, evictions and sales (lesson 2).
 * Most cards stand for real stakeholders: the debrief maps them onto the real debate, and
   names the seven that do not.
 
