@@ -13,6 +13,7 @@ import json
 import os
 import re
 import sys
+import time
 from collections.abc import Iterator
 from typing import IO, Any
 
@@ -133,17 +134,27 @@ def open_bytes(
         raise error(f"cannot read {quote_path(path)}: not a file name") from None
 
 
+PIPE_WRITER_GRACE_S = 0.5  # how long a pipe may show no writer before it counts as having none
+
+
 def _open_pipe(path: str | os.PathLike[str], error: type[HousingLabError]) -> IO[bytes]:
     """A pipe opened without waiting: its first byte read at once tells a writer (a byte, or
     "nothing yet") from none (end of file), and is given back before the rest."""
     handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    try:
-        first = os.read(handle, 1)
-    except BlockingIOError:
-        first = None  # a writer that has not written yet
-    except OSError:
-        os.close(handle)
-        raise
+    # A writer waiting in its own open() is let in by ours, but may not have returned from it
+    # yet: end of file means "no writer" only once it has stayed so for a moment.
+    deadline = time.monotonic() + PIPE_WRITER_GRACE_S
+    while True:
+        try:
+            first = os.read(handle, 1)
+        except BlockingIOError:
+            first = None  # a writer that has not written yet
+        except OSError:
+            os.close(handle)
+            raise
+        if first != b"" or time.monotonic() >= deadline:
+            break
+        time.sleep(0.01)
     if first == b"":
         os.close(handle)
         raise error(f"cannot read {quote_path(path)}: it is {PIPE} that nothing writes to")

@@ -8,6 +8,7 @@ import json
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -71,6 +72,23 @@ def test_a_fifo_being_written_is_read(fifo, capsys) -> None:
 
     def writer() -> None:
         with open(fifo, "w", encoding="utf-8") as handle:  # waits for the reader
+            handle.write(scenario)
+
+    thread = threading.Thread(target=writer, daemon=True)
+    thread.start()
+    assert returns(lambda: main(["nb", "score", str(fifo)])) == 0
+    thread.join(WAIT_S)
+    assert "housed" in json.loads(capsys.readouterr().out)
+
+
+def test_a_fifo_whose_writer_comes_a_moment_later_is_read(fifo, capsys) -> None:
+    """A writer that opens the FIFO just after the reader looked (a whole run under load once
+    found none at the first look and refused it) is still a writer."""
+    scenario = json.dumps({"tiles": {}, "policies": [], "seed": 4})
+
+    def writer() -> None:
+        time.sleep(0.1)
+        with open(fifo, "w", encoding="utf-8") as handle:
             handle.write(scenario)
 
     thread = threading.Thread(target=writer, daemon=True)
