@@ -13,6 +13,7 @@ server sees, and asks the kernel every few seconds to look for the reveal. Witho
 from __future__ import annotations
 
 import functools
+import html
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -104,3 +105,16 @@ class ClassLink(anywidget.AnyWidget):
         except HousingLabError as error:
             self._on_state(None, str(error))
         self.refresh()
+
+
+def waiting_words(sent: str | None, round_number: int, send: str) -> str:
+    """What a question in a class poll says before the reveal: the answer this device sent
+    (it may change until the reveal), a second vote, or what to do (`send`: "send your answer")."""
+    if sent is not None:
+        return (
+            f"Sent to your teacher: <b>{html.escape(sent)}</b>. You may change it until "
+            "your teacher reveals the answer."
+        )
+    if round_number > 1:
+        return "<i>Vote again: talk it over, then send your answer.</i>"
+    return f"<i>Class poll: choose, then {send}.</i>"

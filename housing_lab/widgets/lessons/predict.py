@@ -27,7 +27,7 @@ import ipywidgets
 from housing_lab.errors import HousingLabError
 from housing_lab.questions import Outcome, Question, run_experiment
 from housing_lab.questions.experiments import check_inputs
-from housing_lab.widgets.lessons.class_link import ClassLink
+from housing_lab.widgets.lessons.class_link import ClassLink, waiting_words
 from housing_lab.widgets.lessons.commitments import commit
 from housing_lab.widgets.lessons.quiz import RIGHT, WRONG
 from housing_lab.widgets.table.checks import check_text
@@ -182,15 +182,7 @@ class PredictThenRun(ipywidgets.VBox):
         self.run_button.disabled = True
         if sent is not None and self.choice.value is None:
             self.choice.value = sent  # a reopened page shows what this device sent
-        if sent is not None:
-            self.status.value = (
-                f"Sent to your teacher: <b>{html.escape(sent)}</b>. You may change it until "
-                "your teacher reveals the answer."
-            )
-        elif entry["round"] > 1:
-            self.status.value = "<i>Vote again: talk it over, then send your answer.</i>"
-        else:
-            self.status.value = "<i>Class poll: choose, then send your answer to the class.</i>"
+        self.status.value = waiting_words(sent, entry["round"], "send your answer to the class")
         self._chosen({"new": self.choice.value})
 
     def commit(self) -> str:

@@ -17,7 +17,7 @@ from housing_lab.errors import HousingLabError
 from housing_lab.numbers import check_number
 from housing_lab.questions import Question
 from housing_lab.questions import question as lesson_question
-from housing_lab.widgets.lessons.class_link import ClassLink
+from housing_lab.widgets.lessons.class_link import ClassLink, waiting_words
 from housing_lab.widgets.lessons.commitments import commit
 from housing_lab.widgets.table.checks import check_text
 
@@ -147,15 +147,7 @@ class ChoiceQuestion(_Question):
         self.check.description = "Send my answer"
         if sent is not None and self.choice.value is None:
             self.choice.value = sent  # a reopened page shows what this device sent
-        if sent is not None:
-            self.feedback.value = (
-                f"Sent to your teacher: <b>{html.escape(sent)}</b>. You may change it until "
-                "your teacher reveals the answer."
-            )
-        elif entry["round"] > 1:
-            self.feedback.value = "<i>Vote again: talk it over, then send your answer.</i>"
-        else:
-            self.feedback.value = "<i>Class poll: choose, then send your answer.</i>"
+        self.feedback.value = waiting_words(sent, entry["round"], "send your answer")
 
     def is_correct(self) -> bool:
         return self.choice.value == self.answer
