@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Set
 
-from housing_lab.errors import shown
-from housing_lab.rooms.errors import RoomError
+from housing_lab.rooms import sql
 
 TABLES: dict[str, tuple[str, ...]] = {
     "class_polls": ("code", "lesson", "token_hash", "join_url", "created_at", "closed_at"),
@@ -107,14 +106,5 @@ TABLE_COLUMNS_POSTGRES = (
 
 def check_tables(found: Mapping[str, Set[str]], store: str) -> bool:
     """Whether the class tables are all there (True) or none is (False: create them); a table
-    with other columns, or only some of them, is one line."""
-    for table, columns in found.items():
-        if set(columns) != set(TABLES[table]):
-            raise RoomError(
-                f"store {store} has a {table!r} table that is not a class poll's "
-                f"(columns {shown(sorted(columns))})"
-            )
-    if found and set(found) != set(TABLES):
-        missing = ", ".join(sorted(set(TABLES) - set(found)))
-        raise RoomError(f"store {store} is damaged: its table {missing} is missing")
-    return bool(found)
+    with other columns, or only some of them, is one line (the rooms' check, `sql.check_tables`)."""
+    return sql.check_tables(found, store, TABLES, "a class poll's")

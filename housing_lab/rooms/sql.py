@@ -7,7 +7,7 @@ import. Nothing here is ever formatted with a value: every value travels as a pa
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Set
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass, fields
 
 from housing_lab.errors import shown
@@ -86,20 +86,26 @@ class Statements:
         )
 
 
-def check_tables(found: Mapping[str, Set[str]], store: str) -> bool:
+def check_tables(
+    found: Mapping[str, Set[str]],
+    store: str,
+    tables: Mapping[str, Sequence[str]] = TABLES,
+    whose: str = "a room store's",
+) -> bool:
     """Whether the store's tables are all there (True) or none is (False: create them).
+    `tables` and `whose`: another set of tables kept in the same database (the class poll's).
 
     `found` maps each of our table names present in the database to its column names. A
     table with other columns, or only some of the tables, is another program's (or a damaged)
     database: refused in one line rather than written into.
     """
     for table, columns in found.items():
-        if set(columns) != set(TABLES[table]):
+        if set(columns) != set(tables[table]):
             raise RoomError(
-                f"store {store} has a {table!r} table that is not a room store's "
+                f"store {store} has a {table!r} table that is not {whose} "
                 f"(columns {shown(sorted(columns))})"
             )
-    if found and set(found) != set(TABLES):
-        missing = ", ".join(sorted(set(TABLES) - set(found)))
+    if found and set(found) != set(tables):
+        missing = ", ".join(sorted(set(tables) - set(found)))
         raise RoomError(f"store {store} is damaged: its table {missing} is missing")
     return bool(found)

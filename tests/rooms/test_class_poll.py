@@ -89,3 +89,18 @@ def test_a_taken_code_is_drawn_again(polls, monkeypatch) -> None:
     second = polls.create_class(4)
     assert (first["class"], second["class"]) == ("TAKEN2", "FRESH3")
     assert polls.tally("TAKEN2", first["teacher"]["token"])["lesson"] == 3
+
+
+def test_class_tables_of_another_shape_are_one_line() -> None:
+    """The class tables are checked as the rooms' are (`sql.check_tables`), in their own words."""
+    from housing_lab.rooms import class_sql
+    from housing_lab.rooms.errors import RoomError
+
+    whole = {table: set(columns) for table, columns in class_sql.TABLES.items()}
+    assert class_sql.check_tables(whole, "'s.db'") is True
+    assert class_sql.check_tables({}, "'s.db'") is False
+    with pytest.raises(RoomError, match="table that is not a class poll's"):
+        class_sql.check_tables({"class_polls": {"id"}}, "'s.db'")
+    first = next(iter(class_sql.TABLES))
+    with pytest.raises(RoomError, match=r"is damaged: its table .* is missing"):
+        class_sql.check_tables({first: whole[first]}, "'s.db'")
