@@ -2,10 +2,15 @@
 
 `existing_after` (who lives in each existing home and ADU after move-in) is not stored: the
 move-in counts give it (`batch.arrays.MoveInCounts.existing_after`).
+
+Every section of the result is read off the arrays once, in `result_sections`: per board a row
+of integer codes and the section's JSON value of a row. `BatchResult.to_dicts` makes dicts of
+it, and `batch.lines` the same results as JSON text (its fragments made from the same values).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -16,6 +21,7 @@ from housing_lab.north_berkeley.batch.arrays import NOBODY, MoveInCounts
 from housing_lab.north_berkeley.batch.boards import Array, Boards, EvaluatorFacts
 from housing_lab.north_berkeley.engine import output
 from housing_lab.north_berkeley.engine.card_rules import CARD_IDS
+from housing_lab.north_berkeley.engine.movein import OUTCOMES
 from housing_lab.north_berkeley.engine.output import money
 from housing_lab.north_berkeley.model import Model, model_or_rulebook
 from housing_lab.north_berkeley.policies import ADU, INCOMES, POLICIES, RuleOptions
@@ -113,49 +119,110 @@ class BatchResult:
         return self.to_dicts(slice(i, i + 1))[0]
 
     def to_dicts(self, index: slice | None = None) -> list[dict[str, Any]]:
-        """The RULES.md output of every board (or of a slice), built from the arrays."""
+        """The RULES.md output of every board (or of a slice), each section made from the
+        board's codes by `result_sections` (what `batch.lines` writes as text)."""
         index = index if index is not None else slice(None)
-        homes = self.evaluator.homes
-        adu_slots = self.evaluator.layout.adu_slots
-        scale = self.evaluator.scale
-        has_adu = ((self.boards.policies[index] >> POLICIES.index(ADU)) & 1).astype(bool).tolist()
-        after = self.existing_after_codes()[index].tolist()
-        rows = zip(
-            self.spending_units[index].tolist(),
-            self.new_homes[index].tolist(),
-            self.housed[index].tolist(),
-            self.unhoused[index].tolist(),
-            self.displaced[index].tolist(),
-            after,
-            has_adu,
-            self.plus[index].tolist(),
-            self.minus[index].tolist(),
-            self.outcomes[index].tolist(),
-            self.vacant[index].tolist(),
-            strict=True,
-        )
+        sections = result_sections(self.evaluator)
+        rows = zip(*(section.codes(self)[index].tolist() for section in sections), strict=True)
         model = self.model
-        out = []
-        for row in rows:
-            spend, new, housed, unhoused, displaced, codes, adu, plus, minus, outcomes, vacant = row
-            names = [None if c == NOBODY else INCOMES[c] for c in codes]
-            existing_after = dict(zip(homes, names, strict=False))
-            if adu:
-                existing_after.update(zip(adu_slots, names[len(homes) :], strict=True))
-            sections = {
-                "spending": money(Fraction(spend, scale)),
-                "new_homes": output.new_homes(new),
-                "housed": output.by_income(housed),
-                "unhoused": output.by_income(unhoused),
-                "displaced": output.by_income(displaced),
-                "existing_after": existing_after,
-                "constituents": {
-                    card: output.card(p, m)
-                    for card, p, m in zip(CARD_IDS, plus, minus, strict=True)
-                },
-                "outcomes": output.outcomes(outcomes),
-                "vacant": output.vacant(vacant),
-            }
-            # a fresh model dict per board: callers may edit one
-            out.append(output.result(sections, None if model is None else model.to_dict()))
-        return out
+        # a fresh model dict per board: callers may edit one
+        return [
+            output.result(
+                {s.key: s.value(row) for s, row in zip(sections, board, strict=True)},
+                None if model is None else model.to_dict(),
+            )
+            for board in rows
+        ]
+
+
+ABSENT = object()
+"""A member's value that leaves the member out of its object (an ADU slot without `adu`)."""
+
+
+@dataclass(frozen=True)
+class Section:
+    """One key of the result as the batch reads it off its arrays: per board a row of integer
+    codes (`codes`: (boards, columns)), and the section's JSON value of one row (`value`)."""
+
+    key: str
+    codes: Callable[[BatchResult], Array]
+    value: Callable[[list[int]], Any]
+
+
+@dataclass(frozen=True)
+class MemberSection:
+    """A section that is a JSON object with one member per column (`members`), each member's
+    value given by its own code alone (`values[code]`; ABSENT leaves the member out), so that
+    a text writer can write every member's text once, up front. `fresh` copies a value that
+    a caller could edit (each board's dict gets its own)."""
+
+    key: str
+    codes: Callable[[BatchResult], Array]
+    members: tuple[str, ...]
+    values: tuple[Any, ...]
+    fresh: Callable[[Any], Any] | None = None
+
+    def value(self, row: list[int]) -> dict[str, Any]:
+        values = map(self.values.__getitem__, row)
+        if ABSENT not in self.values:
+            fresh = values if self.fresh is None else map(self.fresh, values)
+            return dict(zip(self.members, fresh, strict=True))
+        fresh = self.fresh or (lambda value: value)
+        pairs = zip(self.members, values, strict=True)
+        return {name: fresh(value) for name, value in pairs if value is not ABSENT}
+
+
+# existing_after's codes: who lives in a home or ADU slot after move-in (income code +
+# OCCUPIED), an empty slot (EMPTY_SLOT) and a slot that is no member (NO_SLOT: no `adu`)
+NO_SLOT, OCCUPIED = 0, 2
+EMPTY_SLOT = OCCUPIED + NOBODY
+RESIDENTS: tuple[Any, ...] = (ABSENT, None, *INCOMES)  # existing_after's value of each code
+
+
+def _after_codes(result: BatchResult) -> Array:
+    codes = result.existing_after_codes() + OCCUPIED
+    has_adu = ((result.boards.policies >> POLICIES.index(ADU)) & 1).astype(bool)
+    codes[~has_adu, len(result.evaluator.homes) :] = NO_SLOT
+    return codes
+
+
+def _outcomes(row: list[int]) -> dict[str, dict[str, int]]:
+    """outcomes of its row of codes: (INCOMES x OUTCOMES) flattened."""
+    width = len(OUTCOMES)
+    return output.outcomes([row[i : i + width] for i in range(0, len(row), width)])
+
+
+def result_sections(evaluator: EvaluatorFacts) -> tuple[Section | MemberSection, ...]:
+    """Every section of the result in `output.KEYS` order: the codes each is read from and its
+    JSON value (the helpers of `engine.output`). `BatchResult.to_dicts` and `batch.lines`'s
+    JSON text both read this one table."""
+    scale = evaluator.scale
+    sections = (
+        Section(
+            "spending",
+            lambda r: r.spending_units[:, None],
+            lambda row: money(Fraction(row[0], scale)),
+        ),
+        Section("new_homes", lambda r: r.new_homes, output.new_homes),
+        Section("housed", lambda r: r.housed, output.by_income),
+        Section("unhoused", lambda r: r.unhoused, output.by_income),
+        Section("displaced", lambda r: r.displaced, output.by_income),
+        MemberSection(
+            "existing_after",
+            _after_codes,
+            (*evaluator.homes, *evaluator.layout.adu_slots),
+            RESIDENTS,
+        ),
+        MemberSection(
+            "constituents",
+            lambda r: r.plus.astype(np.uint8) + 2 * r.minus.astype(np.uint8),
+            CARD_IDS,
+            tuple(output.card(bool(code & 1), bool(code & 2)) for code in range(4)),
+            fresh=dict,  # a card's entry is a flat dict: dict() copies it
+        ),
+        Section("outcomes", lambda r: r.outcomes.reshape(len(r), -1), _outcomes),
+        Section("vacant", lambda r: r.vacant, output.vacant),
+    )
+    if tuple(s.key for s in sections) != output.KEYS:  # pragma: no cover
+        raise ValueError("the batch's result sections must be output.KEYS, in order")
+    return sections
