@@ -9,6 +9,7 @@ arrays of boards at once. Exact agreement with the scalar engine is a test, not 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -329,10 +330,11 @@ def card_scores(
         n = _length(facts)
         out = (np.empty((n, len(card_ids)), dtype=bool), np.empty((n, len(card_ids)), dtype=bool))
     plus, minus = out
+    value = cache(facts.value)  # a fact several cards read (spending, garages ...) made once
     for column, card in enumerate(card_ids):
         rule = CARD_RULES[card]
-        plus[:, column] = holds(rule.plus, facts.value, facts.scale)
-        minus[:, column] = holds(rule.minus, facts.value, facts.scale)
+        plus[:, column] = holds(rule.plus, value, facts.scale)
+        minus[:, column] = holds(rule.minus, value, facts.scale)
     return plus, minus
 
 

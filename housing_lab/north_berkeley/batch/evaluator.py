@@ -53,6 +53,7 @@ from housing_lab.north_berkeley.engine.tile_facts import TILE_COUNTS
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.layout import Layout, default_layout
 from housing_lab.north_berkeley.model import (
+    MAX_NEWCOMERS,
     RULEBOOK,
     Model,
     asked_model,
@@ -120,29 +121,45 @@ class BatchEvaluator:
         self.newcomers = RESIDENTS_PER_INCOME - self.existing_per_income
         self.workers = workers or min(2, os.cpu_count() or 1)
         self._pack()
-        for table in (self.features, self.is_house, self.packed, self.home_table):
+        for table in (self.features, self.is_house, self.packed):
             table.flags.writeable = False  # the tables every board is scored with
 
     def _pack(self) -> None:
         """Give every feature a bit field wide enough for its largest board sum, in as few
-        64-bit words as fit (one, for the printed catalogue)."""
+        64-bit words as fit (one, for the printed catalogue): one table look-up per square then
+        adds every feature at once.
+
+        When every sum is small (the printed catalogue's are at most 54), the boards are
+        scored in int16 (`self.dtype`): 4 times less memory to pass over than int64, and no
+        field straddles one of a word's four 16-bit lanes, so a feature is read from its lane
+        in int16 too."""
         most = self.features.max(axis=1).sum(axis=0)
-        self.fields: list[tuple[int, int, int]] = []  # (word, shift, width) per feature
-        word, used = 0, 0
+        # int16 while the largest number a card or the move-in makes of the sums (8 garages
+        # less the new homes, 2 (housing + other) units, 16 newcomers ...) stays far inside it
+        small = 64 * max(int(most.max()), MAX_NEWCOMERS + len(self.homes)) < 2**15
+        self.dtype = np.dtype(np.int16 if small else np.int64)
+        lane_bits = 16 if small else 64
+        self.fields: list[tuple[int, int, int]] = []  # (lane, shift, width) per feature
+        used: list[int] = []  # bits used in each lane (4 lanes a word, or 1)
         for m in most:
             width = max(int(m), 1).bit_length()
-            if used + width > 63:
-                word, used = word + 1, 0
-            self.fields.append((word, used, width))
-            used += width
-        self.packed = np.zeros((word + 1, *self.features.shape[:2]), dtype=np.int64)
-        for f, (w, shift, _) in enumerate(self.fields):
-            self.packed[w] += self.features[:, :, f] << shift  # (words, squares, tiles + 1)
-        # existing residents: (home, income code) -> packed house_low, house_middle, apt_low, ...
-        self.home_table = np.zeros((len(self.homes), len(INCOMES)), dtype=np.int64)
-        for h, is_house in enumerate(self.is_house):
-            self.home_table[h, LOW] = 1 << (0 if is_house else 16)
-            self.home_table[h, MIDDLE] = 1 << (8 if is_house else 24)
+            if width > 63:
+                raise ValueError(f"a tile feature sums to {int(m)}: too large to score")
+            lane = next((i for i, bits in enumerate(used) if bits + width <= lane_bits), None)
+            if lane is None:
+                lane = len(used)
+                used.append(0)
+            self.fields.append((lane, used[lane], width))
+            used[lane] += width
+        self.lane_bits = lane_bits
+        lanes_per_word = 64 // lane_bits
+        words = -(-len(used) // lanes_per_word)
+        self.packed = np.zeros((words, *self.features.shape[:2]), dtype=np.int64)
+        for f, (lane, shift, _) in enumerate(self.fields):
+            word, offset = divmod(lane, lanes_per_word)
+            self.packed[word] += self.features[:, :, f] << (offset * lane_bits + shift)
+        self.house_columns = tuple(np.flatnonzero(self.is_house).tolist())
+        self.apartment_columns = tuple(np.flatnonzero(~self.is_house).tolist())
 
     # --- encoding ----------------------------------------------------------------------------
     def encode(self, scenarios: Sequence[Scenario]) -> Boards:
@@ -196,18 +213,40 @@ class BatchEvaluator:
 
     # --- evaluation --------------------------------------------------------------------------
     def sums(self, tiles: Array) -> dict[str, Array]:
-        """Board sums of every feature (int64 arrays): one table look-up per square adds all
-        features at once in a packed word."""
-        words = []
+        """Board sums of every feature (arrays of `self.dtype`): one table look-up per square
+        adds all features at once in a packed word."""
+        lanes = []
+        per_word = 64 // self.lane_bits
         for packed in self.packed:
-            word = np.zeros(len(tiles), dtype=np.int64)
-            for s in range(len(self.squares)):
-                word += packed[s].take(tiles[:, s])
-            words.append(word)
-        return {
-            name: (words[w] >> shift) & ((1 << width) - 1)
-            for name, (w, shift, width) in zip(FEATURES, self.fields, strict=True)
-        }
+            word = packed[0].take(tiles[:, 0].astype(np.intp))
+            for s in range(1, len(self.squares)):
+                word += packed[s].take(tiles[:, s].astype(np.intp))
+            if per_word == 1:
+                lanes.append(word)
+            else:  # each 16-bit lane on its own (a truncating cast), then fields within it
+                for k in range(per_word):
+                    lanes.append((word >> (k * self.lane_bits)).astype(np.uint16))
+        out = {}
+        for name, (lane, shift, width) in zip(FEATURES, self.fields, strict=True):
+            value = lanes[lane]
+            if shift:
+                value = value >> shift
+            if shift + width < self.lane_bits:
+                value = value & ((1 << width) - 1)
+            out[name] = value.view(self.dtype) if value.dtype != self.dtype else value
+        return out
+
+    def held(self, existing: Array) -> tuple[Array, Array, Array, Array]:
+        """Low and middle income residents in existing houses, then in apartments, per board
+        (`self.dtype`), from the income codes of the homes (n, homes), or one row for all."""
+        counts = []
+        for columns in (self.house_columns, self.apartment_columns):
+            for income in (LOW, MIDDLE):
+                count = np.zeros(existing.shape[:-1], dtype=self.dtype)
+                for h in columns:
+                    np.add(count, existing[..., h] == income, out=count)
+                counts.append(count)
+        return tuple(counts)  # type: ignore[return-value]
 
     def evaluate(
         self,
@@ -234,12 +273,12 @@ class BatchEvaluator:
             options,
             model=asked,
             spending_units=np.empty(n, dtype=np.int32),
-            new_homes=np.empty((n, 4), dtype=small),
-            housed=np.empty((n, 3), dtype=small),
-            displaced=np.empty((n, 3), dtype=small),
-            outcomes=np.empty((n, 3, 5), dtype=small),
-            plus=np.empty((n, len(CARD_IDS)), dtype=bool),
-            minus=np.empty((n, len(CARD_IDS)), dtype=bool),
+            new_homes=_by_column(n, (4,), small),
+            housed=_by_column(n, (3,), small),
+            displaced=_by_column(n, (3,), small),
+            outcomes=_by_column(n, (3, 5), small),
+            plus=_by_column(n, (len(CARD_IDS),), bool),
+            minus=_by_column(n, (len(CARD_IDS),), bool),
             counts=MoveInCounts(
                 self.arriving(assumptions),
                 self.existing_per_income,
@@ -280,16 +319,17 @@ class BatchEvaluator:
         `model`'s assumptions."""
         low = sums["new_low"]
         spending = spending_units(sums["housing_cost"], sums["other_cost"], halved(policies, low))
+        house_low, house_middle, apartment_low, apartment_middle = self.held(existing)
         if existing.ndim == 1:
-            existing = np.broadcast_to(existing, (len(policies), len(existing)))
-        held = self.home_table[np.arange(len(self.homes)), existing].sum(axis=1)
-        house_low, house_middle = held & 255, held >> 8 & 255
-        apartment_low, apartment_middle = held >> 16 & 255, held >> 24 & 255
+            house_low, house_middle, apartment_low, apartment_middle = (
+                np.full(len(policies), value, dtype=self.dtype)
+                for value in (house_low, house_middle, apartment_low, apartment_middle)
+            )
         counts = move_in_counts(
             sums["new_market"],
             sums["new_middle"],
             low,
-            adu_slots(policies, len(self.layout.houses)),
+            adu_slots(policies, len(self.layout.houses)).astype(self.dtype),
             displacing_by_kind(policies, model),
             house_low,
             house_middle,
@@ -337,6 +377,12 @@ class BatchEvaluator:
                     target[rows] = part
             elif isinstance(value, np.ndarray):
                 getattr(out.counts, name)[rows] = value
+
+
+def _by_column(n: int, shape: tuple[int, ...], dtype: type) -> Array:
+    """An (n, *shape) array stored column by column (each column's n boards side by side):
+    a chunk of boards fills a column in one contiguous pass."""
+    return np.moveaxis(np.empty((*shape, n), dtype=dtype), -1, 0)
 
 
 @cache
