@@ -151,6 +151,21 @@ def test_a_custom_catalogue_with_fractional_costs() -> None:
         assert output == scalar(evaluator, boards, i, RuleOptions()), i
 
 
+def test_a_catalogue_too_costly_for_int16_is_scored_in_int64() -> None:
+    """The printed catalogue is scored in int16; a catalogue whose sums could overflow it is
+    scored in int64, exactly all the same."""
+    assert EVALUATOR.dtype == np.int16
+    tiles = [
+        {"id": t.id, "name": t.name, "kind": t.kind, "homes": list(t.homes), "cost": "999.5"}
+        for t in default_catalogue().values()
+    ]
+    evaluator = BatchEvaluator(catalogue=catalogue_from_dict({"tile": tiles}))
+    assert evaluator.dtype == np.int64
+    boards = random_boards(120, seed=6, policy_sets=ALL_POLICY_SETS, evaluator=evaluator)
+    for i, output in enumerate(evaluator.evaluate(boards).to_dicts()):
+        assert output == scalar(evaluator, boards, i, RuleOptions()), i
+
+
 @pytest.mark.slow
 def test_a_custom_layout() -> None:
     """A teacher's board: other tags and phases, 15 existing homes (5 residents per income)."""

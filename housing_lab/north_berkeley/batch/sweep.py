@@ -170,7 +170,7 @@ def _keeps_within(evaluator: BatchEvaluator, boards: Boards, model: Model) -> np
     sums = evaluator.sums(boards.tiles)
     units = spending_units(
         sums["housing_cost"], sums["other_cost"], halved(boards.policies, sums["new_low"])
-    )
+    ).astype(np.int64)  # the sums are int16: a budget's numerator and denominator may not be
     budget = model.city_budget()
     assert budget is not None
     return units * budget.denominator <= budget.numerator * evaluator.scale
