@@ -141,10 +141,10 @@ class BatchEvaluator:
         lane_bits = 16 if small else 64
         self.fields: list[tuple[int, int, int]] = []  # (lane, shift, width) per feature
         used: list[int] = []  # bits used in each lane (4 lanes a word, or 1)
-        for m in most:
+        for name, m in zip(FEATURES, most, strict=True):
             width = max(int(m), 1).bit_length()
             if width > 63:
-                raise ValueError(f"a tile feature sums to {int(m)}: too large to score")
+                raise ValueError(f"{name} sums to {int(m)} on a board: too large to score")
             lane = next((i for i, bits in enumerate(used) if bits + width <= lane_bits), None)
             if lane is None:
                 lane = len(used)
