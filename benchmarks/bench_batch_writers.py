@@ -8,10 +8,10 @@ alike. Each measures, on the same random boards (every policy set, seed 0):
 
 - `evaluate`: boards per second with 1 and with 2 threads (arrays in, arrays out), by wall
   clock and by the process's CPU time (the machine is shared: CPU time is the steadier);
-- `to_dicts`: the result as RULES.md dicts (`BatchResult.to_dicts`), boards per second;
+- `to_dicts`: the result as RULES.md dicts (`BatchResult.to_dicts`), boards per CPU second;
 - `lines`: the result as JSON text lines (`batch.lines.ResultLines`, what `nb score` and
-  `nb sample` write), lines per second, under the rulebook and under a model;
-- `sample`: `nb sample`'s lines (draw, score, scenario and result JSON), lines per second.
+  `nb sample` write), lines per CPU second, under the rulebook and under a model;
+- `sample`: `nb sample`'s lines (draw, score, scenario and result JSON), lines per CPU second.
 
 Printed: the median of the runs for each checkout and the ratio this / base (above 1: faster).
 """
@@ -43,14 +43,14 @@ options = RuleOptions()
 out = {}
 
 def timed(run, repeats=3):
-    # best of `repeats` (wall, cpu): the least disturbed by other processes
-    best = None
+    # the least wall and the least CPU time of `repeats`: the least disturbed by other work
+    walls, cpus = [], []
     for _ in range(repeats):
         wall, cpu = time.perf_counter(), time.process_time()
         run()
-        took = (time.perf_counter() - wall, time.process_time() - cpu)
-        best = took if best is None or took[0] < best[0] else best
-    return best
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+    return min(walls), min(cpus)
 
 for workers in (1, 2):
     evaluator = BatchEvaluator(workers=workers)
@@ -61,15 +61,15 @@ for workers in (1, 2):
 evaluator = BatchEvaluator()
 small = boards.take(slice(0, 20_000))
 result = evaluator.evaluate(small, options)
-wall, _ = timed(result.to_dicts)
-out["to_dicts"] = len(small) / wall
+_, cpu = timed(result.to_dicts)
+out["to_dicts_cpu"] = len(small) / cpu
 model_result = evaluator.evaluate(small, options, {"newcomers": {"low": 16}, "budget": 12})
 for name, scored in (("lines", result), ("lines_model", model_result)):
     lines = ResultLines(evaluator)
-    wall, _ = timed(lambda: sum(1 for _ in lines.lines(scored)))
-    out[name] = len(small) / wall
-wall, _ = timed(lambda: sum(1 for _ in sample_lines(20_000, 1, options)))
-out["sample"] = 20_000 / wall
+    _, cpu = timed(lambda: sum(1 for _ in lines.lines(scored)))
+    out[f"{name}_cpu"] = len(small) / cpu
+_, cpu = timed(lambda: sum(1 for _ in sample_lines(20_000, 1, options)))
+out["sample_cpu"] = 20_000 / cpu
 print(json.dumps(out))
 """
 
