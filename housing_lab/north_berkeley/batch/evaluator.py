@@ -17,11 +17,12 @@ formulas on whole arrays.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
-from itertools import combinations
+from itertools import chain, combinations
 from types import MappingProxyType
 
 import numpy as np
@@ -84,6 +85,7 @@ __all__ = [
     "tile_features",
 ]
 CHUNK = 1 << 15  # boards per step: arrays of this size stay in the CPU cache
+GROUP_ENTRIES = 4096  # the most entries of a table of a group of squares (32 KB)
 
 
 def _policy_sets(sizes: Iterable[int]) -> tuple[frozenset[str], ...]:
@@ -121,7 +123,7 @@ class BatchEvaluator:
         self.newcomers = RESIDENTS_PER_INCOME - self.existing_per_income
         self.workers = workers or min(2, os.cpu_count() or 1)
         self._pack()
-        for table in (self.features, self.is_house, self.packed):
+        for table in (self.features, self.is_house, self.packed, *chain(*self.group_tables)):
             table.flags.writeable = False  # the tables every board is scored with
 
     def _pack(self) -> None:
@@ -139,18 +141,22 @@ class BatchEvaluator:
         small = 64 * max(int(most.max()), MAX_NEWCOMERS + len(self.homes)) < 2**15
         self.dtype = np.dtype(np.int16 if small else np.int64)
         lane_bits = 16 if small else 64
-        self.fields: list[tuple[int, int, int]] = []  # (lane, shift, width) per feature
-        used: list[int] = []  # bits used in each lane (4 lanes a word, or 1)
-        for name, m in zip(FEATURES, most, strict=True):
-            width = max(int(m), 1).bit_length()
+        widths = [max(int(m), 1).bit_length() for m in most]
+        for name, m, width in zip(FEATURES, most, widths, strict=True):
             if width > 63:
                 raise ValueError(f"{name} sums to {int(m)} on a board: too large to score")
+        # first fit, widest first: the printed catalogue's 63 bits fill four 16-bit lanes
+        fields: dict[int, tuple[int, int, int]] = {}  # feature: (lane, shift, width)
+        used: list[int] = []  # bits used in each lane (4 lanes a word, or 1)
+        for f in sorted(range(len(widths)), key=lambda f: -widths[f]):
+            width = widths[f]
             lane = next((i for i, bits in enumerate(used) if bits + width <= lane_bits), None)
             if lane is None:
                 lane = len(used)
                 used.append(0)
-            self.fields.append((lane, used[lane], width))
+            fields[f] = (lane, used[lane], width)
             used[lane] += width
+        self.fields = [fields[f] for f in range(len(widths))]
         self.lane_bits = lane_bits
         lanes_per_word = 64 // lane_bits
         words = -(-len(used) // lanes_per_word)
@@ -158,8 +164,27 @@ class BatchEvaluator:
         for f, (lane, shift, _) in enumerate(self.fields):
             word, offset = divmod(lane, lanes_per_word)
             self.packed[word] += self.features[:, :, f] << (offset * lane_bits + shift)
+        # a few squares a look-up: per word, a table of the group's sums for every combination
+        # of their codes, as many squares as keep it within the CPU's fastest cache (3 squares,
+        # 16^3 entries, for the printed catalogue)
+        self.codes = self.packed.shape[2]
+        size = max(1, int(math.log(GROUP_ENTRIES) / math.log(max(self.codes, 2)) + 1e-9))
+        squares = range(len(self.squares))
+        self.square_groups = [tuple(squares[a : a + size]) for a in squares[::size]]
+        self.group_tables = [
+            [self._group_table(packed, group) for group in self.square_groups]
+            for packed in self.packed
+        ]
         self.house_columns = tuple(np.flatnonzero(self.is_house).tolist())
         self.apartment_columns = tuple(np.flatnonzero(~self.is_house).tolist())
+
+    def _group_table(self, packed: Array, group: tuple[int, ...]) -> Array:
+        """The packed sums of the squares of `group` for every combination of their codes,
+        flat: the first square's code is the most significant digit (base `self.codes`)."""
+        table = np.zeros((), dtype=np.int64)
+        for square in group:
+            table = (table[..., None] + packed[square]).reshape(-1)
+        return table
 
     # --- encoding ----------------------------------------------------------------------------
     def encode(self, scenarios: Sequence[Scenario]) -> Boards:
@@ -217,10 +242,15 @@ class BatchEvaluator:
         adds all features at once in a packed word."""
         lanes = []
         per_word = 64 // self.lane_bits
-        for packed in self.packed:
-            word = packed[0].take(tiles[:, 0].astype(np.intp))
-            for s in range(1, len(self.squares)):
-                word += packed[s].take(tiles[:, s].astype(np.intp))
+        for tables in self.group_tables:
+            word = None
+            for group, table in zip(self.square_groups, tables, strict=True):
+                index = tiles[:, group[0]].astype(np.intp)
+                for square in group[1:]:
+                    index *= self.codes
+                    index += tiles[:, square]
+                part = table.take(index)
+                word = part if word is None else np.add(word, part, out=word)
             if per_word == 1:
                 lanes.append(word)
             else:  # each 16-bit lane on its own (a truncating cast), then fields within it
