@@ -5,8 +5,9 @@ order, `evaluator.empty` for an empty square), a policy bit mask (bit i is `POLI
 income codes of the existing residents (`INCOMES` order) in layout order of the homes. Every card
 reads only a few numbers per board; those are sums over squares of per-(square, tile)
 contributions, which the evaluator packs into one 64-bit word per (square, tile) and adds (one
-table look-up per square), then runs the move-in closed forms of `batch.arrays` and the 22 card
-formulas on whole arrays.
+table look-up per group of three squares), then runs the move-in closed forms of `batch.arrays`
+and the 22 card formulas on whole arrays, in int16 for the printed catalogue, a chunk of boards
+at a time (two threads: numpy releases the GIL in its loops).
 
     from housing_lab.north_berkeley.batch.evaluator import default_evaluator
     evaluator = default_evaluator()
@@ -128,8 +129,8 @@ class BatchEvaluator:
 
     def _pack(self) -> None:
         """Give every feature a bit field wide enough for its largest board sum, in as few
-        64-bit words as fit (one, for the printed catalogue): one table look-up per square then
-        adds every feature at once.
+        64-bit words as fit (one, for the printed catalogue): one table look-up per group of
+        squares then adds every feature at once.
 
         When every sum is small (the printed catalogue's are at most 54), the boards are
         scored in int16 (`self.dtype`): 4 times less memory to pass over than int64, and no
@@ -140,7 +141,7 @@ class BatchEvaluator:
         # less the new homes, 2 (housing + other) units, 16 newcomers ...) stays far inside it
         small = 64 * max(int(most.max()), MAX_NEWCOMERS + len(self.homes)) < 2**15
         self.dtype = np.dtype(np.int16 if small else np.int64)
-        lane_bits = 16 if small else 64
+        lane_bits = 16 if small else 63  # int64: the sign bit stays clear
         widths = [max(int(m), 1).bit_length() for m in most]
         for name, m, width in zip(FEATURES, most, widths, strict=True):
             if width > 63:
@@ -167,8 +168,8 @@ class BatchEvaluator:
         # a few squares a look-up: per word, a table of the group's sums for every combination
         # of their codes, as many squares as keep it within the CPU's fastest cache (3 squares,
         # 16^3 entries, for the printed catalogue)
-        self.codes = self.packed.shape[2]
-        size = max(1, int(math.log(GROUP_ENTRIES) / math.log(max(self.codes, 2)) + 1e-9))
+        self.square_codes = self.packed.shape[2]
+        size = max(1, int(math.log(GROUP_ENTRIES) / math.log(max(self.square_codes, 2)) + 1e-9))
         squares = range(len(self.squares))
         self.square_groups = [tuple(squares[a : a + size]) for a in squares[::size]]
         self.group_tables = [
@@ -180,7 +181,7 @@ class BatchEvaluator:
 
     def _group_table(self, packed: Array, group: tuple[int, ...]) -> Array:
         """The packed sums of the squares of `group` for every combination of their codes,
-        flat: the first square's code is the most significant digit (base `self.codes`)."""
+        flat: the first square's code is the most significant digit (base `self.square_codes`)."""
         table = np.zeros((), dtype=np.int64)
         for square in group:
             table = (table[..., None] + packed[square]).reshape(-1)
@@ -238,8 +239,8 @@ class BatchEvaluator:
 
     # --- evaluation --------------------------------------------------------------------------
     def sums(self, tiles: Array) -> dict[str, Array]:
-        """Board sums of every feature (arrays of `self.dtype`): one table look-up per square
-        adds all features at once in a packed word."""
+        """Board sums of every feature (arrays of `self.dtype`): one table look-up per group of
+        squares adds all features at once in a packed word."""
         lanes = []
         per_word = 64 // self.lane_bits
         for tables in self.group_tables:
@@ -247,7 +248,7 @@ class BatchEvaluator:
             for group, table in zip(self.square_groups, tables, strict=True):
                 index = tiles[:, group[0]].astype(np.intp)
                 for square in group[1:]:
-                    index *= self.codes
+                    index *= self.square_codes
                     index += tiles[:, square]
                 part = table.take(index)
                 word = part if word is None else np.add(word, part, out=word)
