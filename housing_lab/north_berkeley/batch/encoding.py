@@ -16,6 +16,7 @@ from collections.abc import Collection, Iterable
 from math import lcm
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from housing_lab.north_berkeley.engine.legal import halving_enacted, tile_allowed
 from housing_lab.north_berkeley.engine.tile_facts import TILE_COUNTS, square_tags, tile_counts
@@ -124,8 +125,8 @@ def may_halve(policy_sets: Iterable[Collection[str]]) -> bool:
 
 def spending_units(housing: Array, other: Array, halve: Array) -> Array:
     """Spending in 1/(2 unit) dollars from the summed housing and other costs (1/unit): halves
-    stay whole."""
-    return 2 * other + np.where(halve, housing, 2 * housing)
+    stay whole (the housing counted once instead of twice where `halve`)."""
+    return 2 * (housing + other) - halve * housing
 
 
 def cost_columns(housing: Array, other: Array, halves: bool) -> list[Array]:
@@ -138,9 +139,9 @@ def cost_columns(housing: Array, other: Array, halves: bool) -> list[Array]:
 
 
 # --- move-in inputs ---------------------------------------------------------------------------
-def adu_slots(policies: Array, houses: int) -> Array:
+def adu_slots(policies: Array, houses: int, dtype: DTypeLike = np.int64) -> Array:
     """ADU slots per board: one per existing house with `adu`, else none."""
-    return np.where(policies & policy_bit(ADU), houses, 0)
+    return ((policies & policy_bit(ADU)) > 0).astype(dtype) * houses
 
 
 def vacancy_control(policies: Array) -> Array:

@@ -270,12 +270,13 @@ class BatchEvaluator:
     def held(self, existing: Array) -> tuple[Array, Array, Array, Array]:
         """Low and middle income residents in existing houses, then in apartments, per board
         (`self.dtype`), from the income codes of the homes (n, homes), or one row for all."""
+        by_home = np.ascontiguousarray(np.moveaxis(existing, -1, 0))  # a home's boards side by side
         counts = []
         for columns in (self.house_columns, self.apartment_columns):
             for income in (LOW, MIDDLE):
                 count = np.zeros(existing.shape[:-1], dtype=self.dtype)
                 for h in columns:
-                    np.add(count, existing[..., h] == income, out=count)
+                    np.add(count, by_home[h] == income, out=count)
                 counts.append(count)
         return tuple(counts)  # type: ignore[return-value]
 
@@ -360,7 +361,7 @@ class BatchEvaluator:
             sums["new_market"],
             sums["new_middle"],
             low,
-            adu_slots(policies, len(self.layout.houses)).astype(self.dtype),
+            adu_slots(policies, len(self.layout.houses), self.dtype),
             displacing_by_kind(policies, model),
             house_low,
             house_middle,
