@@ -1,4 +1,9 @@
-"""Scoring a scenario (move-in, facts, all 22 cards) and scoring players' hands with tie-breaks."""
+"""Scoring a scenario (move-in, facts, all 22 cards decided) and scoring players' hands with
+tie-breaks.
+
+A card is decided by its +1 and -1 conditions (`card_rules`, the declaration everything reads)
+checked against the board's `BoardFacts`; it can score both (net 0). The cards' names and
+printed texts are `constituents.cards()`."""
 
 from __future__ import annotations
 
@@ -6,8 +11,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from housing_lab.errors import shown
 from housing_lab.north_berkeley.engine import output
-from housing_lab.north_berkeley.engine.cards import CardScore, check_card, score_all
+from housing_lab.north_berkeley.engine.card_rules import CARD_IDS, CARD_RULES, CardRule, holds
 from housing_lab.north_berkeley.engine.facts import BoardFacts, board_facts
 from housing_lab.north_berkeley.engine.movein import (
     OUTCOMES,
@@ -17,7 +23,44 @@ from housing_lab.north_berkeley.engine.movein import (
 )
 from housing_lab.north_berkeley.engine.output import money
 from housing_lab.north_berkeley.engine.scenario_view import ScenarioView
+from housing_lab.north_berkeley.errors import UnknownIdError
 from housing_lab.north_berkeley.policies import INCOMES, RuleOptions
+
+
+# --- the cards decided on a board's facts -------------------------------------------------
+@dataclass(frozen=True)
+class CardScore:
+    plus: bool
+    minus: bool
+
+    @property
+    def score(self) -> int:
+        return int(self.plus) - int(self.minus)
+
+    def to_dict(self) -> dict[str, bool | int]:
+        return {"plus": self.plus, "minus": self.minus, "score": self.score}
+
+
+def check_card(card_id: object) -> str:
+    if not isinstance(card_id, str) or card_id not in CARD_RULES:  # a list is no id
+        raise UnknownIdError(f"unknown constituent card {shown(card_id)}")
+    return str(card_id)
+
+
+def score_card(card_id: str, facts: BoardFacts) -> CardScore:
+    return _score(CARD_RULES[check_card(card_id)], facts)
+
+
+def score_all(facts: BoardFacts) -> dict[str, CardScore]:
+    return {card_id: _score(CARD_RULES[card_id], facts) for card_id in CARD_IDS}
+
+
+def _score(rule: CardRule, facts: BoardFacts) -> CardScore:
+    value = facts.value
+    return CardScore(plus=bool(holds(rule.plus, value)), minus=bool(holds(rule.minus, value)))
+
+
+# --- a board scored -----------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
