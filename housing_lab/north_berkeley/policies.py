@@ -110,7 +110,6 @@ class RuleOptions:
         """The model as a `Model` (the field is one after construction; typed for readers)."""
         return check_model(self.model)
 
-
     def split_model(
         self, model: Model | Mapping[str, Any] | None = None
     ) -> tuple[RuleOptions, Model | None]:

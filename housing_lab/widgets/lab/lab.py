@@ -73,6 +73,7 @@ from housing_lab.widgets.lab.changes import (
     display_names,
     in_words,
     score_word,
+    screen_summary,
     short_change,
     vacancy_phrases,
 )
@@ -81,7 +82,6 @@ from housing_lab.widgets.lab.coach import CoachPanel
 from housing_lab.widgets.lab.compare import ComparePanel
 from housing_lab.widgets.lab.policies import PolicyPanel
 from housing_lab.widgets.lab.scoreboard import Scoreboard
-from housing_lab.widgets.lab.spoken import screen_summary
 from housing_lab.widgets.lab.toolbar import LabToolbar
 
 SCENARIO = "a scenario"
