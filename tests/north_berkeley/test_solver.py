@@ -154,7 +154,7 @@ def brute_force(config: dict) -> tuple[object, dict[str, str]]:
         for square in EVALUATOR.squares:
             if square in fixed:
                 columns.append([TILES.index(fixed[square])])
-            elif AFFORDABLE_100 in policies and LAYOUT.phase_of(square) == 2:
+            elif AFFORDABLE_100 in policies and LAYOUT.phase_of_square[square] == 2:
                 columns.append([TILES.index(t) for t in AFFORDABLE])
             else:
                 columns.append(list(range(len(TILES))))

@@ -84,7 +84,7 @@ def allowed_tiles(
     square: str, policies: Collection[str], layout: Layout, catalogue: Catalogue
 ) -> tuple[str, ...]:
     """The tiles the rules accept on `square` under `policies`, in catalogue order."""
-    phase = layout.phase_of(check_square(square, layout))
+    phase = layout.phase_of_square[check_square(square, layout)]
     return tuple(t for t, tile in catalogue.items() if tile_allowed(tile, policies, phase))
 
 
@@ -94,7 +94,7 @@ def tile_refusal(
     """Why the rules refuse `tile` on `square` under `policies` (the budget aside); None if
     allowed."""
     square, tile = check_square(square, layout), check_tile(tile, catalogue)
-    if tile_allowed(catalogue[tile], policies, layout.phase_of(square)):
+    if tile_allowed(catalogue[tile], policies, layout.phase_of_square[square]):
         return None
     return Refusal(RULE_AFFORDABLE, (AFFORDABLE_100, square, tile), AFFORDABLE_REFUSAL)
 
@@ -115,7 +115,7 @@ def ruled_out(
         square
         for square in layout.squares
         if square in tiles
-        and not tile_allowed(catalogue[tiles[square]], policies, layout.phase_of(square))
+        and not tile_allowed(catalogue[tiles[square]], policies, layout.phase_of_square[square])
     ]
 
 
@@ -253,7 +253,7 @@ def square_refusals(
     """Tile -> `same_tile_refusal` or `place_refusal` of it on `square`, for the whole
     catalogue at once (a palette; the same answers as asking tile by tile, checked by
     tests/north_berkeley/test_board.py, with the square's checks made once)."""
-    phase = layout.phase_of(check_square(square, layout))
+    phase = layout.phase_of_square[check_square(square, layout)]
     current = tiles.get(square)
     answers: dict[str, Refusal | None] = {}
     for tile_id, tile in catalogue.items():

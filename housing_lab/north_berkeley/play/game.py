@@ -781,7 +781,7 @@ class Game:
         allowed = self.allowed_tiles(square)
         costs = {t: legal.spending({**board, square: t}, policies, catalogue) for t in allowed}
         cheapest = min(allowed, key=costs.__getitem__)
-        limited = legal.restricts_tiles(policies, self.layout.phase_of(square))
+        limited = legal.restricts_tiles(policies, self.layout.phase_of_square[square])
         which = f"the cheapest tile {POLICY_NAMES[AFFORDABLE_100]} allows" if limited else ""
         which = which or "the cheapest tile"
         said = (

@@ -1,9 +1,11 @@
-"""What one change did, in words a student knows (pure Python: no widget, no engine call).
+"""What one change did, and the whole screen, in words a student knows (pure Python: no
+widget, no engine call).
 
 The lab keeps the engine's result before and after every action (the RULES.md output dicts)
 and this module compares them: who gained or lost a home, which cards' scores moved, what was
 built and spent, which squares and homes changed. It says nothing about rules; it only reads
-two results the engine produced.
+two results the engine produced. `screen_summary` is the board in a paragraph, read out on
+request ("Describe the screen") to students who cannot see it (issue 27).
 
 >>> before = {"housed": {"high": 12, "middle": 0, "low": 0}, "displaced": {"high": 0,
 ...     "middle": 4, "low": 4}, "new_homes": {"total": 0}, "spending": 0, "constituents": {}}
@@ -19,8 +21,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from housing_lab.north_berkeley.constituents import cards
-from housing_lab.north_berkeley.names import VACANT_NAMES
-from housing_lab.north_berkeley.policies import POLICY_NAMES
+from housing_lab.north_berkeley.names import INCOME_NAMES, VACANT_NAMES, policy_name
+from housing_lab.north_berkeley.policies import POLICY_NAMES, RESIDENTS_PER_INCOME
 from housing_lab.north_berkeley.tiles import Catalogue
 
 INCOMES = ("high", "middle", "low")
@@ -183,6 +185,40 @@ def short_change(done: str, phrases: Sequence[str], limit: int = SHORT_CHARS) ->
 
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def housed_words(result: Mapping[str, Any]) -> str:
+    """'30 of 36 residents housed: high income 12, middle income 10, low income 8'."""
+    housed = result["housed"]
+    total = sum(housed[i] for i in INCOMES)
+    parts = ", ".join(f"{INCOME_NAMES[i]} {housed[i]}" for i in INCOMES)
+    outcomes = result.get("outcomes")  # 12 each under the rulebook; 4 + newcomers otherwise
+    residents = (
+        sum(sum(outcomes[i].values()) for i in INCOMES)
+        if outcomes
+        else RESIDENTS_PER_INCOME * len(INCOMES)
+    )
+    return f"{total} of {residents} residents housed: {parts}"
+
+
+def screen_summary(
+    result: Mapping[str, Any],
+    tiles: Mapping[str, str],
+    tile_names: Mapping[str, str],
+    policies: Sequence[str],
+    last_change: str,
+) -> str:
+    """The whole screen in a few sentences: board, policies, who is housed, the last change."""
+    buildings = len(tiles)
+    homes = result["new_homes"]["total"]
+    where = "; ".join(f"{tile_names[tile]} on {square}" for square, tile in sorted(tiles.items()))
+    board = f"Board: {buildings} building{'' if buildings == 1 else 's'}, {homes} new homes"
+    board += f" ({where})." if where else "."
+    enacted = ", ".join(policy_name(p) for p in sorted(policies)) or "none"
+    return (
+        f"{board} Policies: {enacted}. {housed_words(result)}. "
+        f"Spending ${result['spending']:g}. What changed: {last_change}"
+    )
 
 
 def changed_keys(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:

@@ -58,6 +58,7 @@ from housing_lab.north_berkeley.policies import (
 )
 from housing_lab.north_berkeley.scenario import (
     Scenario,
+    replaced,
     scenario_from_dict,
     scenario_from_json,
 )
@@ -73,6 +74,7 @@ from housing_lab.widgets.lab.changes import (
     display_names,
     in_words,
     score_word,
+    screen_summary,
     short_change,
     vacancy_phrases,
 )
@@ -81,7 +83,6 @@ from housing_lab.widgets.lab.coach import CoachPanel
 from housing_lab.widgets.lab.compare import ComparePanel
 from housing_lab.widgets.lab.policies import PolicyPanel
 from housing_lab.widgets.lab.scoreboard import Scoreboard
-from housing_lab.widgets.lab.spoken import screen_summary
 from housing_lab.widgets.lab.toolbar import LabToolbar
 
 SCENARIO = "a scenario"
@@ -198,7 +199,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         else:
             start = read_scenario(scenario, self.site, self.catalogue)
         if model is not None:
-            start = start.replace(model=_kept_model(check_model(model)))
+            start = replaced(start, model=_kept_model(check_model(model)))
         self._board = Board.from_scenario(start, self.options)
         self._result_dict = self._result.to_dict()
         self._previous: ScenarioResult | None = None
@@ -452,7 +453,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
                 raise HousingLabError(
                     "this advice was for another board (it changed since): ask the coach again"
                 )
-            after = after.replace(model=self._scenario.model)  # the advice keeps the model
+            after = replaced(after, model=self._scenario.model)  # the advice keeps the model
         words = changes_words(changes, self.catalogue)
         words = f"{words[:1].lower()}{words[1:]}"
         self._set_board(after, f"Applied the coach's advice: {words}.")
