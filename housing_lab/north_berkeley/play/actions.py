@@ -103,9 +103,9 @@ def action_words(action: object) -> str:
     """An action in a few words, for a message about it (a saved game's refused action):
     "placing a tile on B1", "a draft pick by Red". Ids are left out (the refusal names the
     tile, card or policy as printed); anything but a known kind of action is shown as it is."""
-    if not isinstance(action, Mapping) or action.get("action") not in ACTION_WORDS:
+    kind = action.get("action") if isinstance(action, Mapping) else None
+    if not isinstance(kind, str) or kind not in ACTION_WORDS:  # ["place"] is no kind
         return shown(action)
-    kind = action["action"]
     words = ACTION_WORDS[kind]
     if kind in ("place", "clear") and "square" in action:
         return f"{words} on {_said(action['square'])}"
