@@ -56,6 +56,12 @@ ACTION_WORDS = {  # an action as a refusal of it names it (its ids are the refus
     "pick": "a draft pick",
     "enact": "enacting policies",
 }
+SAID_WITH = {  # the same with the square or the player it names ("{}")
+    "place": ("square", "placing a tile on {}"),
+    "clear": ("square", "clearing square {}"),
+    "redraw": ("player", "a redraw by {}"),
+    "pick": ("player", "a draft pick by {}"),
+}
 SHORT_TEXT = 40  # characters of a square or team name said as it is
 
 Action = dict[str, Any]
@@ -106,12 +112,10 @@ def action_words(action: object) -> str:
     kind = action.get("action") if isinstance(action, Mapping) else None
     if not isinstance(kind, str) or kind not in ACTION_WORDS:  # ["place"] is no kind
         return shown(action)
-    words = ACTION_WORDS[kind]
-    if kind in ("place", "clear") and "square" in action:
-        return f"{words} on {_said(action['square'])}"
-    if kind in ("redraw", "pick") and "player" in action:
-        return f"{words} by {_said(action['player'])}"
-    return words
+    field, words = SAID_WITH.get(kind, ("", ""))
+    if field and field in action:
+        return words.format(_said(action[field]))
+    return ACTION_WORDS[kind]
 
 
 def _said(value: object) -> str:
