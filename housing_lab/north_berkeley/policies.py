@@ -42,8 +42,11 @@ CURRENT_SCORE_MODES = ("as_is", "projected")
 
 
 def check_policy(policy: object) -> str:
+    """`policy` if it is a policy id; else one line quoting it and naming the policies as
+    printed (their ids in the error's `ids`)."""
     if not isinstance(policy, str) or policy not in POLICIES:
-        raise UnknownIdError(f"unknown policy {shown_id(policy)} (known: {', '.join(POLICIES)})")
+        names = ", ".join(POLICY_NAMES[p] for p in POLICIES)
+        raise UnknownIdError(f"unknown policy {shown_id(policy)} (known: {names})", ids=POLICIES)
     return str(policy)
 
 

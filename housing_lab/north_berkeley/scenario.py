@@ -38,6 +38,7 @@ from housing_lab.north_berkeley.model import (
 from housing_lab.north_berkeley.policies import (
     AFFORDABLE_100,
     INCOMES,
+    POLICY_NAMES,
     check_income,
     check_policy,
 )
@@ -75,12 +76,14 @@ def shuffled_existing(layout: Layout, seed: int) -> dict[str, str]:
     return dict(zip(homes, residents, strict=True))
 
 
-def affordable_error(violations: list[str], tiles: Mapping[str, str]) -> AffordableOnlyError:
-    listed = ", ".join(f"{square} ({tiles[square]})" for square in violations)
-    return AffordableOnlyError(
-        f"affordable_100 allows only low/middle income tiles on phase-2 squares; "
-        f"market homes on {listed}"
-    )
+def affordable_error(
+    violations: list[str], tiles: Mapping[str, str], catalogue: Catalogue
+) -> AffordableOnlyError:
+    """`affordable_100` refusing market homes on the phase-2 squares `violations` of `tiles`
+    (the words of `Board`'s refusal; `ids`: the policy, then each square and its tile)."""
+    ids = [AFFORDABLE_100, *(i for square in violations for i in (square, tiles[square]))]
+    words = legal.market_homes_words(violations, tiles, catalogue)
+    return AffordableOnlyError(words, ids=ids)
 
 
 def check_existing(existing: object, layout: Layout) -> dict[str, str]:
@@ -137,14 +140,16 @@ def make_scenario(
     checked_policies = [check_policy(p) for p in policies]
     for policy in set(checked_policies):
         if checked_policies.count(policy) > 1:
-            raise ScenarioFormatError(f"policy {policy!r} is listed twice")
+            raise ScenarioFormatError(
+                f"{POLICY_NAMES[policy]} is listed twice in 'policies'", ids=(policy,)
+            )
     placement = (
         shuffled_existing(layout, seed) if existing is None else check_existing(existing, layout)
     )
     if AFFORDABLE_100 in checked_policies:
         violations = affordable_violations(checked_tiles, layout, catalogue)
         if violations:
-            raise affordable_error(violations, checked_tiles)
+            raise affordable_error(violations, checked_tiles, catalogue)
     scenario = Scenario(
         tiles=checked_tiles,
         policies=frozenset(checked_policies),

@@ -349,7 +349,7 @@ def test_the_search_time_is_reported() -> None:
         (
             dict(cards=["developer"], fixed={"A3": "tower_market"}, policies=["affordable_100"]),
             AffordableOnlyError,
-            "A3 (tower_market)",
+            "A3 (Market Rate Tower)",
         ),
         (dict(cards=["developer"], policies=["rent_control"]), UnknownIdError, "'rent_control'"),
         (dict(cards=["developer"], existing={"house-1": "rich"}), UnknownIdError, "'rich'"),

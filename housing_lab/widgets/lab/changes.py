@@ -20,10 +20,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from housing_lab.north_berkeley.constituents import cards
 from housing_lab.north_berkeley.names import INCOME_NAMES, VACANT_NAMES, policy_name
-from housing_lab.north_berkeley.policies import POLICY_NAMES, RESIDENTS_PER_INCOME
-from housing_lab.north_berkeley.tiles import Catalogue
+from housing_lab.north_berkeley.policies import RESIDENTS_PER_INCOME
 
 INCOMES = ("high", "middle", "low")
 MAX_CARDS_NAMED = 2
@@ -232,31 +230,11 @@ def outcome_deltas(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[
     return {i: after["housed"][i] - before["housed"][i] for i in INCOMES}
 
 
-def display_names(catalogue: Catalogue) -> dict[str, str]:
-    """Every id a message may name (tiles, policies, cards) -> the name printed on it."""
-    names = {card_id: card.name for card_id, card in cards().items()}
-    names.update(POLICY_NAMES)
-    names.update({tile_id: tile.name for tile_id, tile in catalogue.items()})
-    return names
-
-
-def in_words(message: str, names: Mapping[str, str]) -> str:
-    """`message` with every id in `names` (tiles, policies, cards) replaced by its name.
-
-    The engine's messages name ids (they are for programmers too); a student sees names.
-    Whole words only, longest ids first ("tower_market" before "tower").
-    """
-    if not names:
-        return message
-    ids = sorted(names, key=len, reverse=True)
-    pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(i) for i in ids) + r")(?![\w-])")
-    return pattern.sub(lambda match: names[match.group(1)], message)
-
-
 SNAKE_ID = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
 
 
 def machine_ids(text: str, allowed: Iterable[str] = ()) -> list[str]:
-    """snake_case ids in `text` (what a student must never read); tests use this."""
+    """snake_case ids in `text` (what a student must never read), but those `allowed`; tests
+    use this."""
     allowed = set(allowed)
     return [m for m in SNAKE_ID.findall(text) if m not in allowed]
