@@ -40,7 +40,7 @@ from urllib.parse import urlsplit
 
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
 
-from housing_lab.rooms.pg_server import free_port, temporary_server
+from housing_lab.rooms.stores.pg_server import free_port, temporary_server
 
 PROJECTOR_POLL_S = 0.5
 DEVICE_POLL_S = 1.0

@@ -22,8 +22,8 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from housing_lab.rooms import open_store
-from housing_lab.rooms.pg_server import temporary_server
 from housing_lab.rooms.soak import run_soak
+from housing_lab.rooms.stores.pg_server import temporary_server
 
 
 def view_costs(url: str, actions: int = 40, repeats: int = 50) -> dict[str, float]:

@@ -53,6 +53,17 @@ def _say(message: str) -> None:
     print(f"housing-lab: error: {one_line(message)}", file=sys.stderr)
 
 
+def _with_ids(error: HousingLabError) -> str:
+    """An error's line, and for an unknown id the ids one could type instead: the sentence names
+    things as printed (a screen shows it too), while a command line is written in ids."""
+    from housing_lab.north_berkeley.errors import UnknownIdError
+
+    ids = getattr(error, "ids", ())
+    if isinstance(error, UnknownIdError) and ids:
+        return f"{error}; the ids: {', '.join(ids)}"
+    return str(error)
+
+
 @functools.cache
 def build_parser() -> argparse.ArgumentParser:
     """The whole command's parser, built once per process (parsing never changes it; the
@@ -98,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"housing-lab: stopped{'; ' if report else ''}{one_line(report)}", file=sys.stderr)
         return EXIT_STOPPED + (stop.signum if isinstance(stop, Stopped) else signal.SIGINT)
     except HousingLabError as error:
-        _say(str(error))
+        _say(_with_ids(error))
         return EXIT_USAGE
     except BrokenPipeError:  # `housing-lab ... | head`: the reader has all it wanted
         _drop_stdout()

@@ -114,6 +114,43 @@ def test_the_inner_layer_check_can_see_a_wrong_import() -> None:
     assert f"{NB}.batch.evaluator" in imported_names(f"{NB}.solver.search")
 
 
+ROOMS = "housing_lab.rooms"
+STORES = f"{ROOMS}.stores"
+# the rooms' vocabulary: the game interface, roles, room records, tokens, URLs, errors
+ROOMS_VOCABULARY = tuple(f"{ROOMS}.{m}" for m in ("errors", "games", "tokens", "urls"))
+
+
+def rooms_imports(module: str) -> list[str]:
+    """The names under `housing_lab.rooms` (its front included) that `module` imports."""
+    return sorted(name for name in imported_names(module) if under(name, ROOMS))
+
+
+def test_the_rooms_stores_import_nothing_above_them() -> None:
+    """`rooms/stores/` stands on the vocabulary only (never the games, the registry, joins,
+    links or class polls), and the vocabulary on nothing of the rooms but their errors."""
+    wrong = [
+        f"{module} imports {name}"
+        for module in MODULES
+        if under(module, STORES)
+        for name in rooms_imports(module)
+        if not under(name, STORES) and name not in ROOMS_VOCABULARY
+    ]
+    wrong += [
+        f"{module} imports {name}"
+        for module in ROOMS_VOCABULARY
+        for name in rooms_imports(module)
+        if name != f"{ROOMS}.errors"
+    ]
+    assert not wrong, wrong
+
+
+def test_the_rooms_layer_check_can_see_a_wrong_import() -> None:
+    assert f"{ROOMS}.registry" in rooms_imports(ROOMS)
+    assert f"{STORES}.dbapi" in rooms_imports(f"{ROOMS}.joins")
+    assert f"{ROOMS}.games" in rooms_imports(f"{STORES}.base")
+    assert not under(f"{ROOMS}.registry", STORES) and ROOMS not in ROOMS_VOCABULARY
+
+
 def test_only_the_widgets_import_the_widget_libraries() -> None:
     allowed = ("housing_lab.widgets", "housing_lab.server", "housing_lab.apps")
     wrong = [

@@ -22,7 +22,7 @@ from tornado.httpserver import HTTPServer
 from housing_lab.apps.class_start import START_LINK, StartControl, start_control
 from housing_lab.errors import HousingLabError
 from housing_lab.rooms.class_poll import ClassStore
-from housing_lab.rooms.pg_server import free_port
+from housing_lab.rooms.stores.pg_server import free_port
 from housing_lab.server.class_poll import (
     LESSON_APPS_SETTING,
     LINK_HOST_SETTING,

@@ -18,7 +18,7 @@ import pytest
 from tornado import web
 
 from housing_lab.rooms.class_poll import ClassStore
-from housing_lab.rooms.pg_server import free_port
+from housing_lab.rooms.stores.pg_server import free_port
 from housing_lab.server.class_app import make_app
 from housing_lab.server.class_poll import (
     DEVICE_HEADER,

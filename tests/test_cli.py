@@ -41,6 +41,10 @@ def test_score_events_flag(cli) -> None:
     ("stdin", "names"),
     [
         ('{"tiles": {"A1": "tower_markt"}}', "'tower_markt'"),
+        # an unknown id: the tiles as printed, then the ids a command line is written in
+        ('{"tiles": {"A1": "tower_markt"}}', "Market Rate Tower, 25% Inclusionary"),
+        ('{"tiles": {"A1": "tower_markt"}}', "; the ids: tower_market, tower_inclusionary_25,"),
+        ('{"policies": ["rent_control"]}', "; the ids: vacancy_control, affordable_100, adu,"),
         ('{"tiles": {"K1": "park"}}', "'K1'"),
         ('{"policies": ["rent_control"]}', "'rent_control'"),
         ('{"tiles": {"A3": "tower_market"}, "policies": ["affordable_100"]}', "A3"),

@@ -163,7 +163,7 @@ def test_solve_nonnegative_and_pareto(cli) -> None:
                 "--policies",
                 "affordable_100",
             ],
-            "A3 (tower_market)",
+            "A3 (Market Rate Tower)",
         ),
         (["solve", "--cards", "developer", "--policies", "rent_control"], "'rent_control'"),
         (["solve", "--cards", "developer", "--existing", '{"house-1": "rich"}'], "'rich'"),

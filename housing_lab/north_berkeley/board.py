@@ -120,18 +120,18 @@ def check_board_action(action: object) -> tuple[str, dict[str, Any]]:
 
 
 def _error(reason: Refusal, kind: str, scenario: Scenario) -> NorthBerkeleyError:
-    """The one-line error `push` raises for a refusal of a `kind` action: its words, and for
-    a tile refused on a square, where (the words are the square's, shared by every tile the
-    palette greys there)."""
+    """The one-line error `push` raises for a refusal of a `kind` action: its words (its ids
+    in the error's `ids`), and for a tile refused on a square, where (the words are the
+    square's, shared by every tile the palette greys there)."""
     if reason.rule == legal.RULE_AFFORDABLE and kind == "place":
         _, square, tile = reason.ids
-        words = f"{reason.words}; market homes on {square} ({scenario.catalogue[tile].name})"
-        return AffordableOnlyError(words)
+        words = legal.market_homes_words((square,), {square: tile}, scenario.catalogue)
+        return AffordableOnlyError(words, ids=reason.ids)
     if reason.rule == legal.RULE_AFFORDABLE:
-        return AffordableOnlyError(reason.words)
+        return AffordableOnlyError(reason.words, ids=reason.ids)
     if reason.rule == legal.RULE_BUDGET:
-        return OverBudgetError(reason.words)
-    return IllegalActionError(reason.words)
+        return OverBudgetError(reason.words, ids=reason.ids)
+    return IllegalActionError(reason.words, ids=reason.ids)
 
 
 def _check_options(options: object) -> RuleOptions:

@@ -2,7 +2,7 @@
 coalition of them as a question names it (card ids and weights, checked).
 
 The conditions are data (`data/constituents.toml`, read by `engine.card_rules`); deciding them
-on a board is the engine's (`engine.cards`, whose names are kept importable from here).
+on a board is the engine's (`engine.scoring`, whose names are kept importable from here).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from housing_lab.north_berkeley.engine.card_rules import CARD_IDS, CARD_RULES, Condition, card_texts
-from housing_lab.north_berkeley.engine.cards import CardScore, check_card, score_all, score_card
+from housing_lab.north_berkeley.engine.scoring import CardScore, check_card, score_all, score_card
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 
 __all__ = [

@@ -1,15 +1,25 @@
-"""North Berkeley errors: each names the bad value, and raising one never changes a game state."""
+"""North Berkeley errors: each names the bad value, and raising one never changes a game state.
+
+The message is the sentence a student reads: tiles, policies and cards by their printed names
+(a known id never appears in it; an unknown one is quoted as given). A program that needs the
+ids reads `error.ids`, the ids of the things the sentence names, in the order it names them."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from housing_lab.errors import HousingLabError, shown
 
 
 class NorthBerkeleyError(HousingLabError):
-    """Base class of every North Berkeley user mistake."""
+    """Base class of every North Berkeley user mistake. `ids`: the ids (squares, tiles,
+    policies, cards) of what the message names in words, for programs (empty when it names
+    none)."""
+
+    def __init__(self, message: object = "", *args: object, ids: Iterable[str] = ()) -> None:
+        super().__init__(message, *args)
+        self.ids: tuple[str, ...] = tuple(ids)
 
 
 class UnknownIdError(NorthBerkeleyError):

@@ -67,14 +67,23 @@ class Layout:
         """ADU slot ids `adu-1`.. in house order: slot i belongs to the i-th house."""
         return tuple(f"adu-{i}" for i in range(1, len(self.houses) + 1))
 
-    def phase_of(self, square: str) -> int:
-        for phase, squares in self.phases.items():
-            if square in squares:
-                return phase
-        raise DataFileError(f"square {square!r} is in no phase")  # prevented by validation
+    @cached_property
+    def phase_of_square(self) -> Mapping[str, int]:
+        """Square -> its phase (validation puts every square in exactly one). A table, not a
+        method: the rules read it for every tile of every palette at every click."""
+        return MappingProxyType(
+            {square: phase for phase, squares in self.phases.items() for square in squares}
+        )
 
-    def has_tag(self, square: str, tag: str) -> bool:
-        return square in self.tags.get(tag, frozenset())
+    @cached_property
+    def tags_of_square(self) -> Mapping[str, frozenset[str]]:
+        """Square -> its tags (street, corner, greenway, ...), in the layout's tag order."""
+        return MappingProxyType(
+            {
+                square: frozenset(tag for tag, members in self.tags.items() if square in members)
+                for square in self.squares
+            }
+        )
 
 
 def _strings(value: object, what: str, source: str) -> tuple[str, ...]:

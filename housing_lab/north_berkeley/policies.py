@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from housing_lab.errors import shown, shown_id
@@ -42,8 +42,11 @@ CURRENT_SCORE_MODES = ("as_is", "projected")
 
 
 def check_policy(policy: object) -> str:
+    """`policy` if it is a policy id; else one line quoting it and naming the policies as
+    printed (their ids in the error's `ids`)."""
     if not isinstance(policy, str) or policy not in POLICIES:
-        raise UnknownIdError(f"unknown policy {shown_id(policy)} (known: {', '.join(POLICIES)})")
+        names = ", ".join(POLICY_NAMES[p] for p in POLICIES)
+        raise UnknownIdError(f"unknown policy {shown_id(policy)} (known: {names})", ids=POLICIES)
     return str(policy)
 
 
@@ -77,9 +80,16 @@ class RuleOptions:
     low_income_in_adus: bool = False
     displaced_first: bool = True
     model: Model | Mapping[str, Any] | None = None
+    # The model these options carry to a board, None when they carry the rulebook's: the
+    # rulebook is their default, so options under it leave a scenario's own model alone
+    # (`one_model` refuses two different models; nothing is ignored). Worked out once here:
+    # every score reads it.
+    given_model: Model | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "model", check_model(self.model))
+        model = check_model(self.model)
+        object.__setattr__(self, "model", model)
+        object.__setattr__(self, "given_model", None if model.is_rulebook else model)
         if self.current_score not in CURRENT_SCORE_MODES:
             raise UnknownIdError(
                 f"unknown current_score mode {self.current_score!r} "
@@ -103,13 +113,6 @@ class RuleOptions:
         """The model as a `Model` (the field is one after construction; typed for readers)."""
         return check_model(self.model)
 
-    @property
-    def given_model(self) -> Model | None:
-        """The model these options carry to a board, None when they carry the rulebook's: the
-        rulebook is their default, so options under it leave a scenario's own model alone
-        (`one_model` refuses two different models; nothing is ignored)."""
-        return None if self.assumptions.is_rulebook else self.assumptions
-
     def split_model(
         self, model: Model | Mapping[str, Any] | None = None
     ) -> tuple[RuleOptions, Model | None]:
@@ -125,7 +128,7 @@ class RuleOptions:
     def to_dict(self) -> dict[str, Any]:
         """The options as JSON; `model` only when it is not the rulebook's."""
         data: dict[str, Any] = {
-            f.name: getattr(self, f.name) for f in fields(self) if f.name != "model"
+            f.name: getattr(self, f.name) for f in fields(self) if f.init and f.name != "model"
         }
         if self.given_model is not None:
             data["model"] = self.given_model.to_dict()

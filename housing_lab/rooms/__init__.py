@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from housing_lab.rooms.errors import AccessDenied, ActionRefused, RoomError
 from housing_lab.rooms.games import TEACHER, Role, RoomInfo
-from housing_lab.rooms.registry import GAMES
-from housing_lab.rooms.store import LoggedAction, RoomStore
+from housing_lab.rooms.registry import GAMES, room_game
+from housing_lab.rooms.stores.base import RoomStore
+from housing_lab.rooms.stores.rows import LoggedAction
 from housing_lab.rooms.urls import default_store_url, join_url, parse_store_url
 
 __all__ = [
@@ -42,14 +43,15 @@ __all__ = [
 def open_store(url: str | None = None, **kwargs: object) -> RoomStore:
     """The store a URL names (`sqlite:///...` or `postgresql://...`); None: the default file.
 
-    Keyword arguments go to the store (`clock=`: a function giving seconds, for tests).
+    Keyword arguments go to the store (`clock=`: a function giving seconds, for tests); the
+    games it can hold are the registry's.
     """
     url = default_store_url() if url is None else url
     backend, target = parse_store_url(url)
     if backend == "sqlite":
-        from housing_lab.rooms.sqlite_store import SQLiteStore
+        from housing_lab.rooms.stores.sqlite import SQLiteStore
 
-        return SQLiteStore(url, target, **kwargs)
-    from housing_lab.rooms.postgres_store import PostgresStore
+        return SQLiteStore(url, target, room_game=room_game, **kwargs)
+    from housing_lab.rooms.stores.postgres import PostgresStore
 
-    return PostgresStore(url, **kwargs)  # type: ignore[arg-type]
+    return PostgresStore(url, room_game=room_game, **kwargs)

@@ -33,10 +33,11 @@ from urllib.parse import urlencode
 
 from housing_lab.errors import HousingLabError, shown
 from housing_lab.questions.bank import Question, lesson_questions
-from housing_lab.rooms import class_sql, open_store, tokens
+from housing_lab.rooms import open_store, tokens
 from housing_lab.rooms.errors import AccessDenied, RoomError
-from housing_lab.rooms.sql_store import SQLRoomStore
-from housing_lab.rooms.store import ROOM_CODE
+from housing_lab.rooms.stores import class_sql
+from housing_lab.rooms.stores.base import ROOM_CODE
+from housing_lab.rooms.stores.dbapi import SQLRoomStore
 from housing_lab.rooms.urls import check_page_url
 
 POLLED_KINDS = ("predict", "choice")  # an open question has no choices to count

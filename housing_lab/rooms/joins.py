@@ -24,8 +24,8 @@ import time
 import weakref
 
 from housing_lab.rooms.errors import AccessDenied, RoomError
-from housing_lab.rooms.sql_store import SQLRoomStore
-from housing_lab.rooms.store import RoomStore
+from housing_lab.rooms.stores.base import RoomStore
+from housing_lab.rooms.stores.dbapi import SQLRoomStore
 
 SCHEMA_LOCK = 7_427_044  # PostgreSQL advisory lock: two servers creating the table wait
 COLUMNS = ("room", "team", "joined_at", "seen_at")
@@ -62,10 +62,10 @@ def record_join(store: RoomStore, room: object, token: object) -> bool:
     if role.is_teacher:
         return False
     code = store.info(room, token).code
-    sql_store = _sql_store(store)
+    database = _database(store)
     now = time.time()
-    with sql_store.writing() as connection:
-        connection.execute(sql_store.spell(UPSERT), (code, role.team, now, now))
+    with database.writing() as connection:
+        connection.execute(database.spell(UPSERT), (code, role.team, now, now))
     return True
 
 
@@ -76,13 +76,13 @@ def joined_teams(store: RoomStore, room: object, token: object) -> dict[str, flo
     if not role.is_teacher:
         raise AccessDenied(f"only the teacher may see who joined; this is {role.team}'s link")
     code = store.info(room, token).code
-    sql_store = _sql_store(store)
-    with sql_store.reading() as connection:
-        rows = connection.execute(sql_store.spell(SELECT), (code,)).fetchall()
+    database = _database(store)
+    with database.reading() as connection:
+        rows = connection.execute(database.spell(SELECT), (code,)).fetchall()
     return {str(team): float(at) for team, at in rows}
 
 
-def _sql_store(store: RoomStore) -> SQLRoomStore:
+def _database(store: RoomStore) -> SQLRoomStore:
     """The store, its room_joins table made if this database has none yet."""
     if not isinstance(store, SQLRoomStore):  # every backend is one; a guard for others
         raise RoomError(f"store {store.url} cannot record who joined")

@@ -122,7 +122,7 @@ def run_soak(url: str, *, seconds: float = 20, viewers: int = 6, seed: int = 1) 
     # forkserver: workers fork from a server that imported this module once (quick to start)
     # and never held a database connection (unlike a fork of this process)
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload([__name__, "housing_lab.rooms.sqlite_store"])
+    context.set_forkserver_preload([__name__, "housing_lab.rooms.stores.sqlite"])
     start, out = context.Event(), context.Queue()
     workers = [
         context.Process(target=_team, args=(url, code, token, seed + i, start, seconds, out))

@@ -24,7 +24,7 @@ import pytest
 
 from housing_lab.north_berkeley.names import card_name
 from housing_lab.rooms import open_store
-from housing_lab.rooms.pg_server import find_bin_dir, temporary_server
+from housing_lab.rooms.stores.pg_server import find_bin_dir, temporary_server
 
 from .harness import FOREIGN_ERRORS, SCREENSHOTS, PageWatch
 from .hub import Hub, jupyterhub

@@ -221,7 +221,7 @@ def test_allowed_tiles_follow_affordable_100_on_phase_two_squares_only() -> None
     game = _phase_two(["affordable_100"])
     assert game.allowed_tiles("A1") == tuple(AFFORDABLE_TILES)
     assert game.allowed_tiles("B1") == ()  # phase 1 is over
-    with pytest.raises(AffordableOnlyError, match=r"market homes on A1 \(tower_market\)"):
+    with pytest.raises(AffordableOnlyError, match=r"market homes on A1 \(Market Rate Tower\)$"):
         game.apply({"action": "place", "square": "A1", "tile": "tower_market"})
     state = game.call_state()
     assert set(state.values()) <= set(AFFORDABLE_TILES)

@@ -22,9 +22,13 @@ from housing_lab.north_berkeley.batch.evaluator import (
 )
 from housing_lab.north_berkeley.batch.sweep import random_boards
 from housing_lab.north_berkeley.constituents import CARD_IDS
-from housing_lab.north_berkeley.engine.card_rules import BASE_FACTS, card_facts
+from housing_lab.north_berkeley.engine.card_rules import (
+    BASE_FACTS,
+    TILE_COUNTS,
+    card_facts,
+    tile_counts,
+)
 from housing_lab.north_berkeley.engine.scoring import score_scenario
-from housing_lab.north_berkeley.engine.tile_facts import TILE_COUNTS, square_tags, tile_counts
 from housing_lab.north_berkeley.layout import layout_from_dict
 from housing_lab.north_berkeley.policies import INCOMES, POLICIES, RuleOptions
 from housing_lab.north_berkeley.scenario import make_scenario
@@ -238,14 +242,14 @@ def test_array_facts_hold_every_fact_the_cards_read() -> None:
 
 
 def test_positional_facts_come_from_the_one_tile_table() -> None:
-    """The batch table of every (square, tile) is what `tile_facts` says the tile adds there."""
+    """The batch table of every (square, tile) is what `TILE_COUNTS` says the tile adds there."""
     evaluator = default_evaluator()
     for s, square in enumerate(evaluator.squares):
-        tags = square_tags(evaluator.layout, square)
+        tags = evaluator.layout.tags_of_square[square]
         for t, tile in enumerate(evaluator.tile_ids):
             row = dict(zip(FEATURES, evaluator.features[s, t].tolist(), strict=True))
             assert {f: row[f] for f in TILE_COUNTS} == tile_counts(evaluator.catalogue[tile], tags)
-    greenway = [q for q in evaluator.squares if "greenway" in square_tags(evaluator.layout, q)]
+    greenway = [q for q in evaluator.squares if "greenway" in evaluator.layout.tags_of_square[q]]
     assert greenway == ["C1", "B2", "A3"]
 
 

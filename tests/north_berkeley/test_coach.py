@@ -49,7 +49,7 @@ def refused_table(evaluator: BatchEvaluator) -> np.ndarray:
     """(squares, codes): True where affordable_100 refuses the code on the square."""
     table = np.zeros((len(evaluator.squares), evaluator.empty + 1), dtype=bool)
     for s, square in enumerate(evaluator.squares):
-        phase = evaluator.layout.phase_of(square)
+        phase = evaluator.layout.phase_of_square[square]
         for t, tile in enumerate(evaluator.tile_ids):
             table[s, t] = not tile_allowed(evaluator.catalogue[tile], [AFFORDABLE_100], phase)
     return table

@@ -16,6 +16,7 @@ from housing_lab.north_berkeley.model import RULEBOOK, Model
 from housing_lab.north_berkeley.play.autoplay import play_random_game
 from housing_lab.north_berkeley.play.game import Game
 from housing_lab.north_berkeley.policies import MATCHING_FUNDS, RuleOptions
+from housing_lab.north_berkeley.scenario import replaced
 from housing_lab.rooms import ActionRefused, open_store
 
 PLAYERS = ["Red", "Blue"]
@@ -353,7 +354,7 @@ def test_a_game_board_changed_keeps_its_model() -> None:
     """`Scenario.replace` (the coach, the lab) keeps the board's assumptions."""
     game = Game(PLAYERS, 3, model={"budget": 2})
     board = game.scenario()
-    assert board.replace(tiles={"B1": "park"}).model == game.model
+    assert replaced(board, tiles={"B1": "park"}).model == game.model
     with pytest.raises(OverBudgetError, match="spends \\$6, over the city budget of \\$2"):
-        board.replace(tiles={"B1": "tower_public"})
-    assert board.replace(model=None).replace(tiles={"B1": "tower_public"}).model is None
+        replaced(board, tiles={"B1": "tower_public"})
+    assert replaced(replaced(board, model=None), tiles={"B1": "tower_public"}).model is None

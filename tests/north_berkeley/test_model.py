@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 from housing_lab.cli import main
 from housing_lab.errors import HousingLabError
 from housing_lab.north_berkeley.batch.evaluator import default_evaluator
+from housing_lab.north_berkeley.board import Board
+from housing_lab.north_berkeley.engine import legal
 from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.errors import OverBudgetError
 from housing_lab.north_berkeley.layout import default_layout
@@ -49,6 +51,11 @@ models = st.fixed_dictionaries(
         ),
     },
 )
+
+
+def _board_args(s: Any) -> tuple[Any, ...]:
+    """What `legal.placement_refusal` reads of a board, after the square and the tile."""
+    return s.tiles, s.policies, s.layout, s.catalogue, s.assumptions
 
 
 def board(tiles: dict[str, str], policies: set[str], model: Any, seed: int = 0):
@@ -263,12 +270,16 @@ def test_nb_score_over_budget_is_one_line_exit_2(capsys) -> None:
 def test_placement_refusal_names_the_budget_and_counts_the_replaced_tile() -> None:
     from housing_lab.north_berkeley import make_scenario
 
-    costs = make_scenario(tiles={}).tile_costs()
+    costs = Board.from_scenario(make_scenario(tiles={})).tile_costs()
     tower = max(costs, key=costs.__getitem__)
     cheap = min((t for t in costs if costs[t] > 0), key=costs.__getitem__)
     budget = costs[cheap]
     scenario = make_scenario(tiles={"C2": cheap}, model={"budget": int(budget)})
-    assert scenario.placement_refusal("C2", cheap) is None  # the same tile again: same spending
-    reason = scenario.placement_refusal("C1", tower)
+    assert (
+        legal.placement_refusal("C2", cheap, *_board_args(scenario)) is None
+    )  # the same tile again: same spending
+    reason = legal.placement_refusal("C1", tower, *_board_args(scenario))
     assert reason is not None and "over the city budget" in reason and "C1" in reason
-    assert make_scenario(tiles={}).placement_refusal("C1", tower) is None  # no budget, no limit
+    assert (
+        legal.placement_refusal("C1", tower, *_board_args(make_scenario(tiles={}))) is None
+    )  # no budget, no limit

@@ -23,6 +23,7 @@ from housing_lab.north_berkeley import (
 from housing_lab.north_berkeley.batch.evaluator import default_evaluator
 from housing_lab.north_berkeley.errors import OverBudgetError
 from housing_lab.north_berkeley.model import RULEBOOK, model_or_rulebook, one_model
+from housing_lab.north_berkeley.scenario import replaced
 
 MARKET_BOARD = {"B1": "tower_market", "C1": "tower_market", "B2": "tower_market"}
 NO_FILTERING = Model(market_homes_for=["high"])
@@ -36,7 +37,7 @@ def test_the_issues_board_scores_alike_through_either_carrier() -> None:
     board = {**MARKET_BOARD, "C2": "tower_market"}
     plain = make_scenario(board, ["vacancy_control"])
     through_options = score_scenario(plain, RuleOptions(model=NO_FILTERING)).to_dict()
-    through_scenario = score_scenario(plain.replace(model=NO_FILTERING)).to_dict()
+    through_scenario = score_scenario(replaced(plain, model=NO_FILTERING)).to_dict()
     assert _housed(through_options) == _housed(through_scenario) == (12, 4, 4)
     assert through_options == through_scenario  # the model is echoed the same way too
     assert _housed(score_scenario(plain).to_dict()) == (12, 12, 4)  # the rulebook differs
@@ -68,7 +69,7 @@ def test_coach_advice_keeps_within_the_options_budget() -> None:
     for budget in (0, 1, 5):
         options = RuleOptions(model={"budget": budget})
         answer = coach(empty, "affordable_housing_orgs", options=options)
-        carried = coach(empty.replace(model={"budget": budget}), "affordable_housing_orgs")
+        carried = coach(replaced(empty, model={"budget": budget}), "affordable_housing_orgs")
         assert answer.to_dict() == carried.to_dict() | {"seconds": answer.to_dict()["seconds"]}
         if answer.changes is None:
             assert f"${budget}" in str(answer.reason)

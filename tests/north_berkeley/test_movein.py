@@ -169,7 +169,7 @@ def test_matching_funds_halve_housing_from_seven_low_homes() -> None:
 def test_affordable_100_refuses_market_tile_on_phase_two_square() -> None:
     from housing_lab.north_berkeley.errors import AffordableOnlyError
 
-    with pytest.raises(AffordableOnlyError, match=r"A3 \(midrise_market\)"):
+    with pytest.raises(AffordableOnlyError, match=r"A3 \(Market Rate Midrise\)$"):
         make_scenario({"A3": "midrise_market", "B1": "tower_market"}, ["affordable_100"], PLACEMENT)
     # phase-1 squares may keep market tiles
     make_scenario({"B1": "tower_market", "A3": "tower_workforce"}, ["affordable_100"], PLACEMENT)

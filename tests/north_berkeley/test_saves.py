@@ -167,9 +167,15 @@ def with_log(log: list[Any]) -> dict[str, Any]:
         (lambda d: d["log"].__setitem__(0, dict(d["log"][0], square="A1")), "action 1 "),
         (lambda d: d["log"].__setitem__(0, dict(d["log"][0], square="Z9")), "unknown square"),
         (lambda d: d["log"].__setitem__(0, dict(d["log"][0], tile="castle")), "'castle'"),
-        (lambda d: d["log"].pop(2), "action 3 {'action': 'advance'} refused"),  # no call_state
+        (
+            lambda d: d["log"].pop(2),
+            "action 3 (moving on to the next step) refused",
+        ),  # no call_state
         (lambda d: d["log"].insert(0, {"action": "advance"}), "action 1"),
-        (lambda d: d["log"].insert(0, {"action": "enact", "policies": ["adu"]}), "phase1"),
+        (
+            lambda d: d["log"].insert(0, {"action": "enact", "policies": ["adu"]}),
+            "now it is phase 1",
+        ),
         (lambda d: d["log"].__setitem__(7, dict(d["log"][7], player="Player 3")), "action 8"),
         (lambda d: d["log"].__setitem__(7, dict(d["log"][7], player="Nobody")), "'Nobody'"),
         (
@@ -236,10 +242,7 @@ def test_the_first_illegal_action_is_named_with_the_engines_reason() -> None:
     with pytest.raises(IllegalActionError) as reason:
         engine.apply(data["log"][1])
     message = refused(data, kind=IllegalActionError)
-    assert message == (
-        "saved game: action 2 {'action': 'place', 'square': 'A1', 'tile': 'park'} refused: "
-        f"{reason.value}"
-    )
+    assert message == f"saved game: action 2 (placing a tile on A1) refused: {reason.value}"
 
 
 @pytest.mark.parametrize(

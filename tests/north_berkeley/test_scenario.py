@@ -57,7 +57,7 @@ def test_existing_absent_is_shuffled_with_the_seed() -> None:
         ({"tiles": {"A1": "skyscraper"}}, UnknownIdError, "'skyscraper'"),
         ({"policies": ["rent_control"]}, UnknownIdError, "'rent_control'"),
         ({"policies": "adu"}, ScenarioFormatError, "'adu'"),
-        ({"policies": ["adu", "adu"]}, ScenarioFormatError, "'adu'"),
+        ({"policies": ["adu", "adu"]}, ScenarioFormatError, "Accessory Dwelling Units is listed"),
         ({"existing": dict(PLACEMENT, **{"house-1": "rich"})}, UnknownIdError, "'rich'"),
         ({"existing": dict(PLACEMENT, **{"house-9": "low"})}, UnknownIdError, "'house-9'"),
         (
@@ -70,7 +70,7 @@ def test_existing_absent_is_shuffled_with_the_seed() -> None:
         (
             {"tiles": {"A1": "tower_market"}, "policies": ["affordable_100"]},
             AffordableOnlyError,
-            "A1 (tower_market)",
+            "A1 (Market Rate Tower)",
         ),
         ({"tiels": {}}, ScenarioFormatError, "'tiels'"),
         ([1, 2], ScenarioFormatError, "[1, 2]"),

@@ -154,7 +154,7 @@ def brute_force(config: dict) -> tuple[object, dict[str, str]]:
         for square in EVALUATOR.squares:
             if square in fixed:
                 columns.append([TILES.index(fixed[square])])
-            elif AFFORDABLE_100 in policies and LAYOUT.phase_of(square) == 2:
+            elif AFFORDABLE_100 in policies and LAYOUT.phase_of_square[square] == 2:
                 columns.append([TILES.index(t) for t in AFFORDABLE])
             else:
                 columns.append(list(range(len(TILES))))
@@ -349,7 +349,7 @@ def test_the_search_time_is_reported() -> None:
         (
             dict(cards=["developer"], fixed={"A3": "tower_market"}, policies=["affordable_100"]),
             AffordableOnlyError,
-            "A3 (tower_market)",
+            "A3 (Market Rate Tower)",
         ),
         (dict(cards=["developer"], policies=["rent_control"]), UnknownIdError, "'rent_control'"),
         (dict(cards=["developer"], existing={"house-1": "rich"}), UnknownIdError, "'rich'"),

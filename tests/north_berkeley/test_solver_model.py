@@ -96,7 +96,7 @@ def brute_force(model: Model, options: RuleOptions):
         if "affordable_100" in policies:
             columns = [
                 [t for t in c if CATALOGUE[TILES[t]].affordable_only]
-                if LAYOUT.phase_of(s) == 2 and s not in FIXED
+                if LAYOUT.phase_of_square[s] == 2 and s not in FIXED
                 else c
                 for s, c in zip(EVALUATOR.squares, columns, strict=True)
             ]

@@ -21,7 +21,12 @@ from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.layout import default_layout
 from housing_lab.north_berkeley.model import HOME_KINDS, SWITCH_KEYS, Model
 from housing_lab.north_berkeley.policies import AFFORDABLE_100, INCOMES, POLICIES, RuleOptions
-from housing_lab.north_berkeley.scenario import affordable_violations, board_spending, make_scenario
+from housing_lab.north_berkeley.scenario import (
+    affordable_violations,
+    board_spending,
+    make_scenario,
+    replaced,
+)
 from housing_lab.north_berkeley.tiles import default_catalogue
 from tests.support import run_cli
 
@@ -108,7 +113,7 @@ def test_hunt_a_board_under_a_model_scores_alike_by_either_route(tiles, policies
         return
     assert not model.over_budget(board_spending(carried))
     by_scenario = score_scenario(carried).to_dict()
-    by_options = score_scenario(carried.replace(model=None), RuleOptions(model=model)).to_dict()
+    by_options = score_scenario(replaced(carried, model=None), RuleOptions(model=model)).to_dict()
     assert by_options["housed"] == by_scenario["housed"]
     assert by_options["displaced"] == by_scenario["displaced"]
     for income in INCOMES:  # everyone of the model's demand is housed or not, no one else

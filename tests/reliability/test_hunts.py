@@ -29,11 +29,11 @@ from hypothesis import strategies as st
 from housing_lab import outputs
 from housing_lab.errors import HousingLabError
 from housing_lab.rooms import open_store
-from housing_lab.rooms.store import MAX_WAIT_S
+from housing_lab.rooms.stores.base import MAX_WAIT_S
 from housing_lab.streetcar import Game, Rules, make_bot, to_record
 from housing_lab.streetcar.play.bots import RandomBot
 from housing_lab.streetcar.play.mcts import MctsBot
-from tests.rooms.test_store_faults import made_room
+from tests.rooms.stores.test_faults import made_room
 
 MAX_LINE = 1000
 HUGE_TEXT = "x" * 300_000  # messages must shorten it (a 3 MB value makes shrinking slow)

@@ -17,8 +17,9 @@ import pytest
 from housing_lab import jsonio
 from housing_lab.cli import main
 from housing_lab.errors import HousingLabError
-from housing_lab.rooms import RoomError, open_store, postgres_store, sqlite_store
-from tests.rooms.test_store_faults import made_room
+from housing_lab.rooms import RoomError, open_store
+from housing_lab.rooms.stores import postgres, sqlite
+from tests.rooms.stores.test_faults import made_room
 
 WAIT_S = 20.0  # a call that has not returned by then hangs
 
@@ -138,7 +139,7 @@ def test_a_fifo_as_a_store_is_one_line_not_a_hang(fifo) -> None:
 
 def test_sqlites_disk_full_is_a_full_disk() -> None:
     error = sqlite3.OperationalError("database or disk is full")
-    message = sqlite_store._explain("'rooms.sqlite'", error)
+    message = sqlite._explain("'rooms.sqlite'", error)
     assert "is full (free some space)" in message
     assert "read-only" not in message and "restore" not in message
 
@@ -147,15 +148,15 @@ def test_a_full_disk_is_not_called_a_read_only_store(tmp_path, monkeypatch) -> N
     """SQLite opening a store on a full disk says "disk I/O error" (found on a full tmpfs):
     the store is still read, but an act is refused for the full disk, not as read-only."""
     code, teacher, url = made_room(tmp_path / "rooms.sqlite")
-    real = sqlite_store.SQLiteStore._connect
+    real = sqlite.SQLiteStore._connect
 
     def full(self) -> sqlite3.Connection:
         if not self._modes[0]:  # read-write: what SQLite says when it cannot grow its files
             raise sqlite3.OperationalError("disk I/O error")
         return real(self)
 
-    monkeypatch.setattr(sqlite_store.SQLiteStore, "_connect", full)
-    monkeypatch.setattr(sqlite_store, "disk_full", lambda path: True)
+    monkeypatch.setattr(sqlite.SQLiteStore, "_connect", full)
+    monkeypatch.setattr(sqlite, "disk_full", lambda path: True)
     with open_store(url) as store:
         assert store.view(code, teacher)["seq"] == 2
         with pytest.raises(RoomError) as caught:
@@ -171,19 +172,19 @@ def test_disk_full_reads_the_free_space(tmp_path, monkeypatch) -> None:
         f_flag = 0
         f_blocks = 10**6
 
-    monkeypatch.setattr(sqlite_store.os, "statvfs", lambda path: Disk)
-    assert sqlite_store.disk_full(tmp_path / "rooms.sqlite")
+    monkeypatch.setattr(sqlite.os, "statvfs", lambda path: Disk)
+    assert sqlite.disk_full(tmp_path / "rooms.sqlite")
     Disk.f_flag = os.ST_RDONLY  # a read-only mount often reports no free space: not full
-    assert not sqlite_store.disk_full(tmp_path / "rooms.sqlite")
+    assert not sqlite.disk_full(tmp_path / "rooms.sqlite")
     Disk.f_flag, Disk.f_bavail = 0, 10**6
-    assert not sqlite_store.disk_full(tmp_path / "rooms.sqlite")
+    assert not sqlite.disk_full(tmp_path / "rooms.sqlite")
     Disk.f_blocks = Disk.f_bavail = 0  # /proc, /sys: no blocks at all, so no full disk
-    assert not sqlite_store.disk_full(tmp_path / "rooms.sqlite")
+    assert not sqlite.disk_full(tmp_path / "rooms.sqlite")
 
 
 def test_postgres_disk_full_is_not_unreachable() -> None:
     psycopg = pytest.importorskip("psycopg")
-    store = postgres_store.PostgresStore.__new__(postgres_store.PostgresStore)
+    store = postgres.PostgresStore.__new__(postgres.PostgresStore)
     store.name, store._psycopg = "'postgresql://db/rooms'", psycopg
     message = store._explain(psycopg.errors.DiskFull("could not extend file"), "could not")
     assert "is full" in message and "unreachable" not in message

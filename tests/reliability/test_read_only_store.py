@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from housing_lab.rooms import RoomError, open_store, sqlite_store
-from tests.rooms.test_store_faults import made_room
+from housing_lab.rooms import RoomError, open_store
+from housing_lab.rooms.stores import sqlite
+from tests.rooms.stores.test_faults import made_room
 
 CALL_STATE = json.dumps({"action": "call_state"})
 
@@ -38,7 +39,7 @@ def test_an_immutable_store_views_and_refuses_acts_in_one_line(tmp_path, monkeyp
         with pytest.raises(OSError):
             path.open("r+b")  # really not writable, root or not
         if not told:
-            monkeypatch.setattr(sqlite_store.os, "access", lambda *_args, **_kw: True)
+            monkeypatch.setattr(sqlite.os, "access", lambda *_args, **_kw: True)
         with open_store(url) as store:
             assert store.view(code, teacher)["seq"] == 2
             for call in (

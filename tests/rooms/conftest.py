@@ -8,7 +8,7 @@ import os
 import pytest
 
 from housing_lab.rooms import open_store
-from housing_lab.rooms.pg_server import find_bin_dir, temporary_server
+from housing_lab.rooms.stores.pg_server import find_bin_dir, temporary_server
 
 BACKENDS = ("sqlite", "postgresql")
 

@@ -93,8 +93,8 @@ def test_a_taken_code_is_drawn_again(polls, monkeypatch) -> None:
 
 def test_class_tables_of_another_shape_are_one_line() -> None:
     """The class tables are checked as the rooms' are (`sql.check_tables`), in their own words."""
-    from housing_lab.rooms import class_sql
     from housing_lab.rooms.errors import RoomError
+    from housing_lab.rooms.stores import class_sql
 
     whole = {table: set(columns) for table, columns in class_sql.TABLES.items()}
     assert class_sql.check_tables(whole, "'s.db'") is True

@@ -12,7 +12,6 @@ from housing_lab.widgets.lab.changes import (
     changed_keys,
     describe_change,
     housing_phrases,
-    in_words,
     machine_ids,
     outcome_deltas,
     score_word,
@@ -107,12 +106,10 @@ def test_score_word_uses_a_real_minus() -> None:
     assert [score_word(s) for s in (1, 0, -1)] == ["+1", "0", "−1"]
 
 
-def test_changed_keys_and_in_words() -> None:
+def test_changed_keys_and_machine_ids() -> None:
     assert changed_keys({"A1": "park", "B1": "garage"}, {"A1": "park", "C1": "x"}) == ["C1", "B1"]
-    names = {"tower_market": "Market Rate Tower", "tower": "Tower", "affordable_100": "100% A"}
-    text = "affordable_100 refuses A3 (tower_market); tower_market_x stays"
-    assert in_words(text, names) == "100% A refuses A3 (Market Rate Tower); tower_market_x stays"
     assert machine_ids("Placed tower_market on B1; high income") == ["tower_market"]
+    assert machine_ids("unknown tile 'tower_markt'", allowed=["tower_markt"]) == []
 
 
 def test_empty_homes_are_said_when_non_zero() -> None:

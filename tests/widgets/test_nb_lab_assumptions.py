@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import itertools
 import json
+from typing import Any
 
 import ipywidgets
 import pytest
 
 from housing_lab.errors import HousingLabError
 from housing_lab.north_berkeley import RuleOptions, make_scenario, score_scenario
+from housing_lab.north_berkeley.engine import legal
 from housing_lab.north_berkeley.model import RULEBOOK, Model
 from housing_lab.widgets import NorthBerkeleyLab
 from housing_lab.widgets.lab.assumptions import RULEBOOK_MARK
@@ -18,6 +20,11 @@ from housing_lab.widgets.lab.charts import category_rows, count_ticks
 from housing_lab.widgets.lab.lab import ASSUMPTIONS_TAB, TABS
 
 HIGH_ONLY = {"market_homes_for": ["high"]}
+
+
+def _board_args(s: Any) -> tuple[Any, ...]:
+    """What `legal.placement_refusal` reads of a board, after the square and the tile."""
+    return s.tiles, s.policies, s.layout, s.catalogue, s.assumptions
 
 
 def market_board(lab: NorthBerkeleyLab) -> None:
@@ -150,7 +157,7 @@ def test_the_palette_greys_tiles_over_budget_with_the_engines_reason() -> None:
         allowed = lab.board.allowed[square]
         refused = lab.board.refused[square]
         for tile in lab.catalogue:
-            why = scenario.placement_refusal(square, tile)
+            why = legal.placement_refusal(square, tile, *_board_args(scenario))
             assert (tile in allowed) == (why is None)
             if why is not None:
                 assert refused[tile].endswith("over the city budget of $3")

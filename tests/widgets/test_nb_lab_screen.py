@@ -185,7 +185,7 @@ def test_palette_greys_what_the_engine_refuses_with_the_reason() -> None:
         want = [
             t
             for t in TILES
-            if tile_allowed(CATALOGUE[t], {"affordable_100"}, layout.phase_of(square))
+            if tile_allowed(CATALOGUE[t], {"affordable_100"}, layout.phase_of_square[square])
         ]
         assert lab.board.allowed[square] == want
     phase2 = [s for s in SQUARES if len(lab.board.allowed[s]) < len(TILES)]

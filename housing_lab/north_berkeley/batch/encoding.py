@@ -2,7 +2,7 @@
 `nb score` stream read.
 
 Policy sets are bit masks (bit i is `POLICIES[i]`); each (square, tile) has a row of features
-(the counted facts of `tile_facts` and two costs); the allowed-tile table says which tiles each
+(the counted facts of `TILE_COUNTS` and two costs); the allowed-tile table says which tiles each
 square takes under a policy set; spending is counted in whole 1/scale dollars with matching
 funds applied; the move-in reads ADU slots, whether displacing is allowed and who lives in the
 houses and apartments. Each of these is the array form of one scalar rule (`engine.legal`,
@@ -18,8 +18,8 @@ from math import lcm
 import numpy as np
 from numpy.typing import DTypeLike
 
+from housing_lab.north_berkeley.engine.card_rules import TILE_COUNTS, tile_counts
 from housing_lab.north_berkeley.engine.legal import halving_enacted, tile_allowed
-from housing_lab.north_berkeley.engine.tile_facts import TILE_COUNTS, square_tags, tile_counts
 from housing_lab.north_berkeley.layout import Layout
 from housing_lab.north_berkeley.model import HOME_KINDS, RULEBOOK, Model
 from housing_lab.north_berkeley.policies import (
@@ -63,7 +63,7 @@ def tile_features(layout: Layout, catalogue: Catalogue) -> tuple[Array, int]:
     unit = lcm(*(t.cost.denominator for t in tiles)) if tiles else 1
     table = np.zeros((len(layout.squares), len(tiles) + 1, len(FEATURES)), dtype=np.int64)
     for s, square in enumerate(layout.squares):
-        tags = square_tags(layout, square)
+        tags = layout.tags_of_square[square]
         for t, tile in enumerate(tiles):
             cost = int(tile.cost * unit)
             counted = tile_counts(tile, tags)
@@ -80,7 +80,7 @@ def allowed_table(layout: Layout, catalogue: Catalogue, policies: Collection[str
     (`engine.legal.tile_allowed`; the last column, the empty square, is always allowed)."""
     table = np.ones((len(layout.squares), len(catalogue) + 1), dtype=bool)
     for s, square in enumerate(layout.squares):
-        phase = layout.phase_of(square)
+        phase = layout.phase_of_square[square]
         for t, tile in enumerate(catalogue.values()):
             table[s, t] = tile_allowed(tile, policies, phase)
     return table

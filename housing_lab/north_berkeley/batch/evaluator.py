@@ -50,8 +50,7 @@ from housing_lab.north_berkeley.batch.encoding import (
     vacancy_control,
 )
 from housing_lab.north_berkeley.batch.result import BatchResult
-from housing_lab.north_berkeley.engine.card_rules import CARD_IDS
-from housing_lab.north_berkeley.engine.tile_facts import TILE_COUNTS
+from housing_lab.north_berkeley.engine.card_rules import CARD_IDS, TILE_COUNTS
 from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.layout import Layout, default_layout
 from housing_lab.north_berkeley.model import (

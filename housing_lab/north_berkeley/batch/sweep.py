@@ -137,7 +137,8 @@ def random_boards(
     layout, catalogue = evaluator.layout, evaluator.catalogue
     allowing = [s for s in sets if not ruled_out(fixed_ids, s, layout, catalogue)]
     if not allowing:
-        raise affordable_error(ruled_out(fixed_ids, sets[0], layout, catalogue), fixed_ids)
+        broken = ruled_out(fixed_ids, sets[0], layout, catalogue)
+        raise affordable_error(broken, fixed_ids, catalogue)
     sets = allowing
     rng = np.random.default_rng(seed)
     # which (policy set, square) pairs limit the tiles, and the tiles every such pair allows

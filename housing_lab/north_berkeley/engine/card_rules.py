@@ -1,4 +1,10 @@
-"""The 22 cards' conditions, declared once as data, and the relations between facts they use.
+"""The facts a card reads and the 22 cards' conditions, each declared once.
+
+A board's counted facts (new homes by type, towers, garages, homes on Greenway squares, towers on
+corners, ...) are sums over squares of what each placed tile adds there, given the square's tags
+(`TILE_COUNTS`). The scalar engine (`facts.board_counts`) adds these up for one board; the batch
+(`batch.encoding`) tabulates them per (square, tile) and the solver (`solver.atoms`) bounds them,
+all from this one table, so a positional rule changes in one place.
 
 Each card's +1 and -1 condition is written in `data/constituents.toml`, beside its printed
 text, as clauses `[fact, comparison, threshold]` combined with `all` or `any`:
@@ -18,17 +24,51 @@ units of 1/scale dollars).
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, reduce
 from typing import Any, Literal
 
 from housing_lab._data import DataFileError, read_package_toml
-from housing_lab.north_berkeley.engine.tile_facts import TILE_COUNTS
+from housing_lab.north_berkeley.tiles import Tile
 
 Number = Any  # an int, Fraction, bool, or a numpy array of them (the batch)
 
+# --- what one tile on one square adds to the board's counted facts -----------------------
+TALL_KINDS = ("tower", "midrise")
+
+Contribution = Callable[[Tile, Collection[str]], int]
+
+# fact name -> what `tile` adds to it on a square with `tags`
+TILE_COUNTS: dict[str, Contribution] = {
+    "new_market": lambda tile, tags: tile.homes.count("market"),
+    "new_middle": lambda tile, tags: tile.homes.count("middle"),
+    "new_low": lambda tile, tags: tile.homes.count("low"),
+    "parks": lambda tile, tags: int(tile.kind == "park"),
+    "garages": lambda tile, tags: int(tile.kind == "garage"),
+    "towers": lambda tile, tags: int(tile.kind == "tower"),
+    "tall_squares": lambda tile, tags: int(tile.kind in TALL_KINDS),
+    "greenway_homes": lambda tile, tags: len(tile.homes) if "greenway" in tags else 0,
+    "tall_on_virginia": lambda tile, tags: int(tile.kind in TALL_KINDS and "virginia" in tags),
+    "tower_on_virginia_or_acton": lambda tile, tags: int(
+        tile.kind == "tower" and ("virginia" in tags or "acton" in tags)
+    ),
+    "corner_townhouses": lambda tile, tags: int(tile.kind == "townhouse" and "corner" in tags),
+    "tower_on_corner": lambda tile, tags: int(tile.kind == "tower" and "corner" in tags),
+    # housing with no low or middle income home: "every square with housing has one" is 0 of these
+    "market_only_squares": lambda tile, tags: int(
+        tile.is_housing and tile.homes.count("market") == len(tile.homes)
+    ),
+}
+
+
+def tile_counts(tile: Tile, tags: Collection[str]) -> dict[str, int]:
+    """Every counted fact `tile` adds on a square with `tags`."""
+    return {name: contribution(tile, tags) for name, contribution in TILE_COUNTS.items()}
+
+
+# --- the facts a card reads and its conditions ------------------------------------------
 OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
     ">=": operator.ge,
     ">": operator.gt,
@@ -38,7 +78,7 @@ OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
 }
 MONEY_FACTS = frozenset({"spending"})
 # The board numbers a card may read: spending, new homes by type, residents housed by income,
-# the counted tile facts (`tile_facts.TILE_COUNTS`) and three yes/no facts (1 or 0).
+# the counted tile facts (`TILE_COUNTS`) and three yes/no facts (1 or 0).
 BASE_FACTS = frozenset(
     {
         "spending",

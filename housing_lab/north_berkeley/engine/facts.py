@@ -2,7 +2,7 @@
 
 Computing them once and letting each card read them keeps every card a few clauses of data
 (`card_rules`). The counted facts are sums of what each tile adds on its square
-(`tile_facts.TILE_COUNTS`), the same table the batch evaluator adds up for many boards.
+(`card_rules.TILE_COUNTS`), the same table the batch evaluator adds up for many boards.
 """
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from housing_lab.north_berkeley.engine import legal
-from housing_lab.north_berkeley.engine.card_rules import fact_value
+from housing_lab.north_berkeley.engine.card_rules import TILE_COUNTS, fact_value, tile_counts
 from housing_lab.north_berkeley.engine.scenario_view import ScenarioView
-from housing_lab.north_berkeley.engine.tile_facts import TILE_COUNTS, square_tags, tile_counts
 from housing_lab.north_berkeley.policies import INCOMES, VACANCY_CONTROL
 
 
@@ -23,7 +22,7 @@ def board_counts(scenario: ScenarioView) -> dict[str, int]:
     """Every counted fact of the board: what each placed tile adds on its square, summed."""
     counts = dict.fromkeys(TILE_COUNTS, 0)
     for square, tile_id in scenario.tiles.items():
-        tags = square_tags(scenario.layout, square)
+        tags = scenario.layout.tags_of_square[square]
         for name, value in tile_counts(scenario.catalogue[tile_id], tags).items():
             counts[name] += value
     return counts

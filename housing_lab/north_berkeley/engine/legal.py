@@ -31,7 +31,7 @@ from housing_lab.north_berkeley.policies import (
 )
 from housing_lab.north_berkeley.tiles import Catalogue, Tile
 
-# The words of `affordable_100`'s refusal (the engine's error says the same with ids).
+# The words of `affordable_100`'s refusal (its errors add where: `market_homes_words`).
 AFFORDABLE_RULE = "allows only low/middle income tiles on phase-2 squares"
 AFFORDABLE_REFUSAL = f"{POLICY_NAMES[AFFORDABLE_100]} {AFFORDABLE_RULE}"
 
@@ -63,8 +63,11 @@ def check_square(square: object, layout: Layout) -> str:
 
 
 def check_tile(tile: object, catalogue: Catalogue) -> str:
+    """`tile` if the catalogue has it; else one line quoting it and naming the tiles as
+    printed (their ids in the error's `ids`)."""
     if not isinstance(tile, str) or tile not in catalogue:  # a list is no id (nor hashable)
-        raise UnknownIdError(f"unknown tile {shown_id(tile)} (tiles: {', '.join(catalogue)})")
+        names = ", ".join(entry.name for entry in catalogue.values())
+        raise UnknownIdError(f"unknown tile {shown_id(tile)} (tiles: {names})", ids=catalogue)
     return tile
 
 
@@ -84,7 +87,7 @@ def allowed_tiles(
     square: str, policies: Collection[str], layout: Layout, catalogue: Catalogue
 ) -> tuple[str, ...]:
     """The tiles the rules accept on `square` under `policies`, in catalogue order."""
-    phase = layout.phase_of(check_square(square, layout))
+    phase = layout.phase_of_square[check_square(square, layout)]
     return tuple(t for t, tile in catalogue.items() if tile_allowed(tile, policies, phase))
 
 
@@ -94,7 +97,7 @@ def tile_refusal(
     """Why the rules refuse `tile` on `square` under `policies` (the budget aside); None if
     allowed."""
     square, tile = check_square(square, layout), check_tile(tile, catalogue)
-    if tile_allowed(catalogue[tile], policies, layout.phase_of(square)):
+    if tile_allowed(catalogue[tile], policies, layout.phase_of_square[square]):
         return None
     return Refusal(RULE_AFFORDABLE, (AFFORDABLE_100, square, tile), AFFORDABLE_REFUSAL)
 
@@ -115,7 +118,7 @@ def ruled_out(
         square
         for square in layout.squares
         if square in tiles
-        and not tile_allowed(catalogue[tiles[square]], policies, layout.phase_of(square))
+        and not tile_allowed(catalogue[tiles[square]], policies, layout.phase_of_square[square])
     ]
 
 
@@ -135,9 +138,17 @@ def enact_refusal(
     violations = affordable_violations(tiles, layout, catalogue)
     if not violations:
         return None
-    listed = ", ".join(f"{square} ({catalogue[tiles[square]].name})" for square in violations)
-    words = f"{AFFORDABLE_REFUSAL}; market homes on {listed}"
+    words = market_homes_words(violations, tiles, catalogue)
     return Refusal(RULE_AFFORDABLE, (AFFORDABLE_100, *violations), words)
+
+
+def market_homes_words(
+    squares: Collection[str], tiles: Mapping[str, str], catalogue: Catalogue
+) -> str:
+    """`affordable_100`'s refusal and where it bites, tiles by name: "100% Affordable Housing
+    allows only ...; market homes on A1 (Market Rate Tower), B3 (Market Rate Midrise)"."""
+    listed = ", ".join(f"{square} ({catalogue[tiles[square]].name})" for square in squares)
+    return f"{AFFORDABLE_REFUSAL}; market homes on {listed}"
 
 
 def policy_refusal(
@@ -253,7 +264,7 @@ def square_refusals(
     """Tile -> `same_tile_refusal` or `place_refusal` of it on `square`, for the whole
     catalogue at once (a palette; the same answers as asking tile by tile, checked by
     tests/north_berkeley/test_board.py, with the square's checks made once)."""
-    phase = layout.phase_of(check_square(square, layout))
+    phase = layout.phase_of_square[check_square(square, layout)]
     current = tiles.get(square)
     answers: dict[str, Refusal | None] = {}
     for tile_id, tile in catalogue.items():

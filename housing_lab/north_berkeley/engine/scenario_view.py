@@ -1,6 +1,5 @@
-"""What the engine reads of a validated board: the engine scores any value with these
-attributes, and `scenario.Scenario` (which validates boards with the engine's rules) is the one
-the package makes. Declared here so that the engine imports nothing above it."""
+"""What facts and move-in read of a validated board: `scoring.Scenario` is the value, but
+scoring imports them, so they name the attributes they read here instead of importing it."""
 
 from __future__ import annotations
 

@@ -1,13 +1,23 @@
-"""Scoring a scenario (move-in, facts, all 22 cards) and scoring players' hands with tie-breaks."""
+"""A board and its score: `Scenario` (one validated board, the value the engines read),
+`score_scenario` (move-in, facts, all 22 cards decided) and its `ScenarioResult`, and players'
+hands scored with tie-breaks.
+
+A card is decided by its +1 and -1 conditions (`card_rules`, the declaration everything reads)
+checked against the board's `BoardFacts`; it can score both (net 0). The cards' names and
+printed texts are `constituents.cards()`."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
-from housing_lab.north_berkeley.engine import output
-from housing_lab.north_berkeley.engine.cards import CardScore, check_card, score_all
+from housing_lab.errors import shown
+from housing_lab.north_berkeley.engine import legal, output
+from housing_lab.north_berkeley.engine.card_rules import CARD_IDS, CARD_RULES, CardRule, holds
 from housing_lab.north_berkeley.engine.facts import BoardFacts, board_facts
 from housing_lab.north_berkeley.engine.movein import (
     OUTCOMES,
@@ -16,15 +26,129 @@ from housing_lab.north_berkeley.engine.movein import (
     run_move_in,
 )
 from housing_lab.north_berkeley.engine.output import money
-from housing_lab.north_berkeley.engine.scenario_view import ScenarioView
-from housing_lab.north_berkeley.policies import INCOMES, RuleOptions
+from housing_lab.north_berkeley.errors import OverBudgetError, UnknownIdError
+from housing_lab.north_berkeley.layout import Layout, default_layout
+from housing_lab.north_berkeley.model import Model, model_or_rulebook, one_model
+from housing_lab.north_berkeley.policies import INCOMES, POLICIES, RuleOptions
+from housing_lab.north_berkeley.tiles import Catalogue, default_catalogue
+
+DEFAULT_SEED = 0
+
+
+# --- the board: the value scored ---------------------------------------------------------
+@dataclass(frozen=True)
+class Scenario:
+    """One validated board, the value every engine reads: `existing` is always complete (home
+    id -> income). Made by `scenario.make_scenario` (every check) or a `Board`; a changed
+    copy is `scenario.replaced`."""
+
+    tiles: Mapping[str, str]
+    policies: frozenset[str]
+    existing: Mapping[str, str]
+    seed: int = DEFAULT_SEED
+    layout: Layout = field(default_factory=default_layout, compare=False, repr=False)
+    catalogue: Catalogue = field(default_factory=default_catalogue, compare=False, repr=False)
+    model: Model | None = None
+    """The assumptions asked for (`model.py`); None: none asked for, the rulebook's hold.
+    Results echo `model` only when one was asked for, so rulebook outputs stay as they were."""
+
+    def __post_init__(self) -> None:
+        """A value: the mappings become read-only views of private copies, so neither the
+        caller's dicts nor anyone holding this board can change it after validation."""
+        for name in ("tiles", "existing", "catalogue"):
+            object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
+        object.__setattr__(self, "policies", frozenset(self.policies))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Copies and pickles rebuild the board from plain values (a read-only view cannot
+        be pickled)."""
+        values = (dict(self.tiles), self.policies, dict(self.existing), self.seed)
+        return (Scenario, (*values, self.layout, dict(self.catalogue), self.model))
+
+    @property
+    def assumptions(self) -> Model:
+        """The model this board is scored under (the rulebook's unless `model` says otherwise)."""
+        return model_or_rulebook(self.model)
+
+    def under(
+        self, model: Model | None, given_by: str = "the rule options give another"
+    ) -> Scenario:
+        """This board under the model another carrier gives (`RuleOptions.given_model`): the
+        same board when it gives none or the same one, the board carrying it (its budget
+        checked) when the board had none, and one line naming both when they differ."""
+        agreed = one_model(self.model, model, "the scenario carries its own model", given_by)
+        if agreed is self.model:
+            return self
+        carried = dataclasses.replace(self, model=agreed)
+        check_budget(carried)
+        return carried
+
+    def to_dict(self) -> dict[str, Any]:
+        """The RULES.md input format, squares and policies in a stable order."""
+        data: dict[str, Any] = {
+            "tiles": {s: self.tiles[s] for s in self.layout.squares if s in self.tiles},
+            "policies": [p for p in POLICIES if p in self.policies],
+            "existing": {h: self.existing[h] for h in self.layout.existing_ids},
+            "seed": self.seed,
+        }
+        if self.model is not None:
+            data["model"] = self.model.to_dict()
+        return data
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+
+def check_budget(scenario: Scenario) -> None:
+    """Refuse a board that spends more than its model's budget (one line naming both)."""
+    reason = legal.budget_refusal(
+        scenario.tiles, scenario.policies, scenario.catalogue, scenario.assumptions, would=False
+    )
+    if reason is not None:
+        raise OverBudgetError(reason)
+
+
+# --- the cards decided on a board's facts -------------------------------------------------
+@dataclass(frozen=True)
+class CardScore:
+    plus: bool
+    minus: bool
+
+    @property
+    def score(self) -> int:
+        return int(self.plus) - int(self.minus)
+
+    def to_dict(self) -> dict[str, bool | int]:
+        return {"plus": self.plus, "minus": self.minus, "score": self.score}
+
+
+def check_card(card_id: object) -> str:
+    if not isinstance(card_id, str) or card_id not in CARD_RULES:  # a list is no id
+        raise UnknownIdError(f"unknown constituent card {shown(card_id)}")
+    return str(card_id)
+
+
+def score_card(card_id: str, facts: BoardFacts) -> CardScore:
+    return _score(CARD_RULES[check_card(card_id)], facts)
+
+
+def score_all(facts: BoardFacts) -> dict[str, CardScore]:
+    return {card_id: _score(CARD_RULES[card_id], facts) for card_id in CARD_IDS}
+
+
+def _score(rule: CardRule, facts: BoardFacts) -> CardScore:
+    value = facts.value
+    return CardScore(plus=bool(holds(rule.plus, value)), minus=bool(holds(rule.minus, value)))
+
+
+# --- a board scored -----------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class ScenarioResult:
     """Everything the engine knows after move-in; `to_dict` is the RULES.md output format."""
 
-    scenario: ScenarioView
+    scenario: Scenario
     move_in: MoveInResult
     facts: BoardFacts
     cards: Mapping[str, CardScore]
@@ -63,9 +187,9 @@ class ScenarioResult:
         )
 
 
-def score_scenario(scenario: ScenarioView, options: RuleOptions | None = None) -> ScenarioResult:
+def score_scenario(scenario: Scenario, options: RuleOptions | None = None) -> ScenarioResult:
     """Run the move-in on a validated scenario and score all 22 cards, under the scenario's
-    model or the one `options` carry (`ScenarioView.under`: two different ones are refused)."""
+    model or the one `options` carry (`Scenario.under`: two different ones are refused)."""
     options = options or RuleOptions()
     scenario = scenario.under(options.given_model)
     move_in = run_move_in(scenario, options.low_income_in_adus, options.displaced_first)
@@ -73,12 +197,12 @@ def score_scenario(scenario: ScenarioView, options: RuleOptions | None = None) -
     return ScenarioResult(scenario, move_in, facts, score_all(facts))
 
 
-def facts_as_is(scenario: ScenarioView) -> BoardFacts:
+def facts_as_is(scenario: Scenario) -> BoardFacts:
     """The board as it stands: only the existing residents live there (no move-in)."""
     return board_facts(scenario, dict(scenario.existing))
 
 
-def score_as_is(scenario: ScenarioView) -> dict[str, CardScore]:
+def score_as_is(scenario: Scenario) -> dict[str, CardScore]:
     """Cards on the board as it stands: only the existing residents live there (no move-in)."""
     return score_all(facts_as_is(scenario))
 

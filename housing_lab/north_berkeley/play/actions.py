@@ -20,6 +20,8 @@ record back to the action that made it, so a log replays.
 ('clear', {'square': 'B1'})
 >>> action_of_record({"action": "redraw", "player": "Red", "discarded": "x", "drew": "y"})
 {'action': 'redraw', 'player': 'Red'}
+>>> action_words({"action": "place", "square": "B1", "tile": "tower_market"})
+'placing a tile on B1'
 """
 
 from __future__ import annotations
@@ -45,6 +47,22 @@ OPTIONAL_FIELDS: dict[str, tuple[str, ...]] = {
 }
 ACTION_KINDS = tuple(REQUIRED_FIELDS)
 LIST_FIELDS = ("policies", "tie_order")
+ACTION_WORDS = {  # an action as a refusal of it names it (its ids are the refusal's to name)
+    "place": "placing a tile",
+    "clear": "clearing a square",
+    "call_state": "calling the state",
+    "advance": "moving on to the next step",
+    "redraw": "a redraw",
+    "pick": "a draft pick",
+    "enact": "enacting policies",
+}
+SAID_WITH = {  # the same with the square or the player it names ("{}")
+    "place": ("square", "placing a tile on {}"),
+    "clear": ("square", "clearing square {}"),
+    "redraw": ("player", "a redraw by {}"),
+    "pick": ("player", "a draft pick by {}"),
+}
+SHORT_TEXT = 40  # characters of a square or team name said as it is
 
 Action = dict[str, Any]
 
@@ -85,6 +103,26 @@ def _check_value(kind: str, key: str, value: object) -> None:
             raise ScenarioFormatError(f"action {kind}: {key} must be a number, got {shown(value)}")
     elif not isinstance(value, str):
         raise ScenarioFormatError(f"action {kind}: {key} must be an id (text), got {shown(value)}")
+
+
+def action_words(action: object) -> str:
+    """An action in a few words, for a message about it (a saved game's refused action):
+    "placing a tile on B1", "a draft pick by Red". Ids are left out (the refusal names the
+    tile, card or policy as printed); anything but a known kind of action is shown as it is."""
+    kind = action.get("action") if isinstance(action, Mapping) else None
+    if not isinstance(kind, str) or kind not in ACTION_WORDS:  # ["place"] is no kind
+        return shown(action)
+    field, words = SAID_WITH.get(kind, ("", ""))
+    if field and field in action:
+        return words.format(_said(action[field]))
+    return ACTION_WORDS[kind]
+
+
+def _said(value: object) -> str:
+    """A square or a team as a sentence says it: short printable text as it is, else shown."""
+    if isinstance(value, str) and value.isprintable() and 0 < len(value) <= SHORT_TEXT:
+        return value
+    return shown(value, SHORT_TEXT)
 
 
 def action_of_record(record: Mapping[str, Any]) -> Action | None:

@@ -33,7 +33,13 @@ from typing import Any
 
 from housing_lab.errors import shown
 from housing_lab.north_berkeley.board import Board, PaletteTile
-from housing_lab.north_berkeley.constituents import CARD_IDS, CardScore, check_card, score_all
+from housing_lab.north_berkeley.constituents import (
+    CARD_IDS,
+    CardScore,
+    cards,
+    check_card,
+    score_all,
+)
 from housing_lab.north_berkeley.engine import legal
 from housing_lab.north_berkeley.engine.facts import BoardFacts
 from housing_lab.north_berkeley.engine.legal import Refusal
@@ -55,7 +61,12 @@ from housing_lab.north_berkeley.errors import (
 from housing_lab.north_berkeley.layout import Layout, default_layout
 from housing_lab.north_berkeley.model import RULEBOOK, Model, check_model, dollars
 from housing_lab.north_berkeley.play import saves as saves
-from housing_lab.north_berkeley.play.actions import Action, action_of_record, check_action
+from housing_lab.north_berkeley.play.actions import (
+    Action,
+    action_of_record,
+    action_words,
+    check_action,
+)
 from housing_lab.north_berkeley.play.state import (
     PHASES,
     GameState,
@@ -307,10 +318,8 @@ class Game:
         policy = check_policy(policy)
         if self.state.phase != "policies":
             return f"policies are enacted after the draft; now it is {self._phase_words()}"
-        drawn = self.state.policies_drawn
-        if policy not in drawn:
-            names = " or ".join(POLICY_NAMES[p] for p in drawn)
-            return f"{POLICY_NAMES[policy]} was not drawn; choose {names}"
+        if policy not in self.state.policies_drawn:
+            return self._not_drawn(policy)
         return legal.policy_refusal(policy, self.state.tiles, self.layout, self.catalogue)
 
     def current_facts(self) -> BoardFacts:
@@ -365,7 +374,7 @@ class Game:
         tile = check_tile(tile, self.catalogue)
         self._check_buildable(square)
         if tile not in self.allowed_tiles(square):
-            raise affordable_error([square], {square: tile})
+            raise affordable_error([square], {square: tile}, self.catalogue)
         reason = self.placement_refusal(square, tile)
         if reason is not None:  # the rules allow it, so the city budget refuses it
             raise OverBudgetError(reason)
@@ -426,8 +435,11 @@ class Game:
         elif phase == "draft":
             raise IllegalActionError(f"the draft is not finished: {self.draft_turn()} picks next")
         elif phase == "policies":
-            drawn = ", ".join(self.state.policies_drawn)
-            raise IllegalActionError(f"enact one or both of the drawn policies first ({drawn})")
+            drawn = self.state.policies_drawn
+            raise IllegalActionError(
+                f"enact one or both of the drawn policies first ({self._policy_names(drawn)})",
+                ids=drawn,
+            )
         elif phase == "over":
             raise IllegalActionError("the game is over")
         order = self._tie_order(tie_order)
@@ -451,7 +463,9 @@ class Game:
         card = self.state.extra[player]
         if not self.current_card_scores()[card].minus:
             raise IllegalActionError(
-                f"{player} may redraw only while {card} scores -1 on the current board"
+                f"{player} may redraw only while {cards()[card].name} scores -1 on the "
+                "current board",
+                ids=(card,),
             )
         if len(self.state.deck) <= DRAFT_SIZE:
             raise IllegalActionError(
@@ -475,9 +489,12 @@ class Game:
         card = check_card(card)
         if player != self.draft_turn():
             raise IllegalActionError(f"it is {self.draft_turn()}'s turn to pick, not {player}'s")
-        if card not in self.state.draft_pool:
+        pool = self.state.draft_pool
+        if card not in pool:
+            names = ", ".join(cards()[c].name for c in pool)
             raise IllegalActionError(
-                f"card {card} is not among the face-up cards ({', '.join(self.state.draft_pool)})"
+                f"{cards()[card].name} is not among the face-up cards ({names})",
+                ids=(card, *pool),
             )
         with self._change() as state:
             state.draft_pool.remove(card)
@@ -504,14 +521,17 @@ class Game:
         drawn = self.state.policies_drawn
         for policy in chosen:
             if policy not in drawn:
+                known = policy in POLICY_NAMES
                 raise IllegalActionError(
-                    f"policy {shown(policy)} was not drawn; choose from {', '.join(drawn)}"
+                    self._not_drawn(policy), ids=(policy, *drawn) if known else drawn
                 )
         if not 1 <= len(chosen) <= POLICIES_DRAWN:
-            raise IllegalActionError(f"enact one or both of {', '.join(drawn)}, not none")
+            raise IllegalActionError(
+                f"enact one or both of {self._policy_names(drawn)}, not none", ids=drawn
+            )
         violations = self._enact_violations(chosen)
         if violations:
-            raise affordable_error(violations, self.state.tiles)
+            raise affordable_error(violations, self.state.tiles, self.catalogue)
         with self._change() as state:
             state.policies = [p for p in drawn if p in chosen]
             state.phase = "phase2"
@@ -607,7 +627,8 @@ class Game:
             try:
                 game.apply(action)
             except NorthBerkeleyError as error:
-                raise type(error)(f"action {number} {shown(action)}: {error}") from None
+                said = f"action {number} ({action_words(action)}): {error}"
+                raise type(error)(said, ids=error.ids) from None
         return game
 
     # --- saving and resuming (the file format is saves.py's job) ----------------------------
@@ -665,10 +686,20 @@ class Game:
 
     def _require(self, *phases: str) -> None:
         if self.state.phase not in phases:
+            belongs = " or ".join(PHASE_WORDS[phase] for phase in phases)
             raise IllegalActionError(
-                f"that action belongs to {' or '.join(phases)}, but the game is in "
-                f"{self.state.phase}"
+                f"that action belongs to {belongs}; now it is {self._phase_words()}"
             )
+
+    @staticmethod
+    def _policy_names(policies: Sequence[str]) -> str:
+        return " and ".join(POLICY_NAMES[p] for p in policies)
+
+    def _not_drawn(self, policy: str) -> str:
+        """Why `policy` (an id, or any text a caller gave) cannot be enacted: not drawn."""
+        choices = " or ".join(POLICY_NAMES[p] for p in self.state.policies_drawn)
+        what = POLICY_NAMES.get(policy) or f"policy {shown(policy)}"
+        return f"{what} was not drawn; choose {choices}"
 
     def _phase_name(self) -> str:
         return {"phase1": "phase-1", "phase2": "phase-2"}.get(self.state.phase, self.state.phase)
@@ -781,7 +812,7 @@ class Game:
         allowed = self.allowed_tiles(square)
         costs = {t: legal.spending({**board, square: t}, policies, catalogue) for t in allowed}
         cheapest = min(allowed, key=costs.__getitem__)
-        limited = legal.restricts_tiles(policies, self.layout.phase_of(square))
+        limited = legal.restricts_tiles(policies, self.layout.phase_of_square[square])
         which = f"the cheapest tile {POLICY_NAMES[AFFORDABLE_100]} allows" if limited else ""
         which = which or "the cheapest tile"
         said = (

@@ -43,7 +43,12 @@ from typing import Any, Protocol
 from housing_lab import jsonio
 from housing_lab.errors import HousingLabError, shown
 from housing_lab.north_berkeley.errors import NorthBerkeleyError, ScenarioFormatError
-from housing_lab.north_berkeley.play.actions import ACTION_KINDS, Action, action_of_record
+from housing_lab.north_berkeley.play.actions import (
+    ACTION_KINDS,
+    Action,
+    action_of_record,
+    action_words,
+)
 from housing_lab.north_berkeley.play.state import STATE_FORMAT, check_players, check_seed
 from housing_lab.north_berkeley.policies import RuleOptions
 
@@ -162,9 +167,8 @@ def replay(game: Game, saved: SavedGame) -> None:
         try:
             game.apply(action)
         except NorthBerkeleyError as error:
-            raise type(error)(
-                f"saved game: action {number} {shown(action)} refused: {error}"
-            ) from None
+            said = f"saved game: action {number} ({action_words(action)}) refused: {error}"
+            raise type(error)(said, ids=error.ids) from None
     if saved.expected is not None:
         _compare_v1(saved.expected, json.loads(json.dumps(game.to_dict())))
 

@@ -24,11 +24,11 @@ from housing_lab.north_berkeley.engine.card_rules import (
     CARD_RULES,
     DERIVED_FACTS,
     MONEY_FACTS,
+    TILE_COUNTS,
     Clause,
     base_facts,
     linear_form,
 )
-from housing_lab.north_berkeley.engine.tile_facts import TILE_COUNTS
 
 Spec = tuple | None
 

@@ -147,7 +147,7 @@ def make_problem(
 
     broken = next((b for s in candidates if (b := ruled_out(fixed, s, layout, catalogue))), None)
     if broken and explicit:
-        raise affordable_error(broken, fixed)
+        raise affordable_error(broken, fixed, catalogue)
     candidates = [s for s in candidates if not ruled_out(fixed, s, layout, catalogue)]
     _refuse_fixed_over_budget(fixed, candidates, catalogue, model_or_rulebook(checked_model))
     placement = (

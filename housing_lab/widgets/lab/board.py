@@ -111,7 +111,7 @@ class NorthBerkeleyBoard(ActionWidget):
     # False: an example to look at (no palette, nothing to click, a caption saying so)
     interactive = traitlets.Bool(True).tag(sync=True)
     compact = traitlets.Bool(False).tag(sync=True)  # the lab's one-screen layout
-    # the screen in words, read out by "Describe the screen" (the lab fills it; spoken.py)
+    # the screen in words, read out by "Describe the screen" (`changes.screen_summary`)
     screen_summary = traitlets.Unicode("").tag(sync=True)
     # squares not in play now (the game table's other phase): aria-disabled, marked, refused
     locked = traitlets.List().tag(sync=True)

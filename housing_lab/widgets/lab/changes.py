@@ -1,9 +1,11 @@
-"""What one change did, in words a student knows (pure Python: no widget, no engine call).
+"""What one change did, and the whole screen, in words a student knows (pure Python: no
+widget, no engine call).
 
 The lab keeps the engine's result before and after every action (the RULES.md output dicts)
 and this module compares them: who gained or lost a home, which cards' scores moved, what was
 built and spent, which squares and homes changed. It says nothing about rules; it only reads
-two results the engine produced.
+two results the engine produced. `screen_summary` is the board in a paragraph, read out on
+request ("Describe the screen") to students who cannot see it (issue 27).
 
 >>> before = {"housed": {"high": 12, "middle": 0, "low": 0}, "displaced": {"high": 0,
 ...     "middle": 4, "low": 4}, "new_homes": {"total": 0}, "spending": 0, "constituents": {}}
@@ -18,10 +20,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from housing_lab.north_berkeley.constituents import cards
-from housing_lab.north_berkeley.names import VACANT_NAMES
-from housing_lab.north_berkeley.policies import POLICY_NAMES
-from housing_lab.north_berkeley.tiles import Catalogue
+from housing_lab.north_berkeley.names import INCOME_NAMES, VACANT_NAMES, policy_name
+from housing_lab.north_berkeley.policies import RESIDENTS_PER_INCOME
 
 INCOMES = ("high", "middle", "low")
 MAX_CARDS_NAMED = 2
@@ -185,6 +185,40 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def housed_words(result: Mapping[str, Any]) -> str:
+    """'30 of 36 residents housed: high income 12, middle income 10, low income 8'."""
+    housed = result["housed"]
+    total = sum(housed[i] for i in INCOMES)
+    parts = ", ".join(f"{INCOME_NAMES[i]} {housed[i]}" for i in INCOMES)
+    outcomes = result.get("outcomes")  # 12 each under the rulebook; 4 + newcomers otherwise
+    residents = (
+        sum(sum(outcomes[i].values()) for i in INCOMES)
+        if outcomes
+        else RESIDENTS_PER_INCOME * len(INCOMES)
+    )
+    return f"{total} of {residents} residents housed: {parts}"
+
+
+def screen_summary(
+    result: Mapping[str, Any],
+    tiles: Mapping[str, str],
+    tile_names: Mapping[str, str],
+    policies: Sequence[str],
+    last_change: str,
+) -> str:
+    """The whole screen in a few sentences: board, policies, who is housed, the last change."""
+    buildings = len(tiles)
+    homes = result["new_homes"]["total"]
+    where = "; ".join(f"{tile_names[tile]} on {square}" for square, tile in sorted(tiles.items()))
+    board = f"Board: {buildings} building{'' if buildings == 1 else 's'}, {homes} new homes"
+    board += f" ({where})." if where else "."
+    enacted = ", ".join(policy_name(p) for p in sorted(policies)) or "none"
+    return (
+        f"{board} Policies: {enacted}. {housed_words(result)}. "
+        f"Spending ${result['spending']:g}. What changed: {last_change}"
+    )
+
+
 def changed_keys(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
     """Keys whose value differs (added, removed or changed), in `after`'s order then `before`'s."""
     keys = list(after) + [k for k in before if k not in after]
@@ -196,31 +230,11 @@ def outcome_deltas(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[
     return {i: after["housed"][i] - before["housed"][i] for i in INCOMES}
 
 
-def display_names(catalogue: Catalogue) -> dict[str, str]:
-    """Every id a message may name (tiles, policies, cards) -> the name printed on it."""
-    names = {card_id: card.name for card_id, card in cards().items()}
-    names.update(POLICY_NAMES)
-    names.update({tile_id: tile.name for tile_id, tile in catalogue.items()})
-    return names
-
-
-def in_words(message: str, names: Mapping[str, str]) -> str:
-    """`message` with every id in `names` (tiles, policies, cards) replaced by its name.
-
-    The engine's messages name ids (they are for programmers too); a student sees names.
-    Whole words only, longest ids first ("tower_market" before "tower").
-    """
-    if not names:
-        return message
-    ids = sorted(names, key=len, reverse=True)
-    pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(i) for i in ids) + r")(?![\w-])")
-    return pattern.sub(lambda match: names[match.group(1)], message)
-
-
 SNAKE_ID = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
 
 
 def machine_ids(text: str, allowed: Iterable[str] = ()) -> list[str]:
-    """snake_case ids in `text` (what a student must never read); tests use this."""
+    """snake_case ids in `text` (what a student must never read), but those `allowed`; tests
+    use this."""
     allowed = set(allowed)
     return [m for m in SNAKE_ID.findall(text) if m not in allowed]

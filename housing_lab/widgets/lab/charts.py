@@ -1,4 +1,7 @@
-"""bqplot charts of a move-in result: who is housed and displaced, and what was built."""
+"""bqplot charts of a move-in result: who is housed and displaced, and what was built.
+
+Charts are pictures; each one also carries a visually hidden table of the numbers it draws,
+rebuilt with the chart (issue 27), so a student who cannot see it hears the same numbers."""
 
 from __future__ import annotations
 
@@ -11,9 +14,9 @@ import ipywidgets
 
 from housing_lab.north_berkeley.engine.movein import DISPLACED_WAITING, OUTCOMES
 from housing_lab.north_berkeley.model import Model
+from housing_lab.north_berkeley.names import INCOME_NAMES
 from housing_lab.north_berkeley.policies import INCOMES, RESIDENTS_PER_INCOME
-from housing_lab.widgets.common import signed
-from housing_lab.widgets.lab.spoken import homes_table, outcome_table
+from housing_lab.widgets.common import hidden_table, signed
 
 OUTCOME_LABELS = {
     "stayed": "stayed",
@@ -43,6 +46,30 @@ CHART_COLORS = [SEGMENT_COLORS[c] for c in CHART_CATEGORIES]
 SEPARATOR = "#ffffff"
 HOME_TYPE_LABELS = {"market": "market rate", "middle": "middle income", "low": "low income"}
 HOME_COLORS = {"market": "#8da0cb", "middle": "#f2c14e", "low": "#c0392b"}
+
+
+HOME_KINDS = {"market": "market rate", "middle": "middle income", "low": "low income"}
+
+
+def outcome_table(
+    outcomes: Mapping[str, Mapping[str, int]],
+    labels: Mapping[str, str],
+    caption: str = "Who is housed: residents per income group",
+) -> str:
+    """The stacked outcome bars as a table: a row per outcome, a column per income group."""
+    columns = [INCOME_NAMES[i] for i in INCOMES]
+    rows = [
+        (labels[outcome], [outcomes[income][outcome] for income in INCOMES]) for outcome in labels
+    ]
+    return hidden_table(caption, "outcome", columns, rows, "hl-chart-table hl-outcome-table")
+
+
+def homes_table(result: Mapping[str, Any]) -> str:
+    """The new-homes bars as a table (one row per kind of home) with the spending."""
+    new = result["new_homes"]
+    rows = [(HOME_KINDS[kind], [new[kind]]) for kind in HOME_KINDS]
+    caption = f"New homes by type: {new['total']} in all, spending ${result['spending']:g}"
+    return hidden_table(caption, "type", ["new homes"], rows, "hl-chart-table hl-homes-table")
 
 
 def outcome_chart_data(result: Mapping[str, Any]) -> list[list[int]]:

@@ -44,6 +44,7 @@ from housing_lab.north_berkeley.coaching.words import (
     coach_sentence,
     hand_sentence,
 )
+from housing_lab.north_berkeley.constituents import cards
 from housing_lab.north_berkeley.engine.legal import RULE_NO_CHANGE
 from housing_lab.north_berkeley.engine.scoring import ScenarioResult, score_as_is
 from housing_lab.north_berkeley.errors import ScenarioFormatError
@@ -58,6 +59,7 @@ from housing_lab.north_berkeley.policies import (
 )
 from housing_lab.north_berkeley.scenario import (
     Scenario,
+    replaced,
     scenario_from_dict,
     scenario_from_json,
 )
@@ -70,9 +72,8 @@ from housing_lab.widgets.lab.changes import (
     change_phrases,
     changed_keys,
     describe_change,
-    display_names,
-    in_words,
     score_word,
+    screen_summary,
     short_change,
     vacancy_phrases,
 )
@@ -81,7 +82,6 @@ from housing_lab.widgets.lab.coach import CoachPanel
 from housing_lab.widgets.lab.compare import ComparePanel
 from housing_lab.widgets.lab.policies import PolicyPanel
 from housing_lab.widgets.lab.scoreboard import Scoreboard
-from housing_lab.widgets.lab.spoken import screen_summary
 from housing_lab.widgets.lab.toolbar import LabToolbar
 
 SCENARIO = "a scenario"
@@ -198,13 +198,15 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         else:
             start = read_scenario(scenario, self.site, self.catalogue)
         if model is not None:
-            start = start.replace(model=_kept_model(check_model(model)))
+            start = replaced(start, model=_kept_model(check_model(model)))
         self._board = Board.from_scenario(start, self.options)
         self._result_dict = self._result.to_dict()
         self._previous: ScenarioResult | None = None
         # the seed, policies and undo shown: set on the controls only when they change
         self._shown_controls: tuple[int, frozenset[str], bool] | None = None
-        self._names = display_names(self.catalogue)
+        # the printed names (the catalogue's and the cards'), by id, for the lab's own sentences
+        self._tile_names = {tile_id: tile.name for tile_id, tile in self.catalogue.items()}
+        self._card_names = {card_id: card.name for card_id, card in cards().items()}
         self.last_change = FIRST_HINT
         self.last_change_shown = FIRST_HINT
         self.coach_answer: CoachAnswer | HandAdvice | None = None
@@ -331,19 +333,19 @@ class NorthBerkeleyLab(ipywidgets.VBox):
     def place(self, square: str, tile: str) -> None:
         played = self._play({"action": "place", "square": square, "tile": tile})
         if played is not None:
-            name = self._names[tile]
+            name = self._tile_names[tile]
             old = played[0].tiles.get(square)
             done = (
                 f"Placed the {name} on {square}."
                 if old is None
-                else f"Replaced the {self._names[old]} on {square} with the {name}."
+                else f"Replaced the {self._tile_names[old]} on {square} with the {name}."
             )
             self._changed(done, played[1], square)
 
     def clear(self, square: str) -> None:
         played = self._play({"action": "clear", "square": square})
         if played is not None:
-            name = self._names[played[0].tiles[square]]
+            name = self._tile_names[played[0].tiles[square]]
             self._changed(f"Cleared {square} (took away the {name}).", played[1])
 
     def set_policy(self, policy: str, enabled: bool = True) -> None:
@@ -433,6 +435,8 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         apply or was given for another board."""
         with self._shown_on_board():
             answer = self.coach_answer if answer is None else answer
+            if answer is None:
+                raise HousingLabError("nothing to apply: ask the coach first")
             if not isinstance(answer, (CoachAnswer, HandAdvice)):
                 raise HousingLabError(f"apply_coach needs the coach's answer, got {shown(answer)}")
             if isinstance(answer, CoachAnswer):
@@ -452,13 +456,13 @@ class NorthBerkeleyLab(ipywidgets.VBox):
                 raise HousingLabError(
                     "this advice was for another board (it changed since): ask the coach again"
                 )
-            after = after.replace(model=self._scenario.model)  # the advice keeps the model
+            after = replaced(after, model=self._scenario.model)  # the advice keeps the model
         words = changes_words(changes, self.catalogue)
         words = f"{words[:1].lower()}{words[1:]}"
         self._set_board(after, f"Applied the coach's advice: {words}.")
         scores = self._result_dict["constituents"]
         if isinstance(answer, CoachAnswer):
-            now = f"{self._names[answer.card]} now {score_word(scores[answer.card]['score'])}"
+            now = f"{self._card_names[answer.card]} now {score_word(scores[answer.card]['score'])}"
         else:
             now = f"this hand's total is now {sum(scores[c]['score'] for c in answer.cards)}"
         self.coach_panel.show_answer(
@@ -477,15 +481,14 @@ class NorthBerkeleyLab(ipywidgets.VBox):
 
     # --- internals ------------------------------------------------------------------------
     @contextlib.contextmanager
-    def _shown_on_board(self, words: bool = False) -> Iterator[None]:
-        """A refused change: show the engine's message, put the controls back. `words`: the
-        rules' refusal (`Board.push`), already in words; else bad input or a file's error,
-        which name ids (for programmers) that the student reads as names."""
+    def _shown_on_board(self) -> Iterator[None]:
+        """A refused change: show the engine's message as it is (the rules' refusal, bad
+        input or a file's error: each says its tiles, policies and cards by name), put the
+        controls back."""
         try:
             yield
         except HousingLabError as error:
-            message = str(error) if words else in_words(str(error), self._names)
-            self.board.say(message, "error")
+            self.board.say(str(error), "error")
             self.policy_panel.show(self._scenario.policies)
             self._show_assumptions()
             raise
@@ -505,7 +508,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
             self.policy_panel.show(self._scenario.policies)
             return None
         before = (self._scenario, self._result)
-        with self._shown_on_board(words=True):
+        with self._shown_on_board():
             self._board.push(action)
         return before
 
@@ -534,9 +537,9 @@ class NorthBerkeleyLab(ipywidgets.VBox):
         self._previous = before
         self._result_dict = self._result.to_dict()
         hand = self.scoreboard.hand
-        change = describe_change(previous, self._result_dict, self._names, hand)
+        change = describe_change(previous, self._result_dict, self._card_names, hand)
         self.last_change = f"{done} {change}"
-        phrases = change_phrases(previous, self._result_dict, self._names, hand)
+        phrases = change_phrases(previous, self._result_dict, self._card_names, hand)
         self.last_change_shown = short_change(done, phrases) if phrases else self.last_change
         if self.coach_answer is not None:  # its advice was for the board before
             self.coach_answer = None
@@ -574,7 +577,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
             self.board.screen_summary = screen_summary(
                 result,
                 self._scenario.tiles,
-                self._names,
+                self._tile_names,
                 sorted(self._scenario.policies),
                 self.last_change,
             ) + ("" if self.model.is_rulebook else f" {self.model.describe()}.")
@@ -610,7 +613,7 @@ class NorthBerkeleyLab(ipywidgets.VBox):
             ]
             for square in self.site.squares
         }
-        allowed, refused = palette_traits(palettes, self._names, self.model.city_budget())
+        allowed, refused = palette_traits(palettes, self._tile_names, self.model.city_budget())
         self.board.allowed = allowed
         self.board.refused = refused
         self.board.costs = {tile: float(cost) for tile, cost in self._board.tile_costs().items()}

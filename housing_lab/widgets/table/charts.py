@@ -20,8 +20,8 @@ from housing_lab.widgets.lab.charts import (
     CHART_COLORS,
     CHART_LABELS,
     housed_bars,
+    outcome_table,
 )
-from housing_lab.widgets.lab.spoken import outcome_table
 
 WAITING = DISPLACED_WAITING
 CATEGORIES = CHART_CATEGORIES

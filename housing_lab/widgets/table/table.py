@@ -37,7 +37,6 @@ from housing_lab.north_berkeley.play.game import Game
 from housing_lab.north_berkeley.policies import POLICY_NAMES, RuleOptions
 from housing_lab.widgets.common import JsonSource
 from housing_lab.widgets.lab.board import NorthBerkeleyBoard
-from housing_lab.widgets.lab.changes import display_names, in_words
 from housing_lab.widgets.table import coach as table_coach
 from housing_lab.widgets.table import views as views
 from housing_lab.widgets.table.charts import MoveInChart
@@ -616,8 +615,7 @@ class GameTable(ipywidgets.VBox):
         self._refresh(reset_timer=changed)
 
     def _say(self, text: str, kind: str = "info", on_board: bool = False) -> None:
-        if kind == "error" and self.game is not None:  # the engine names ids; students read names
-            text = in_words(text, display_names(self.game.catalogue))
+        """Show `text` (an engine's error as it is: it names tiles, policies, cards in words)."""
         self.panel.say(text, kind)
         self.board.say(text if on_board else "", kind, announce=False)  # the panel reads it
 

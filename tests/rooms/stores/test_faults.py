@@ -9,7 +9,8 @@ import threading
 import pytest
 
 from housing_lab.cli import main
-from housing_lab.rooms import RoomError, open_store, sqlite_store
+from housing_lab.rooms import RoomError, open_store
+from housing_lab.rooms.stores import sqlite
 from housing_lab.rooms.urls import without_password
 
 
@@ -102,7 +103,7 @@ def test_tampered_rows_name_the_room_and_action(tmp_path, capsys, statement, wor
 
 
 def test_a_held_lock_is_the_store_is_busy_and_a_view_still_reads(tmp_path, monkeypatch) -> None:
-    monkeypatch.setattr(sqlite_store, "BUSY_TIMEOUT_S", 0.2)
+    monkeypatch.setattr(sqlite, "BUSY_TIMEOUT_S", 0.2)
     path = tmp_path / "rooms.sqlite"
     code, teacher, url = made_room(path)
     holder = sqlite3.connect(path, isolation_level=None)
@@ -161,9 +162,9 @@ def test_without_password_never_raises() -> None:
 
 
 def test_postgres_lock_timeout_makes_a_held_room_busy(postgres_url, monkeypatch) -> None:
-    from housing_lab.rooms import postgres_store
+    from housing_lab.rooms.stores import postgres
 
-    monkeypatch.setattr(postgres_store, "LOCK_TIMEOUT_MS", 300)
+    monkeypatch.setattr(postgres, "LOCK_TIMEOUT_MS", 300)
     import psycopg
 
     with open_store(postgres_url) as store:
@@ -205,7 +206,7 @@ def test_a_read_only_store_views_and_refuses_acts_in_one_line(tmp_path, monkeypa
     path = tmp_path / "rooms.sqlite"
     code, teacher, url = made_room(path)
     before = path.read_bytes()
-    monkeypatch.setattr(sqlite_store.os, "access", lambda *_args, **_kw: False)
+    monkeypatch.setattr(sqlite.os, "access", lambda *_args, **_kw: False)
     with open_store(url) as store:
         assert store.read_only and store.view(code, teacher)["seq"] == 2
         with pytest.raises(RoomError, match="is read-only"):

@@ -2,8 +2,8 @@
 
 Each thread gets its own connection (sqlite3 connections are not shared between threads); a
 write takes the database's write lock up front (BEGIN IMMEDIATE), so concurrent acts are
-served one at a time while readers carry on (WAL). The statements are `rooms.sql`'s, run by
-`sql_store` (what both backends do alike); this module holds only what is SQLite's own.
+served one at a time while readers carry on (WAL). The statements are `stores.sql`'s, run by
+`stores.dbapi` (what both backends do alike); this module holds only what is SQLite's own.
 
 Faults are one line naming the file: a file that is not SQLite (checked by its header before
 SQLite touches it), another program's tables, damage SQLite reports, a file that cannot be
@@ -23,9 +23,9 @@ from urllib.parse import quote
 
 from housing_lab.errors import quote_path
 from housing_lab.outputs import not_a_file
-from housing_lab.rooms import sql
 from housing_lab.rooms.errors import RoomError
-from housing_lab.rooms.sql_store import SQLRoomStore
+from housing_lab.rooms.stores import sql
+from housing_lab.rooms.stores.dbapi import SQLRoomStore
 
 BUSY_TIMEOUT_S = 5.0  # a writer holding the lock longer than this: "the store is busy"
 HEADER = b"SQLite format 3\x00"

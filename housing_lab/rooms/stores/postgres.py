@@ -3,8 +3,8 @@
 Each thread gets its own connection. An act locks its room's row (SELECT ... FOR UPDATE) for the
 length of its transaction, so acts on one room are served one at a time and acts on different
 rooms do not wait for each other; a lock held by another session past `LOCK_TIMEOUT_MS` is "the
-store is busy", never an endless wait. The statements are `rooms.sql`'s in psycopg's `%s`
-spelling, run by `sql_store` (what both backends do alike). The tables are created only when
+store is busy", never an endless wait. The statements are `stores.sql`'s in psycopg's `%s`
+spelling, run by `stores.dbapi` (what both backends do alike). The tables are created only when
 missing (a role with table grants but no CREATE works). psycopg is imported only when a
 PostgreSQL store is opened.
 """
@@ -16,9 +16,9 @@ from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 from housing_lab.errors import shown
-from housing_lab.rooms import sql
 from housing_lab.rooms.errors import RoomError
-from housing_lab.rooms.sql_store import SQLRoomStore
+from housing_lab.rooms.stores import sql
+from housing_lab.rooms.stores.dbapi import SQLRoomStore
 from housing_lab.rooms.urls import password_of, without_password
 
 __all__ = ["PostgresStore", "without_password"]

@@ -11,10 +11,10 @@ import pytest
 
 from housing_lab.north_berkeley.play.game import Game
 from housing_lab.rooms import AccessDenied, ActionRefused, RoomError, open_store
-from housing_lab.rooms.rows import LoggedAction
-from housing_lab.rooms.store import CodeTaken, SeqTaken
+from housing_lab.rooms.stores.base import CodeTaken, SeqTaken
+from housing_lab.rooms.stores.rows import LoggedAction
 
-from .helpers import hidden_cards, mentions, play_step, tokens_of
+from ..helpers import hidden_cards, mentions, play_step, tokens_of
 
 TEAMS = ["Red", "Blue", "Green"]
 

@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from housing_lab.errors import HousingLabError
 from housing_lab.numbers import MAX_SEED
 from housing_lab.rooms.errors import RoomError
-from housing_lab.rooms.games import TEACHER, Role, RoomInfo
-from housing_lab.rooms.registry import room_game
+from housing_lab.rooms.games import TEACHER, Role, RoomGame, RoomInfo
 
 MAX_ROW_JSON = 100_000  # characters of one stored JSON value: real ones are under 1,000
 HASH_LENGTH = 64  # hex SHA-256
@@ -73,10 +72,14 @@ def _seed(value: object) -> int:
 
 
 def room_from_rows(
-    code: str, row: Sequence[Any], token_rows: Iterable[Sequence[Any]]
+    code: str,
+    row: Sequence[Any],
+    token_rows: Iterable[Sequence[Any]],
+    room_game: Callable[[str], RoomGame],
 ) -> tuple[RoomInfo, dict[str, str]]:
     """A rooms row (code, game, seed, options JSON, teams JSON, created_at) and its token rows
-    (holder, hash) as a RoomInfo and holder -> hash; `RoomError` naming the room if damaged."""
+    (holder, hash) as a RoomInfo and holder -> hash, the teams and options checked by the game
+    `room_game` names; `RoomError` naming the room if damaged."""
     try:
         stored_code, game, seed, options, teams, created = row
         if stored_code != code or not isinstance(game, str):

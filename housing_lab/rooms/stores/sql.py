@@ -70,7 +70,7 @@ def for_psycopg(statement: str) -> str:
 @dataclass(frozen=True)
 class Statements:
     """The row statements both stores run, in one driver's parameter spelling (`?` unless
-    `spelled` otherwise), so that `sql_store` can run them without knowing the driver."""
+    `spelled` otherwise), so that `stores.dbapi` can run them without knowing the driver."""
 
     insert_room: str = INSERT_ROOM
     insert_token: str = INSERT_TOKEN

@@ -1,11 +1,11 @@
 """What the SQLite and PostgreSQL stores do alike, written once (issue 21: the two room stores
 share the SQL where the dialects agree).
 
-`SQLRoomStore` reads and writes rooms, tokens and actions with `rooms.sql`'s statements through
-a DB-API connection; a backend supplies only what differs: its connection, how its faults
-become one line (`_errors`), its write transaction (`_write`), its unique-violation exception
-type, the room lock (`_lock_room`), the savepoint around an action's insert (`_savepoint`), and
-the statements' parameter spelling (`statements`).
+`SQLRoomStore` reads and writes rooms, tokens and actions with `stores.sql`'s statements through
+a DB-API connection (sqlite3's or psycopg's); a backend supplies only what differs: its
+connection, how its faults become one line (`_errors`), its write transaction (`_write`), its
+unique-violation exception type, the room lock (`_lock_room`), the savepoint around an action's
+insert (`_savepoint`), and the statements' parameter spelling (`statements`).
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, closing, contextmanager, nullcontext
 from typing import Any, ClassVar
 
-from housing_lab.rooms import sql
-from housing_lab.rooms.games import RoomInfo
-from housing_lab.rooms.rows import LoggedAction, actions_from_rows, room_from_rows
-from housing_lab.rooms.store import CodeTaken, RoomStore, SeqTaken, Transaction
+from housing_lab.rooms.games import RoomGame, RoomInfo
+from housing_lab.rooms.stores import sql
+from housing_lab.rooms.stores.base import CodeTaken, RoomStore, SeqTaken, Transaction
+from housing_lab.rooms.stores.rows import LoggedAction, actions_from_rows, room_from_rows
 
 
 class SQLRoomStore(RoomStore):
@@ -31,8 +31,14 @@ class SQLRoomStore(RoomStore):
     # The driver's exception for a duplicate primary key (a room code or action number taken).
     _unique_violation: type[Exception]
 
-    def __init__(self, url: str, *, clock: Callable[[], float] = time.time) -> None:
-        super().__init__(url, clock=clock)
+    def __init__(
+        self,
+        url: str,
+        *,
+        room_game: Callable[[str], RoomGame],
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        super().__init__(url, room_game=room_game, clock=clock)
         self._local = threading.local()
 
     # --- what each backend supplies --------------------------------------------------------
@@ -108,7 +114,7 @@ class SQLRoomStore(RoomStore):
             if row is None:
                 return None
             token_rows = connection.execute(self.statements.select_tokens, (code,)).fetchall()
-        return room_from_rows(code, row, token_rows)
+        return room_from_rows(code, row, token_rows, self._room_game)
 
     def _actions_after(self, code: str, seq: int) -> list[LoggedAction]:
         with self._errors():

@@ -13,7 +13,7 @@ import pytest
 from housing_lab.rooms import RoomError, open_store
 from tests.reliability.test_pipes_devices_full import returns
 
-from .test_store_faults import made_room
+from .test_faults import made_room
 
 
 def refused(path: str | Path) -> str:

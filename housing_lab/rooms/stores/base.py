@@ -2,7 +2,9 @@
 
 A room is a row (code, game, seed, options, teams), one hashed token per holder (the teacher
 and each team) and an append-only log of actions numbered 1, 2, 3, ... The backends
-(`sqlite_store`, `postgres_store`) only store rows; everything else is here, once:
+(`stores.sqlite`, `stores.postgres`) only store rows; everything else is here, once. The games
+come in through `room_game` (a name -> `RoomGame`; `rooms.open_store` passes the registry's),
+so the stores know the games' interface and never which games exist:
 
 - `act` takes the room's write lock in a transaction (SQLite: BEGIN IMMEDIATE; PostgreSQL: the
   room row FOR UPDATE), catches up with actions others logged meanwhile, checks the action
@@ -31,11 +33,10 @@ from typing import Any, ClassVar
 
 from housing_lab.errors import HousingLabError, shown
 from housing_lab.numbers import MAX_SEED, check_number
-from housing_lab.rooms import tokens
 from housing_lab.rooms.errors import AccessDenied, ActionRefused, RoomError
-from housing_lab.rooms.games import TEACHER, Clock, Replay, Role, RoomInfo
-from housing_lab.rooms.registry import room_game
-from housing_lab.rooms.rows import LoggedAction
+from housing_lab.rooms.games import TEACHER, Clock, Replay, Role, RoomGame, RoomInfo
+from housing_lab.rooms.stores.rows import LoggedAction
+from housing_lab.rooms.tokens import hash_token, matches, new_room_code, new_token
 from housing_lab.rooms.urls import DEFAULT_JOIN_BASE, check_page_url, join_url
 
 MAX_ACTION_JSON = 100_000  # characters of one action: real ones are under 200
@@ -74,8 +75,15 @@ class RoomStore(ABC):
 
     backend: ClassVar[str]
 
-    def __init__(self, url: str, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        room_game: Callable[[str], RoomGame],
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.url = url
+        self._room_game = room_game
         self._clock = clock
         self._lock = threading.RLock()
         self._rooms: dict[str, tuple[RoomInfo, dict[str, str]]] = {}  # fixed at creation
@@ -118,7 +126,7 @@ class RoomStore(ABC):
         ``{"room": CODE, "teacher": {"token", "url"}, "teams": {name: {"token", "url"}}}``.
         """
         check_page_url(join_base, "join_base")  # before the room exists: no orphan room
-        rules = room_game(game)
+        rules = self._room_game(game)
         names = rules.check_teams(teams)
         checked = rules.check_options(options)
         seed = int(
@@ -132,11 +140,11 @@ class RoomStore(ABC):
                 error=RoomError,
             )
         )  # the one number check
-        secrets = {TEACHER.actor: tokens.new_token()}
-        secrets.update({Role(team).actor: tokens.new_token() for team in names})
-        hashes = {holder: tokens.hash_token(token) for holder, token in secrets.items()}
+        secrets = {TEACHER.actor: new_token()}
+        secrets.update({Role(team).actor: new_token() for team in names})
+        hashes = {holder: hash_token(token) for holder, token in secrets.items()}
         for _ in range(CODE_TRIES):
-            info = RoomInfo(tokens.new_room_code(), game, seed, checked, names, self._clock())
+            info = RoomInfo(new_room_code(), game, seed, checked, names, self._clock())
             rules.new_game(info)  # the engine accepts the set-up before anything is stored
             try:
                 self._insert_room(info, hashes)
@@ -175,7 +183,7 @@ class RoomStore(ABC):
         text = _action_text(action)
         with self._lock:
             info, role = self._open(room, token)
-            rules = room_game(info.game)
+            rules = self._room_game(info.game)
             while True:
                 with self._transaction(info.code) as tx:
                     replay = self._catch_up(info, lambda _code, seq: tx.actions_after(seq))
@@ -207,7 +215,7 @@ class RoomStore(ABC):
             info, role = self._open(room, token)
             self._require_teacher(role, "export the game")
             replay = self._catch_up(info, self._actions_after)
-            return room_game(info.game).export(replay.game)
+            return self._room_game(info.game).export(replay.game)
 
     def log(self, room: object, token: object) -> list[LoggedAction]:
         """The teacher's full action log (it names drafted and redrawn cards: teacher only)."""
@@ -264,7 +272,7 @@ class RoomStore(ABC):
         info, hashes = known
         holder = None
         for key, stored in hashes.items():  # every hash is compared: no early exit
-            if tokens.matches(token, stored):
+            if matches(token, stored):
                 holder = key
         if holder is None:
             raise denied
@@ -272,7 +280,7 @@ class RoomStore(ABC):
 
     def _catch_up(self, info: RoomInfo, read: Callable[[str, int], list[LoggedAction]]) -> Replay:
         """The room's game replayed to its newest action, reading only what is new."""
-        rules = room_game(info.game)
+        rules = self._room_game(info.game)
         replay = self._replays.get(info.code)
         if replay is None:
             game = rules.new_game(info)
@@ -309,7 +317,7 @@ class RoomStore(ABC):
             "game": info.game,
             "you": role.to_dict(),
             "teams": list(info.teams),
-            **room_game(info.game).view(replay.game, info, role, clock),
+            **self._room_game(info.game).view(replay.game, info, role, clock),
         }
 
     @staticmethod

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Set
 
-from housing_lab.rooms import sql
+from housing_lab.rooms.stores import sql
 
 TABLES: dict[str, tuple[str, ...]] = {
     "class_polls": ("code", "lesson", "token_hash", "join_url", "created_at", "closed_at"),
