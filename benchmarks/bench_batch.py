@@ -67,7 +67,7 @@ def main() -> None:
     )
     print(
         f"batch + RULES.md dicts:   {len(dict_boards) / seconds:>14,.0f} boards/s "
-        f"(what `nb sample` does before writing JSON)"
+        f"(`to_dicts`; `nb score` and `nb sample` write text lines: bench_batch_writers.py)"
     )
     scalar_seconds = median_seconds(
         lambda: [score_scenario(s, options) for s in scenarios], max(1, args.repeats // 2)
