@@ -84,7 +84,7 @@ __all__ = [
     "policy_mask",
     "tile_features",
 ]
-CHUNK = 1 << 15  # boards per step: arrays of this size stay in the CPU cache
+CHUNK = 1 << 16  # boards per step: int16 arrays of this size stay in the CPU cache
 GROUP_ENTRIES = 4096  # the most entries of a table of a group of squares (32 KB)
 
 
