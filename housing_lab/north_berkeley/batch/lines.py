@@ -29,7 +29,7 @@ from housing_lab.north_berkeley.engine import output
 
 MAX_CACHED = 20_000  # JSON fragments kept per result section (about 30 MB at most)
 MEMBERS_PER_GROUP = 4  # every combination of the codes of 4 members is written up front
-SLICE = 4096  # boards whose texts are looked up at once (at most MAX_CACHED)
+SLICE = 1024  # boards whose texts are made at once (at most MAX_CACHED; a few MB of text)
 
 
 def row_keys(codes: np.ndarray) -> list[bytes]:
