@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from housing_lab.north_berkeley.engine.scoring import PlayerScore, tie_break_explanation, winners
+from housing_lab.north_berkeley.engine.hands import PlayerScore, tie_break_explanation, winners
 from housing_lab.north_berkeley.errors import (
     AffordableOnlyError,
     IllegalActionError,

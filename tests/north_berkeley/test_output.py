@@ -1,5 +1,5 @@
-"""One result schema (`engine.output`): the scalar engine, the batch and `nb score`'s streamed
-lines all take their keys and sections from it."""
+"""One result schema (the result JSON in `engine.scoring`): the scalar engine, the batch and
+`nb score`'s streamed lines all take their keys and sections from it."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from housing_lab.north_berkeley.batch.evaluator import ALL_POLICY_SETS, default_
 from housing_lab.north_berkeley.batch.lines import ResultLines
 from housing_lab.north_berkeley.batch.result import result_sections
 from housing_lab.north_berkeley.batch.sweep import random_boards
-from housing_lab.north_berkeley.engine import output
+from housing_lab.north_berkeley.engine import scoring
 from housing_lab.north_berkeley.engine.scoring import score_scenario
 from housing_lab.north_berkeley.model import Model
 from housing_lab.north_berkeley.policies import RuleOptions
@@ -44,7 +44,7 @@ def three_writers(n: int, model: dict | None = None) -> list[tuple[Any, Any, Any
 
 @pytest.mark.parametrize("model", [None, MODEL])
 def test_every_writer_has_the_schemas_keys_in_order(model: dict | None) -> None:
-    expected = list(output.KEYS) + ([] if model is None else [output.MODEL])
+    expected = list(scoring.KEYS) + ([] if model is None else [scoring.MODEL])
     for scalar, row, line in three_writers(12, model):
         assert list(scalar) == list(row) == list(line) == expected
         if model is not None:
@@ -52,9 +52,9 @@ def test_every_writer_has_the_schemas_keys_in_order(model: dict | None) -> None:
 
 
 def test_a_section_changed_in_the_schema_changes_every_writer(monkeypatch) -> None:
-    card, by_income = output.card, output.by_income
-    monkeypatch.setattr(output, "card", lambda p, m: {**card(p, m), "schema": 1})
-    monkeypatch.setattr(output, "by_income", lambda c: {**by_income(c), "all": sum(c)})
+    card, by_income = scoring.card, scoring.by_income
+    monkeypatch.setattr(scoring, "card", lambda p, m: {**card(p, m), "schema": 1})
+    monkeypatch.setattr(scoring, "by_income", lambda c: {**by_income(c), "all": sum(c)})
     for scalar, row, line in three_writers(10):
         for result in (scalar, row, line):
             assert all(entry["schema"] == 1 for entry in result["constituents"].values())
@@ -64,7 +64,7 @@ def test_a_section_changed_in_the_schema_changes_every_writer(monkeypatch) -> No
 
 def test_a_result_without_every_section_is_refused() -> None:
     with pytest.raises(ValueError, match="vacant"):
-        output.result({key: 0 for key in output.KEYS if key != "vacant"})
+        scoring.result({key: 0 for key in scoring.KEYS if key != "vacant"})
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,8 +1,8 @@
 """The scalar engine's JSON result lines, written for a batch of boards from fragments.
 
-Every section of a line is `output.member(key, value)` of the value that
+Every section of a line is `scoring.member(key, value)` of the value that
 `batch.result.result_sections` makes of the board's codes, the table `BatchResult.to_dicts`
-reads too, in `output.KEYS` order: byte for byte `json.dumps(result.to_dict(i))`, and so the
+reads too, in `scoring.KEYS` order: byte for byte `json.dumps(result.to_dict(i))`, and so the
 scalar engine's `json.dumps(score_scenario(...).to_dict())` (tests/north_berkeley/test_output.py
 and tests/reliability/test_cli_stream.py check both on random boards). `nb score` and
 `nb sample` write their lines with it.
@@ -25,7 +25,7 @@ from housing_lab.north_berkeley.batch.result import (
     Section,
     result_sections,
 )
-from housing_lab.north_berkeley.engine import output
+from housing_lab.north_berkeley.engine import scoring
 
 MAX_CACHED = 20_000  # JSON fragments kept per result section (about 30 MB at most)
 MEMBERS_PER_GROUP = 4  # every combination of the codes of 4 members is written up front
@@ -48,9 +48,9 @@ class MemberTable:
     as `, "name": value` (nothing when ABSENT): a row is then a few list lookups."""
 
     def __init__(self, section: MemberSection, most: int = MEMBERS_PER_GROUP):
-        self.prefix = output.member(section.key, {})[:-1]  # '"key": {'
+        self.prefix = scoring.member(section.key, {})[:-1]  # '"key": {'
         fragments = [
-            ["" if v is ABSENT else ", " + output.member(name, v) for v in section.values]
+            ["" if v is ABSENT else ", " + scoring.member(name, v) for v in section.values]
             for name in section.members
         ]
         self.base = len(section.values)
@@ -111,7 +111,7 @@ class ResultLines:
         end = (
             "}"
             if result.model is None
-            else ", " + output.member(output.MODEL, result.model.to_dict()) + "}"
+            else ", " + scoring.member(scoring.MODEL, result.model.to_dict()) + "}"
         )
         line = "{%s" + end.replace("%", "%%")  # a line of its sections' texts joined
         for start in range(0, len(result), SLICE):
@@ -138,7 +138,7 @@ def _cached_texts(
             new = first.keys()
         for key in new:
             row = codes[first[key]].tolist()
-            cache[key] = output.member(section.key, section.value(row))
+            cache[key] = scoring.member(section.key, section.value(row))
         return list(map(cache.__getitem__, keys))
 
     return texts

@@ -19,10 +19,10 @@ import numpy as np
 
 from housing_lab.north_berkeley.batch.arrays import NOBODY, MoveInCounts
 from housing_lab.north_berkeley.batch.boards import Array, Boards, EvaluatorFacts
-from housing_lab.north_berkeley.engine import output
+from housing_lab.north_berkeley.engine import scoring
 from housing_lab.north_berkeley.engine.card_rules import CARD_IDS
 from housing_lab.north_berkeley.engine.movein import OUTCOMES
-from housing_lab.north_berkeley.engine.output import money
+from housing_lab.north_berkeley.engine.scoring import money
 from housing_lab.north_berkeley.model import Model, model_or_rulebook
 from housing_lab.north_berkeley.policies import ADU, INCOMES, POLICIES, RuleOptions
 
@@ -127,7 +127,7 @@ class BatchResult:
         model = self.model
         # a fresh model dict per board: callers may edit one
         return [
-            output.result(
+            scoring.result(
                 {s.key: s.value(row) for s, row in zip(sections, board, strict=True)},
                 None if model is None else model.to_dict(),
             )
@@ -189,12 +189,12 @@ def _after_codes(result: BatchResult) -> Array:
 def _outcomes(row: list[int]) -> dict[str, dict[str, int]]:
     """outcomes of its row of codes: (INCOMES x OUTCOMES) flattened."""
     width = len(OUTCOMES)
-    return output.outcomes([row[i : i + width] for i in range(0, len(row), width)])
+    return scoring.outcomes([row[i : i + width] for i in range(0, len(row), width)])
 
 
 def result_sections(evaluator: EvaluatorFacts) -> tuple[Section | MemberSection, ...]:
-    """Every section of the result in `output.KEYS` order: the codes each is read from and its
-    JSON value (the helpers of `engine.output`). `BatchResult.to_dicts` and `batch.lines`'s
+    """Every section of the result in `scoring.KEYS` order: the codes each is read from and its
+    JSON value (`engine.scoring`'s result JSON helpers). `BatchResult.to_dicts` and `batch.lines`'s
     JSON text both read this one table."""
     scale = evaluator.scale
     sections = (
@@ -203,10 +203,10 @@ def result_sections(evaluator: EvaluatorFacts) -> tuple[Section | MemberSection,
             lambda r: r.spending_units[:, None],
             lambda row: money(Fraction(row[0], scale)),
         ),
-        Section("new_homes", lambda r: r.new_homes, output.new_homes),
-        Section("housed", lambda r: r.housed, output.by_income),
-        Section("unhoused", lambda r: r.unhoused, output.by_income),
-        Section("displaced", lambda r: r.displaced, output.by_income),
+        Section("new_homes", lambda r: r.new_homes, scoring.new_homes),
+        Section("housed", lambda r: r.housed, scoring.by_income),
+        Section("unhoused", lambda r: r.unhoused, scoring.by_income),
+        Section("displaced", lambda r: r.displaced, scoring.by_income),
         MemberSection(
             "existing_after",
             _after_codes,
@@ -217,12 +217,12 @@ def result_sections(evaluator: EvaluatorFacts) -> tuple[Section | MemberSection,
             "constituents",
             lambda r: r.plus.astype(np.uint8) + 2 * r.minus.astype(np.uint8),
             CARD_IDS,
-            tuple(output.card(bool(code & 1), bool(code & 2)) for code in range(4)),
+            tuple(scoring.card(bool(code & 1), bool(code & 2)) for code in range(4)),
             fresh=dict,  # a card's entry is a flat dict: dict() copies it
         ),
         Section("outcomes", lambda r: r.outcomes.reshape(len(r), -1), _outcomes),
-        Section("vacant", lambda r: r.vacant, output.vacant),
+        Section("vacant", lambda r: r.vacant, scoring.vacant),
     )
-    if tuple(s.key for s in sections) != output.KEYS:  # pragma: no cover
-        raise ValueError("the batch's result sections must be output.KEYS, in order")
+    if tuple(s.key for s in sections) != scoring.KEYS:  # pragma: no cover
+        raise ValueError("the batch's result sections must be scoring.KEYS, in order")
     return sections

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from housing_lab.north_berkeley.engine.output import money
+from housing_lab.north_berkeley.engine.scoring import money
 from housing_lab.north_berkeley.scenario import Scenario
 
 

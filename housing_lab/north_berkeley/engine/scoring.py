@@ -1,6 +1,6 @@
 """A board and its score: `Scenario` (one validated board, the value the engines read),
-`score_scenario` (move-in, facts, all 22 cards decided) and its `ScenarioResult`, and players'
-hands scored with tie-breaks.
+`score_scenario` (move-in, facts, all 22 cards decided), its `ScenarioResult`, and the result's
+JSON (RULES.md's output format), whose keys and sections every writer takes from here.
 
 A card is decided by its +1 and -1 conditions (`card_rules`, the declaration everything reads)
 checked against the board's `BoardFacts`; it can score both (net 0). The cards' names and
@@ -12,11 +12,12 @@ import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
 from housing_lab.errors import shown
-from housing_lab.north_berkeley.engine import legal, output
+from housing_lab.north_berkeley.engine import legal
 from housing_lab.north_berkeley.engine.card_rules import CARD_IDS, CARD_RULES, CardRule, holds
 from housing_lab.north_berkeley.engine.facts import BoardFacts, board_facts
 from housing_lab.north_berkeley.engine.movein import (
@@ -25,7 +26,6 @@ from housing_lab.north_berkeley.engine.movein import (
     MoveInResult,
     run_move_in,
 )
-from housing_lab.north_berkeley.engine.output import money
 from housing_lab.north_berkeley.errors import OverBudgetError, UnknownIdError
 from housing_lab.north_berkeley.layout import Layout, default_layout
 from housing_lab.north_berkeley.model import Model, model_or_rulebook, one_model
@@ -108,6 +108,76 @@ def check_budget(scenario: Scenario) -> None:
         raise OverBudgetError(reason)
 
 
+# --- the result's JSON (RULES.md's output format), defined once ----------------------------
+# Three writers make it: the scalar engine (`ScenarioResult.to_dict`), the batch
+# (`BatchResult.to_dicts`) and `nb score`'s streamed lines (`batch.lines`, JSON fragments for
+# speed). All three take the keys, their order and every section's shape from here, so a key
+# added or renamed here changes all three alike (tests/north_berkeley/test_output.py).
+KEYS = (
+    "spending",
+    "new_homes",
+    "housed",
+    "unhoused",
+    "displaced",
+    "existing_after",
+    "constituents",
+    "outcomes",
+    "vacant",
+)
+"""The keys of every result, in order; `model` follows when a board asked for one."""
+MODEL = "model"
+NEW_HOME_KEYS = ("market", "middle", "low", "total")
+
+
+def money(amount: Fraction) -> int | float:
+    """Dollars for JSON: whole amounts as ints, halves (matching funds) as floats."""
+    return int(amount) if amount.denominator == 1 else float(amount)
+
+
+def new_homes(counts: Sequence[int]) -> dict[str, int]:
+    """New homes by kind, counts in `NEW_HOME_KEYS` order."""
+    return dict(zip(NEW_HOME_KEYS, counts, strict=True))
+
+
+def by_income(counts: Sequence[int]) -> dict[str, int]:
+    """One count per income (housed, unhoused, displaced), counts in `INCOMES` order."""
+    return dict(zip(INCOMES, counts, strict=True))
+
+
+def card(plus: bool, minus: bool) -> dict[str, bool | int]:
+    """One constituent card's entry under "constituents"."""
+    return {"plus": plus, "minus": minus, "score": int(plus) - int(minus)}
+
+
+def outcomes(rows: Sequence[Sequence[int]]) -> dict[str, dict[str, int]]:
+    """Per income (`INCOMES` order), the counts of each of the 5 `OUTCOMES`."""
+    return {
+        income: dict(zip(OUTCOMES, row, strict=True))
+        for income, row in zip(INCOMES, rows, strict=True)
+    }
+
+
+def vacant(counts: Sequence[int]) -> dict[str, int]:
+    """Homes left empty, counts in `VACANT_KEYS` order."""
+    return dict(zip(VACANT_KEYS, counts, strict=True))
+
+
+def result(sections: Mapping[str, Any], model: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The result dict: `sections` (every key of `KEYS`, values as the helpers above make them)
+    in the schema's order, then `model` (every switch) when the board asked for one."""
+    if set(sections) != set(KEYS):
+        raise ValueError(f"result sections {sorted(sections)} are not {list(KEYS)}")
+    out = {key: sections[key] for key in KEYS}
+    if model is not None:
+        out[MODEL] = model
+    return out
+
+
+def member(key: str, value: Any) -> str:
+    """`"key": value` as it stands inside `json.dumps` of a result (for streamed lines)."""
+    return f"{json.dumps(key)}: {json.dumps(value)}"
+
+
 # --- the cards decided on a board's facts -------------------------------------------------
 @dataclass(frozen=True)
 class CardScore:
@@ -161,27 +231,27 @@ class ScenarioResult:
         return {home: self.move_in.income_in(home) for home in homes}
 
     def to_dict(self) -> dict[str, Any]:
-        """The RULES.md output (`engine.output`); `model` (every switch, defaults filled in) is
+        """The RULES.md output (`result`, above); `model` (every switch, defaults filled in) is
         added only when the scenario asked for one, so rulebook results stay as they were."""
         facts = self.facts
         table = self.move_in.outcomes()
-        vacant = self.move_in.vacant()
+        empty = self.move_in.vacant()
         model = self.scenario.model
-        return output.result(
+        return result(
             {
                 "spending": money(facts.spending),
-                "new_homes": output.new_homes([facts.new_homes[k] for k in output.NEW_HOME_KEYS]),
-                "housed": output.by_income([facts.housed[i] for i in INCOMES]),
-                "unhoused": output.by_income([facts.unhoused[i] for i in INCOMES]),
-                "displaced": output.by_income(
+                "new_homes": new_homes([facts.new_homes[k] for k in NEW_HOME_KEYS]),
+                "housed": by_income([facts.housed[i] for i in INCOMES]),
+                "unhoused": by_income([facts.unhoused[i] for i in INCOMES]),
+                "displaced": by_income(
                     [table[i]["rehoused"] + table[i]["displaced_left"] for i in INCOMES]
                 ),
                 "existing_after": self.existing_after(),
                 "constituents": {
-                    card: output.card(score.plus, score.minus) for card, score in self.cards.items()
+                    card_id: card(score.plus, score.minus) for card_id, score in self.cards.items()
                 },
-                "outcomes": output.outcomes([[table[i][o] for o in OUTCOMES] for i in INCOMES]),
-                "vacant": output.vacant([vacant[k] for k in VACANT_KEYS]),
+                "outcomes": outcomes([[table[i][o] for o in OUTCOMES] for i in INCOMES]),
+                "vacant": vacant([empty[k] for k in VACANT_KEYS]),
             },
             None if model is None else model.to_dict(),
         )
@@ -205,64 +275,3 @@ def facts_as_is(scenario: Scenario) -> BoardFacts:
 def score_as_is(scenario: Scenario) -> dict[str, CardScore]:
     """Cards on the board as it stands: only the existing residents live there (no move-in)."""
     return score_all(facts_as_is(scenario))
-
-
-@dataclass(frozen=True)
-class PlayerScore:
-    player: str
-    total: int
-    minus_cards: int
-    cards: Mapping[str, CardScore]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "total": self.total,
-            "minus_cards": self.minus_cards,
-            "cards": {card: score.to_dict() for card, score in self.cards.items()},
-        }
-
-
-def score_hand(
-    player: str, hand: Sequence[str], card_scores: Mapping[str, CardScore]
-) -> PlayerScore:
-    chosen = {check_card(card): card_scores[card] for card in hand}
-    return PlayerScore(
-        player=player,
-        total=sum(score.score for score in chosen.values()),
-        minus_cards=sum(score.minus for score in chosen.values()),
-        cards=chosen,
-    )
-
-
-def winners(scores: Sequence[PlayerScore]) -> list[str]:
-    """Highest total wins; tie: fewest -1 cards; still tied: all of them win (seating order)."""
-    if not scores:
-        return []
-    best = max(s.total for s in scores)
-    leaders = [s for s in scores if s.total == best]
-    fewest = min(s.minus_cards for s in leaders)
-    return [s.player for s in leaders if s.minus_cards == fewest]
-
-
-def _points(total: int) -> str:
-    return f"{total} point" if abs(total) == 1 else f"{total} points"
-
-
-def tie_break_explanation(scores: Sequence[PlayerScore]) -> str:
-    """One sentence saying how the winners were decided, for scoreboards."""
-    won = winners(scores)
-    best = max((s.total for s in scores), default=0)
-    leaders = [s for s in scores if s.total == best]
-    if len(leaders) == 1:
-        return f"{won[0]} wins with {_points(best)}."
-    if len(won) == 1:
-        return (
-            f"{', '.join(s.player for s in leaders)} tie on {_points(best)}; {won[0]} wins "
-            f"with the fewest \u22121 cards."
-        )
-    minus = leaders[0].minus_cards if leaders else 0
-    # "both" or "all 3", never "they all win" when others are left out (issue 44)
-    together = "both win" if len(won) == 2 else f"all {len(won)} win"
-    return (
-        f"{', '.join(won)} tie on {_points(best)} and on \u22121 cards ({minus} each): {together}."
-    )

@@ -42,16 +42,14 @@ from housing_lab.north_berkeley.constituents import (
 )
 from housing_lab.north_berkeley.engine import legal
 from housing_lab.north_berkeley.engine.facts import BoardFacts
-from housing_lab.north_berkeley.engine.legal import Refusal
-from housing_lab.north_berkeley.engine.scoring import (
+from housing_lab.north_berkeley.engine.hands import (
     PlayerScore,
-    ScenarioResult,
-    facts_as_is,
     score_hand,
-    score_scenario,
     tie_break_explanation,
     winners,
 )
+from housing_lab.north_berkeley.engine.legal import Refusal
+from housing_lab.north_berkeley.engine.scoring import ScenarioResult, facts_as_is, score_scenario
 from housing_lab.north_berkeley.errors import (
     IllegalActionError,
     NorthBerkeleyError,

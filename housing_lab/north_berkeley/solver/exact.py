@@ -24,8 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from housing_lab.north_berkeley.batch.evaluator import BatchEvaluator, default_evaluator
-from housing_lab.north_berkeley.engine.output import money
-from housing_lab.north_berkeley.engine.scoring import score_scenario
+from housing_lab.north_berkeley.engine.scoring import money, score_scenario
 from housing_lab.north_berkeley.errors import OverBudgetError
 from housing_lab.north_berkeley.model import dollars
 from housing_lab.north_berkeley.policies import POLICIES

@@ -12,8 +12,9 @@ from typing import Any
 from housing_lab.north_berkeley import rules
 from housing_lab.north_berkeley.card_standing import CardStanding, card_standing
 from housing_lab.north_berkeley.constituents import CardScore, cards, score_all
+from housing_lab.north_berkeley.engine.hands import score_hand
 from housing_lab.north_berkeley.engine.movein import DISPLACED_WAITING, WAVES, MoveEvent
-from housing_lab.north_berkeley.engine.scoring import ScenarioResult, facts_as_is, score_hand
+from housing_lab.north_berkeley.engine.scoring import ScenarioResult, facts_as_is
 from housing_lab.north_berkeley.play.game import Game
 from housing_lab.north_berkeley.policies import (
     EXISTING_PER_INCOME,
