@@ -8,6 +8,7 @@ import asyncio
 import http.cookiejar
 import json
 import logging
+import re
 import threading
 import urllib.error
 import urllib.request
@@ -64,6 +65,15 @@ class Client:
             return error.code, json.loads(text) if text.startswith(b"{") else None
 
 
+def scripts(page: str) -> list[str]:
+    """The scripts a page loads, in order: each must be one of ours (the static route)."""
+    found = re.findall(r'<script src="([^"]*)"></script>', page)
+    assert page.count("<script") == len(found)
+    ours = "/housing-lab/class/static/"
+    assert all(src.startswith(ours) for src in found), found
+    return [src.removeprefix(ours) for src in found]
+
+
 @pytest.fixture
 def served(tmp_path) -> Iterator[tuple[str, str]]:
     """A standalone class server on 127.0.0.1 (its own thread and event loop)."""
@@ -93,9 +103,12 @@ def test_devices_and_teacher_over_http(served, caplog) -> None:
     code, token = made["class"], made["teacher"]["token"]
     q = made["questions"][0]
     phone = Client(base)
-    assert "join.js" in phone.page(f"/join?class={code}")
+    assert scripts(phone.page(f"/join?class={code}")) == ["page.js", "join.js"]
     teacher = Client(base)
-    assert "class.js" in teacher.page(f"?class={code}")
+    assert scripts(teacher.page(f"?class={code}")) == ["page.js", "class.js"]
+    with phone.opener.open(f"{base}/static/page.js", timeout=10) as shared:
+        assert shared.headers["Content-Type"] == "text/javascript; charset=utf-8"
+        assert b"function apiCaller(" in shared.read()  # the helpers both pages' scripts call
     key = {DEVICE_HEADER: DEVICE}
     caplog.set_level(logging.INFO, logger="tornado.access")
 

@@ -47,7 +47,13 @@ from housing_lab.rooms.errors import AccessDenied
 
 ROUTE = "housing-lab/class"
 PAGE_FOLDER = Path(__file__).resolve().parent / "class_page"
-STATIC = {"class.js": "text/javascript", "class.css": "text/css", "join.js": "text/javascript"}
+# page.js: what both pages' scripts share, loaded before class.js (projector) or join.js (device)
+STATIC = {
+    "page.js": "text/javascript",
+    "class.js": "text/javascript",
+    "join.js": "text/javascript",
+    "class.css": "text/css",
+}
 TEACHER_HEADER = "X-Housing-Lab-Key"
 DEVICE_HEADER = "X-Housing-Lab-Device"
 STORE_SETTING = "housing_lab_class_store"  # the store URL (None: the default one)
@@ -96,6 +102,7 @@ PAGE = """<!DOCTYPE html>
 <body class="{kind}" data-api="{api}" data-xsrf="{xsrf}" data-join-path="{join_path}"
  data-can-create="{can_create}" data-lesson-apps="{lesson_apps}" data-link-origin="{origin}">
 <main id="app" aria-live="polite"><p>Loading...</p></main>
+<script src="{static}page.js"></script>
 <script src="{static}{script}"></script>
 </body>
 </html>
@@ -192,7 +199,7 @@ class _JoinPageHandler(_PageHandler):
 
 
 class _StaticHandler(_ClassHandler):
-    """The pages' own JavaScript and CSS (three files, named here: nothing else is served)."""
+    """The pages' own JavaScript and CSS (the files in `STATIC`: nothing else is served)."""
 
     def get(self, name: str) -> None:
         if name not in STATIC:

@@ -2,16 +2,16 @@
 // many joined, the distribution only when the teacher shows it, Reveal and Vote again (the
 // rounds side by side). The teacher's token comes from the link's #fragment (no server sees
 // it), is kept in this tab's sessionStorage and travels in a header, never in a URL.
+// element, say and apiCaller come from page.js, loaded before this script.
 "use strict";
 
 const body = document.body;
-const API = body.dataset.api;
-const XSRF = body.dataset.xsrf;
 const POLL_MS = 500;
 const app = document.getElementById("app");
 const params = new URLSearchParams(window.location.search);
 const code = (params.get("class") || "").trim().toUpperCase();
 let key = "";
+const call = apiCaller("X-Housing-Lab-Key", () => key);
 let current = 0;
 let last = "";
 let tally = null;
@@ -35,46 +35,6 @@ function readKey() {
     window.history.replaceState(null, "", window.location.pathname + window.location.search);
   }
   return found;
-}
-
-function element(tag, attributes = {}, ...children) {
-  const made = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (name === "text") made.textContent = value;
-    else if (name.startsWith("on")) made.addEventListener(name.slice(2), value);
-    else if (value !== false && value !== null && value !== undefined) {
-      made.setAttribute(name, value === true ? "" : String(value));
-    }
-  }
-  for (const child of children) if (child) made.append(child);
-  return made;
-}
-
-async function call(method, path, data) {
-  const headers = { "X-Housing-Lab-Key": key, "X-XSRFToken": XSRF };
-  const options = { method, headers, credentials: "same-origin", cache: "no-store" };
-  if (data !== undefined) {
-    headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(data);
-  }
-  const response = await fetch(API + path, options);
-  const text = await response.text();
-  let parsed = null;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    parsed = null;
-  }
-  if (!response.ok) {
-    const words = parsed && parsed.error ? parsed.error : `the server answered ${response.status}`;
-    throw new Error(words);
-  }
-  return parsed === null ? text : parsed;
-}
-
-function say(words) {
-  const line = document.querySelector(".hl-class-error");
-  if (line) line.textContent = words || "";
 }
 
 async function act(action, question) {

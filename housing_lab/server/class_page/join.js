@@ -2,11 +2,10 @@
 // #fragment or this browser's localStorage, sent in a header, stored by the server only as a
 // hash). Every question of the lesson, the device's own answer (changeable until the reveal),
 // the answer and its explanation once revealed, and the class's answers only when shown.
+// element, say and apiCaller come from page.js, loaded before this script.
 "use strict";
 
 const body = document.body;
-const API = body.dataset.api;
-const XSRF = body.dataset.xsrf;
 const POLL_MS = 1000;
 const app = document.getElementById("app");
 const params = new URLSearchParams(window.location.search);
@@ -17,6 +16,7 @@ const KEY_PATTERN = /^[A-Za-z0-9_-]{16,100}$/;
 const LESSON_APPS = JSON.parse(body.dataset.lessonApps || "{}");
 const STAY = params.get("light") === "1";
 let device = "";
+const call = apiCaller("X-Housing-Lab-Device", () => device);
 let last = "";
 let view = null;
 
@@ -41,44 +41,6 @@ function readDevice() {
     window.history.replaceState(null, "", window.location.pathname + window.location.search);
   }
   return found;
-}
-
-function element(tag, attributes = {}, ...children) {
-  const made = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (name === "text") made.textContent = value;
-    else if (name.startsWith("on")) made.addEventListener(name.slice(2), value);
-    else if (value !== false && value !== null && value !== undefined) {
-      made.setAttribute(name, value === true ? "" : String(value));
-    }
-  }
-  for (const child of children) if (child) made.append(child);
-  return made;
-}
-
-async function call(method, path, data) {
-  const headers = { "X-Housing-Lab-Device": device, "X-XSRFToken": XSRF };
-  const options = { method, headers, credentials: "same-origin", cache: "no-store" };
-  if (data !== undefined) {
-    headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(data);
-  }
-  const response = await fetch(API + path, options);
-  let parsed = null;
-  try {
-    parsed = await response.json();
-  } catch (error) {
-    parsed = null;
-  }
-  if (!response.ok) {
-    throw new Error(parsed && parsed.error ? parsed.error : `the server answered ${response.status}`);
-  }
-  return parsed;
-}
-
-function say(words) {
-  const line = document.querySelector(".hl-class-error");
-  if (line) line.textContent = words || "";
 }
 
 async function answer(question, choice) {
