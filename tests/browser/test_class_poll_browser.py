@@ -198,6 +198,18 @@ def test_projector_and_three_devices_poll_one_lesson(browser, tmp_path) -> None:
             assert blocking == [], blocking
         # a device's lesson page has no "Start a class poll" link (the teacher's pages do)
         assert lesson.locator(".hl-class-start-link").count() == 0
+
+        # the teacher closes the class: the light pages drop the lesson's link, and nothing
+        # left out of a page is written on it ("null" was, by replaceChildren)
+        projector.once("dialog", lambda dialog: dialog.accept())
+        projector.click(".hl-class-close")
+        for page in light.values():
+            wait_until(
+                lambda page=page: page.locator(".hl-class-app-note").count() == 0,
+                SEE_WITHIN,
+                "a light page seeing the class closed",
+            )
+            assert "null" not in page.locator("#app").inner_text()
         # what that link opens on the teacher's computer: the projector page, ready to start
         projector.goto(f"http://127.0.0.1:{port}/housing-lab/class?lesson=3")
         assert projector.locator("#lesson").input_value() == "3"

@@ -182,7 +182,8 @@ function render() {
     },
   });
   const oldQr = document.getElementById("qr");
-  app.replaceChildren(
+  show(
+    app,
     header,
     nav,
     questionCard(questions[current], current + 1),
@@ -216,7 +217,7 @@ async function refresh(force = false) {
       render();
     }
   } catch (error) {
-    if (!tally) app.replaceChildren(element("p", { class: "hl-class-error", role: "alert", text: error.message }));
+    if (!tally) show(app, element("p", { class: "hl-class-error", role: "alert", text: error.message }));
     else say(error.message);
   }
 }
@@ -245,7 +246,8 @@ function startForm() {
   });
   const origin = new URL(body.dataset.linkOrigin || window.location.origin);
   const local = ["127.0.0.1", "localhost", "[::1]"].includes(origin.hostname);
-  app.replaceChildren(
+  show(
+    app,
     element("h1", { text: "Class poll" }),
     element("p", { text: "Pool the class's predictions for one lesson on the projector." }),
     pick,
@@ -269,7 +271,8 @@ if (code && key) {
 } else if (body.dataset.canCreate === "yes") {
   startForm();
 } else {
-  app.replaceChildren(
+  show(
+    app,
     element("p", {
       class: "hl-class-error",
       role: "alert",

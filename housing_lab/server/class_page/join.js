@@ -149,7 +149,8 @@ function lessonApp() {
 function render() {
   const focused = document.activeElement && document.activeElement.id;
   const lesson = lessonApp();
-  app.replaceChildren(
+  show(
+    app,
     element("h1", { text: `Lesson ${view.lesson}: class ${view.class}` }),
     lesson && !view.closed
       ? element(
@@ -176,7 +177,7 @@ async function refresh(force = false) {
       render();
     }
   } catch (error) {
-    if (!view) app.replaceChildren(element("p", { class: "hl-class-error", role: "alert", text: error.message }));
+    if (!view) show(app, element("p", { class: "hl-class-error", role: "alert", text: error.message }));
     else say(error.message);
   }
 }
@@ -184,7 +185,7 @@ async function refresh(force = false) {
 async function start() {
   device = readDevice();
   if (!code) {
-    app.replaceChildren(element("p", { class: "hl-class-error", role: "alert", text: "This link has no class code: scan the code on the projector again." }));
+    show(app, element("p", { class: "hl-class-error", role: "alert", text: "This link has no class code: scan the code on the projector again." }));
     return;
   }
   try {
@@ -196,7 +197,7 @@ async function start() {
     last = JSON.stringify(view);
     render();
   } catch (error) {
-    app.replaceChildren(element("p", { class: "hl-class-error", role: "alert", text: error.message }));
+    show(app, element("p", { class: "hl-class-error", role: "alert", text: error.message }));
     return;
   }
   window.setInterval(refresh, POLL_MS);

@@ -16,6 +16,12 @@ function element(tag, attributes = {}, ...children) {
   return made;
 }
 
+// `parent` shows `children` in place of what it showed; a child left out (false, null, "") is
+// skipped: replaceChildren itself would write "null" on the page.
+function show(parent, ...children) {
+  parent.replaceChildren(...children.filter(Boolean));
+}
+
 function say(words) {
   const line = document.querySelector(".hl-class-error");
   if (line) line.textContent = words || "";
