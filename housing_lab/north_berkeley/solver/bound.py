@@ -33,6 +33,8 @@ from housing_lab.north_berkeley.solver.space import BoardSpace, GroupTables, row
 
 Array = np.ndarray
 REACH_LIMIT = 1 << 23  # partial sums x completions looked at per group and layer, at most
+FIELD_BITS = 20  # a group this narrow finds its distinct sums with one table of 2^bits
+MERGED_CLASSES = 1 << 16  # wheres are merged while their joint classes stay this few
 SPENT = -1  # the pseudo group of spending's lower bound (see `Bounds`)
 
 
@@ -50,6 +52,7 @@ class _CardTable:
     views: list[Array]  # per group: view code of every value of the group's value space
     best: Array  # (views..., policy sets): weight x score, maximized by the weight's sign
     score: Array  # (views..., policy sets): the card's own score
+    both: Array  # (views..., 2 x policy sets): best, then score (one reduction for the two)
 
 
 class Bounds:
@@ -178,7 +181,8 @@ class Bounds:
             .astype(np.float64)
             .reshape(*shape, len(self.policy_sets))
         )
-        return _CardTable(groups, views, weight * score, score)
+        best = weight * score
+        return _CardTable(groups, views, best, score, np.concatenate([best, score], axis=-1))
 
     def _spent_lowest(self) -> Array:
         """The least spending (full, halved) of each SPENT value (a pair of classes)."""
@@ -192,27 +196,35 @@ class Bounds:
         distinct value the values its completions can reach (None: too many)."""
         if g == SPENT:
             side = len(self.thresholds) + 1
-            bound = costs[:, [0, -1]] + self.least_left[depth]
-            classes = np.searchsorted(self.thresholds, bound, side="right")
-            index = classes[:, 0] * side + classes[:, 1]
-            size = side * side
-        else:
-            index = self.space.groups[g].index(keys)
-            size = self.space.groups[g].size
-        seen = np.zeros(size, dtype=np.int64)
-        seen[index] = 1
-        unique = np.flatnonzero(seen)
-        slot = (np.cumsum(seen) - 1)[index]
-        if g == SPENT:  # any pair of classes at or above
-            full, half = np.divmod(unique, side)
+            unique, slot = _slots(self._spent_index(depth, costs), side * side)
+            full, half = np.divmod(unique, side)  # any pair of classes at or above
             reach = np.maximum(full[:, None], self.spent_values[None, :, 0]) * side + np.maximum(
                 half[:, None], self.spent_values[None, :, 1]
             )
             return unique, slot, reach
+        tables = self.space.groups[g]
+        if tables.bits <= FIELD_BITS:  # the group's run of bits, in one shift and one mask
+            fields, slot = _slots(tables.field(keys), 1 << tables.bits)
+            unique = tables.field_index(fields)
+        else:
+            unique, slot = _slots(tables.index(keys), tables.size)
         future = self.space.suffix[g][depth]
         if len(unique) * len(future) > REACH_LIMIT:
             return None
         return unique, slot, unique[:, None] + future[None, :]
+
+    def _spent_index(self, depth: int, costs: Array) -> Array:
+        """Each state's SPENT value: the classes (full, halved) of the least it can spend."""
+        side = len(self.thresholds) + 1
+        full = costs[:, 0] + self.least_left[depth, 0]
+        half = costs[:, -1] + self.least_left[depth, 1]
+        top = int(max(full.max(initial=0), half.max(initial=0))) + 1
+        if min(full.min(initial=0), half.min(initial=0)) < 0 or top > 1 << 20:
+            classes = np.searchsorted(self.thresholds, np.stack([full, half]), side="right")
+            return classes[0] * side + classes[1]
+        # whole units, few of them: each amount's class looked up
+        classes = np.searchsorted(self.thresholds, np.arange(top), side="right")
+        return classes[full] * side + classes[half]
 
     def evaluate(
         self, depth: int, keys: Array, costs: Array, want_total: bool, want_nonnegative: bool
@@ -220,9 +232,10 @@ class Bounds:
         """(n, policy sets) upper bounds on the total and whether every card can still score
         >= 0 (None when not asked, or when a group has too many completions to look at).
 
-        Each card's bound is a table over the distinct sums of its groups in the layer; cards
-        reading groups within one set of groups share one summed table, so each state costs
-        one look-up per set."""
+        Each card's bound is a table over the sets of views its groups can still reach. Cards
+        reading groups within one set of groups (a "where") share one summed table, looked up
+        once per state: by the state's class in each group, the distinct values of the group
+        that no card of the where tells apart (the same reachable views for every one)."""
         sets = len(self.policy_sets)
         present: dict[int, tuple[Array, Array, Array]] = {}
         for g in sorted({g for t in self.tables for g in t.groups}):
@@ -230,39 +243,53 @@ class Bounds:
             if found is None:
                 return None, None
             present[g] = found
-        # the distinct combinations of the groups of each set that occur, and each state's
-        combos: dict[tuple[int, ...], tuple[dict[int, Array], Array]] = {}
-        for where in dict.fromkeys(self.folded.values()):
-            shape = [len(present[g][0]) for g in where]
-            flat = np.ravel_multi_index([present[g][1] for g in where], shape)
-            unique, inverse = _distinct(flat, int(np.prod(shape, dtype=np.float64)))
-            slots = np.unravel_index(unique, shape)
-            combos[where] = (dict(zip(where, slots, strict=True)), inverse)
-        reached: dict[tuple[int, int], tuple[Array, Array]] = {}  # (group, view) -> masks
-        totals: dict[tuple[int, ...], Array] = {}
-        signs: dict[tuple[int, ...], Array] = {}
+        # per (group, view): the set of views each distinct value of the group can reach
+        reached: dict[tuple[int, int], tuple[Array, Array]] = {}
         for table in self.tables:
-            labels, masks = [], []
-            where = self.folded[tuple(table.groups)]
             for g, view in zip(table.groups, table.views, strict=True):
                 if (g, id(view)) not in reached:
                     reached[g, id(view)] = _reachable(view[present[g][2]], int(view.max()) + 1)
-                label, distinct = reached[g, id(view)]
-                labels.append(label[combos[where][0][g]])
-                masks.append(distinct)
-            if want_total:
-                best = _reduce(table.best, masks)[tuple(labels)]
-                totals[where] = totals[where] + best if where in totals else best
-            if want_nonnegative:
-                able = _reduce(table.score, masks)[tuple(labels)] >= 0
-                signs[where] = signs[where] & able if where in signs else able
         total = nonnegative = None
-        for where, (_, inverse) in combos.items():
-            if want_total:
-                part = np.take(totals[where].astype(self.dtype), inverse, axis=0)
+        for where, tables, classes in self._wheres(present, reached):
+            shape = [int(classes[g].max()) + 1 for g in where]
+            flat = np.zeros(len(keys), dtype=np.int64)
+            for g, size in zip(where, shape, strict=True):
+                flat *= size
+                flat += classes[g][present[g][1]]
+            unique, inverse = _distinct(flat, int(np.prod(shape, dtype=np.float64)))
+            # each distinct combination of classes, as a distinct value of each group in it
+            slots = {
+                g: _firsts_of(classes[g])[c]
+                for g, c in zip(
+                    where, np.unravel_index(unique, shape) if where else (), strict=True
+                )
+            }
+            best = able = None
+            for table in tables:
+                labels, masks = [], []
+                for g, view in zip(table.groups, table.views, strict=True):
+                    label, distinct = reached[g, id(view)]
+                    labels.append(label[slots[g]])
+                    masks.append(distinct)
+                if want_total and want_nonnegative:
+                    both = _reduce(table.both, masks)[tuple(labels)]
+                    tops, sign = both[:, :sets], both[:, sets:] >= 0
+                else:
+                    tops = _reduce(table.best, masks)[tuple(labels)] if want_total else None
+                    sign = (
+                        _reduce(table.score, masks)[tuple(labels)] >= 0
+                        if want_nonnegative
+                        else None
+                    )
+                if tops is not None:
+                    best = tops if best is None else best + tops
+                if sign is not None:
+                    able = sign if able is None else able & sign
+            if best is not None:
+                part = np.take(best.astype(self.dtype), inverse, axis=0)
                 total = part if total is None else np.add(total, part, out=total)
-            if want_nonnegative:
-                part = np.take(signs[where], inverse, axis=0)
+            if able is not None:
+                part = np.take(able, inverse, axis=0)
                 nonnegative = (
                     part
                     if nonnegative is None
@@ -273,6 +300,61 @@ class Bounds:
         if want_nonnegative and nonnegative is None:
             nonnegative = np.ones((len(keys), sets), dtype=bool)
         return total, nonnegative
+
+    def _wheres(
+        self,
+        present: dict[int, tuple[Array, Array, Array]],
+        reached: dict[tuple[int, int], tuple[Array, Array]],
+    ) -> list[tuple[tuple[int, ...], list[_CardTable], dict[int, Array]]]:
+        """The cards' tables by where, each where with its classes: per group, a label of
+        each distinct value of the group, equal for values that reach the same views in every
+        view the where's cards take of the group. A card's groups go to a largest set of
+        groups holding them (`folded`); wheres with few classes are merged (each where costs
+        a few passes over the states)."""
+
+        def classes_of(where: tuple[int, ...], tables: list[_CardTable]) -> dict[int, Array]:
+            out = {}
+            for g in where:
+                labels = {
+                    id(view): reached[g, id(view)][0]
+                    for table in tables
+                    for h, view in zip(table.groups, table.views, strict=True)
+                    if h == g
+                }
+                out[g] = _labels(list(labels.values()))
+            return out
+
+        def size(classes: dict[int, Array]) -> float:
+            return float(np.prod([float(c.max()) + 1 for c in classes.values()]))
+
+        grouped: dict[tuple[int, ...], list[_CardTable]] = {}
+        for table in self.tables:
+            grouped.setdefault(self.folded[tuple(table.groups)], []).append(table)
+        parts = sorted(
+            ((where, tables, classes_of(where, tables)) for where, tables in grouped.items()),
+            key=lambda part: (size(part[2]), part[0]),
+        )
+        merged: list[tuple[tuple[int, ...], list[_CardTable], dict[int, Array]]] = []
+        for where, tables, classes in parts:
+            for i, (other, others, _) in enumerate(merged):
+                union, together = tuple(sorted({*other, *where})), others + tables
+                joint = classes_of(union, together)
+                if size(joint) <= MERGED_CLASSES:
+                    merged[i] = (union, together, joint)
+                    break
+            else:
+                merged.append((where, tables, classes))
+        return merged
+
+
+def _slots(index: Array, size: int) -> tuple[Array, Array]:
+    """The distinct values of `index` (in range(size)), sorted, and each one's position."""
+    seen = np.zeros(size, dtype=bool)
+    seen[index] = True
+    unique = np.flatnonzero(seen)
+    rank = np.empty(size, dtype=np.intp)  # read only where seen
+    rank[unique] = np.arange(len(unique))
+    return unique, rank[index]
 
 
 def _labels(columns: list[Array]) -> Array:
@@ -295,9 +377,7 @@ def _distinct(values: Array, size: int) -> tuple[Array, Array]:
     if size > 4 * len(values) + 4096:  # sparse: sorting is cheaper
         unique, inverse = np.unique(values, return_inverse=True)
         return unique, inverse.ravel()
-    seen = np.zeros(size, dtype=np.int64)
-    seen[values] = 1
-    return np.flatnonzero(seen), (np.cumsum(seen) - 1)[values]
+    return _slots(values, size)
 
 
 def _firsts_of(view: Array) -> Array:

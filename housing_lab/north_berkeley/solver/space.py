@@ -63,6 +63,8 @@ class GroupTables:
         self.shifts, self.masks = shifts, masks
         self.widths = [m.bit_length() for m in masks]
         self.packed = sum(self.values[:, i].astype(np.int64) << s for i, s in enumerate(shifts))
+        # the group's fields lie side by side: one run of bits from `start`
+        self.start, self.bits = shifts[0], sum(self.widths)
 
     def index(self, keys: Array) -> Array:
         """Position of states' group sums in the value space."""
@@ -70,6 +72,15 @@ class GroupTables:
             ((keys >> s) & m) * st
             for s, m, st in zip(self.shifts, self.masks, self.strides, strict=True)
         )
+
+    def field(self, keys: Array) -> Array:
+        """States' group sums as one number: the group's run of bits (the same order as
+        `index`, in one shift and one mask)."""
+        return (keys >> self.start) & ((1 << self.bits) - 1)
+
+    def field_index(self, fields: Array) -> Array:
+        """`index` of the group's runs of bits (`field`)."""
+        return self.index(fields << self.start)
 
 
 class BoardSpace:
