@@ -29,7 +29,12 @@ from housing_lab.north_berkeley.solver.atoms import (
     spending_thresholds,
 )
 from housing_lab.north_berkeley.solver.facts import SPENDING
-from housing_lab.north_berkeley.solver.space import BoardSpace, GroupTables, row_labels
+from housing_lab.north_berkeley.solver.space import (
+    BoardSpace,
+    GroupTables,
+    distinct_positions,
+    row_labels,
+)
 
 Array = np.ndarray
 REACH_LIMIT = 1 << 23  # partial sums x completions looked at per group and layer, at most
@@ -53,6 +58,18 @@ class _CardTable:
     best: Array  # (views..., policy sets): weight x score, maximized by the weight's sign
     score: Array  # (views..., policy sets): the card's own score
     both: Array  # (views..., 2 x policy sets): best, then score (one reduction for the two)
+
+
+@dataclass
+class _Grid:
+    """A card's views of its groups and the representative sums (and costs) of every
+    combination of views, in C order over `shape`."""
+
+    groups: list[int]
+    views: list[Array]
+    shape: tuple[int, ...]
+    values: dict[str, Array]
+    costs: Array
 
 
 class Bounds:
@@ -99,12 +116,22 @@ class Bounds:
             if all(isinstance(w, int) and abs(w) < 1 << 16 for w in weights)
             else np.float64
         )
-        self.tables = []
-        for card, weight in zip(cards, weights, strict=True):
+        grids = []
+        for card in cards:
             atoms = card_atoms(card)
             if halves and "spending" in atoms:
                 atoms = merge([atoms, HALVING_ATOMS])
-            self.tables.append(self._table(evaluator, card, weight, atoms, facts_of, scorer))
+            grids.append(self._grid(evaluator, atoms, facts_of))
+        self.tables = []
+        scores = self._scores(cards, grids, scorer)
+        for grid, score, weight in zip(grids, scores, weights, strict=True):
+            score = score.astype(np.float64).reshape(*grid.shape, len(policy_sets))
+            best = weight * score
+            self.tables.append(
+                _CardTable(
+                    grid.groups, grid.views, best, score, np.concatenate([best, score], axis=-1)
+                )
+            )
         # cards reading the same view of a group share its reachable sets
         interned: dict[tuple[int, bytes], Array] = {}
         for table in self.tables:
@@ -120,15 +147,14 @@ class Bounds:
                 (w for w in wheres if set(where) <= set(w) and self.folded.get(w) == w), where
             )
 
-    def _table(
+    def _grid(
         self,
         evaluator: BatchEvaluator,
-        card: str,
-        weight: float,
         atoms: dict[str, Spec],
         facts_of: dict[int, dict[str, Array]],
-        scorer,
-    ) -> _CardTable:
+    ) -> _Grid:
+        """A card's views of the groups it reads, and a representative of every combination
+        of views: the sums (and costs) its table is scored on."""
         groups, views, reps = [], [], []
         if self.spent and "spending" in atoms:
             thresholds = spending_thresholds(atoms["spending"], evaluator.scale)
@@ -175,14 +201,29 @@ class Bounds:
             if tables.group.features == SPENDING:
                 housing, other = rows[:, 0].astype(np.int64), rows[:, 1].astype(np.int64)
                 costs = np.stack([2 * (housing + other), housing + 2 * other], axis=1)
-        shape = tuple(len(r) for r in reps)
-        score = (
-            np.stack([scorer((card,), values, costs, p)[:, 0] for p in self.policy_sets], axis=1)
-            .astype(np.float64)
-            .reshape(*shape, len(self.policy_sets))
-        )
-        best = weight * score
-        return _CardTable(groups, views, best, score, np.concatenate([best, score], axis=-1))
+        return _Grid(groups, views, tuple(len(r) for r in reps), values, costs)
+
+    def _scores(self, cards: tuple[str, ...], grids: list[_Grid], scorer) -> list[Array]:
+        """Each card's scores on its grid (rows, policy sets). Cards reading the same groups
+        have grids of the same sums: they are scored together, one call per policy set (the
+        scoring goes row by row, so a row's scores do not depend on the others)."""
+        together: dict[tuple[int, ...], list[int]] = {}
+        for i, grid in enumerate(grids):
+            together.setdefault(tuple(grid.groups), []).append(i)
+        out: list[Array] = [np.empty(0)] * len(grids)
+        for members in together.values():
+            first = grids[members[0]]
+            values = {
+                f: np.concatenate([grids[i].values[f] for i in members]) for f in first.values
+            }
+            costs = np.concatenate([grids[i].costs for i in members])
+            names = tuple(cards[i] for i in members)
+            scored = [scorer(names, values, costs, p) for p in self.policy_sets]
+            ends = np.cumsum([len(grids[i].costs) for i in members])
+            for k, (i, end) in enumerate(zip(members, ends, strict=True)):
+                start = end - len(grids[i].costs)
+                out[i] = np.stack([s[start:end, k] for s in scored], axis=1)
+        return out
 
     def _spent_lowest(self) -> Array:
         """The least spending (full, halved) of each SPENT value (a pair of classes)."""
@@ -196,7 +237,7 @@ class Bounds:
         distinct value the values its completions can reach (None: too many)."""
         if g == SPENT:
             side = len(self.thresholds) + 1
-            unique, slot = _slots(self._spent_index(depth, costs), side * side)
+            unique, slot = distinct_positions(self._spent_index(depth, costs), side * side)
             full, half = np.divmod(unique, side)  # any pair of classes at or above
             reach = np.maximum(full[:, None], self.spent_values[None, :, 0]) * side + np.maximum(
                 half[:, None], self.spent_values[None, :, 1]
@@ -204,10 +245,10 @@ class Bounds:
             return unique, slot, reach
         tables = self.space.groups[g]
         if tables.bits <= FIELD_BITS:  # the group's run of bits, in one shift and one mask
-            fields, slot = _slots(tables.field(keys), 1 << tables.bits)
+            fields, slot = distinct_positions(tables.field(keys), 1 << tables.bits)
             unique = tables.field_index(fields)
         else:
-            unique, slot = _slots(tables.index(keys), tables.size)
+            unique, slot = distinct_positions(tables.index(keys), tables.size)
         future = self.space.suffix[g][depth]
         if len(unique) * len(future) > REACH_LIMIT:
             return None
@@ -347,16 +388,6 @@ class Bounds:
         return merged
 
 
-def _slots(index: Array, size: int) -> tuple[Array, Array]:
-    """The distinct values of `index` (in range(size)), sorted, and each one's position."""
-    seen = np.zeros(size, dtype=bool)
-    seen[index] = True
-    unique = np.flatnonzero(seen)
-    rank = np.empty(size, dtype=np.intp)  # read only where seen
-    rank[unique] = np.arange(len(unique))
-    return unique, rank[index]
-
-
 def _labels(columns: list[Array]) -> Array:
     """Label rows of non-negative integer columns 0.. so that equal rows, and only they, share
     a label (dense codes when they fit, else hashed rows)."""
@@ -377,7 +408,7 @@ def _distinct(values: Array, size: int) -> tuple[Array, Array]:
     if size > 4 * len(values) + 4096:  # sparse: sorting is cheaper
         unique, inverse = np.unique(values, return_inverse=True)
         return unique, inverse.ravel()
-    return _slots(values, size)
+    return distinct_positions(values, size)
 
 
 def _firsts_of(view: Array) -> Array:

@@ -194,7 +194,7 @@ class BoardSpace:
         for c, shift in enumerate(shifts):
             packed |= values[:, c] << shift
             steps = steps + (self.costs[square][:, c] << shift)
-        candidates = self._compress(depth, (packed[:, None] + steps).ravel(), low)
+        candidates = self._stepped(depth, square, packed, steps, low)
         candidates.sort()
         state = candidates >> low
         starts = np.flatnonzero(_firsts(state))
@@ -287,6 +287,19 @@ class BoardSpace:
             segments.append((start, (1 << width) - 1, table))
         return segments
 
+    def _stepped(self, depth: int, square: int, keys: Array, steps: Array, low: int) -> Array:
+        """`_compress(depth, keys[:, None] + steps)`, flattened, with each look-up done once
+        per distinct field of the states rather than once per (state, tile): a field of a
+        sum is the sum of the fields (each field is as wide as any sum it holds, so nothing
+        carries), so the merge of (state, tile) is table[field(state) + field(tile)]."""
+        out = keys[:, None] + steps
+        for shift, mask, table in self.segments[depth]:
+            fields, slot = distinct_positions((keys >> (shift + low)) & mask, mask + 1)
+            tiles = (self.steps[square] >> shift) & mask
+            delta = table[fields[:, None] + tiles] << low
+            out += delta[slot]
+        return out.ravel()
+
     def _compress(self, depth: int, keys: Array, low: int = 0) -> Array:
         """Apply layer `depth`'s merges to states (whose fields start at bit `low`)."""
         for shift, mask, table in self.segments[depth]:
@@ -324,10 +337,14 @@ class BoardSpace:
             keys, values = self.layers[depth - 1]
             exact = self._unmerged_bits(depth)
             wanted = (key & exact) - (self.steps[square] & exact)
+            adds = self.costs[square][:, column]
+            # the states whose cost some tile completes, then those states x tiles in full
+            fits = np.flatnonzero(np.isin(values[:, column], cost - adds))
             rows, positions = np.nonzero(
-                ((keys & exact)[:, None] == wanted[None, :])
-                & (values[:, column][:, None] + self.costs[square][:, column][None, :] == cost)
+                ((keys[fits] & exact)[:, None] == wanted[None, :])
+                & (values[fits, column][:, None] + adds[None, :] == cost)
             )
+            rows = fits[rows]
             reach = self._compress(depth, keys[rows] + self.steps[square][positions])
             hits = np.flatnonzero(reach == key)
             if len(hits) == 0:  # pragma: no cover - would be a bug in the layers
@@ -362,6 +379,16 @@ def across(ufunc: np.ufunc, rows: Array) -> Array:
     return out
 
 
+def distinct_positions(index: Array, size: int) -> tuple[Array, Array]:
+    """The distinct values of `index` (in range(size)), sorted, and each one's position."""
+    seen = np.zeros(size, dtype=bool)
+    seen[index] = True
+    unique = np.flatnonzero(seen)
+    rank = np.empty(size, dtype=np.intp)  # read only where seen
+    rank[unique] = np.arange(len(unique))
+    return unique, rank[index]
+
+
 def _unique(values: Array) -> Array:
     """Sorted distinct values (faster than np.unique for int64 here)."""
     values = np.sort(values, axis=None)
@@ -377,7 +404,7 @@ def row_labels(rows: Array) -> Array:
     """Label rows 0.. so that equal rows, and only they, share a label (hash, then verify)."""
     rows = rows.reshape(len(rows), -1)
     hashed = (rows * _multipliers(rows.shape[1])).sum(axis=1)
-    order = np.argsort(hashed, kind="stable")
+    order = np.argsort(hashed)  # any order of equal hashes: labels go by hash rank
     new = np.empty(len(rows), dtype=bool)
     new[:1] = True
     np.not_equal(hashed[order][1:], hashed[order][:-1], out=new[1:])
