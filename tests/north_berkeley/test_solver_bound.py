@@ -17,6 +17,7 @@ from housing_lab.north_berkeley.constituents import CARD_IDS
 from housing_lab.north_berkeley.policies import RuleOptions
 from housing_lab.north_berkeley.solver import bound as solver_bound
 from housing_lab.north_berkeley.solver import search as solver_search
+from housing_lab.north_berkeley.solver import space as solver_space
 from housing_lab.north_berkeley.solver.exact import clear_cache, every_card_nonnegative, solve
 from housing_lab.north_berkeley.solver.inputs import make_problem
 from tests.north_berkeley.test_solver_model import (
@@ -138,3 +139,16 @@ def test_bounds_never_below_a_real_board_and_exact_at_the_end(seed, monkeypatch)
     np.testing.assert_array_equal(found[0], expected[0])
     np.testing.assert_array_equal(found[1], expected[1])
     clear_cache()
+
+
+@pytest.mark.parametrize("collide", [False, True])
+def test_row_labels_tell_rows_apart_even_when_hashes_collide(collide, monkeypatch) -> None:
+    """Equal rows share a label and only they; when every hash collides (all multipliers 0),
+    the check of neighbouring rows notices and the exact fallback gives the same answer."""
+    if collide:
+        monkeypatch.setattr(solver_space, "_multipliers", lambda n: np.zeros(n, dtype=np.int64))
+    rows = np.random.default_rng(3).integers(0, 3, size=(500, 4))
+    labels = solver_space.row_labels(rows)
+    exact = np.unique(rows, axis=0, return_inverse=True)[1].ravel()
+    assert len(set(zip(labels.tolist(), exact.tolist(), strict=True))) == len(set(exact.tolist()))
+    assert len(set(labels.tolist())) == len(set(exact.tolist()))

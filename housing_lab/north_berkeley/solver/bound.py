@@ -28,7 +28,7 @@ from housing_lab.north_berkeley.solver.atoms import (
     merge,
     spending_thresholds,
 )
-from housing_lab.north_berkeley.solver.facts import SPENDING
+from housing_lab.north_berkeley.solver.facts import SPENDING, atom_classes
 from housing_lab.north_berkeley.solver.space import (
     BoardSpace,
     GroupTables,
@@ -41,12 +41,6 @@ REACH_LIMIT = 1 << 23  # partial sums x completions looked at per group and laye
 FIELD_BITS = 20  # a group this narrow finds its distinct sums with one table of 2^bits
 MERGED_CLASSES = 1 << 16  # wheres are merged while their joint classes stay this few
 SPENT = -1  # the pseudo group of spending's lower bound (see `Bounds`)
-
-
-def _classes(values: Array, spec: Spec) -> Array:
-    if isinstance(spec, tuple):
-        return np.searchsorted(np.array(spec), values, side="right")
-    return values.astype(np.int64)
 
 
 @dataclass
@@ -159,7 +153,9 @@ class Bounds:
         if self.spent and "spending" in atoms:
             thresholds = spending_thresholds(atoms["spending"], evaluator.scale)
             lowest = self._spent_lowest()
-            view = _labels([_classes(lowest[:, 0], thresholds), _classes(lowest[:, 1], thresholds)])
+            view = _labels(
+                [atom_classes(lowest[:, 0], thresholds), atom_classes(lowest[:, 1], thresholds)]
+            )
             groups.append(SPENT)
             views.append(view)
             reps.append(_firsts_of(view))
@@ -170,17 +166,17 @@ class Bounds:
                 if fact == "spending" and "spending" in facts:
                     thresholds = spending_thresholds(spec, evaluator.scale)
                     columns += [
-                        _classes(facts["spending"], thresholds),
-                        _classes(facts["spending_halved"], thresholds),
+                        atom_classes(facts["spending"], thresholds),
+                        atom_classes(facts["spending_halved"], thresholds),
                     ]
                 elif fact in POLICY_DEPENDENT:
                     columns += [
-                        _classes(facts[f"{fact}@{i}"], spec)
+                        atom_classes(facts[f"{fact}@{i}"], spec)
                         for i in range(len(self.policy_sets))
                         if f"{fact}@{i}" in facts
                     ]
                 elif fact in facts:
-                    columns.append(_classes(facts[fact], spec))
+                    columns.append(atom_classes(facts[fact], spec))
             if not columns:
                 continue
             view = _labels(columns)

@@ -53,6 +53,7 @@ from housing_lab.north_berkeley.solver.facts import (
     NEW_HOMES,
     SPENDING,
     MoveIn,
+    atom_classes,
     group_facts,
     group_of,
     single_groups,
@@ -62,13 +63,6 @@ from housing_lab.north_berkeley.solver.space import BoardSpace, Group, Prune, ac
 
 Array = np.ndarray
 Atoms = tuple[tuple[str, Spec], ...]
-
-
-def _classes(values: Array, spec: Spec) -> Array:
-    """A fact's value as the question sees it: its threshold class, or itself."""
-    if isinstance(spec, tuple):
-        return np.searchsorted(np.array(spec), values, side="right")
-    return values
 
 
 def _atoms(problem: Problem, pareto: bool, least_cost: bool = False) -> Atoms:
@@ -173,10 +167,10 @@ def _signature(
         for fact in mine:
             if fact in POLICY_DEPENDENT:
                 columns += [
-                    _classes(facts[f"{fact}@{i}"], atoms[fact]) for i in range(len(policy_sets))
+                    atom_classes(facts[f"{fact}@{i}"], atoms[fact]) for i in range(len(policy_sets))
                 ]
             else:
-                columns.append(_classes(facts[fact], atoms[fact]))
+                columns.append(atom_classes(facts[fact], atoms[fact]))
         return np.stack(columns, axis=1)
 
     return signature
@@ -202,7 +196,7 @@ def search_groups(
         def spending(values: Array) -> Array:
             housing, other = values.T
             columns = cost_columns(housing, other, halves)
-            return np.stack([_classes(c, thresholds) for c in columns], axis=1)
+            return np.stack([atom_classes(c, thresholds) for c in columns], axis=1)
 
         groups.append(Group(SPENDING, spending))
     groups += [

@@ -403,15 +403,15 @@ def _unique(values: Array) -> Array:
 def row_labels(rows: Array) -> Array:
     """Label rows 0.. so that equal rows, and only they, share a label (hash, then verify)."""
     rows = rows.reshape(len(rows), -1)
-    hashed = (rows * _multipliers(rows.shape[1])).sum(axis=1)
+    hashed = rows @ _multipliers(rows.shape[1])  # wrapping int64 arithmetic
     order = np.argsort(hashed)  # any order of equal hashes: labels go by hash rank
     new = np.empty(len(rows), dtype=bool)
     new[:1] = True
     np.not_equal(hashed[order][1:], hashed[order][:-1], out=new[1:])
     group = np.cumsum(new) - 1
-    leader = order[np.flatnonzero(new)][group]
-    if not (rows[order] == rows[leader]).all():  # a hash collision: fall back to exact
-        return np.unique(rows, axis=0, return_inverse=True)[1].ravel()
+    ranked = rows[order]  # equal hashes side by side: each row must equal the one before
+    if not ((ranked[1:] == ranked[:-1]).all(axis=1) | new[1:]).all():  # a hash collision
+        return np.unique(rows, axis=0, return_inverse=True)[1].ravel()  # exact, slower
     labels = np.empty(len(rows), dtype=np.int64)
     labels[order] = group
     return labels
