@@ -201,7 +201,8 @@ class BoardSpace:
         mask = (1 << width) - 1
         least = [(candidates[starts] >> shifts[0]) & mask]
         for shift in shifts[1:]:  # another cost column: the least of each state's run
-            least.append(np.minimum.reduceat((candidates >> shift) & mask, starts))
+            column = (candidates >> shift if shift else candidates) & mask
+            least.append(np.minimum.reduceat(column, starts))
         return state[starts], np.stack(least, axis=1)
 
     def _order(self) -> list[int]:
