@@ -227,28 +227,67 @@ class Bounds:
         return lowest[self.spent_values]
 
     def _present(
-        self, g: int, depth: int, keys: Array, costs: Array
-    ) -> tuple[Array, Array, Array] | None:
-        """Group g's distinct values in a layer, each state's slot among them, and per
-        distinct value the values its completions can reach (None: too many)."""
-        if g == SPENT:
+        self, depth: int, keys: Array, costs: Array
+    ) -> tuple[dict[int, tuple[Array, Array, Array, int]], list[Array]] | None:
+        """The groups the cards read, in a layer: per group, its distinct values, the run each
+        belongs to and each distinct value of the run's position among the group's, and per
+        distinct value the values its completions can reach; per run, each state's position
+        among the run's distinct values (None: a group has too many completions to look at).
+
+        A run is a few groups side by side in the state's bits (at most `FIELD_BITS` of them):
+        its distinct values are found once, with one shift and one mask over the states, and
+        each group's from those few (the spending classes SPENT are a run of their own)."""
+        used = sorted({g for t in self.tables for g in t.groups})
+        present: dict[int, tuple[Array, Array, Array, int]] = {}
+        runs: list[Array] = []
+        if SPENT in used:
             side = len(self.thresholds) + 1
             unique, slot = distinct_positions(self._spent_index(depth, costs), side * side)
             full, half = np.divmod(unique, side)  # any pair of classes at or above
             reach = np.maximum(full[:, None], self.spent_values[None, :, 0]) * side + np.maximum(
                 half[:, None], self.spent_values[None, :, 1]
             )
-            return unique, slot, reach
-        tables = self.space.groups[g]
-        if tables.bits <= FIELD_BITS:  # the group's run of bits, in one shift and one mask
-            fields, slot = distinct_positions(tables.field(keys), 1 << tables.bits)
-            unique = tables.field_index(fields)
-        else:
-            unique, slot = distinct_positions(tables.index(keys), tables.size)
-        future = self.space.suffix[g][depth]
-        if len(unique) * len(future) > REACH_LIMIT:
-            return None
-        return unique, slot, unique[:, None] + future[None, :]
+            present[SPENT] = (unique, np.arange(len(unique)), reach, len(runs))
+            runs.append(slot)
+        groups = self.space.groups
+        chunks: list[list[int]] = []
+        for g in (g for g in used if g != SPENT):
+            first = groups[chunks[-1][0]] if chunks else None
+            tables = groups[g]
+            if (
+                first is not None
+                and chunks[-1][-1] == g - 1
+                and first.bits <= FIELD_BITS
+                and tables.start + tables.bits - first.start <= FIELD_BITS
+            ):
+                chunks[-1].append(g)
+            else:
+                chunks.append([g])
+        for chunk in chunks:
+            first, last = groups[chunk[0]], groups[chunk[-1]]
+            if first.bits > FIELD_BITS:  # a wide group alone: its value-space positions
+                index, slot = distinct_positions(first.index(keys), first.size)
+                fields, starts = index, None
+            else:
+                width = last.start + last.bits - first.start
+                fields, slot = distinct_positions(
+                    (keys >> first.start) & ((1 << width) - 1), 1 << width
+                )
+                starts = first.start
+            for g in chunk:
+                tables = groups[g]
+                if starts is None:
+                    unique, at = fields, np.arange(len(fields))
+                else:
+                    own = (fields >> (tables.start - starts)) & ((1 << tables.bits) - 1)
+                    mine, at = np.unique(own, return_inverse=True)
+                    unique, at = tables.field_index(mine), at.ravel()
+                future = self.space.suffix[g][depth]
+                if len(unique) * len(future) > REACH_LIMIT:
+                    return None
+                present[g] = (unique, at, unique[:, None] + future[None, :], len(runs))
+            runs.append(slot)
+        return present, runs
 
     def _spent_index(self, depth: int, costs: Array) -> Array:
         """Each state's SPENT value: the classes (full, halved) of the least it can spend."""
@@ -274,12 +313,10 @@ class Bounds:
         once per state: by the state's class in each group, the distinct values of the group
         that no card of the where tells apart (the same reachable views for every one)."""
         sets = len(self.policy_sets)
-        present: dict[int, tuple[Array, Array, Array]] = {}
-        for g in sorted({g for t in self.tables for g in t.groups}):
-            found = self._present(g, depth, keys, costs)
-            if found is None:
-                return None, None
-            present[g] = found
+        found = self._present(depth, keys, costs)
+        if found is None:
+            return None, None
+        present, runs = found
         # per (group, view): the set of views each distinct value of the group can reach
         reached: dict[tuple[int, int], tuple[Array, Array]] = {}
         for table in self.tables:
@@ -287,12 +324,21 @@ class Bounds:
                 if (g, id(view)) not in reached:
                     reached[g, id(view)] = _reachable(view[present[g][2]], int(view.max()) + 1)
         total = nonnegative = None
-        for where, tables, classes in self._wheres(present, reached):
+        for where, tables, classes in self._wheres(reached):
             shape = [int(classes[g].max()) + 1 for g in where]
-            flat = np.zeros(len(keys), dtype=np.int64)
-            for g, size in zip(where, shape, strict=True):
-                flat *= size
-                flat += classes[g][present[g][1]]
+            # each state's combination of classes, in C order over `shape`: each run of
+            # groups adds its share, worked out once per distinct value of the run
+            shares: dict[int, Array] = {}
+            for i, g in enumerate(where):
+                _, at, _, run = present[g]
+                share = classes[g][at] * int(np.prod(shape[i + 1 :], dtype=np.int64))
+                shares[run] = shares[run] + share if run in shares else share
+            flat = None  # (each part freed before the next: fresh memory is slow to get)
+            for run, share in shares.items():
+                part = share[runs[run]]
+                flat = part if flat is None else np.add(flat, part, out=flat)
+            if flat is None:
+                flat = np.zeros(len(keys), dtype=np.int64)
             unique, inverse = _distinct(flat, int(np.prod(shape, dtype=np.float64)))
             # each distinct combination of classes, as a distinct value of each group in it
             slots = {
@@ -339,9 +385,7 @@ class Bounds:
         return total, nonnegative
 
     def _wheres(
-        self,
-        present: dict[int, tuple[Array, Array, Array]],
-        reached: dict[tuple[int, int], tuple[Array, Array]],
+        self, reached: dict[tuple[int, int], tuple[Array, Array]]
     ) -> list[tuple[tuple[int, ...], list[_CardTable], dict[int, Array]]]:
         """The cards' tables by where, each where with its classes: per group, a label of
         each distinct value of the group, equal for values that reach the same views in every
