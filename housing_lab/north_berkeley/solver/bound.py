@@ -87,7 +87,8 @@ class Bounds:
         # below by a state's least cost plus the least the squares left can cost: the pseudo
         # group SPENT holds the classes of that bound among all the cards' thresholds, for
         # both cost kinds (full, housing halved), and any classes at or above are reachable.
-        specs = [card_atoms(c)["spending"] for c in cards if "spending" in card_atoms(c)]
+        read = [card_atoms(c) for c in cards]  # (read off the declarations once)
+        specs = [atoms["spending"] for atoms in read if "spending" in atoms]
         self.spent = bool(specs) and all(t.group.features != SPENDING for t in space.groups)
         if self.spent:
             self.thresholds = np.array(
@@ -111,8 +112,7 @@ class Bounds:
             else np.float64
         )
         grids = []
-        for card in cards:
-            atoms = card_atoms(card)
+        for atoms in read:
             if halves and "spending" in atoms:
                 atoms = merge([atoms, HALVING_ATOMS])
             grids.append(self._grid(evaluator, atoms, facts_of))
@@ -438,9 +438,7 @@ def _labels(columns: list[Array]) -> Array:
         if size > 1 << 22:
             return row_labels(np.stack(columns, axis=1).astype(np.int64))
         code = code * top + column.astype(np.int64)
-    seen = np.zeros(size, dtype=np.int64)
-    seen[code] = 1
-    return (np.cumsum(seen) - 1)[code]
+    return distinct_positions(code, size)[1]
 
 
 def _distinct(values: Array, size: int) -> tuple[Array, Array]:
