@@ -382,6 +382,9 @@ def across(ufunc: np.ufunc, rows: Array) -> Array:
 
 def distinct_positions(index: Array, size: int) -> tuple[Array, Array]:
     """The distinct values of `index` (in range(size)), sorted, and each one's position."""
+    if size > 8 * len(index) + 4096:  # few values in a wide range: sorting them is cheaper
+        unique, positions = np.unique(index, return_inverse=True)
+        return unique, positions.ravel()
     seen = np.zeros(size, dtype=bool)
     seen[index] = True
     unique = np.flatnonzero(seen)
