@@ -405,19 +405,18 @@ def _unique(values: Array) -> Array:
 
 
 def row_labels(rows: Array) -> Array:
-    """Label rows 0.. so that equal rows, and only they, share a label (hash, then verify)."""
+    """Label rows 0.. so that equal rows, and only they, share a label (hash, then verify):
+    a row's label is its hash's rank among the distinct hashes, and every row must equal the
+    first row of its label (else a hash collision: the exact, slower way)."""
     rows = rows.reshape(len(rows), -1)
     hashed = rows @ _multipliers(rows.shape[1])  # wrapping int64 arithmetic
-    order = np.argsort(hashed)  # any order of equal hashes: labels go by hash rank
-    new = np.empty(len(rows), dtype=bool)
-    new[:1] = True
-    np.not_equal(hashed[order][1:], hashed[order][:-1], out=new[1:])
-    group = np.cumsum(new) - 1
-    ranked = rows[order]  # equal hashes side by side: each row must equal the one before
-    if not ((ranked[1:] == ranked[:-1]).all(axis=1) | new[1:]).all():  # a hash collision
-        return np.unique(rows, axis=0, return_inverse=True)[1].ravel()  # exact, slower
-    labels = np.empty(len(rows), dtype=np.int64)
-    labels[order] = group
+    ranked = np.sort(hashed)
+    distinct = ranked[_firsts(ranked)]
+    labels = np.searchsorted(distinct, hashed)
+    leader = np.empty(len(distinct), dtype=np.intp)
+    leader[labels[::-1]] = np.arange(len(rows))[::-1]
+    if not (rows == rows[leader[labels]]).all():  # a hash collision
+        return np.unique(rows, axis=0, return_inverse=True)[1].ravel()
     return labels
 
 
