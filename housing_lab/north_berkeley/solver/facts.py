@@ -19,6 +19,7 @@ from housing_lab.north_berkeley.solver.atoms import (
     POLICY_DEPENDENT,
     SINGLE_DERIVED,
     SINGLES,
+    Spec,
 )
 
 Array = np.ndarray
@@ -77,3 +78,19 @@ def group_facts(
     for fact in derived:
         facts[fact] = fact_value(fact, facts.__getitem__)
     return facts
+
+
+def atom_classes(values: Array, spec: Spec) -> Array:
+    """A fact's value as the question sees it: its class among the ">= t" thresholds of
+    `spec` (how many it reaches), or the value itself (None: kept exactly). Whole numbers in
+    a small range are classed by one look-up each (the search classes every value of a
+    group's value space, tens of thousands, for every threshold set)."""
+    if not isinstance(spec, tuple):
+        return values.astype(np.int64)
+    cuts = np.array(spec)
+    if values.dtype.kind in "iu" and cuts.dtype.kind in "iuf" and len(values) > 64:
+        low, high = int(values.min()), int(values.max())
+        if high - low <= 4 * len(values):
+            table = np.searchsorted(cuts, np.arange(low, high + 1), side="right")
+            return table[values - low]
+    return np.searchsorted(cuts, values, side="right")

@@ -53,22 +53,16 @@ from housing_lab.north_berkeley.solver.facts import (
     NEW_HOMES,
     SPENDING,
     MoveIn,
+    atom_classes,
     group_facts,
     group_of,
     single_groups,
 )
 from housing_lab.north_berkeley.solver.inputs import Problem
-from housing_lab.north_berkeley.solver.space import BoardSpace, Group, Prune
+from housing_lab.north_berkeley.solver.space import BoardSpace, Group, Prune, across
 
 Array = np.ndarray
 Atoms = tuple[tuple[str, Spec], ...]
-
-
-def _classes(values: Array, spec: Spec) -> Array:
-    """A fact's value as the question sees it: its threshold class, or itself."""
-    if isinstance(spec, tuple):
-        return np.searchsorted(np.array(spec), values, side="right")
-    return values
 
 
 def _atoms(problem: Problem, pareto: bool, least_cost: bool = False) -> Atoms:
@@ -173,10 +167,10 @@ def _signature(
         for fact in mine:
             if fact in POLICY_DEPENDENT:
                 columns += [
-                    _classes(facts[f"{fact}@{i}"], atoms[fact]) for i in range(len(policy_sets))
+                    atom_classes(facts[f"{fact}@{i}"], atoms[fact]) for i in range(len(policy_sets))
                 ]
             else:
-                columns.append(_classes(facts[fact], atoms[fact]))
+                columns.append(atom_classes(facts[fact], atoms[fact]))
         return np.stack(columns, axis=1)
 
     return signature
@@ -202,7 +196,7 @@ def search_groups(
         def spending(values: Array) -> Array:
             housing, other = values.T
             columns = cost_columns(housing, other, halves)
-            return np.stack([_classes(c, thresholds) for c in columns], axis=1)
+            return np.stack([atom_classes(c, thresholds) for c in columns], axis=1)
 
         groups.append(Group(SPENDING, spending))
     groups += [
@@ -504,7 +498,7 @@ def _sample(
     real board reaches."""
     while True:
         promise = np.where(nonnegative if goal == "nonnegative" else True, total, -np.inf)
-        top = np.argsort(promise.max(axis=1))[-SAMPLE:]
+        top = _top(across(np.maximum, promise), SAMPLE)
         square = space.order[depth]
         keys = space.advance(depth, keys[top]).ravel()
         costs = (costs[top][:, None, :] + space.costs[square][None, :, :]).reshape(len(keys), -1)
@@ -518,6 +512,14 @@ def _sample(
     if goal == "nonnegative":
         exact = np.where(able, exact, -np.inf)
     return float(exact.max())
+
+
+def _top(values: Array, count: int) -> Array:
+    """Positions of the `count` largest values, in no particular order (a partition, not a
+    sort: which of equal values at the cut come in does not matter to `_sample`)."""
+    if len(values) <= count:
+        return np.arange(len(values))
+    return np.argpartition(values, len(values) - count)[-count:]
 
 
 def _keep(
@@ -541,7 +543,7 @@ def _keep(
     def keep(space: BoardSpace, depth: int, keys: Array, costs: Array) -> Array | None:
         within = None
         if left is not None:  # no completion of these keeps within the budget (any cost kind)
-            within = (costs + left[depth][None, :]).min(axis=1) <= limit
+            within = across(np.minimum, costs + left[depth][None, :]) <= limit
             if not within.all():
                 keys, costs = keys[within], costs[within]
         kept = _keep_bounded(space, depth, keys, costs)
@@ -557,9 +559,9 @@ def _keep(
         bounds = _bounds(evaluator, problem, base, sharing, placement)  # built when needed
         total, nonnegative = bounds.evaluate(depth, keys, costs, goal != "pareto", True)
         if total is None or nonnegative is None:
-            return None if nonnegative is None else nonnegative.any(axis=1)
+            return None if nonnegative is None else across(np.logical_or, nonnegative)
         if goal == "pareto":
-            return nonnegative.any(axis=1)
+            return across(np.logical_or, nonnegative)
         if not sampled:
             sampled.append(depth)
             lower[0] = max(
@@ -583,7 +585,7 @@ def _keep(
             alive = (total >= lower[0] - SLACK) | nonnegative
         else:
             alive = nonnegative & (total >= lower[0] - SLACK)
-        return alive.any(axis=1)
+        return across(np.logical_or, alive)
 
     return keep
 

@@ -63,6 +63,8 @@ class GroupTables:
         self.shifts, self.masks = shifts, masks
         self.widths = [m.bit_length() for m in masks]
         self.packed = sum(self.values[:, i].astype(np.int64) << s for i, s in enumerate(shifts))
+        # the group's fields lie side by side: one run of bits from `start`
+        self.start, self.bits = shifts[0], sum(self.widths)
 
     def index(self, keys: Array) -> Array:
         """Position of states' group sums in the value space."""
@@ -70,6 +72,15 @@ class GroupTables:
             ((keys >> s) & m) * st
             for s, m, st in zip(self.shifts, self.masks, self.strides, strict=True)
         )
+
+    def field(self, keys: Array) -> Array:
+        """States' group sums as one number: the group's run of bits (the same order as
+        `index`, in one shift and one mask)."""
+        return (keys >> self.start) & ((1 << self.bits) - 1)
+
+    def field_index(self, fields: Array) -> Array:
+        """`index` of the group's runs of bits (`field`)."""
+        return self.index(fields << self.start)
 
 
 class BoardSpace:
@@ -166,7 +177,8 @@ class BoardSpace:
         """Step every state by every tile, merge, keep distinct states with least costs.
 
         When they fit, the costs ride in the low bits of the key, so that one sort orders
-        states and, within a state, costs."""
+        states and, within a state, the first cost column (a second column's least is then
+        taken run by run, no second sort)."""
         keys, values = self.layers[-1]
         columns, width = values.shape[1], self.value_bits
         low = width * columns
@@ -182,17 +194,16 @@ class BoardSpace:
         for c, shift in enumerate(shifts):
             packed |= values[:, c] << shift
             steps = steps + (self.costs[square][:, c] << shift)
-        candidates = self._compress(depth, (packed[:, None] + steps).ravel(), low)
+        candidates = self._stepped(depth, square, packed, steps, low)
         candidates.sort()
         state = candidates >> low
-        first = _firsts(state)
+        starts = np.flatnonzero(_firsts(state))
         mask = (1 << width) - 1
-        least = [(candidates[first] >> shifts[0]) & mask]
-        for shift in shifts[1:]:  # another cost column: order by it in a second sort
-            again = (state << width) | ((candidates >> shift) & mask)
-            again.sort()
-            least.append(again[_firsts(again >> width)] & mask)
-        return state[first], np.stack(least, axis=1)
+        least = [(candidates[starts] >> shifts[0]) & mask]
+        for shift in shifts[1:]:  # another cost column: the least of each state's run
+            column = (candidates >> shift if shift else candidates) & mask
+            least.append(np.minimum.reduceat(column, starts))
+        return state[starts], np.stack(least, axis=1)
 
     def _order(self) -> list[int]:
         """Squares with one tile first, then those whose tiles vary more features (the tagged
@@ -277,6 +288,19 @@ class BoardSpace:
             segments.append((start, (1 << width) - 1, table))
         return segments
 
+    def _stepped(self, depth: int, square: int, keys: Array, steps: Array, low: int) -> Array:
+        """`_compress(depth, keys[:, None] + steps)`, flattened, with each look-up done once
+        per distinct field of the states rather than once per (state, tile): a field of a
+        sum is the sum of the fields (each field is as wide as any sum it holds, so nothing
+        carries), so the merge of (state, tile) is table[field(state) + field(tile)]."""
+        out = keys[:, None] + steps
+        for shift, mask, table in self.segments[depth]:
+            fields, slot = distinct_positions((keys >> (shift + low)) & mask, mask + 1)
+            tiles = (self.steps[square] >> shift) & mask
+            delta = table[fields[:, None] + tiles] << low
+            out += delta[slot]
+        return out.ravel()
+
     def _compress(self, depth: int, keys: Array, low: int = 0) -> Array:
         """Apply layer `depth`'s merges to states (whose fields start at bit `low`)."""
         for shift, mask, table in self.segments[depth]:
@@ -314,10 +338,14 @@ class BoardSpace:
             keys, values = self.layers[depth - 1]
             exact = self._unmerged_bits(depth)
             wanted = (key & exact) - (self.steps[square] & exact)
+            adds = self.costs[square][:, column]
+            # the states whose cost some tile completes, then those states x tiles in full
+            fits = np.flatnonzero(np.isin(values[:, column], cost - adds))
             rows, positions = np.nonzero(
-                ((keys & exact)[:, None] == wanted[None, :])
-                & (values[:, column][:, None] + self.costs[square][:, column][None, :] == cost)
+                ((keys[fits] & exact)[:, None] == wanted[None, :])
+                & (values[fits, column][:, None] + adds[None, :] == cost)
             )
+            rows = fits[rows]
             reach = self._compress(depth, keys[rows] + self.steps[square][positions])
             hits = np.flatnonzero(reach == key)
             if len(hits) == 0:  # pragma: no cover - would be a bug in the layers
@@ -341,6 +369,30 @@ class BoardSpace:
         return [len(keys) for keys, _ in self.layers]
 
 
+def across(ufunc: np.ufunc, rows: Array) -> Array:
+    """`ufunc.reduce(rows, axis=1)` of an (n, few) array, column by column: numpy reduces a
+    short last axis row by row, about ten times slower for the layers' (n, policy sets)."""
+    if rows.shape[1] == 0:
+        return ufunc.reduce(rows, axis=1)
+    out = rows[:, 0].copy()
+    for column in range(1, rows.shape[1]):
+        ufunc(out, rows[:, column], out=out)
+    return out
+
+
+def distinct_positions(index: Array, size: int) -> tuple[Array, Array]:
+    """The distinct values of `index` (in range(size)), sorted, and each one's position."""
+    if size > 8 * len(index) + 4096:  # few values in a wide range: sorting them is cheaper
+        unique, positions = np.unique(index, return_inverse=True)
+        return unique, positions.ravel()
+    seen = np.zeros(size, dtype=bool)
+    seen[index] = True
+    unique = np.flatnonzero(seen)
+    rank = np.empty(size, dtype=np.intp)  # read only where seen
+    rank[unique] = np.arange(len(unique))
+    return unique, rank[index]
+
+
 def _unique(values: Array) -> Array:
     """Sorted distinct values (faster than np.unique for int64 here)."""
     values = np.sort(values, axis=None)
@@ -353,19 +405,18 @@ def _unique(values: Array) -> Array:
 
 
 def row_labels(rows: Array) -> Array:
-    """Label rows 0.. so that equal rows, and only they, share a label (hash, then verify)."""
+    """Label rows 0.. so that equal rows, and only they, share a label (hash, then verify):
+    a row's label is its hash's rank among the distinct hashes, and every row must equal the
+    first row of its label (else a hash collision: the exact, slower way)."""
     rows = rows.reshape(len(rows), -1)
-    hashed = (rows * _multipliers(rows.shape[1])).sum(axis=1)
-    order = np.argsort(hashed, kind="stable")
-    new = np.empty(len(rows), dtype=bool)
-    new[:1] = True
-    np.not_equal(hashed[order][1:], hashed[order][:-1], out=new[1:])
-    group = np.cumsum(new) - 1
-    leader = order[np.flatnonzero(new)][group]
-    if not (rows[order] == rows[leader]).all():  # a hash collision: fall back to exact
+    hashed = rows @ _multipliers(rows.shape[1])  # wrapping int64 arithmetic
+    ranked = np.sort(hashed)
+    distinct = ranked[_firsts(ranked)]
+    labels = np.searchsorted(distinct, hashed)
+    leader = np.empty(len(distinct), dtype=np.intp)
+    leader[labels[::-1]] = np.arange(len(rows))[::-1]
+    if not (rows == rows[leader[labels]]).all():  # a hash collision
         return np.unique(rows, axis=0, return_inverse=True)[1].ravel()
-    labels = np.empty(len(rows), dtype=np.int64)
-    labels[order] = group
     return labels
 
 
