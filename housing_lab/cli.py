@@ -4,7 +4,8 @@ Each group lives in `housing_lab/commands/<game>.py` and exposes `register(subpa
 its parser and sets `func` on it. Every user mistake is a `HousingLabError` (or a bad file):
 it becomes one line on stderr and exit status 2, with nothing on stdout. Ctrl-C (or SIGTERM)
 is one line too, "housing-lab: stopped; nothing written to 'x.jsonl'" (what the command left
-written), and exit status 130 (143); no file is left half-written.
+written), and exit status 130 (143), whatever moment the signal comes (`outputs.stop_signals`
+says why that needs care); no file is left half-written.
 """
 
 from __future__ import annotations
@@ -94,20 +95,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if sys.stdout is None:  # started with stdout closed (`>&-`): nowhere to write a result
-        _say("cannot write the output: standard output is closed")
-        return EXIT_USAGE
     try:
-        with stop_signals():
-            code = int(args.func(args) or 0)
+        with stop_signals() as stop:  # from the start: a stop during the imports is one too
+            try:
+                code = _run(argv)
+                stop.check()  # a stop whose exception some library swallowed still ends it
+            except Exception:
+                stop.check()  # whatever a stop's exception became on its way is the stop
+                raise
         sys.stdout.flush()  # a full disk or closed pipe is reported here, not at exit
         return code
-    except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM (`stop_signals`): one line, no trace
-        report = stop.report if isinstance(stop, Stopped) else ""
+    except KeyboardInterrupt as stopped:  # Ctrl-C or SIGTERM (`stop_signals`): one line
+        report = stopped.report if isinstance(stopped, Stopped) else ""
         print(f"housing-lab: stopped{'; ' if report else ''}{one_line(report)}", file=sys.stderr)
-        return EXIT_STOPPED + (stop.signum if isinstance(stop, Stopped) else signal.SIGINT)
+        return EXIT_STOPPED + (stopped.signum if isinstance(stopped, Stopped) else signal.SIGINT)
     except HousingLabError as error:
         _say(_with_ids(error))
         return EXIT_USAGE
@@ -121,6 +122,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             _say(f"cannot use {quote_path(error.filename)}: {error.strerror or error}")
         return EXIT_USAGE
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    """Parse the command line and run the command (argparse's refusals exit 2)."""
+    args = build_parser().parse_args(argv)
+    if sys.stdout is None:  # started with stdout closed (`>&-`): nowhere to write a result
+        _say("cannot write the output: standard output is closed")
+        return EXIT_USAGE
+    return int(args.func(args) or 0)
 
 
 def _drop_stdout() -> None:

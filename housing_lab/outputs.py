@@ -16,6 +16,7 @@ import os
 import secrets
 import signal
 import stat
+import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -34,6 +35,9 @@ _KINDS = {
 }
 
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
 class Stopped(KeyboardInterrupt):
     """Ctrl-C (SIGINT) or SIGTERM while a command ran; `report` says what it left written
     ("nothing written to 'x.jsonl'"), `signum` which signal stopped it."""
@@ -41,6 +45,32 @@ class Stopped(KeyboardInterrupt):
     def __init__(self, report: str = "", signum: int = signal.SIGINT) -> None:
         super().__init__(report)
         self.report, self.signum = report, signum
+
+
+class StopRequest:
+    """Which stop signal reached a command (`stop_signals`), noted apart from the exception
+    that carries it: code a signal's exception passes through may swallow it (C code that
+    runs Python code and clears its errors: seen while pandas was being imported) or turn it
+    into another error (an extension module failing to import), so the exception alone
+    cannot tell whether the command was stopped."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+
+    def check(self) -> None:
+        """Raise `Stopped` if a stop signal came: a stop whose exception was lost resumes
+        here."""
+        if self.signum is not None:
+            raise Stopped(signum=self.signum)
+
+
+_request = StopRequest()  # the running `stop_signals` block's (none outside a block)
+
+
+def check_stop() -> None:
+    """A checkpoint in a long loop or before a file is placed: raise `Stopped` if a stop
+    signal came while the command ran, even if its exception was lost on the way."""
+    _request.check()
 
 
 def not_a_file(path: str | os.PathLike[str]) -> str | None:
@@ -122,6 +152,7 @@ def write_all(
                 staged.pop()
                 raise
             _fill(handle, write, private, binary)
+        check_stop()  # never place a file once stopped, even if the stop's exception was lost
         for temporary, path in staged:
             current = path
             existed = path.exists()
@@ -132,14 +163,14 @@ def write_all(
             os.replace(temporary, path)
     except BaseException as error:
         _undo(staged, done)
+        stop = _stop_of(error)
+        if stop is not None:  # whatever a stop's exception became on its way, it is the stop
+            report = stop.report or f"nothing written to {quote_path(current)}"
+            raise Stopped(report, stop.signum) from None
         if isinstance(error, OSError):
             raise WriteError(
                 f"cannot write {quote_path(current)}: {error.strerror or error}"
             ) from None
-        if isinstance(error, KeyboardInterrupt) and not isinstance(error, Stopped):
-            raise Stopped(f"nothing written to {quote_path(current)}") from None
-        if isinstance(error, Stopped) and not error.report:
-            raise Stopped(f"nothing written to {quote_path(current)}", error.signum) from None
         raise
     links = [old for _, _, old, _ in done if old is not None]
     try:
@@ -150,6 +181,20 @@ def write_all(
             with contextlib.suppress(OSError):
                 link.unlink(missing_ok=True)
         raise
+
+
+def _stop_of(error: BaseException) -> Stopped | None:
+    """The stop that `error` is, or that came before it (`StopRequest`); None if neither
+    (nor for an exit or a generator's close, which are not failures)."""
+    if isinstance(error, Stopped):
+        return error
+    if not isinstance(error, (Exception, KeyboardInterrupt)):
+        return None
+    if _request.signum is not None:
+        return Stopped(signum=_request.signum)
+    if isinstance(error, KeyboardInterrupt):  # raised by Python's own Ctrl-C handler
+        return Stopped()
+    return None
 
 
 def _hidden(path: Path, kind: str) -> Path:
@@ -234,33 +279,67 @@ def write_files(folder: Path, pages: Mapping[str, str], overwrite: bool) -> list
 
 
 @contextlib.contextmanager
-def stop_signals() -> Iterator[None]:
-    """While the block runs, SIGTERM raises `Stopped` as Ctrl-C raises KeyboardInterrupt, so
-    the writes under way remove their temporary files; the old handler is back afterwards.
-    Only the main thread can set handlers: elsewhere this does nothing."""
+def stop_signals() -> Iterator[StopRequest]:
+    """While the block runs, Ctrl-C (SIGINT) and SIGTERM raise `Stopped`, carrying the
+    signal's number, so the writes under way remove their temporary files; the request
+    yielded notes the signal (for `check_stop`, and for the command's end even if the
+    exception was lost). A `Stopped` that Python would print instead of raising (raised in
+    a callback, such as the import system's weak-reference ones, or by C code that prints
+    the error it clears) is not printed: the stop it carried is noted and resumes at the
+    next checkpoint. The old handlers and hooks are back afterwards. Only the main thread
+    can set handlers: elsewhere this notes nothing.
+
+    Ctrl-C raises `Stopped` rather than Python's own KeyboardInterrupt: CPython 3.11 notes
+    a KeyboardInterrupt of exactly that class leaving any `eval` or `exec` of a string
+    (`namedtuple` and `dataclass` use them; importing pandas runs hundreds) as "the program
+    died of Ctrl-C", even when it is caught later, and a `python -m` process then kills
+    itself with SIGINT when it exits, whatever exit status the command returned."""
+    global _request
+    request = StopRequest()
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield request
         return
 
     def stop(signum: int, frame: object) -> None:
+        if request.signum is None:
+            request.signum = signum
         raise Stopped(signum=signum)
 
-    previous = signal.signal(signal.SIGTERM, stop)
+    unraisable, excepthook = sys.unraisablehook, sys.excepthook
+
+    def unraisable_unless_stop(report: Any) -> None:
+        if not isinstance(report.exc_value, Stopped):
+            unraisable(report)
+
+    def excepthook_unless_stop(kind: type[BaseException], error: BaseException, trace: Any) -> None:
+        if not isinstance(error, Stopped):
+            excepthook(kind, error, trace)
+
+    outer, _request = _request, request
+    sys.unraisablehook, sys.excepthook = unraisable_unless_stop, excepthook_unless_stop
+    previous = [(signum, signal.signal(signum, stop)) for signum in STOP_SIGNALS]
     try:
-        yield
+        yield request
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous:
+            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
+        sys.unraisablehook, sys.excepthook = unraisable, excepthook
+        _request = outer
 
 
 @contextlib.contextmanager
 def report_stop(report: Callable[[], str]) -> Iterator[None]:
     """A stop inside the block reports `report()` (what the command left written), in place
-    of what the write under way said."""
+    of what the write under way said; so does a stop whose exception was lost, at the end
+    of the block."""
     try:
         yield
-    except KeyboardInterrupt as stop:
-        signum = stop.signum if isinstance(stop, Stopped) else signal.SIGINT
-        raise Stopped(report(), signum) from None
+        check_stop()
+    except BaseException as error:
+        stop = _stop_of(error)
+        if stop is None:
+            raise
+        raise Stopped(report(), stop.signum) from None
 
 
 class CountedLines:
@@ -272,6 +351,7 @@ class CountedLines:
         self.stream, self.lines = stream, 0
 
     def write(self, text: str) -> int:
+        check_stop()  # a checkpoint of every streaming command
         written = self.stream.write(text)
         self.lines += text.count("\n")
         return written

@@ -31,7 +31,7 @@ from housing_lab.north_berkeley.errors import ScenarioFormatError
 from housing_lab.north_berkeley.model import RULEBOOK, SWITCH_KEYS, Model
 from housing_lab.north_berkeley.policies import RuleOptions
 from housing_lab.north_berkeley.scenario import SCENARIO_KEYS
-from housing_lab.outputs import CountedLines, check_new, report_stop, write_atomic
+from housing_lab.outputs import CountedLines, check_new, check_stop, report_stop, write_atomic
 
 SAMPLE_CHUNK = 1 << 12  # boards evaluated and written at a time (keeps peak memory well < 300 MB)
 DRAW_CHUNK = 1 << 16  # boards drawn at a time: memory stays flat for any --boards
@@ -217,6 +217,7 @@ def run_sample(args: argparse.Namespace) -> int:
 
 def _write(lines: Iterator[str], handle: TextIO) -> None:
     for number, line in enumerate(lines, start=1):
+        check_stop()  # a Ctrl-C lost in a library (pandas' import) stops the run here
         handle.write(line + "\n")  # one write: a stop leaves whole lines
         if number & (number - 1) == 0 or number % SAMPLE_CHUNK == 0:  # first lines at once
             handle.flush()

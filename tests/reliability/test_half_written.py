@@ -5,6 +5,7 @@ and exit 128 + the signal; a full disk is an error; several files are written al
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -13,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+import weakref
 from pathlib import Path
 
 import pytest
@@ -304,6 +306,105 @@ def test_ctrl_c_during_simulate_reports_the_whole_records(tmp_path, capsys, monk
     records = sorted(out.iterdir())
     assert [p.name for p in records] == ["game-0001.json", "game-0002.json", "game-0003.json"]
     assert all(json.loads(p.read_text(encoding="utf-8")) for p in records)
+
+
+# --- a stop's exception lost or changed on its way ------------------------------------------
+# Found with a loop sending SIGINT to real `nb sample --out` processes: the signal came while
+# pandas was being imported (after the temporary file was made) and its exception was
+# swallowed (the whole file then written, exit 0), printed instead of raised, or, leaving
+# a namedtuple's `eval`, made Python kill itself with SIGINT at exit (returncode -2).
+
+
+def _swallowed(signum: int) -> None:
+    """Library code that swallows the exception (C code clearing the error of the Python
+    code it ran)."""
+    with contextlib.suppress(KeyboardInterrupt):
+        signal.raise_signal(signum)  # the handler runs here, before raise_signal returns
+
+
+def _turned_into_an_import_error(signum: int) -> None:
+    """An extension module whose import was stopped, reporting only that it failed."""
+    try:
+        signal.raise_signal(signum)
+    except KeyboardInterrupt:
+        raise ImportError("numpy._core.multiarray failed to import") from None
+
+
+def _in_a_callback(signum: int) -> None:
+    """A weak reference's callback (the import system's): Python prints its exception as
+    "Exception ignored in ..." and carries on."""
+
+    class Thing:
+        pass
+
+    thing = Thing()
+    ref = weakref.ref(thing, lambda _: signal.raise_signal(signum))
+    del thing
+    assert ref() is None
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("library", [_swallowed, _turned_into_an_import_error, _in_a_callback])
+def test_a_stop_lost_in_a_library_still_stops_sample(
+    tmp_path, capsys, monkeypatch, signum, library
+) -> None:
+    import housing_lab.commands.north_berkeley_analysis as analysis
+
+    real = analysis.sample_lines
+
+    def lines(*args, **kwargs):
+        library(signum)  # as the lazy `import pandas` runs when the first board is drawn
+        yield from real(*args, **kwargs)
+
+    monkeypatch.setattr(analysis, "sample_lines", lines)
+    monkeypatch.setattr(sys, "unraisablehook", sys.__unraisablehook__)  # prints, as outside pytest
+    out = tmp_path / "x.jsonl"
+    assert main(["nb", "sample", "--boards", "5", "--out", str(out)]) == 128 + signum
+    assert capsys.readouterr() == ("", f"housing-lab: stopped; nothing written to '{out}'\n")
+    assert list(tmp_path.iterdir()) == []
+    assert main(["nb", "sample", "--boards", "5"]) == 128 + signum
+    assert capsys.readouterr() == ("", "housing-lab: stopped; nothing printed\n")
+
+
+STOP_IN_EVAL = """
+import signal, sys
+import housing_lab.commands.north_berkeley_analysis as analysis
+from housing_lab.cli import main
+
+real = analysis.sample_lines
+
+
+def sample_lines(*args, **kwargs):
+    eval("signal.raise_signal(signal.SIGINT)")  # as a namedtuple's eval in pandas' import
+    yield from real(*args, **kwargs)
+
+
+analysis.sample_lines = sample_lines
+raise SystemExit(main(sys.argv[1:]))
+"""
+
+
+def test_ctrl_c_inside_an_eval_still_exits_130(tmp_path) -> None:
+    """CPython 3.11 kills a `python -m` process with SIGINT at exit if a KeyboardInterrupt
+    of exactly that class ever left an `eval` of a string, caught or not (a real process,
+    stopped before its first board: about 0.3 s)."""
+    (tmp_path / "stop_in_eval.py").write_text(STOP_IN_EVAL, encoding="utf-8")
+    root = Path(__file__).resolve().parents[2]
+    path = os.pathsep.join([str(tmp_path), str(root), os.environ.get("PYTHONPATH", "")])
+    out = tmp_path / "x.jsonl"
+    done = subprocess.run(
+        [sys.executable, "-m", "stop_in_eval", "nb", "sample", "--boards", "5", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=WAIT_S,
+        env={**os.environ, "PYTHONPATH": path},
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (
+        130,
+        "",
+        f"housing-lab: stopped; nothing written to '{out}'\n",
+    )
+    assert not out.exists() and leftovers(tmp_path) == []
 
 
 # --- real processes, real signals -----------------------------------------------------------
