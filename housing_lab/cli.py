@@ -103,7 +103,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             except Exception:
                 stop.check()  # whatever a stop's exception became on its way is the stop
                 raise
-        sys.stdout.flush()  # a full disk or closed pipe is reported here, not at exit
+        if sys.stdout is not None:  # None: started with stdout closed, said by `_run`
+            sys.stdout.flush()  # a full disk or closed pipe is reported here, not at exit
         return code
     except KeyboardInterrupt as stopped:  # Ctrl-C or SIGTERM (`stop_signals`): one line
         report = stopped.report if isinstance(stopped, Stopped) else ""
