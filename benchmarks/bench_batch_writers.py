@@ -1,9 +1,10 @@
 """The batch evaluator and its two result writers, this checkout against a baseline in one run.
 
-    python benchmarks/bench_batch_writers.py [--base /work/main] [--runs 5] [--boards 1000000]
+    python benchmarks/bench_batch_writers.py --base ../main-checkout [--runs 5] [--boards 1000000]
 
 Each run starts two fresh subprocesses, one importing this checkout and one the baseline
-(`--base`, a checkout of main; PYTHONPATH), alternately, so that load on the machine hits both
+(`--base`, a checkout to compare with, e.g. `git worktree add ../main-checkout main`;
+PYTHONPATH), alternately, so that load on the machine hits both
 alike. Each measures, on the same random boards (every policy set, seed 0):
 
 - `evaluate`: boards per second with 1 and with 2 threads (arrays in, arrays out), by wall
@@ -90,7 +91,9 @@ def measure(root: Path, boards: int) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base", type=Path, default=Path("/work/main"))
+    parser.add_argument(
+        "--base", type=Path, required=True, help="a checkout to compare with (e.g. main's)"
+    )
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--boards", type=int, default=1_000_000)
     args = parser.parse_args()

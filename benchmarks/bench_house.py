@@ -1,6 +1,6 @@
 """Issue 21's footing against its baseline: batch boards/s, solver seconds and a lab update.
 
-    python benchmarks/bench_house.py [--base /work/tmp/engine-ask-base] [--runs 3]
+    python benchmarks/bench_house.py --base ../main-checkout [--runs 3]
 
 `--base` is a checkout of the baseline commit (default 0d96ba1: `git worktree add --detach DIR
 0d96ba1`). Each measurement runs in a fresh subprocess, alternately importing this checkout and
@@ -88,7 +88,9 @@ def measure(root: Path) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--base", type=Path, default=Path("/work/tmp/engine-ask-base"))
+    parser.add_argument(
+        "--base", type=Path, required=True, help="a checkout to compare with (e.g. main's)"
+    )
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     runs: dict[str, list[dict[str, float]]] = {"this": [], "base": []}

@@ -1,6 +1,6 @@
 """How long the exact solver takes, from scratch (caches cleared), per coalition.
 
-    python benchmarks/bench_solver.py [--repeats 5] [--only N] [--baseline /work/main]
+    python benchmarks/bench_solver.py [--repeats 5] [--only N] [--baseline ../main]
 
 Prints the median CPU seconds of `solve` (the whole search over 15^9 boards x the 10 policy
 sets the game allows, with the default placement), and of `every_card_nonnegative` and
@@ -117,7 +117,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--only", type=int, default=len(COALITIONS))
-    parser.add_argument("--baseline", help="a source tree without this change (e.g. /work/main)")
+    parser.add_argument("--baseline", help="a source tree without this change (e.g. a worktree of main)")
     args = parser.parse_args()
     trees = {"this": Tree(str(HERE))}
     if args.baseline:

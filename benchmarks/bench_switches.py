@@ -1,6 +1,6 @@
 """Batch boards/s under the model's switches against the rulebook's path, in one run.
 
-    python benchmarks/bench_switches.py [--boards 200000] [--repeats 5] [--baseline /work/main]
+    python benchmarks/bench_switches.py [--boards 200000] [--repeats 5] [--baseline ../main]
 
 Prints medians over the repeats (one thread, so that runs on a shared machine compare): boards
 per second of `BatchEvaluator.evaluate` under the rulebook (no model), under each switch and
@@ -72,7 +72,7 @@ def main() -> None:
     parser.add_argument("--boards", type=int, default=200_000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--baseline", help="a source tree without this change (e.g. /work/main)")
+    parser.add_argument("--baseline", help="a source tree without this change (e.g. a worktree of main)")
     args = parser.parse_args()
 
     evaluator = BatchEvaluator(workers=1)
