@@ -117,7 +117,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--only", type=int, default=len(COALITIONS))
-    parser.add_argument("--baseline", help="a source tree without this change (e.g. a worktree of main)")
+    parser.add_argument("--baseline", help="a tree to compare with (e.g. a worktree of main)")
     args = parser.parse_args()
     trees = {"this": Tree(str(HERE))}
     if args.baseline:

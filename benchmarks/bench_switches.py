@@ -72,7 +72,7 @@ def main() -> None:
     parser.add_argument("--boards", type=int, default=200_000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--baseline", help="a source tree without this change (e.g. a worktree of main)")
+    parser.add_argument("--baseline", help="a tree to compare with (e.g. a worktree of main)")
     args = parser.parse_args()
 
     evaluator = BatchEvaluator(workers=1)
