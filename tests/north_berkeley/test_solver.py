@@ -32,7 +32,6 @@ from housing_lab.north_berkeley.policies import AFFORDABLE_100, INCOMES, RuleOpt
 from housing_lab.north_berkeley.scenario import affordable_violations, shuffled_existing
 from housing_lab.north_berkeley.solver import search as solver_search
 from housing_lab.north_berkeley.solver.exact import (
-    clear_cache,
     every_card_nonnegative,
     pareto_frontier,
     solve,
@@ -183,18 +182,6 @@ def _weights(coalition) -> tuple[list[str], np.ndarray]:
 def _best(total: np.ndarray, spending: np.ndarray, valid: np.ndarray) -> tuple[float, float]:
     top = total[valid].max()
     return float(top), float(spending[valid & np.isclose(total, top)].min())
-
-
-@pytest.fixture
-def prune_everywhere(monkeypatch):
-    """Bound and prune every layer of every search, from a weak lower bound: the reduced spaces
-    are too small for the default pruning (the last layers of large searches) to start."""
-    monkeypatch.setattr(solver_search, "CHECKED_FROM", 0)
-    monkeypatch.setattr(solver_search, "LOOKAHEAD", 9)
-    monkeypatch.setattr(solver_search, "SAMPLE", 3)
-    clear_cache()
-    yield
-    clear_cache()
 
 
 @pytest.mark.slow

@@ -43,17 +43,6 @@ def random_coalition(rng: random.Random, against: bool = True) -> dict[str, int 
     return {c: rng.choice([1, 1, 1, 2, 0.5, *([-1] * against)]) for c in cards}
 
 
-@pytest.fixture
-def prune_everywhere(monkeypatch):
-    """Bound and prune every layer (the reduced space is too small for the default)."""
-    monkeypatch.setattr(solver_search, "CHECKED_FROM", 0)
-    monkeypatch.setattr(solver_search, "LOOKAHEAD", 9)
-    monkeypatch.setattr(solver_search, "SAMPLE", 3)
-    clear_cache()
-    yield
-    clear_cache()
-
-
 @pytest.mark.parametrize("seed", range(3))
 def test_pruned_solver_on_random_coalitions_matches_brute_force(seed, prune_everywhere) -> None:
     rng = random.Random(seed)

@@ -27,9 +27,7 @@ from housing_lab.north_berkeley.errors import OverBudgetError
 from housing_lab.north_berkeley.model import HOME_KINDS, Model
 from housing_lab.north_berkeley.policies import INCOMES, RuleOptions
 from housing_lab.north_berkeley.scenario import board_spending, shuffled_existing
-from housing_lab.north_berkeley.solver import search as solver_search
 from housing_lab.north_berkeley.solver.exact import (
-    clear_cache,
     every_card_nonnegative,
     pareto_frontier,
     solve,
@@ -118,17 +116,6 @@ def _weights(coalition) -> tuple[list[str], np.ndarray]:
 def _best(total: np.ndarray, spending: np.ndarray, valid: np.ndarray) -> tuple[float, float]:
     top = total[valid].max()
     return float(top), float(spending[valid & np.isclose(total, top)].min())
-
-
-@pytest.fixture
-def prune_everywhere(monkeypatch):
-    """Bound and prune every layer (the reduced spaces are too small for the default)."""
-    monkeypatch.setattr(solver_search, "CHECKED_FROM", 0)
-    monkeypatch.setattr(solver_search, "LOOKAHEAD", 9)
-    monkeypatch.setattr(solver_search, "SAMPLE", 3)
-    clear_cache()
-    yield
-    clear_cache()
 
 
 def _check(model: Model, options: RuleOptions) -> None:
